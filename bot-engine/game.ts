@@ -1,0 +1,179 @@
+// The engine's public face: games, moves in RULES.md notation, validation with clear errors.
+// `applyMove` is a pure (state, move) → state function; `playMove` is its in-place twin.
+
+import { MAX_SEGMENTS, ROT_EDGES, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TILE_NAMES, fits, rotationIndex } from './tiles.ts';
+import { GameState, H_FOLLOWERS, H_FRONTIER, cellOf } from './state.ts';
+import {
+  DEFAULT_RULES,
+  type Rules,
+  type ScoreEvent,
+  bagEmpty,
+  canonicalBag,
+  discardUnplaceable,
+  finalScoring,
+  freeSpots,
+  initState,
+  listPlacements,
+  place,
+  shuffledBag,
+} from './rules.ts';
+
+export interface Move {
+  x: number;
+  y: number;
+  /** Degrees clockwise: 0, 90, 180 or 270. */
+  rotation: number;
+  /** A follower spot such as "city:N", "road:E", "field:SW", "monastery"; null for none. */
+  meeple: string | null;
+}
+
+export interface NewGameOptions {
+  players: number;
+  rules?: Partial<Rules>;
+  /** Bag seed; the same seed deals the same order on any machine. */
+  seed: string;
+}
+
+/** What a move did: its scorings and the tiles that were then drawn and discarded. */
+export interface MoveOutcome {
+  events: ScoreEvent[];
+  discarded: string[];
+  finished: boolean;
+}
+
+export function normalizeRules(rules: Partial<Rules> | undefined): Rules {
+  const r = { ...DEFAULT_RULES, ...(rules ?? {}) };
+  if (typeof r.tinyCity !== 'boolean') throw new Error('rules.tinyCity must be true or false');
+  if (r.farmers !== '1st' && r.farmers !== '2nd' && r.farmers !== '3rd') throw new Error('rules.farmers must be "1st", "2nd" or "3rd"');
+  return { tinyCity: r.tinyCity, farmers: r.farmers };
+}
+
+/** A new dealt game: start tile down, bag shuffled from the seed, first tile drawn. */
+export function newGame(options: NewGameOptions): GameState {
+  const s = initState(new GameState(), options.players, normalizeRules(options.rules), shuffledBag(options.seed));
+  discardUnplaceable(s);
+  return s;
+}
+
+/** A game whose bag holds the tiles in canonical order (for records without a seed). */
+export function newUndealtGame(players: number, rules?: Partial<Rules>): GameState {
+  return initState(new GameState(), players, normalizeRules(rules), canonicalBag());
+}
+
+export function tileName(type: number): string {
+  return TILE_NAMES[type];
+}
+
+const scratch = new Int32Array(4 * 160);
+
+/** Where the current tile may go: each (x, y, rotation) with the follower spots open there. */
+export function legalPlacements(s: GameState): { x: number; y: number; rotation: number; meeples: string[] }[] {
+  const type = s.currentTile;
+  if (type < 0 || s.finished) return [];
+  const n = listPlacements(s, type, scratch);
+  const out = [];
+  const hasFollower = s.h[H_FOLLOWERS + s.currentPlayer] > 0;
+  for (let i = 0; i < n; i++) {
+    const fi = scratch[i] >> 2;
+    const r = scratch[i] & 3;
+    const spots = hasFollower ? freeSpots(s, type, r, s.fcell[fi]) : 0;
+    const names = ROT_SPOT_NAMES[type * 4 + r].filter((_, local) => spots & (1 << local));
+    out.push({ x: s.fx[fi], y: s.fy[fi], rotation: r * 90, meeples: names });
+  }
+  return out;
+}
+
+/** Every legal move: each placement with no follower and with each open spot. */
+export function legalMoves(s: GameState): Move[] {
+  return legalPlacements(s).flatMap(({ x, y, rotation, meeples }) => [null, ...meeples].map((meeple) => ({ x, y, rotation, meeple })));
+}
+
+export interface ResolvedMove {
+  fi: number;
+  r: number;
+  spot: number;
+}
+
+/** Checks a move against the state; returns where it goes or what is wrong with it. */
+export function resolveMove(s: GameState, move: Move): ResolvedMove | { error: string } {
+  if (s.finished || bagEmpty(s)) return { error: 'the game is over' };
+  const type = s.currentTile;
+  const tile = TILE_NAMES[type];
+  if (!move || typeof move !== 'object') return { error: 'a move is an object {x, y, rotation, meeple}' };
+  const { x, y, rotation, meeple } = move;
+  if (!Number.isInteger(x) || !Number.isInteger(y)) return { error: 'x and y must be integers' };
+  const r = rotationIndex(rotation);
+  if (r < 0) return { error: `rotation must be 0, 90, 180 or 270, got ${JSON.stringify(rotation)}` };
+  let fi = -1;
+  for (let i = 0; i < s.h[H_FRONTIER]; i++) if (s.fx[i] === x && s.fy[i] === y) fi = i;
+  if (fi < 0) {
+    return { error: isTileAt(s, x, y) ? `(${x},${y}) already holds a tile` : `(${x},${y}) does not touch any tile` };
+  }
+  const tr = type * 4 + r;
+  if (!fits(ROT_EDGES[tr], s.cellCode[s.fcell[fi]])) return { error: `tile ${tile} at rotation ${rotation} does not match its neighbours at (${x},${y})` };
+  if (meeple === null || meeple === undefined) return { fi, r, spot: -1 };
+  if (typeof meeple !== 'string') return { error: 'meeple must be a spot name or null' };
+  const spot = ROT_SPOT_LOOKUP[tr].get(meeple);
+  if (spot === undefined) return { error: `tile ${tile} at rotation ${rotation} has no follower spot "${meeple}"` };
+  if (s.h[H_FOLLOWERS + s.currentPlayer] <= 0) return { error: 'no follower left in the supply' };
+  if (!(freeSpots(s, type, r, s.fcell[fi]) & (1 << spot))) return { error: `the feature at "${meeple}" already has a follower on it` };
+  return { fi, r, spot };
+}
+
+function isTileAt(s: GameState, x: number, y: number): boolean {
+  const p = s.cellTile[cellOf(x, y)] - 1;
+  return p >= 0 && s.px[p] === x && s.py[p] === y;
+}
+
+/** Plays a move in place. With `dealt`, then discards unplaceable draws and, once the bag is
+ * empty, runs final scoring. Returns the error, leaving the state untouched, if illegal. */
+export function playMove(s: GameState, move: Move, dealt = true): MoveOutcome | { error: string } {
+  const resolved = resolveMove(s, move);
+  if ('error' in resolved) return resolved;
+  const events: ScoreEvent[] = [];
+  place(s, resolved.fi, resolved.r, resolved.spot, events);
+  const discarded: number[] = [];
+  if (dealt) {
+    discardUnplaceable(s, discarded);
+    if (bagEmpty(s)) finalScoring(s, events);
+  }
+  return { events, discarded: discarded.map(tileName), finished: s.finished };
+}
+
+/** The pure form: a new state, or the error (the given state is never changed). */
+export function applyMove(s: GameState, move: Move): { state: GameState; outcome: MoveOutcome } | { error: string } {
+  const next = s.clone();
+  const outcome = playMove(next, move);
+  return 'error' in outcome ? outcome : { state: next, outcome };
+}
+
+export interface Follower {
+  player: number;
+  x: number;
+  y: number;
+  spot: string;
+}
+
+/** Followers standing on the board, with the spot named in board orientation. */
+export function followersOnBoard(s: GameState): Follower[] {
+  const out: Follower[] = [];
+  for (let p = 0; p < s.placed; p++) {
+    const spot = s.pspot[p];
+    if (spot < 0 || s.owner[p * MAX_SEGMENTS + spot] < 0) continue;
+    out.push({ player: s.owner[p * MAX_SEGMENTS + spot], x: s.px[p], y: s.py[p], spot: ROT_SPOT_NAMES[s.ptype[p] * 4 + s.prot[p]][spot] });
+  }
+  return out;
+}
+
+export interface BoardTile {
+  tile: string;
+  x: number;
+  y: number;
+  rotation: number;
+}
+
+export function boardTiles(s: GameState): BoardTile[] {
+  const out: BoardTile[] = [];
+  for (let p = 0; p < s.placed; p++) out.push({ tile: TILE_NAMES[s.ptype[p]], x: s.px[p], y: s.py[p], rotation: s.prot[p] * 90 });
+  return out;
+}

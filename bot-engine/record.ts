@@ -1,0 +1,123 @@
+// Game records (`tessera-game/1`): a game is its setup plus its ordered moves, and replaying
+// a record rebuilds the exact state anywhere.
+
+import { ROT_SPOT_NAMES, TILE_NAMES, tileIndex } from './tiles.ts';
+import { GameState, H_LOG } from './state.ts';
+import { type Rules, type ScoreEvent, canPlaceAnywhere, bagEmpty, discard, drawType, finalScoring, initState, place, rulesOf, canonicalBag, shuffledBag } from './rules.ts';
+import { normalizeRules, resolveMove, type Move } from './game.ts';
+
+export const RECORD_FORMAT = 'tessera-game/1';
+
+export type RecordMove = ({ tile: string } & Move) | { discard: string };
+
+export interface GameRecord {
+  format: typeof RECORD_FORMAT;
+  rules?: Partial<Rules>;
+  players: string[];
+  seed?: string;
+  moves: RecordMove[];
+  final?: boolean;
+}
+
+export interface NamedEvent extends Omit<ScoreEvent, 'players'> {
+  players: string[];
+  /** Index in `moves` of the move that scored it; absent for final scoring. */
+  moveIndex?: number;
+}
+
+export interface ReplayResult {
+  state: GameState;
+  scores: Record<string, number>;
+  events: NamedEvent[];
+}
+
+export class RecordError extends Error {
+  readonly moveIndex: number | undefined;
+  constructor(message: string, moveIndex?: number) {
+    super(message);
+    this.name = 'RecordError';
+    this.moveIndex = moveIndex;
+  }
+}
+
+function checkHeader(record: unknown): asserts record is GameRecord {
+  if (!record || typeof record !== 'object' || Array.isArray(record)) throw new RecordError('a record is a JSON object');
+  const r = record as Partial<GameRecord>;
+  if (r.format !== RECORD_FORMAT) throw new RecordError(`format must be "${RECORD_FORMAT}"`);
+  if (!Array.isArray(r.players) || r.players.length < 2 || r.players.length > 4) throw new RecordError('players must list 2 to 4 names');
+  if (r.players.some((p) => typeof p !== 'string' || p.length === 0)) throw new RecordError('every player name must be a non-empty string');
+  if (new Set(r.players).size !== r.players.length) throw new RecordError('player names must be distinct');
+  if (r.seed !== undefined && typeof r.seed !== 'string') throw new RecordError('seed must be a string');
+  if (!Array.isArray(r.moves)) throw new RecordError('moves must be an array');
+  if (r.final !== undefined && typeof r.final !== 'boolean') throw new RecordError('final must be true or false');
+  if (r.rules !== undefined && (typeof r.rules !== 'object' || r.rules === null)) throw new RecordError('rules must be an object');
+}
+
+function tileOf(name: unknown, index: number): number {
+  const t = typeof name === 'string' ? tileIndex(name) : -1;
+  if (t < 0) throw new RecordError(`unknown tile ${JSON.stringify(name)}`, index);
+  return t;
+}
+
+/** Applies one record move to the state; throws RecordError if it is illegal there. */
+export function applyRecordMove(s: GameState, move: RecordMove, index: number, events?: ScoreEvent[]): void {
+  if (!move || typeof move !== 'object') throw new RecordError('a move is an object', index);
+  if (bagEmpty(s) || s.finished) throw new RecordError('the bag is empty: no move can follow', index);
+  const isDiscard = 'discard' in move;
+  const type = tileOf(isDiscard ? move.discard : move.tile, index);
+  if (!drawType(s, type)) throw new RecordError(`no ${TILE_NAMES[type]} tile is left in the bag`, index);
+  if (isDiscard) {
+    if (canPlaceAnywhere(s, type)) throw new RecordError(`tile ${TILE_NAMES[type]} fits on the board, so it may not be discarded`, index);
+    discard(s);
+    return;
+  }
+  if (!canPlaceAnywhere(s, type)) throw new RecordError(`tile ${TILE_NAMES[type]} fits nowhere: the record must discard it`, index);
+  const resolved = resolveMove(s, move);
+  if ('error' in resolved) throw new RecordError(resolved.error, index);
+  place(s, resolved.fi, resolved.r, resolved.spot, events);
+}
+
+/** Rebuilds a game from its record, validating every move. Throws RecordError. */
+export function replayRecord(record: unknown): ReplayResult {
+  checkHeader(record);
+  let rules: Rules;
+  try {
+    rules = normalizeRules(record.rules);
+  } catch (e) {
+    throw new RecordError((e as Error).message);
+  }
+  const bag = record.seed === undefined ? canonicalBag() : shuffledBag(record.seed);
+  const state = initState(new GameState(), record.players.length, rules, bag);
+  const names = record.players;
+  const events: NamedEvent[] = [];
+  const named = (e: ScoreEvent, moveIndex?: number): NamedEvent => ({ ...e, players: e.players.map((p) => names[p]), ...(moveIndex === undefined ? {} : { moveIndex }) });
+  record.moves.forEach((move, i) => {
+    const raw: ScoreEvent[] = [];
+    applyRecordMove(state, move, i, raw);
+    for (const e of raw) events.push(named(e, i));
+  });
+  if (record.final) {
+    const raw: ScoreEvent[] = [];
+    finalScoring(state, raw);
+    for (const e of raw) events.push(named(e));
+  }
+  const scores: Record<string, number> = {};
+  names.forEach((n, i) => (scores[n] = state.score(i)));
+  return { state, scores, events };
+}
+
+/** The record of any state, finished or not; it replays to the same state. */
+export function toRecord(s: GameState, players: string[], seed?: string): GameRecord {
+  const moves: RecordMove[] = [];
+  for (let i = 0; i < s.h[H_LOG]; i++) {
+    const entry = s.log[i];
+    if (entry < 0) {
+      moves.push({ discard: TILE_NAMES[-entry - 1] });
+      continue;
+    }
+    const tr = s.ptype[entry] * 4 + s.prot[entry];
+    const spot = s.pspot[entry];
+    moves.push({ tile: TILE_NAMES[s.ptype[entry]], x: s.px[entry], y: s.py[entry], rotation: s.prot[entry] * 90, meeple: spot >= 0 ? ROT_SPOT_NAMES[tr][spot] : null });
+  }
+  return { format: RECORD_FORMAT, rules: rulesOf(s), players: [...players], ...(seed === undefined ? {} : { seed }), moves, final: s.finished };
+}

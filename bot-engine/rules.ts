@@ -1,0 +1,513 @@
+// The rules as mutations of a GameState: placing, discarding, feature bookkeeping (union-find
+// with open-edge counts, updated per placement, never by scanning the board) and scoring.
+// Everything here is synchronous, allocation-free on the hot path, and deterministic.
+
+import {
+  FIT,
+  HAS_MONASTERY,
+  KIND_CITY,
+  KIND_FIELD,
+  KIND_MONASTERY,
+  KIND_ROAD,
+  MAX_SEGMENTS,
+  ROT_EDGES,
+  ROT_EDGE_SEG,
+  ROT_HALF_FIELD,
+  SEG_COUNT,
+  SEG_FIELD_CITIES,
+  SEG_KIND,
+  SEG_OPEN,
+  SEG_PENNANT,
+  START_TYPE,
+  TILE_COUNTS,
+  TILE_TYPES,
+} from './tiles.ts';
+import {
+  BAG_SIZE,
+  FOLLOWERS,
+  GameState,
+  H_BAGPOS,
+  H_BY_KIND,
+  H_CURRENT,
+  H_FARMERS,
+  H_FINISHED,
+  H_FOLLOWERS,
+  H_FRONTIER,
+  H_LOG,
+  H_PLACED,
+  H_PLAYERS,
+  H_SCORE,
+  H_TINY_CITY,
+  MAX_PLAYERS,
+  NODES,
+  cellOf,
+  neighbour,
+} from './state.ts';
+import { Rng } from './rng.ts';
+
+export type FarmerRules = '1st' | '2nd' | '3rd';
+export interface Rules {
+  tinyCity: boolean;
+  farmers: FarmerRules;
+}
+export const DEFAULT_RULES: Readonly<Rules> = Object.freeze({ tinyCity: false, farmers: '3rd' });
+
+/** One scoring: who scored, for which feature, how much each, during play or at the end. */
+export interface ScoreEvent {
+  players: number[];
+  kind: 'city' | 'road' | 'monastery' | 'farm';
+  points: number;
+  phase: 'play' | 'final';
+  /** Distinct tiles of the feature (for farms: the completed cities it supplies). */
+  tiles: number;
+}
+
+const KIND_EVENT = ['city', 'road', 'farm', 'monastery'] as const;
+const OPPOSITE_HALF = [5, 4, 7, 6, 1, 0, 3, 2];
+
+/** Canonical bag order: types A..X, each repeated by its count (the start tile taken out). */
+export function canonicalBag(): number[] {
+  const bag: number[] = [];
+  for (let t = 0; t < TILE_TYPES; t++) {
+    const n = TILE_COUNTS[t] - (t === START_TYPE ? 1 : 0);
+    for (let i = 0; i < n; i++) bag.push(t);
+  }
+  return bag;
+}
+
+/** Fisher–Yates from the last slot down, on the canonical bag, with `Rng(seed)`. */
+export function shuffledBag(seed: string): number[] {
+  const bag = canonicalBag();
+  const rng = new Rng(seed);
+  for (let i = bag.length - 1; i > 0; i--) {
+    const j = rng.below(i + 1);
+    const t = bag[i];
+    bag[i] = bag[j];
+    bag[j] = t;
+  }
+  return bag;
+}
+
+export function initState(s: GameState, players: number, rules: Rules, bag: readonly number[]): GameState {
+  if (!Number.isInteger(players) || players < 2 || players > MAX_PLAYERS) throw new Error('a game has 2 to 4 players');
+  if (bag.length !== BAG_SIZE) throw new Error(`the bag holds ${BAG_SIZE} tiles`);
+  s.bytes.fill(0);
+  const h = s.h;
+  h[H_PLAYERS] = players;
+  h[H_TINY_CITY] = rules.tinyCity ? 1 : 0;
+  h[H_FARMERS] = rules.farmers === '1st' ? 1 : rules.farmers === '2nd' ? 2 : 3;
+  for (let p = 0; p < players; p++) h[H_FOLLOWERS + p] = FOLLOWERS;
+  s.bag.set(bag);
+  for (const t of bag) s.remaining[t]++;
+  s.owner.fill(-1);
+  placeAt(s, START_TYPE, 0, 0, 0, -1, -1);
+  return s;
+}
+
+export function rulesOf(s: GameState): Rules {
+  const f = s.h[H_FARMERS];
+  return { tinyCity: s.h[H_TINY_CITY] === 1, farmers: f === 1 ? '1st' : f === 2 ? '2nd' : '3rd' };
+}
+
+export function find(s: GameState, n: number): number {
+  const parent = s.parent;
+  while (parent[n] !== n) n = parent[n];
+  return n;
+}
+
+/** Joins the features of segments a and b (union by size; member lists spliced). */
+function union(s: GameState, a: number, b: number, closedEdges: number): void {
+  let ra = find(s, a);
+  let rb = find(s, b);
+  if (ra === rb) {
+    s.open[ra] -= closedEdges;
+    return;
+  }
+  if (s.size[ra] < s.size[rb]) {
+    const t = ra;
+    ra = rb;
+    rb = t;
+  }
+  s.parent[rb] = ra;
+  s.size[ra] += s.size[rb];
+  s.open[ra] += s.open[rb] - closedEdges;
+  s.pennants[ra] += s.pennants[rb];
+  const m = s.meeples;
+  for (let p = 0; p < MAX_PLAYERS; p++) m[ra * 4 + p] += m[rb * 4 + p];
+  const t = s.next[ra];
+  s.next[ra] = s.next[rb];
+  s.next[rb] = t;
+}
+
+/** Bitmask of the distinct rotations of `type` that fit at frontier slot `fi`. */
+export function fitMask(s: GameState, type: number, fi: number): number {
+  return FIT[type * 256 + s.cellCode[s.fcell[fi]]];
+}
+
+/** Writes every legal placement of `type` as (frontier slot << 2 | rotation); returns the count. */
+export function listPlacements(s: GameState, type: number, out: Int32Array): number {
+  let n = 0;
+  const len = s.h[H_FRONTIER];
+  const base = type * 256;
+  for (let fi = 0; fi < len; fi++) {
+    let mask = FIT[base + s.cellCode[s.fcell[fi]]];
+    while (mask !== 0) {
+      const r = 31 - Math.clz32(mask & -mask);
+      out[n++] = (fi << 2) | r;
+      mask &= mask - 1;
+    }
+  }
+  return n;
+}
+
+export function canPlaceAnywhere(s: GameState, type: number): boolean {
+  const len = s.h[H_FRONTIER];
+  const base = type * 256;
+  for (let fi = 0; fi < len; fi++) if (FIT[base + s.cellCode[s.fcell[fi]]] !== 0) return true;
+  return false;
+}
+
+/** Local segments of `type` at rotation r on `cell` where a follower may stand (ignores supply). */
+export function freeSpots(s: GameState, type: number, r: number, cell: number): number {
+  const tr = type * 4 + r;
+  let taken = 0;
+  for (let d = 0; d < 4; d++) {
+    const q = s.cellTile[neighbour(cell, d)] - 1;
+    if (q < 0) continue;
+    const qtr = s.ptype[q] * 4 + s.prot[q];
+    const od = (d + 2) & 3;
+    const es = ROT_EDGE_SEG[tr * 4 + d];
+    if (es >= 0 && s.meepleAny[find(s, q * MAX_SEGMENTS + ROT_EDGE_SEG[qtr * 4 + od])] !== 0) taken |= 1 << es;
+    for (let h = 2 * d; h < 2 * d + 2; h++) {
+      const f = ROT_HALF_FIELD[tr * 8 + h];
+      if (f >= 0 && s.meepleAny[find(s, q * MAX_SEGMENTS + ROT_HALF_FIELD[qtr * 8 + OPPOSITE_HALF[h]])] !== 0) taken |= 1 << f;
+    }
+  }
+  return ((1 << SEG_COUNT[type]) - 1) & ~taken;
+}
+
+/** Places the current tile at frontier slot fi, rotation r, follower on local segment `spot`
+ * (-1: none), scores what it completes, and passes the turn. The move must be legal. */
+export function place(s: GameState, fi: number, r: number, spot: number, events?: ScoreEvent[]): void {
+  const h = s.h;
+  const type = s.bag[h[H_BAGPOS]];
+  const player = h[H_CURRENT];
+  const cell = s.fcell[fi];
+  const x = s.fx[fi];
+  const y = s.fy[fi];
+  const last = h[H_FRONTIER] - 1;
+  s.fcell[fi] = s.fcell[last];
+  s.fx[fi] = s.fx[last];
+  s.fy[fi] = s.fy[last];
+  h[H_FRONTIER] = last;
+  const p = placeAt(s, type, x, y, r, player, spot, events);
+  s.remaining[type]--;
+  s.log[h[H_LOG]++] = p;
+  h[H_BAGPOS]++;
+  h[H_CURRENT] = (player + 1) % h[H_PLAYERS];
+}
+
+/** Discards the current tile (it must fit nowhere); the same player draws again. */
+export function discard(s: GameState): void {
+  const h = s.h;
+  const type = s.bag[h[H_BAGPOS]];
+  s.remaining[type]--;
+  s.log[h[H_LOG]++] = -(type + 1);
+  h[H_BAGPOS]++;
+}
+
+/** Makes `type` the current tile, keeping the rest of the bag in order (replaying a record). */
+export function drawType(s: GameState, type: number): boolean {
+  const pos = s.h[H_BAGPOS];
+  let j = pos;
+  while (j < BAG_SIZE && s.bag[j] !== type) j++;
+  if (j >= BAG_SIZE) return false;
+  s.bag.copyWithin(pos + 1, pos, j);
+  s.bag[pos] = type;
+  return true;
+}
+
+/** Sorts the undrawn bag after the current tile: what a player may know of it is its contents. */
+export function hideBag(s: GameState): GameState {
+  const pos = s.h[H_BAGPOS] + 1;
+  if (pos < BAG_SIZE) s.bag.subarray(pos).sort();
+  return s;
+}
+
+function placeAt(s: GameState, type: number, x: number, y: number, r: number, player: number, spot: number, events?: ScoreEvent[]): number {
+  const h = s.h;
+  const p = h[H_PLACED]++;
+  const cell = cellOf(x, y);
+  const tr = type * 4 + r;
+  s.ptype[p] = type;
+  s.prot[p] = r;
+  s.px[p] = x;
+  s.py[p] = y;
+  s.pcell[p] = cell;
+  s.pplayer[p] = player;
+  s.pspot[p] = spot;
+  s.cellTile[cell] = p + 1;
+  const base = p * MAX_SEGMENTS;
+  const segs = SEG_COUNT[type];
+  for (let i = 0; i < segs; i++) {
+    const n = base + i;
+    const k = type * MAX_SEGMENTS + i;
+    s.parent[n] = n;
+    s.next[n] = n;
+    s.size[n] = 1;
+    s.open[n] = SEG_OPEN[k];
+    s.pennants[n] = SEG_PENNANT[k];
+    s.kind[n] = SEG_KIND[k];
+  }
+  const edges = ROT_EDGES[tr];
+  for (let d = 0; d < 4; d++) {
+    const nc = neighbour(cell, d);
+    const q = s.cellTile[nc] - 1;
+    const od = (d + 2) & 3;
+    if (q < 0) {
+      if (s.cellCode[nc] === 0) addFrontier(s, nc, x + (d === 1 ? 1 : d === 3 ? -1 : 0), y + (d === 2 ? 1 : d === 0 ? -1 : 0));
+      s.cellCode[nc] |= ((edges >> (d * 2)) & 3) << (od * 2);
+      continue;
+    }
+    const qbase = q * MAX_SEGMENTS;
+    const qtr = s.ptype[q] * 4 + s.prot[q];
+    const es = ROT_EDGE_SEG[tr * 4 + d];
+    if (es >= 0) union(s, base + es, qbase + ROT_EDGE_SEG[qtr * 4 + od], 2);
+    for (let hh = 2 * d; hh < 2 * d + 2; hh++) {
+      const f = ROT_HALF_FIELD[tr * 8 + hh];
+      if (f >= 0) union(s, base + f, qbase + ROT_HALF_FIELD[qtr * 8 + OPPOSITE_HALF[hh]], 0);
+    }
+  }
+  if (spot >= 0) {
+    s.owner[base + spot] = player;
+    s.meeples[find(s, base + spot) * 4 + player]++;
+    h[H_FOLLOWERS + player]--;
+  }
+  // Monasteries: this tile is a neighbour of any around it, and counts its own neighbours.
+  const ownMonastery = HAS_MONASTERY[type] ? base + segs - 1 : -1;
+  for (let dy = -1; dy <= 1; dy++) {
+    for (let dx = -1; dx <= 1; dx++) {
+      if (dx === 0 && dy === 0) continue;
+      const q = s.cellTile[cellOf(x + dx, y + dy)] - 1;
+      if (q < 0) continue;
+      if (ownMonastery >= 0) s.open[ownMonastery]--;
+      const qt = s.ptype[q];
+      if (HAS_MONASTERY[qt]) {
+        const m = q * MAX_SEGMENTS + SEG_COUNT[qt] - 1;
+        if (--s.open[m] === 0) scoreFeature(s, m, 'play', events);
+      }
+    }
+  }
+  if (ownMonastery >= 0 && s.open[ownMonastery] === 0) scoreFeature(s, ownMonastery, 'play', events);
+  // Roads and cities this tile completed (two of its segments may share one root: score once).
+  for (let i = 0; i < segs; i++) {
+    const k = SEG_KIND[type * MAX_SEGMENTS + i];
+    if (k !== KIND_CITY && k !== KIND_ROAD) continue;
+    const root = find(s, base + i);
+    if (s.open[root] === 0) {
+      s.open[root] = -1; // scored marker, until the loop ends
+      scoreFeature(s, root, 'play', events);
+    }
+  }
+  for (let i = 0; i < segs; i++) {
+    const root = find(s, base + i);
+    if (s.open[root] === -1) s.open[root] = 0;
+  }
+  return p;
+}
+
+function addFrontier(s: GameState, cell: number, x: number, y: number): void {
+  const n = s.h[H_FRONTIER]++;
+  s.fcell[n] = cell;
+  s.fx[n] = x;
+  s.fy[n] = y;
+}
+
+// Scratch for distinct-tile counting; module-level so scoring never allocates.
+const tileStamp = new Int32Array(72);
+let stampValue = 0;
+
+/** Distinct tiles holding a segment of the feature rooted at `root`. */
+export function featureTiles(s: GameState, root: number): number {
+  stampValue++;
+  let count = 0;
+  let n = root;
+  do {
+    const t = (n / MAX_SEGMENTS) | 0;
+    if (tileStamp[t] !== stampValue) {
+      tileStamp[t] = stampValue;
+      count++;
+    }
+    n = s.next[n];
+  } while (n !== root);
+  return count;
+}
+
+/** Points a road, city or monastery is worth now (complete or not, by `phase`). */
+export function featurePoints(s: GameState, root: number, complete: boolean): number {
+  const kind = s.kind[root];
+  if (kind === KIND_MONASTERY) return 9 - Math.max(0, s.open[root]);
+  const tiles = featureTiles(s, root);
+  if (kind === KIND_ROAD) return tiles;
+  if (!complete) return tiles + s.pennants[root];
+  if (tiles === 2 && s.h[H_TINY_CITY]) return 2;
+  return 2 * tiles + 2 * s.pennants[root];
+}
+
+/** Players with the most followers on a root, as a bitmask (0 when none stands there). */
+export function majority(s: GameState, root: number): number {
+  const m = s.meeples;
+  let best = 0;
+  let mask = 0;
+  for (let p = 0; p < MAX_PLAYERS; p++) {
+    const c = m[root * 4 + p];
+    if (c > best) {
+      best = c;
+      mask = 1 << p;
+    } else if (c === best && c > 0) mask |= 1 << p;
+  }
+  return mask;
+}
+
+function award(s: GameState, winners: number, points: number, kind: number, phase: ScoreEvent['phase'], tiles: number, events?: ScoreEvent[]): void {
+  const players: number[] = [];
+  for (let p = 0; p < MAX_PLAYERS; p++) {
+    if (!(winners & (1 << p))) continue;
+    s.h[H_SCORE + p] += points;
+    s.h[H_BY_KIND + p * 4 + kind] += points;
+    if (events) players.push(p);
+  }
+  if (events && points > 0) events.push({ players, kind: KIND_EVENT[kind], points, phase, tiles });
+}
+
+/** Scores a completed feature in play and returns its followers to their supplies. */
+function scoreFeature(s: GameState, root: number, phase: ScoreEvent['phase'], events?: ScoreEvent[]): void {
+  if (s.meepleAny[root] === 0) return;
+  const kind = s.kind[root];
+  const points = featurePoints(s, root, phase === 'play');
+  award(s, majority(s, root), points, kind, phase, kind === KIND_MONASTERY ? 9 - s.open[root] : featureTiles(s, root), events);
+  let n = root;
+  do {
+    const o = s.owner[n];
+    if (o >= 0) {
+      s.h[H_FOLLOWERS + o]++;
+      s.owner[n] = -1;
+    }
+    n = s.next[n];
+  } while (n !== root);
+  s.meepleAny[root] = 0;
+}
+
+/** End of game: incomplete roads, cities and monasteries, then farms. Followers stay shown. */
+export function finalScoring(s: GameState, events?: ScoreEvent[]): void {
+  if (s.h[H_FINISHED]) return;
+  const nodes = s.h[H_PLACED] * MAX_SEGMENTS;
+  for (let n = 0; n < nodes; n++) {
+    if (s.parent[n] !== n || s.size[n] === 0 || s.kind[n] === KIND_FIELD || s.meepleAny[n] === 0) continue;
+    if (s.open[n] === 0) continue;
+    const kind = s.kind[n];
+    const tiles = kind === KIND_MONASTERY ? 9 - s.open[n] : featureTiles(s, n);
+    award(s, majority(s, n), featurePoints(s, n, false), kind, 'final', tiles, events);
+  }
+  const edition = s.h[H_FARMERS];
+  if (edition === 1) scoreFarmsFirstEdition(s, events);
+  else scoreFarms(s, edition === 2, events);
+  s.h[H_FINISHED] = 1;
+}
+
+// Scratch for farms: which city roots a farm (or a player) has already counted.
+const cityStamp = new Int32Array(NODES);
+const paidStamp = new Int32Array(NODES * MAX_PLAYERS);
+let farmStampValue = 0;
+
+/** Calls fn for each distinct completed city root the farm rooted at `root` touches. */
+export function forEachFarmCity(s: GameState, root: number, fn: (city: number) => void): void {
+  farmStampValue++;
+  let n = root;
+  do {
+    const p = (n / MAX_SEGMENTS) | 0;
+    const local = n - p * MAX_SEGMENTS;
+    let mask = SEG_FIELD_CITIES[s.ptype[p] * MAX_SEGMENTS + local];
+    while (mask !== 0) {
+      const c = 31 - Math.clz32(mask & -mask);
+      mask &= mask - 1;
+      const city = find(s, p * MAX_SEGMENTS + c);
+      if (s.open[city] === 0 && cityStamp[city] !== farmStampValue) {
+        cityStamp[city] = farmStampValue;
+        fn(city);
+      }
+    }
+    n = s.next[n];
+  } while (n !== root);
+}
+
+function isFarmRoot(s: GameState, n: number): boolean {
+  return s.parent[n] === n && s.size[n] > 0 && s.kind[n] === KIND_FIELD;
+}
+
+/** 3rd edition: 3 per completed city per farm. 2nd: a city pays each player at most once. */
+function scoreFarms(s: GameState, oncePerPlayer: boolean, events?: ScoreEvent[]): void {
+  const nodes = s.h[H_PLACED] * MAX_SEGMENTS;
+  if (oncePerPlayer) paidStamp.fill(0);
+  for (let n = 0; n < nodes; n++) {
+    if (!isFarmRoot(s, n) || s.meepleAny[n] === 0) continue;
+    const winners = majority(s, n);
+    if (!oncePerPlayer) {
+      let cities = 0;
+      forEachFarmCity(s, n, () => cities++);
+      award(s, winners, 3 * cities, KIND_FIELD, 'final', cities, events);
+      continue;
+    }
+    // Per winner, only cities not yet paid to that player; group winners by equal pay.
+    const unpaid = [0, 0, 0, 0];
+    forEachFarmCity(s, n, (city) => {
+      for (let p = 0; p < MAX_PLAYERS; p++) {
+        if (winners & (1 << p) && paidStamp[city * 4 + p] === 0) {
+          paidStamp[city * 4 + p] = 1;
+          unpaid[p]++;
+        }
+      }
+    });
+    let left = winners;
+    while (left !== 0) {
+      const first = 31 - Math.clz32(left & -left);
+      let group = 0;
+      for (let p = 0; p < MAX_PLAYERS; p++) if (left & (1 << p) && unpaid[p] === unpaid[first]) group |= 1 << p;
+      award(s, group, 3 * unpaid[first], KIND_FIELD, 'final', unpaid[first], events);
+      left &= ~group;
+    }
+  }
+}
+
+/** 1st edition: each completed city goes to the most farmers across all farms touching it: 4. */
+function scoreFarmsFirstEdition(s: GameState, events?: ScoreEvent[]): void {
+  const nodes = s.h[H_PLACED] * MAX_SEGMENTS;
+  const farmersAt = new Map<number, number[]>();
+  for (let n = 0; n < nodes; n++) {
+    if (!isFarmRoot(s, n) || s.meepleAny[n] === 0) continue;
+    forEachFarmCity(s, n, (city) => {
+      let counts = farmersAt.get(city);
+      if (!counts) farmersAt.set(city, (counts = [0, 0, 0, 0]));
+      for (let p = 0; p < MAX_PLAYERS; p++) counts[p] += s.meeples[n * 4 + p];
+    });
+  }
+  for (const city of [...farmersAt.keys()].sort((a, b) => a - b)) {
+    const counts = farmersAt.get(city)!;
+    const best = Math.max(...counts);
+    let winners = 0;
+    for (let p = 0; p < MAX_PLAYERS; p++) if (counts[p] === best) winners |= 1 << p;
+    award(s, winners, 4, KIND_FIELD, 'final', 1, events);
+  }
+}
+
+/** Discards every current tile that fits nowhere (the same player draws again). */
+export function discardUnplaceable(s: GameState, discarded?: number[]): void {
+  while (s.h[H_BAGPOS] < BAG_SIZE && !canPlaceAnywhere(s, s.bag[s.h[H_BAGPOS]])) {
+    discarded?.push(s.bag[s.h[H_BAGPOS]]);
+    discard(s);
+  }
+}
+
+export function bagEmpty(s: GameState): boolean {
+  return s.h[H_BAGPOS] >= BAG_SIZE;
+}

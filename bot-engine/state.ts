@@ -1,0 +1,210 @@
+// The whole game state lives in one ArrayBuffer with typed-array views over it, so a bot can
+// copy a state into a preallocated one with a single memcpy (`copyFrom`) and send it to a
+// worker as plain bytes.
+
+import { MAX_SEGMENTS, TOTAL_TILES, TILE_TYPES } from './tiles.ts';
+
+/** The board is a 128×128 torus: a game spans at most 72 tiles plus a frontier ring, so no two
+ * live cells ever share an index. Cell = (y & 127) << 7 | (x & 127). */
+export const BOARD_BITS = 7;
+export const BOARD_SIDE = 1 << BOARD_BITS;
+export const BOARD_MASK = BOARD_SIDE - 1;
+export const CELLS = BOARD_SIDE * BOARD_SIDE;
+export const NODES = TOTAL_TILES * MAX_SEGMENTS;
+export const MAX_PLAYERS = 4;
+export const FOLLOWERS = 7;
+/** Each placement adds at most 3 frontier cells and removes 1. */
+export const MAX_FRONTIER = 4 + 2 * TOTAL_TILES;
+export const BAG_SIZE = TOTAL_TILES - 1;
+
+// Header slots (Int32).
+export const H_PLAYERS = 0;
+export const H_CURRENT = 1; // seat to place the current tile
+export const H_PLACED = 2; // tiles on the board, the start tile included
+export const H_BAGPOS = 3; // index in `bag` of the current tile
+export const H_TINY_CITY = 4;
+export const H_FARMERS = 5; // farmer-scoring edition: 1, 2 or 3
+export const H_FINISHED = 6; // 1 once final scoring ran
+export const H_FRONTIER = 7; // frontier length
+export const H_LOG = 8; // log length
+export const H_SCORE = 12; // 4 slots
+export const H_FOLLOWERS = 16; // 4 slots: followers in supply
+export const H_BY_KIND = 20; // 16 slots: [player*4 + kind] points
+const HEADER_INTS = 36;
+
+interface Layout {
+  bytes: number;
+  sections: Record<string, [offset: number, length: number, ctor: 'i32' | 'i16' | 'u16' | 'u8' | 'i8']>;
+}
+
+const layout: Layout = (() => {
+  const sections: Layout['sections'] = {};
+  let offset = 0;
+  const add = (name: string, length: number, ctor: Layout['sections'][string][2], align: number) => {
+    offset = Math.ceil(offset / align) * align;
+    sections[name] = [offset, length, ctor];
+    offset += length * align;
+  };
+  add('header', HEADER_INTS, 'i32', 4);
+  add('meeples', NODES * MAX_PLAYERS, 'u8', 1); // first u8 section: 4-aligned for the u32 view
+  add('parent', NODES, 'i16', 2);
+  add('next', NODES, 'i16', 2);
+  add('size', NODES, 'i16', 2);
+  add('open', NODES, 'i16', 2);
+  add('pennants', NODES, 'u8', 1);
+  add('kind', NODES, 'u8', 1);
+  add('owner', NODES, 'i8', 1);
+  add('ptype', TOTAL_TILES, 'u8', 1);
+  add('prot', TOTAL_TILES, 'u8', 1);
+  add('px', TOTAL_TILES, 'i8', 1);
+  add('py', TOTAL_TILES, 'i8', 1);
+  add('pplayer', TOTAL_TILES, 'i8', 1);
+  add('pspot', TOTAL_TILES, 'i8', 1);
+  add('pcell', TOTAL_TILES, 'u16', 2);
+  add('bag', BAG_SIZE, 'u8', 1);
+  add('remaining', TILE_TYPES, 'u8', 1);
+  add('log', BAG_SIZE, 'i16', 2);
+  add('fcell', MAX_FRONTIER, 'u16', 2);
+  add('fx', MAX_FRONTIER, 'i8', 1);
+  add('fy', MAX_FRONTIER, 'i8', 1);
+  add('cellTile', CELLS, 'u8', 1);
+  add('cellCode', CELLS, 'u8', 1);
+  return { bytes: Math.ceil(offset / 8) * 8, sections };
+})();
+
+export const STATE_BYTES = layout.bytes;
+
+const CTORS = { i32: Int32Array, i16: Int16Array, u16: Uint16Array, u8: Uint8Array, i8: Int8Array };
+
+function view<T>(buffer: ArrayBuffer, name: string): T {
+  const [offset, length, ctor] = layout.sections[name];
+  return new CTORS[ctor](buffer, offset, length) as T;
+}
+
+export class GameState {
+  readonly buffer: ArrayBuffer;
+  readonly bytes: Uint8Array;
+  readonly h: Int32Array;
+  /** Followers per player on each feature root: [node*4 + player]. */
+  readonly meeples: Uint8Array;
+  /** The same bytes read four at a time: non-zero when a root holds any follower. */
+  readonly meepleAny: Uint32Array;
+  readonly parent: Int16Array;
+  /** Circular list of a feature's member segments. */
+  readonly next: Int16Array;
+  readonly size: Int16Array;
+  /** Open edges of a road or city; missing neighbours of a monastery. 0 = complete. */
+  readonly open: Int16Array;
+  readonly pennants: Uint8Array;
+  readonly kind: Uint8Array;
+  /** The player whose follower stands on this segment, or -1. */
+  readonly owner: Int8Array;
+  // Placements, in order; the start tile is placement 0.
+  readonly ptype: Uint8Array;
+  readonly prot: Uint8Array;
+  readonly px: Int8Array;
+  readonly py: Int8Array;
+  readonly pplayer: Int8Array;
+  readonly pspot: Int8Array;
+  readonly pcell: Uint16Array;
+  /** Draw order of the 71 tiles after the start tile; hidden from players past `bagPos`. */
+  readonly bag: Uint8Array;
+  /** Tiles of each type not yet drawn (the current tile included). */
+  readonly remaining: Uint8Array;
+  /** Game log: placement index (≥ 1) or a discard as -(type + 1). */
+  readonly log: Int16Array;
+  readonly fcell: Uint16Array;
+  readonly fx: Int8Array;
+  readonly fy: Int8Array;
+  /** Placement index + 1 at each cell, 0 when empty. */
+  readonly cellTile: Uint8Array;
+  /** For empty cells: the edge each side must match (2 bits a side, 0 = free). */
+  readonly cellCode: Uint8Array;
+
+  constructor(buffer: ArrayBuffer = new ArrayBuffer(STATE_BYTES)) {
+    if (buffer.byteLength !== STATE_BYTES) throw new Error(`a game state is ${STATE_BYTES} bytes, got ${buffer.byteLength}`);
+    this.buffer = buffer;
+    this.bytes = new Uint8Array(buffer);
+    this.h = view(buffer, 'header');
+    this.meeples = view(buffer, 'meeples');
+    this.meepleAny = new Uint32Array(buffer, layout.sections.meeples[0], NODES);
+    this.parent = view(buffer, 'parent');
+    this.next = view(buffer, 'next');
+    this.size = view(buffer, 'size');
+    this.open = view(buffer, 'open');
+    this.pennants = view(buffer, 'pennants');
+    this.kind = view(buffer, 'kind');
+    this.owner = view(buffer, 'owner');
+    this.ptype = view(buffer, 'ptype');
+    this.prot = view(buffer, 'prot');
+    this.px = view(buffer, 'px');
+    this.py = view(buffer, 'py');
+    this.pplayer = view(buffer, 'pplayer');
+    this.pspot = view(buffer, 'pspot');
+    this.pcell = view(buffer, 'pcell');
+    this.bag = view(buffer, 'bag');
+    this.remaining = view(buffer, 'remaining');
+    this.log = view(buffer, 'log');
+    this.fcell = view(buffer, 'fcell');
+    this.fx = view(buffer, 'fx');
+    this.fy = view(buffer, 'fy');
+    this.cellTile = view(buffer, 'cellTile');
+    this.cellCode = view(buffer, 'cellCode');
+  }
+
+  /** Overwrites this state with `other` (one memcpy, no allocation). */
+  copyFrom(other: GameState): this {
+    this.bytes.set(other.bytes);
+    return this;
+  }
+
+  clone(): GameState {
+    return new GameState(this.buffer.slice(0));
+  }
+
+  get players(): number {
+    return this.h[H_PLAYERS];
+  }
+  get currentPlayer(): number {
+    return this.h[H_CURRENT];
+  }
+  get placed(): number {
+    return this.h[H_PLACED];
+  }
+  get finished(): boolean {
+    return this.h[H_FINISHED] === 1;
+  }
+  /** Tiles still to be drawn, the current one included. */
+  get tilesLeft(): number {
+    return BAG_SIZE - this.h[H_BAGPOS];
+  }
+  /** The tile type to place now, or -1 when the bag is empty. */
+  get currentTile(): number {
+    const pos = this.h[H_BAGPOS];
+    return pos < BAG_SIZE ? this.bag[pos] : -1;
+  }
+  score(player: number): number {
+    return this.h[H_SCORE + player];
+  }
+  followers(player: number): number {
+    return this.h[H_FOLLOWERS + player];
+  }
+}
+
+export function cellOf(x: number, y: number): number {
+  return ((y & BOARD_MASK) << BOARD_BITS) | (x & BOARD_MASK);
+}
+
+/** Neighbouring cell across edge d (0 N, 1 E, 2 S, 3 W). */
+export function neighbour(cell: number, d: number): number {
+  switch (d) {
+    case 0:
+      return (cell - BOARD_SIDE) & (CELLS - 1);
+    case 1:
+      return (cell & ~BOARD_MASK) | ((cell + 1) & BOARD_MASK);
+    case 2:
+      return (cell + BOARD_SIDE) & (CELLS - 1);
+    default:
+      return (cell & ~BOARD_MASK) | ((cell - 1) & BOARD_MASK);
+  }
+}
