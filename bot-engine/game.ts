@@ -177,3 +177,10 @@ export function boardTiles(s: GameState): BoardTile[] {
   for (let p = 0; p < s.placed; p++) out.push({ tile: TILE_NAMES[s.ptype[p]], x: s.px[p], y: s.py[p], rotation: s.prot[p] * 90 });
   return out;
 }
+
+/** The protocol form of an engine-level move (frontier slot, rotation index, local spot). */
+export function resolvedToMove(s: GameState, m: ResolvedMove): Move {
+  const type = s.currentTile;
+  const tr = type * 4 + m.r;
+  return { x: s.fx[m.fi], y: s.fy[m.fi], rotation: m.r * 90, meeple: m.spot >= 0 ? ROT_SPOT_NAMES[tr][m.spot] : null };
+}

@@ -1,0 +1,55 @@
+// The piscina worker entry. Tasks are synchronous, pure CPU: no timers, no promises left behind
+// (an idle piscina worker may sit in Atomics.wait and starve them). It imports only what a
+// search needs, because its load time is part of the spawn cost the server measures.
+
+import { GameState } from './state.ts';
+import { type BotLevel, chooseMove } from './bots/index.ts';
+import { resolvedToMove } from './game.ts';
+import type { Move } from './game.ts';
+
+export interface SearchTask {
+  /** GameState bytes of the bot's view (bag hidden with hideBag). */
+  state: ArrayBuffer;
+  level: BotLevel;
+  seed: number;
+  /** Safety cap, epoch milliseconds (Date.now scale). */
+  deadline: number;
+  /** Int32 slot 0 set non-zero by the server to cancel this search without killing the worker. */
+  cancel?: SharedArrayBuffer;
+}
+
+export interface SearchResult {
+  move: Move;
+  iterations: number;
+  hitDeadline: boolean;
+  cancelled: boolean;
+  /** Wall and thread-CPU milliseconds this task took inside the worker. */
+  runMs: number;
+  cpuMs: number;
+}
+
+export default function search(task: SearchTask): SearchResult {
+  const startWall = performance.now();
+  const startCpu = process.threadCpuUsage();
+  const state = new GameState(task.state);
+  const flag = task.cancel ? new Int32Array(task.cancel) : null;
+  let hitDeadline = false;
+  let cancelled = false;
+  const control = {
+    shouldStop(): boolean {
+      if (flag && Atomics.load(flag, 0) !== 0) cancelled = true;
+      else if (Date.now() >= task.deadline) hitDeadline = true;
+      return cancelled || hitDeadline;
+    },
+  };
+  const decision = chooseMove(state, task.level, task.seed, control);
+  const cpu = process.threadCpuUsage(startCpu);
+  return {
+    move: resolvedToMove(state, decision),
+    iterations: decision.iterations,
+    hitDeadline,
+    cancelled,
+    runMs: performance.now() - startWall,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+  };
+}
