@@ -1,0 +1,123 @@
+// Server configuration: read once from environment variables, validated, with defaults.
+// Every variable is documented in README.md under "Configuration".
+
+import { isBotLevel, type BotLevel } from '../bot-engine/bots/index.ts';
+
+export interface Config {
+  port: number;
+  host: string;
+  logLevel: string;
+  /** Pretty logs for a terminal (development only). */
+  prettyLogs: boolean;
+  dataDir: string;
+  /** Explicit worker count; null = usable cores − reserved cores. */
+  botWorkers: number | null;
+  reservedCores: number;
+  /** Bound on bot searches waiting for a worker. */
+  maxQueue: number;
+  /** Wall-clock cap on one bot move search, queue wait included. */
+  botDeadlineMs: number;
+  /** Level of the warm-up search every worker runs at boot. */
+  warmupLevel: BotLevel;
+  /** How long boot may take to load and warm all workers. */
+  warmupTimeoutMs: number;
+  /** cgroup filesystem root read for the container CPU quota. */
+  cgroupRoot: string;
+  /** Compiled worker file; null = dist/server/pool/worker.js. */
+  workerFile: string | null;
+  maxGames: number;
+  /** Browser origins allowed to open a WebSocket; empty = same host only. `*` = any. */
+  allowedOrigins: string[];
+  wsMaxPayload: number;
+  wsMaxMessageBytes: number;
+  wsMessagesPerSecond: number;
+  wsBurst: number;
+  heartbeatMs: number;
+  maxBufferedBytes: number;
+  shutdownGraceMs: number;
+}
+
+export const DEFAULTS: Config = {
+  port: 3000,
+  host: '127.0.0.1',
+  logLevel: 'info',
+  prettyLogs: false,
+  dataDir: 'data',
+  botWorkers: null,
+  reservedCores: 1,
+  maxQueue: 64,
+  botDeadlineMs: 2000,
+  warmupLevel: 'random',
+  warmupTimeoutMs: 20000,
+  cgroupRoot: '/sys/fs/cgroup',
+  workerFile: null,
+  maxGames: 1000,
+  allowedOrigins: [],
+  wsMaxPayload: 64 * 1024,
+  wsMaxMessageBytes: 4096,
+  wsMessagesPerSecond: 10,
+  wsBurst: 20,
+  heartbeatMs: 30000,
+  maxBufferedBytes: 1024 * 1024,
+  shutdownGraceMs: 5000,
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+function str(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? fallback : raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Builds the configuration from `env` (process.env by default) and explicit overrides. */
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const logLevel = str(env, 'LOG_LEVEL', DEFAULTS.logLevel);
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
+  const warmupLevel = str(env, 'TESSERA_WARMUP_LEVEL', DEFAULTS.warmupLevel);
+  if (!isBotLevel(warmupLevel)) throw new ConfigError(`TESSERA_WARMUP_LEVEL must be a bot level, got ${JSON.stringify(warmupLevel)}`);
+  const workers = env.TESSERA_BOT_WORKERS;
+  const config: Config = {
+    port: int(env, 'PORT', DEFAULTS.port, 0, 65535),
+    host: str(env, 'HOST', DEFAULTS.host),
+    logLevel,
+    prettyLogs: str(env, 'TESSERA_PRETTY_LOGS', env.NODE_ENV === 'development' ? '1' : '0') === '1',
+    dataDir: str(env, 'TESSERA_DATA_DIR', DEFAULTS.dataDir),
+    botWorkers: workers === undefined || workers === '' || workers === 'auto' ? null : int(env, 'TESSERA_BOT_WORKERS', 1, 1, 256),
+    reservedCores: int(env, 'TESSERA_RESERVED_CORES', DEFAULTS.reservedCores, 0, 256),
+    maxQueue: int(env, 'TESSERA_MAX_QUEUE', DEFAULTS.maxQueue, 1, 100000),
+    botDeadlineMs: int(env, 'TESSERA_BOT_DEADLINE_MS', DEFAULTS.botDeadlineMs, 50, 60000),
+    warmupLevel,
+    warmupTimeoutMs: int(env, 'TESSERA_WARMUP_TIMEOUT_MS', DEFAULTS.warmupTimeoutMs, 100, 600000),
+    cgroupRoot: str(env, 'TESSERA_CGROUP_ROOT', DEFAULTS.cgroupRoot),
+    workerFile: env.TESSERA_WORKER_FILE || null,
+    maxGames: int(env, 'TESSERA_MAX_GAMES', DEFAULTS.maxGames, 1, 1000000),
+    allowedOrigins: str(env, 'TESSERA_ALLOWED_ORIGINS', '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+    wsMaxPayload: int(env, 'TESSERA_WS_MAX_PAYLOAD', DEFAULTS.wsMaxPayload, 1024, 16 * 1024 * 1024),
+    wsMaxMessageBytes: int(env, 'TESSERA_WS_MAX_MESSAGE', DEFAULTS.wsMaxMessageBytes, 256, 16 * 1024 * 1024),
+    wsMessagesPerSecond: int(env, 'TESSERA_WS_RATE', DEFAULTS.wsMessagesPerSecond, 1, 10000),
+    wsBurst: int(env, 'TESSERA_WS_BURST', DEFAULTS.wsBurst, 1, 10000),
+    heartbeatMs: int(env, 'TESSERA_HEARTBEAT_MS', DEFAULTS.heartbeatMs, 100, 600000),
+    maxBufferedBytes: int(env, 'TESSERA_WS_MAX_BUFFERED', DEFAULTS.maxBufferedBytes, 1024, 1024 * 1024 * 1024),
+    shutdownGraceMs: int(env, 'TESSERA_SHUTDOWN_GRACE_MS', DEFAULTS.shutdownGraceMs, 0, 600000),
+    ...overrides,
+  };
+  if (config.wsMaxMessageBytes > config.wsMaxPayload) throw new ConfigError('TESSERA_WS_MAX_MESSAGE must not exceed TESSERA_WS_MAX_PAYLOAD');
+  return config;
+}

@@ -1,0 +1,88 @@
+// Prometheus metrics (one registry per app, so several apps can live in one test process) and the
+// main event loop's health: delay (monitorEventLoopDelay) and utilisation.
+
+import { monitorEventLoopDelay, performance, type EventLoopUtilization, type ELDHistogram } from 'node:perf_hooks';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+const SECONDS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5];
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly loopDelay: ELDHistogram = monitorEventLoopDelay({ resolution: 10 });
+  private eluBase: EventLoopUtilization = performance.eventLoopUtilization();
+  private eluLast = 0;
+
+  readonly taskQueueWait = this.histogram('tessera_pool_task_queue_wait_seconds', 'Bot task time from submission to its start on a worker (queue wait plus dispatch)');
+  readonly taskRun = this.histogram('tessera_pool_task_run_seconds', 'Bot task wall time inside the worker');
+  readonly taskCpu = this.histogram('tessera_pool_task_cpu_seconds', 'Bot task thread CPU inside the worker');
+  readonly workerOnline = this.gauge('tessera_pool_worker_online_seconds', 'Worker creation to module loaded', ['thread']);
+  readonly workerWarm = this.gauge('tessera_pool_worker_warm_seconds', 'Worker creation to warm-up done', ['thread']);
+  readonly workerSpawnCpu = this.gauge('tessera_pool_worker_spawn_cpu_seconds', 'Thread CPU a worker spent loading and warming up', ['thread']);
+  readonly workerComputeCpu = this.gauge('tessera_pool_worker_compute_cpu_seconds', 'Thread CPU a worker spent on bot tasks', ['thread']);
+  readonly spawnCpuTotal = this.gauge('tessera_pool_spawn_cpu_seconds_total', 'Thread CPU all workers spent loading and warming up');
+  readonly computeCpuTotal = this.gauge('tessera_pool_compute_cpu_seconds_total', 'Thread CPU all workers spent on bot tasks');
+  readonly spawnComputeRatio = this.gauge('tessera_pool_spawn_compute_cpu_ratio', 'Total spawn CPU / total compute CPU');
+  readonly workers = this.gauge('tessera_pool_workers', 'Worker threads alive');
+  readonly workersTarget = this.gauge('tessera_pool_workers_target', 'Worker threads the pool is sized for');
+  readonly queueDepth = this.gauge('tessera_pool_queue_depth', 'Bot tasks waiting for a worker');
+  readonly queueBound = this.gauge('tessera_pool_queue_bound', 'Bound on waiting bot tasks (maxQueue)');
+  readonly poolReady = this.gauge('tessera_pool_ready', '1 once every worker is warm');
+  readonly respawns = this.counter('tessera_pool_respawns_total', 'Workers replaced after the pool was ready (incidents)');
+  readonly botMoves = this.counter('tessera_bot_moves_total', 'Bot moves played, by how they were chosen', ['source']);
+  readonly degraded = this.counter('tessera_bot_degraded_total', 'Bot moves degraded under load', ['step']);
+  readonly deadlineHits = this.counter('tessera_bot_deadline_hits_total', 'Bot searches that hit their deadline');
+  readonly searchFailures = this.counter('tessera_bot_search_failures_total', 'Bot searches the pool failed to answer', ['reason']);
+  readonly shed = this.counter('tessera_shed_total', 'Requests refused under overload', ['what']);
+  readonly games = this.gauge('tessera_games_active', 'Games in memory, not finished');
+  readonly sockets = this.gauge('tessera_ws_connections', 'Open WebSocket connections');
+  readonly wsErrors = this.counter('tessera_ws_errors_total', 'Error frames sent, by code', ['code']);
+  readonly loopDelayGauge = this.gauge('tessera_event_loop_delay_seconds', 'Main event-loop delay since the last scrape', ['quantile']);
+  readonly loopUtilisation = this.gauge('tessera_event_loop_utilization', 'Main event-loop utilisation since the last scrape (0..1)');
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+    this.loopDelay.enable();
+  }
+
+  /** Event-loop delay and utilisation over the window since the previous call. */
+  sampleEventLoop(): { delayMs: { p50: number; p99: number; max: number; mean: number }; utilization: number } {
+    const h = this.loopDelay;
+    const ms = (ns: number) => (Number.isFinite(ns) ? ns / 1e6 : 0);
+    const delayMs = { p50: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max), mean: ms(h.mean) };
+    const now = performance.eventLoopUtilization();
+    const window = performance.eventLoopUtilization(now, this.eluBase);
+    // Keep at least a second of history so back-to-back reads stay meaningful.
+    if (window.idle + window.active >= 1000) {
+      this.eluBase = now;
+      this.eluLast = window.utilization;
+      h.reset();
+    } else if (this.eluLast === 0) {
+      this.eluLast = window.utilization;
+    }
+    return { delayMs, utilization: this.eluLast };
+  }
+
+  async render(): Promise<string> {
+    const loop = this.sampleEventLoop();
+    this.loopDelayGauge.set({ quantile: '0.5' }, loop.delayMs.p50 / 1000);
+    this.loopDelayGauge.set({ quantile: '0.99' }, loop.delayMs.p99 / 1000);
+    this.loopDelayGauge.set({ quantile: '1' }, loop.delayMs.max / 1000);
+    this.loopUtilisation.set(loop.utilization);
+    return this.registry.metrics();
+  }
+
+  close(): void {
+    this.loopDelay.disable();
+    this.registry.clear();
+  }
+
+  private histogram(name: string, help: string): Histogram {
+    return new Histogram({ name, help, buckets: SECONDS, registers: [this.registry] });
+  }
+  private gauge<L extends string>(name: string, help: string, labelNames: L[] = []): Gauge<L> {
+    return new Gauge({ name, help, labelNames, registers: [this.registry] });
+  }
+  private counter<L extends string>(name: string, help: string, labelNames: L[] = []): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+}

@@ -1,0 +1,91 @@
+// The pool's worker entry: the bots' search, plus what the server needs to measure spawn cost
+// (module load time and thread CPU) and a warm-up task. Synchronous only: nothing is left on the
+// event loop. Imports stay minimal because load time is part of the spawn cost.
+
+import { threadId } from 'node:worker_threads';
+import botSearch, { type SearchResult, type SearchTask } from '../../bot-engine/worker.ts';
+import { newGame, playMove } from '../../bot-engine/game.ts';
+import { hideBag } from '../../bot-engine/rules.ts';
+import type { BotLevel } from '../../bot-engine/bots/index.ts';
+
+// Measured once, when this module has finished loading (everything imported above included).
+const loadedMs = performance.now();
+const loadCpu = process.threadCpuUsage();
+
+export interface WorkerIdentity {
+  threadId: number;
+  /** Epoch ms when this thread started (its performance.timeOrigin). */
+  originEpochMs: number;
+  /** Thread start → this module loaded, ms. */
+  loadedMs: number;
+  /** Thread CPU spent until the module was loaded, ms. */
+  loadCpuMs: number;
+}
+
+const identity: WorkerIdentity = {
+  threadId,
+  originEpochMs: performance.timeOrigin,
+  loadedMs,
+  loadCpuMs: (loadCpu.user + loadCpu.system) / 1000,
+};
+
+export interface PoolSearchResult extends SearchResult {
+  worker: WorkerIdentity;
+}
+
+export default function search(task: SearchTask): PoolSearchResult {
+  return { ...botSearch(task), worker: identity };
+}
+
+export interface WarmupTask {
+  level: BotLevel;
+  seed: number;
+  /** Moves of a fresh game to search and play. */
+  moves: number;
+  /** Milliseconds each warm-up search may take. */
+  budgetMs: number;
+  /** Int32 [arrived, abort]: every warm-up waits here until all workers hold one, so each
+   * worker gets exactly one warm-up task. */
+  barrier?: SharedArrayBuffer;
+  workers: number;
+  barrierTimeoutMs: number;
+}
+
+export interface WarmupResult {
+  worker: WorkerIdentity;
+  /** Thread start → warm-up done, ms. */
+  warmDoneMs: number;
+  /** Thread CPU from start until warm-up done (load + warm-up), ms. */
+  warmCpuMs: number;
+  searches: number;
+  barrierTimedOut: boolean;
+}
+
+export function warmup(task: WarmupTask): WarmupResult {
+  let barrierTimedOut = false;
+  if (task.barrier) {
+    const b = new Int32Array(task.barrier);
+    Atomics.add(b, 0, 1);
+    Atomics.notify(b, 0);
+    const until = Date.now() + task.barrierTimeoutMs;
+    for (;;) {
+      const arrived = Atomics.load(b, 0);
+      if (arrived >= task.workers || Atomics.load(b, 1) !== 0) break;
+      const left = until - Date.now();
+      if (left <= 0) {
+        barrierTimedOut = true;
+        break;
+      }
+      Atomics.wait(b, 0, arrived, left);
+    }
+  }
+  const state = newGame({ players: 2, seed: `warmup-${task.seed}` });
+  let searches = 0;
+  for (; searches < task.moves && !state.finished; searches++) {
+    const view = hideBag(state.clone());
+    const result = botSearch({ state: view.buffer, level: task.level, seed: task.seed + searches, deadline: Date.now() + task.budgetMs });
+    if ('error' in playMove(state, result.move)) break;
+  }
+  const cpu = process.threadCpuUsage();
+  return { worker: identity, warmDoneMs: performance.now(), warmCpuMs: (cpu.user + cpu.system) / 1000, searches, barrierTimedOut };
+}
