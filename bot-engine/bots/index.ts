@@ -2,9 +2,13 @@
 // A move is a pure function of (the bot's view of the state, level, seed); `control` is only
 // a safety cap (deadline, cancellation) and reports whether it cut the search short.
 
-import type { GameState } from '../state.ts';
+import { GameState } from '../state.ts';
 import { Rng } from '../rng.ts';
 import { randomMove } from '../playout.ts';
+import { hideBag } from '../rules.ts';
+import { greedyMove } from './greedy.ts';
+import { heuristicMove } from './heuristic.ts';
+import { mctsMove } from './mcts.ts';
 
 export const BOT_LEVELS = ['random', 'greedy', 'heuristic', 'medium', 'hard', 'expert'] as const;
 export type BotLevel = (typeof BOT_LEVELS)[number];
@@ -31,10 +35,23 @@ export interface BotDecision {
 
 /** The bot's move for the current tile of `view` (whose hidden bag it must not read). */
 export function chooseMove(view: GameState, level: BotLevel, seed: number, control?: SearchControl): BotDecision {
+  if (view.currentTile < 0 || view.finished) throw new Error('no tile to place: the game is over');
+  // Work on a private copy whose undrawn bag is sorted: whatever order the caller left there,
+  // the bot sees only the multiset (and the caller's state is never touched).
+  own ??= new GameState();
+  hideBag(own.copyFrom(view));
   switch (level) {
-    default: {
-      const m = randomMove(view, new Rng(seed));
-      return { ...m, iterations: 1, stopped: control?.shouldStop() ?? false };
+    case 'random': {
+      const m = randomMove(own, new Rng(seed));
+      return { ...m, iterations: 1, stopped: false };
     }
+    case 'greedy':
+      return greedyMove(own, seed);
+    case 'heuristic':
+      return heuristicMove(own, seed);
+    default:
+      return mctsMove(own, level, seed, control);
   }
 }
+
+let own: GameState | null = null;

@@ -1,0 +1,48 @@
+// One bot-vs-bot game, in-process: the unit of work of the tournament (and of quick checks).
+
+import { type BotLevel, chooseMove } from '../bot-engine/bots/index.ts';
+import { newGame, resolvedToMove } from '../bot-engine/game.ts';
+import type { Rules } from '../bot-engine/rules.ts';
+import { bagEmpty, discardUnplaceable, finalScoring, place } from '../bot-engine/rules.ts';
+import { fnv1a, mixSeed } from '../bot-engine/rng.ts';
+import { GameState } from '../bot-engine/state.ts';
+import { hideBag } from '../bot-engine/rules.ts';
+
+export interface MatchTask {
+  /** Level of each seat, in seat order (2 to 4 seats). */
+  seats: BotLevel[];
+  /** Bag seed: seat-swapped pairs share it. */
+  seed: string;
+  rules?: Partial<Rules>;
+}
+
+export interface MatchResult {
+  scores: number[];
+  /** Per seat: milliseconds of each of its moves. */
+  moveMs: number[][];
+  stoppedMoves: number;
+}
+
+export function playMatch(task: MatchTask): MatchResult {
+  const s = newGame({ players: task.seats.length, rules: task.rules, seed: task.seed });
+  const view = new GameState();
+  const base = fnv1a(task.seed);
+  const moveMs: number[][] = task.seats.map(() => []);
+  let stoppedMoves = 0;
+  let turn = 0;
+  while (!bagEmpty(s)) {
+    const seat = s.currentPlayer;
+    hideBag(view.copyFrom(s));
+    const t0 = performance.now();
+    const d = chooseMove(view, task.seats[seat], mixSeed(base, turn, seat));
+    moveMs[seat].push(performance.now() - t0);
+    if (d.stopped) stoppedMoves++;
+    // The view and the real state share board and frontier: the decision applies to both.
+    resolvedToMove(s, d);
+    place(s, d.fi, d.r, d.spot);
+    discardUnplaceable(s);
+    turn++;
+  }
+  finalScoring(s);
+  return { scores: Array.from({ length: task.seats.length }, (_, p) => s.score(p)), moveMs, stoppedMoves };
+}

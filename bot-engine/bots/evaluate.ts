@@ -1,0 +1,239 @@
+// Static evaluation of a position: each player's expected final score, from what is on the board
+// and the multiset of tiles still to come (never their order). Allocation-free; one call costs a
+// few microseconds, so searches can afford it at every leaf.
+//
+// Per feature that holds followers:
+// - roads and cities: the distinct empty cells the feature still needs; for each, how many of the
+//   remaining tiles fit it (constraints from every side, so a cell no tile can fill makes the
+//   feature hopeless: that is how blocking shows up). Chance of completion = product over cells
+//   of the chance that a fitting tile is drawn and laid there. Expected points = chance × the
+//   completed value + (1 − chance) × the end-of-game value;
+// - monasteries: current neighbours + expected neighbours to come;
+// - farms: 3 (1st edition: 4) per completed city they touch now, plus a share of each incomplete
+//   touching city weighted by its own completion chance;
+// - the majority holders (ties all) get the points; every follower on a feature that may complete
+//   is expected back with that chance (follower economy), one on a hopeless feature is stranded.
+// Followers in the supply are worth a concave amount that shrinks as the game runs out of turns.
+
+import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, MAX_SEGMENTS, FIT, ROT_EDGE_SEG, SEG_FIELD_CITIES, TILE_TYPES } from '../tiles.ts';
+import { CELLS, GameState, H_FARMERS, H_SCORE, H_TINY_CITY, NODES, cellOf, neighbour } from '../state.ts';
+import { find, featureTiles, majority } from '../rules.ts';
+
+/** Tunable weights (exported so experiments and docs can name them). */
+export const EVAL = {
+  /** Marginal value of the i-th follower in the supply, as a fraction of the base value. */
+  supplyWeights: [1, 1, 0.95, 0.8, 0.6, 0.45, 0.3, 0.2],
+  /** Base follower value: min(cap, perTurn × own turns left). */
+  followerCap: 2.6,
+  followerPerTurn: 0.22,
+  /** Share of a follower's value expected back when its feature completes (it returns later). */
+  returnShare: 0.75,
+  /** Draws that may fill a cell, as a multiple of the mover's own turns left. */
+  drawFactor: 1.3,
+  /** Extra per-cell factor: a fitting tile may extend a city instead of closing it. */
+  cityCellFactor: 0.8,
+  roadCellFactor: 0.92,
+  /** A monastery's empty neighbour is filled by anyone's tile: draws = tilesLeft × this. */
+  monasteryDraws: 0.45,
+  /** Weight of an incomplete city's chance in a farm's value. */
+  farmFuture: 0.8,
+};
+
+const fitStamp = new Int32Array(CELLS);
+const fitValue = new Int32Array(CELLS);
+const cellStamp = new Int32Array(CELLS);
+const rootStamp = new Int32Array(NODES);
+const chanceStamp = new Int32Array(NODES);
+const chanceValue = new Float64Array(NODES);
+const cityStamp = new Int32Array(NODES);
+let stamp = 0;
+let cityMark = 0;
+let cellMark = 0;
+let rootMark = 0;
+
+// Per-call context (module scope: no allocation).
+let ctxTiles = 0;
+let ctxDraws = 0;
+let ctxTypes = 0;
+const ctxTypeList = new Int32Array(TILE_TYPES);
+const ctxTypeCount = new Int32Array(TILE_TYPES);
+
+function fitCount(s: GameState, cell: number): number {
+  if (fitStamp[cell] === stamp) return fitValue[cell];
+  const code = s.cellCode[cell];
+  let f = 0;
+  for (let i = 0; i < ctxTypes; i++) if (FIT[ctxTypeList[i] * 256 + code] !== 0) f += ctxTypeCount[i];
+  fitStamp[cell] = stamp;
+  fitValue[cell] = f;
+  return f;
+}
+
+/** Chance that at least one of `draws` draws (from `tiles`, `f` of which fit) fits. */
+function hitChance(f: number, draws: number): number {
+  if (f <= 0 || draws <= 0) return 0;
+  const miss = 1 - f / ctxTiles;
+  return miss <= 0 ? 1 : 1 - Math.pow(miss, draws);
+}
+
+/** Chance that the road or city rooted at `root` is completed before the game ends. */
+function completionChance(s: GameState, root: number): number {
+  if (s.open[root] <= 0) return 1;
+  if (chanceStamp[root] === stamp) return chanceValue[root];
+  let chance = 1;
+  if (ctxTiles === 0) chance = 0;
+  else {
+    const factor = s.kind[root] === KIND_CITY ? EVAL.cityCellFactor : EVAL.roadCellFactor;
+    cellMark++;
+    let n = root;
+    do {
+      const q = (n / MAX_SEGMENTS) | 0;
+      const local = n - q * MAX_SEGMENTS;
+      const trBase = (s.ptype[q] * 4 + s.prot[q]) * 4;
+      const cell = s.pcell[q];
+      for (let d = 0; d < 4; d++) {
+        if (ROT_EDGE_SEG[trBase + d] !== local) continue;
+        const nc = neighbour(cell, d);
+        if (s.cellTile[nc] !== 0 || cellStamp[nc] === cellMark) continue;
+        cellStamp[nc] = cellMark;
+        const f = fitCount(s, nc);
+        if (f === 0) {
+          chance = 0;
+          break;
+        }
+        chance *= hitChance(f, ctxDraws) * factor;
+      }
+      if (chance === 0) break;
+      n = s.next[n];
+    } while (n !== root);
+  }
+  chanceStamp[root] = stamp;
+  chanceValue[root] = chance;
+  return chance;
+}
+
+function followerBase(turnsLeft: number): number {
+  return Math.min(EVAL.followerCap, EVAL.followerPerTurn * turnsLeft);
+}
+
+function supplyValue(k: number, base: number): number {
+  let v = 0;
+  const w = EVAL.supplyWeights;
+  for (let i = 0; i < k; i++) v += w[i];
+  return v * base;
+}
+
+/** Writes each player's expected final score into `out` (length ≥ players). */
+export function evaluate(s: GameState, out: Float64Array): void {
+  stamp++;
+  const players = s.players;
+  // The remaining multiset (current tile included: it is still to be laid).
+  ctxTypes = 0;
+  ctxTiles = 0;
+  for (let t = 0; t < TILE_TYPES; t++) {
+    const c = s.remaining[t];
+    if (c === 0) continue;
+    ctxTypeList[ctxTypes] = t;
+    ctxTypeCount[ctxTypes++] = c;
+    ctxTiles += c;
+  }
+  const turnsLeft = ctxTiles / players;
+  ctxDraws = EVAL.drawFactor * turnsLeft;
+  const base = followerBase(turnsLeft);
+  for (let p = 0; p < players; p++) out[p] = s.h[H_SCORE + p] + supplyValue(s.followers(p), base);
+  const tiny = s.h[H_TINY_CITY] === 1;
+  const cityFarm = s.h[H_FARMERS] === 1 ? 4 : 3;
+  rootMark++;
+  const placed = s.placed;
+  for (let q = 1; q < placed; q++) {
+    const spot = s.pspot[q];
+    if (spot < 0) continue;
+    const seg = q * MAX_SEGMENTS + spot;
+    if (s.owner[seg] < 0) continue;
+    const root = find(s, seg);
+    if (rootStamp[root] === rootMark) continue;
+    rootStamp[root] = rootMark;
+    const kind = s.kind[root];
+    let points = 0;
+    let chance = 0;
+    if (kind === KIND_ROAD || kind === KIND_CITY) {
+      chance = completionChance(s, root);
+      const tiles = featureTiles(s, root);
+      const later = tiles + s.pennants[root];
+      if (kind === KIND_ROAD) points = tiles;
+      else {
+        const full = tiles === 2 && tiny ? 2 : 2 * later;
+        points = chance * full + (1 - chance) * later;
+      }
+    } else if (kind === KIND_MONASTERY) {
+      const x = s.px[q];
+      const y = s.py[q];
+      let expected = 1;
+      chance = ctxTiles > 0 ? 1 : 0;
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          if (dx === 0 && dy === 0) continue;
+          const c = cellOf(x + dx, y + dy);
+          if (s.cellTile[c] !== 0) {
+            expected++;
+            continue;
+          }
+          const h = hitChance(fitCount(s, c), ctxTiles * EVAL.monasteryDraws);
+          expected += h;
+          chance *= h;
+        }
+      }
+      points = expected;
+    } else if (kind === KIND_FIELD) {
+      points = farmValue(s, root, cityFarm);
+    }
+    const win = majority(s, root);
+    for (let p = 0; p < players; p++) {
+      if (win & (1 << p)) out[p] += points;
+      if (kind !== KIND_FIELD && chance > 0) {
+        const m = s.meeples[root * 4 + p];
+        if (m > 0) out[p] += m * chance * base * EVAL.returnShare * EVAL.supplyWeights[Math.min(7, s.followers(p))];
+      }
+    }
+  }
+}
+
+/** Completed touching cities now, plus incomplete ones weighted by their completion chance. */
+function farmValue(s: GameState, root: number, perCity: number): number {
+  const mark = ++cityMark;
+  let v = 0;
+  let n = root;
+  do {
+    const q = (n / MAX_SEGMENTS) | 0;
+    const local = n - q * MAX_SEGMENTS;
+    let mask = SEG_FIELD_CITIES[s.ptype[q] * MAX_SEGMENTS + local];
+    while (mask !== 0) {
+      const c = 31 - Math.clz32(mask & -mask);
+      mask &= mask - 1;
+      const city = find(s, q * MAX_SEGMENTS + c);
+      if (cityStamp[city] === mark) continue;
+      cityStamp[city] = mark;
+      v += s.open[city] <= 0 ? perCity : perCity * EVAL.farmFuture * completionChance(s, city);
+    }
+    n = s.next[n];
+  } while (n !== root);
+  return v;
+}
+
+/** How far player p is ahead: own value minus a blend of the best and the mean opponent. */
+export function margin(values: Float64Array, players: number, p: number): number {
+  let best = -Infinity;
+  let sum = 0;
+  for (let q = 0; q < players; q++) {
+    if (q === p) continue;
+    sum += values[q];
+    if (values[q] > best) best = values[q];
+  }
+  return values[p] - 0.5 * (best + sum / (players - 1));
+}
+
+/** Final scores as values (after finalScoring). */
+export function finalValues(s: GameState, out: Float64Array): void {
+  for (let p = 0; p < s.players; p++) out[p] = s.h[H_SCORE + p];
+}
+
+export { KIND_CITY, KIND_ROAD, KIND_FIELD, KIND_MONASTERY };
