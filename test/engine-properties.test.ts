@@ -1,0 +1,277 @@
+// Property tests over many seeded random games: the incremental bookkeeping against a
+// from-scratch flood fill, follower conservation, legal moves against brute force, records.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { GameState, H_BAGPOS, H_FRONTIER, cellOf, neighbour } from '../bot-engine/state.ts';
+import {
+  DISTINCT_ROTATIONS,
+  HAS_MONASTERY,
+  KIND_CITY,
+  KIND_MONASTERY,
+  KIND_ROAD,
+  MAX_SEGMENTS,
+  ROT_EDGES,
+  ROT_EDGE_SEG,
+  ROT_HALF_FIELD,
+  SEG_COUNT,
+  SEG_KIND,
+  SEG_PENNANT,
+} from '../bot-engine/tiles.ts';
+import { bagEmpty, canPlaceAnywhere, discardUnplaceable, featureTiles, finalScoring, find, freeSpots, hideBag, listPlacements, place, shuffledBag } from '../bot-engine/rules.ts';
+import { newGame, legalMoves, playMove } from '../bot-engine/game.ts';
+import { randomMove } from '../bot-engine/playout.ts';
+import { Rng } from '../bot-engine/rng.ts';
+import { replayRecord, toRecord } from '../bot-engine/record.ts';
+import type { Rules } from '../bot-engine/rules.ts';
+
+const RULE_SETS: Rules[] = [
+  { tinyCity: false, farmers: '3rd' },
+  { tinyCity: true, farmers: '2nd' },
+  { tinyCity: false, farmers: '1st' },
+];
+
+interface RefFeature {
+  kind: number;
+  nodes: number[];
+  tiles: number;
+  open: number;
+  pennants: number;
+  meeples: number[];
+}
+
+/** Features by flood fill over the board as it stands, knowing nothing of the union-find. */
+function recount(s: GameState): Map<number, RefFeature> {
+  const adj = new Map<number, number[]>();
+  const link = (a: number, b: number) => {
+    adj.get(a)!.push(b);
+    adj.get(b)!.push(a);
+  };
+  const open = new Map<number, number>();
+  for (let p = 0; p < s.placed; p++) for (let i = 0; i < SEG_COUNT[s.ptype[p]]; i++) {
+    adj.set(p * MAX_SEGMENTS + i, []);
+    open.set(p * MAX_SEGMENTS + i, 0);
+  }
+  const opposite = [5, 4, 7, 6, 1, 0, 3, 2];
+  for (let p = 0; p < s.placed; p++) {
+    const tr = s.ptype[p] * 4 + s.prot[p];
+    let neighbours = 0;
+    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) if ((dx || dy) && s.cellTile[cellOf(s.px[p] + dx, s.py[p] + dy)]) neighbours++;
+    if (HAS_MONASTERY[s.ptype[p]]) open.set(p * MAX_SEGMENTS + SEG_COUNT[s.ptype[p]] - 1, 8 - neighbours);
+    for (let d = 0; d < 4; d++) {
+      const q = s.cellTile[neighbour(s.pcell[p], d)] - 1;
+      const es = ROT_EDGE_SEG[tr * 4 + d];
+      if (q < 0) {
+        if (es >= 0) open.set(p * MAX_SEGMENTS + es, open.get(p * MAX_SEGMENTS + es)! + 1);
+        continue;
+      }
+      if (q < p) continue; // each shared edge once
+      const qtr = s.ptype[q] * 4 + s.prot[q];
+      if (es >= 0) link(p * MAX_SEGMENTS + es, q * MAX_SEGMENTS + ROT_EDGE_SEG[qtr * 4 + ((d + 2) & 3)]);
+      for (let h = 2 * d; h < 2 * d + 2; h++) {
+        const f = ROT_HALF_FIELD[tr * 8 + h];
+        if (f >= 0) link(p * MAX_SEGMENTS + f, q * MAX_SEGMENTS + ROT_HALF_FIELD[qtr * 8 + opposite[h]]);
+      }
+    }
+  }
+  const byNode = new Map<number, RefFeature>();
+  for (const start of adj.keys()) {
+    if (byNode.has(start)) continue;
+    const kind = SEG_KIND[s.ptype[(start / 8) | 0] * 8 + (start % 8)];
+    const f: RefFeature = { kind, nodes: [], tiles: 0, open: 0, pennants: 0, meeples: [0, 0, 0, 0] };
+    const stack = [start];
+    byNode.set(start, f);
+    while (stack.length) {
+      const n = stack.pop()!;
+      f.nodes.push(n);
+      for (const m of adj.get(n)!) if (!byNode.has(m)) {
+        byNode.set(m, f);
+        stack.push(m);
+      }
+    }
+    const tiles = new Set(f.nodes.map((n) => (n / 8) | 0));
+    f.tiles = tiles.size;
+    for (const n of f.nodes) {
+      f.open += open.get(n)!;
+      f.pennants += SEG_PENNANT[s.ptype[(n / 8) | 0] * 8 + (n % 8)];
+      if (s.owner[n] >= 0) f.meeples[s.owner[n]]++;
+    }
+  }
+  return byNode;
+}
+
+function checkBookkeeping(s: GameState, where: string): void {
+  const ref = recount(s);
+  const rootOf = new Map<RefFeature, number>();
+  for (const [n, f] of ref) {
+    const root = find(s, n);
+    const seen = rootOf.get(f);
+    if (seen === undefined) rootOf.set(f, root);
+    else assert.equal(root, seen, `${where}: node ${n} split from its feature`);
+    assert.equal(s.kind[root], f.kind, `${where}: kind`);
+    if (f.kind === KIND_CITY || f.kind === KIND_ROAD || f.kind === KIND_MONASTERY) assert.equal(s.open[root], f.open, `${where}: open edges of node ${n}`);
+    if (f.kind !== KIND_MONASTERY) assert.equal(featureTiles(s, root), f.tiles, `${where}: tiles of node ${n}`);
+    assert.equal(s.pennants[root], f.pennants, `${where}: pennants`);
+    for (let p = 0; p < 4; p++) assert.equal(s.meeples[root * 4 + p], f.meeples[p], `${where}: followers of ${p} on node ${n}`);
+  }
+  assert.equal(new Set(rootOf.values()).size, rootOf.size, `${where}: two features share a root`);
+  for (let p = 0; p < s.players; p++) {
+    let onBoard = 0;
+    for (const n of ref.keys()) if (s.owner[n] === p) onBoard++;
+    assert.equal(s.followers(p) + onBoard, 7, `${where}: followers of player ${p} conserved`);
+  }
+}
+
+/** Every (x, y, distinct rotation) that fits, by trying all cells around every tile. */
+function bruteForcePlacements(s: GameState, type: number): Set<string> {
+  const out = new Set<string>();
+  for (let p = 0; p < s.placed; p++) for (const [dx, dy] of [[0, -1], [1, 0], [0, 1], [-1, 0]]) {
+    const x = s.px[p] + dx;
+    const y = s.py[p] + dy;
+    if (s.cellTile[cellOf(x, y)]) continue;
+    for (let r = 0; r < 4; r++) {
+      if (!(DISTINCT_ROTATIONS[type] & (1 << r))) continue;
+      const edges = ROT_EDGES[type * 4 + r];
+      let ok = true;
+      for (let d = 0; d < 4 && ok; d++) {
+        const q = s.cellTile[neighbour(cellOf(x, y), d)] - 1;
+        if (q < 0) continue;
+        const theirs = (ROT_EDGES[s.ptype[q] * 4 + s.prot[q]] >> (((d + 2) & 3) * 2)) & 3;
+        ok = theirs === ((edges >> (d * 2)) & 3);
+      }
+      if (ok) out.add(`${x},${y},${r}`);
+    }
+  }
+  return out;
+}
+
+const out = new Int32Array(1024);
+
+test('random games: bookkeeping equals a recount, followers are conserved, legal placements equal brute force', () => {
+  for (let g = 0; g < 60; g++) {
+    const rules = RULE_SETS[g % 3];
+    const s = newGame({ players: 2 + (g % 3), rules, seed: `prop-${g}` });
+    const rng = new Rng(g);
+    while (!bagEmpty(s)) {
+      const type = s.currentTile;
+      const n = listPlacements(s, type, out);
+      const listed = new Set<string>();
+      for (let i = 0; i < n; i++) listed.add(`${s.fx[out[i] >> 2]},${s.fy[out[i] >> 2]},${out[i] & 3}`);
+      assert.equal(listed.size, n, 'no placement listed twice');
+      assert.deepEqual(listed, bruteForcePlacements(s, type));
+      const m = randomMove(s, rng, 0.7);
+      place(s, m.fi, m.r, m.spot);
+      discardUnplaceable(s);
+      checkBookkeeping(s, `game ${g} after ${s.placed} tiles`);
+    }
+    finalScoring(s);
+    checkBookkeeping(s, `game ${g} at the end`);
+  }
+});
+
+test('free follower spots equal the spots whose feature, once joined, holds no follower', () => {
+  for (let g = 0; g < 20; g++) {
+    const s = newGame({ players: 2, seed: `spots-${g}` });
+    const rng = new Rng(100 + g);
+    while (!bagEmpty(s)) {
+      const type = s.currentTile;
+      const n = listPlacements(s, type, out);
+      const pick = out[rng.below(n)];
+      const fi = pick >> 2;
+      const r = pick & 3;
+      const free = freeSpots(s, type, r, s.fcell[fi]);
+      const trial = s.clone();
+      const p = trial.placed;
+      place(trial, fi, r, -1);
+      const ref = recount(trial);
+      // Judge by the followers that stood before the tile (scoring may send some home).
+      for (let i = 0; i < SEG_COUNT[type]; i++) {
+        const occupied = ref.get(p * MAX_SEGMENTS + i)!.nodes.some((n) => s.owner[n] >= 0);
+        assert.equal(Boolean(free & (1 << i)), !occupied, `game ${g}, segment ${i}`);
+      }
+      const m = randomMove(s, rng, 0.6);
+      place(s, m.fi, m.r, m.spot);
+      discardUnplaceable(s);
+    }
+  }
+});
+
+test('record → replay reproduces the same state byte for byte, and the same scores', () => {
+  for (let g = 0; g < 40; g++) {
+    const players = ['Ann', 'Ben', 'Cat', 'Dan'].slice(0, 2 + (g % 3));
+    const s = newGame({ players: players.length, rules: RULE_SETS[g % 3], seed: `rec-${g}` });
+    const rng = new Rng(g);
+    const stopAt = g % 4 === 0 ? 30 : Infinity; // some records are of unfinished games
+    while (!s.finished && s.placed < stopAt) {
+      const moves = legalMoves(s);
+      const result = playMove(s, moves[rng.below(moves.length)]);
+      assert.ok(!('error' in result));
+    }
+    const record = JSON.parse(JSON.stringify(toRecord(s, players, `rec-${g}`)));
+    const replayed = replayRecord(record);
+    assert.ok(Buffer.from(replayed.state.bytes).equals(Buffer.from(s.bytes)), `game ${g}: replayed state differs`);
+    players.forEach((name, i) => assert.equal(replayed.scores[name], s.score(i)));
+  }
+});
+
+test('discards: an unplaceable draw is discarded, recorded, and replays; it may not be placed', () => {
+  let found = 0;
+  for (let g = 0; g < 400 && found < 3; g++) {
+    const s = newGame({ players: 2, seed: `discard-${g}` });
+    const rng = new Rng(g);
+    let sawDiscard = false;
+    while (!s.finished) {
+      const moves = legalMoves(s);
+      const result = playMove(s, moves[rng.below(moves.length)]);
+      assert.ok(!('error' in result));
+      if (result.discarded.length) sawDiscard = true;
+    }
+    if (!sawDiscard) continue;
+    found++;
+    const record = toRecord(s, ['A', 'B'], `discard-${g}`);
+    const k = record.moves.findIndex((m) => 'discard' in m);
+    assert.ok(k > 0);
+    assert.ok(Buffer.from(replayRecord(record).state.bytes).equals(Buffer.from(s.bytes)));
+    // The discarded tile truly fits nowhere at that point.
+    const before = replayRecord({ ...record, moves: record.moves.slice(0, k), final: false }).state;
+    const type = 'discard' in record.moves[k] ? record.moves[k].discard : '';
+    assert.ok(!canPlaceAnywhere(before, 'ABCDEFGHIJKLMNOPQRSTUVWX'.indexOf(type)));
+    // Leaving the discard out of the record is caught at the next move that can't be made.
+    const skipped = { ...record, moves: [...record.moves.slice(0, k), { tile: type, x: 0, y: -1, rotation: 0, meeple: null }] };
+    assert.throws(() => replayRecord(skipped), /fits nowhere/);
+  }
+  assert.ok(found >= 1, 'some seeded game had a discard');
+});
+
+test('the bag: same seed, same order; hideBag leaves only the contents', () => {
+  assert.deepEqual(shuffledBag('tessera'), shuffledBag('tessera'));
+  assert.notDeepEqual(shuffledBag('tessera'), shuffledBag('tessera2'));
+  const a = newGame({ players: 2, seed: 'x1' });
+  const b = a.clone();
+  // Same current tile, different hidden order behind it.
+  const pos = b.h[H_BAGPOS] + 1;
+  b.bag.subarray(pos).reverse();
+  assert.ok(!Buffer.from(a.bytes).equals(Buffer.from(b.bytes)));
+  assert.ok(Buffer.from(hideBag(a.clone()).bytes).equals(Buffer.from(hideBag(b.clone()).bytes)));
+  assert.equal(hideBag(a.clone()).currentTile, a.currentTile);
+});
+
+test('the PRNG gives the documented sequence on every machine', () => {
+  // sfc32 seeded through FNV-1a + splitmix32 (bot-engine/rng.ts): a fixed vector.
+  const rng = new Rng('tessera');
+  const first = [rng.nextU32(), rng.nextU32(), rng.nextU32()];
+  const again = new Rng('tessera');
+  assert.deepEqual([again.nextU32(), again.nextU32(), again.nextU32()], first);
+  assert.deepEqual(first, GOLDEN);
+});
+
+const GOLDEN = [1000950010, 984587493, 1999754271];
+
+test('a state copies into a preallocated one and stays independent', () => {
+  const s = newGame({ players: 3, seed: 'copy' });
+  const t = new GameState().copyFrom(s);
+  assert.ok(Buffer.from(t.bytes).equals(Buffer.from(s.bytes)));
+  const m = randomMove(t, new Rng(1));
+  place(t, m.fi, m.r, m.spot);
+  assert.notEqual(t.placed, s.placed);
+  assert.equal(s.h[H_FRONTIER], 4);
+});
