@@ -1,0 +1,22 @@
+// Benchmarks write their results into their own section of docs/BENCHMARKS.md (between
+// markers, so each benchmark updates only its part) and as JSON under docs/results/.
+
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const docs = join(process.cwd(), 'docs');
+
+export function writeReport(name: string, title: string, markdown: string, results: unknown): void {
+  mkdirSync(join(docs, 'results'), { recursive: true });
+  writeFileSync(join(docs, 'results', `${name}.json`), JSON.stringify(results, null, 2) + '\n');
+  const file = join(docs, 'BENCHMARKS.md');
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  const section = `${start}\n## ${title}\n\n${markdown}\n${end}`;
+  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\nEvery number here was measured by a script in `bench/`; each section says which, when, and on what machine.\n';
+  const a = text.indexOf(start);
+  const b = text.indexOf(end);
+  text = a >= 0 && b > a ? text.slice(0, a) + section + text.slice(b + end.length) : `${text.trimEnd()}\n\n${section}\n`;
+  writeFileSync(file, text);
+  console.log(`wrote docs/BENCHMARKS.md (${name}) and docs/results/${name}.json`);
+}
