@@ -1,0 +1,117 @@
+// The fastify app factory: everything but `listen`. Tests build it with app.inject or listen on
+// port 0; server/main.ts adds the port and the signals.
+
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { BotScheduler } from './bot-scheduler.ts';
+import type { Config } from './config.ts';
+import { GameService } from './games/service.ts';
+import { type GameStore, MemoryStore } from './games/store.ts';
+import { installErrorHandling } from './http/errors.ts';
+import { gameRoutes } from './http/games.ts';
+import { opsRoutes } from './http/ops.ts';
+import { createLogger } from './log.ts';
+import { Metrics } from './metrics.ts';
+import { BotPool } from './pool/pool.ts';
+import { decidePoolSize } from './pool/sizing.ts';
+import type { Connection } from './ws/connection.ts';
+import { PROTOCOL_VERSION } from './ws/protocol.ts';
+import { wsRoutes } from './ws/plugin.ts';
+
+/** Queue fill (of its bound) from which new games are refused and /readyz says 503. */
+export const SHED_AT = 0.9;
+
+export interface Tessera {
+  config: Config;
+  metrics: Metrics;
+  pool: BotPool;
+  scheduler: BotScheduler;
+  games: GameService;
+  store: GameStore;
+  connections: Set<Connection>;
+  /** Resolves when every worker is warm; rejects (PoolStartError) if the pool cannot start. */
+  poolStarted: Promise<void>;
+  closing: boolean;
+  notReadyReason(): string | null;
+  socketCount(): number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    tessera: Tessera;
+  }
+}
+
+export interface BuildOptions {
+  logger?: Logger;
+  store?: GameStore;
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const logger = options.logger ?? createLogger(config);
+  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, bodyLimit: 16 * 1024, disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' });
+  const metrics = new Metrics();
+  const sizing = decidePoolSize({ setting: config.botWorkers, reservedCores: config.reservedCores, cgroupRoot: config.cgroupRoot });
+  const pool = new BotPool({ sizing, maxQueue: config.maxQueue, workerFile: config.workerFile, warmupLevel: config.warmupLevel, warmupTimeoutMs: config.warmupTimeoutMs, logger: logger.child({ component: 'pool' }), metrics });
+  const scheduler = new BotScheduler({ pool, metrics, deadlineMs: config.botDeadlineMs, logger });
+  const store = options.store ?? new MemoryStore();
+  let poolError: Error | null = null;
+
+  const tessera: Tessera = {
+    config,
+    metrics,
+    pool,
+    scheduler,
+    store,
+    games: null as unknown as GameService,
+    connections: new Set(),
+    poolStarted: Promise.resolve(),
+    closing: false,
+    notReadyReason() {
+      if (tessera.closing) return 'shutting down';
+      if (poolError) return `bot pool failed: ${poolError.message}`;
+      if (!pool.ready) return 'bot pool warming up';
+      if (pool.load >= SHED_AT) return `bot queue at ${pool.queueDepth} of ${pool.maxQueue}`;
+      return null;
+    },
+    socketCount: () => tessera.connections.size,
+  };
+  tessera.games = new GameService({ store, bots: scheduler, log: logger, metrics, maxGames: config.maxGames, overloaded: () => tessera.notReadyReason() });
+  app.decorate('tessera', tessera);
+
+  tessera.poolStarted = pool.start();
+  tessera.poolStarted.catch((e: Error) => {
+    poolError = e;
+    logger.fatal({ err: e }, `bot pool failed to start: ${e.message}`);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Tessera game server', version: `1.0.0 (WebSocket protocol v${PROTOCOL_VERSION})`, description: 'HTTP API; play happens over the WebSocket at /ws (docs/PROTOCOL.md).' },
+      tags: [{ name: 'games' }, { name: 'play' }, { name: 'ops' }],
+    },
+  });
+  installErrorHandling(app);
+
+  // Shutdown: refuse new work, let bot searches in flight finish and be stored, then (after the
+  // sockets close with 1001, see ws/plugin.ts) stop the pool.
+  app.addHook('preClose', async () => {
+    tessera.closing = true;
+    await tessera.games.drain(config.shutdownGraceMs);
+    scheduler.close();
+  });
+  app.addHook('onClose', async () => {
+    tessera.games.close();
+    await tessera.poolStarted.catch(() => {});
+    await pool.close();
+    store.close();
+    metrics.close();
+  });
+
+  await app.register(opsRoutes);
+  await app.register(gameRoutes);
+  await app.register(wsRoutes);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}

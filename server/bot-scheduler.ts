@@ -1,0 +1,147 @@
+// Turns a bot's turn into a move, whatever the pool's state: a deadline on every search (queue
+// wait included), degradation as the queue fills, one cheap retry, then a main-thread move
+// chosen without search. No game ever waits on the pool without a bound.
+
+import type { Logger } from 'pino';
+import { type BotLevel, BOT_LEVELS, chooseMove } from '../bot-engine/bots/index.ts';
+import { type Move, resolveMove, resolvedToMove } from '../bot-engine/game.ts';
+import type { GameState } from '../bot-engine/state.ts';
+import type { Metrics } from './metrics.ts';
+import { type BotPool, PoolBusyError } from './pool/pool.ts';
+
+export type MoveSource = 'search' | 'degraded' | 'retry' | 'fallback';
+
+export interface BotAnswer {
+  move: Move;
+  source: MoveSource;
+  level: BotLevel;
+  hitDeadline: boolean;
+  elapsedMs: number;
+}
+
+export interface SchedulerOptions {
+  pool: BotPool;
+  metrics: Metrics;
+  deadlineMs: number;
+  logger: Logger;
+}
+
+/** Queue fill (of its bound) from which moves get half the budget, then a cheaper level. */
+export const DEGRADE_BUDGET_AT = 0.5;
+export const DEGRADE_LEVEL_AT = 0.75;
+const CHEAP_LEVEL: BotLevel = 'heuristic';
+const RETRY_LEVEL: BotLevel = 'random';
+const RETRY_BUDGET_MS = 250;
+/** Main-thread move without search. */
+const FALLBACK_LEVEL: BotLevel = 'greedy';
+
+class SearchFailed extends Error {
+  readonly reason: string;
+  constructor(reason: string, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+function cheaper(level: BotLevel): BotLevel {
+  return BOT_LEVELS.indexOf(level) > BOT_LEVELS.indexOf(CHEAP_LEVEL) ? CHEAP_LEVEL : level;
+}
+
+export class BotScheduler {
+  private readonly pool: BotPool;
+  private readonly metrics: Metrics;
+  private readonly deadlineMs: number;
+  private readonly log: Logger;
+  private readonly shutdown = new AbortController();
+
+  constructor(options: SchedulerOptions) {
+    this.pool = options.pool;
+    this.metrics = options.metrics;
+    this.deadlineMs = options.deadlineMs;
+    this.log = options.logger;
+  }
+
+  /** The bot's move on `view` (bag already hidden). Never rejects; resolves within about
+   * deadline + 2 × grace + the retry budget. */
+  async move(view: GameState, level: BotLevel, seed: number, log: Logger = this.log): Promise<BotAnswer> {
+    const started = performance.now();
+    let plan = { level, budget: this.deadlineMs, degraded: false };
+    const load = this.pool.load;
+    if (load >= DEGRADE_BUDGET_AT) {
+      plan = { ...plan, budget: Math.max(50, Math.floor(this.deadlineMs / 2)), degraded: true };
+      this.metrics.degraded.inc({ step: 'budget' });
+    }
+    if (load >= DEGRADE_LEVEL_AT && cheaper(level) !== level) {
+      plan = { ...plan, level: cheaper(level) };
+      this.metrics.degraded.inc({ step: 'level' });
+    }
+    if (plan.degraded) log.info({ load, level: plan.level, budgetMs: plan.budget }, 'bot move degraded under load');
+    const answer = (move: Move, source: MoveSource, used: BotLevel, hitDeadline: boolean): BotAnswer => {
+      this.metrics.botMoves.inc({ source });
+      return { move, source, level: used, hitDeadline, elapsedMs: performance.now() - started };
+    };
+    try {
+      const r = await this.attempt(view, plan.level, seed, plan.budget);
+      return answer(r.move, plan.degraded ? 'degraded' : 'search', plan.level, r.hitDeadline);
+    } catch (e) {
+      this.failed(e, log, 'first');
+    }
+    try {
+      const r = await this.attempt(view, RETRY_LEVEL, seed, Math.min(RETRY_BUDGET_MS, this.deadlineMs));
+      return answer(r.move, 'retry', RETRY_LEVEL, r.hitDeadline);
+    } catch (e) {
+      this.failed(e, log, 'retry');
+    }
+    const decision = chooseMove(view, FALLBACK_LEVEL, seed);
+    log.warn({ level: FALLBACK_LEVEL }, 'bot move chosen on the main thread: the pool could not answer');
+    return answer(resolvedToMove(view, decision), 'fallback', FALLBACK_LEVEL, false);
+  }
+
+  /** Aborts every search in flight (shutdown). */
+  close(): void {
+    this.shutdown.abort();
+  }
+
+  private failed(e: unknown, log: Logger, attempt: string): void {
+    const reason = e instanceof SearchFailed ? e.reason : 'error';
+    this.metrics.searchFailures.inc({ reason });
+    log.warn({ attempt, reason, err: (e as Error).message }, 'bot search failed');
+  }
+
+  private async attempt(view: GameState, level: BotLevel, seed: number, budgetMs: number): Promise<{ move: Move; hitDeadline: boolean }> {
+    if (this.shutdown.signal.aborted) throw new SearchFailed('shutdown', 'the server is shutting down');
+    const cancel = new SharedArrayBuffer(4);
+    const abort = new AbortController();
+    const onShutdown = () => abort.abort();
+    this.shutdown.signal.addEventListener('abort', onShutdown, { once: true });
+    // Past the deadline: first ask the search to stop, then give up on it (a running task is
+    // then ended with its worker, which piscina replaces).
+    const grace = Math.min(250, Math.max(20, budgetMs / 4));
+    const soft = setTimeout(() => Atomics.store(new Int32Array(cancel), 0, 1), budgetMs + grace);
+    let timedOut = false;
+    const hard = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, budgetMs + 2 * grace);
+    try {
+      const result = await this.pool.search({ state: view.buffer.slice(0), level, seed, deadline: Date.now() + budgetMs, cancel }, abort.signal);
+      if (result.hitDeadline || result.cancelled) this.metrics.deadlineHits.inc();
+      const check = resolveMove(view, result.move);
+      if ('error' in check) throw new SearchFailed('illegal', `the worker answered an illegal move: ${check.error}`);
+      return { move: result.move, hitDeadline: result.hitDeadline || result.cancelled };
+    } catch (e) {
+      if (e instanceof SearchFailed) throw e;
+      if (timedOut) {
+        this.metrics.deadlineHits.inc();
+        throw new SearchFailed('deadline', `no answer within ${budgetMs} ms + grace`);
+      }
+      if (this.shutdown.signal.aborted) throw new SearchFailed('shutdown', 'the server is shutting down');
+      if (e instanceof PoolBusyError) throw new SearchFailed('busy', e.message);
+      throw new SearchFailed('crash', (e as Error).message);
+    } finally {
+      clearTimeout(soft);
+      clearTimeout(hard);
+      this.shutdown.signal.removeEventListener('abort', onShutdown);
+    }
+  }
+}

@@ -1,0 +1,240 @@
+// One game, authoritative: its state, who holds each seat, and everyone watching it. Every
+// accepted move is stored before anyone hears of it; a room can be rebuilt from its stored record.
+
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Logger } from 'pino';
+import { type Move, newGame, playMove, tileName } from '../../bot-engine/game.ts';
+import { type RecordMove, RECORD_FORMAT, type GameRecord, replayRecord } from '../../bot-engine/record.ts';
+import { hideBag, type ScoreEvent } from '../../bot-engine/rules.ts';
+import { fnv1a, mixSeed } from '../../bot-engine/rng.ts';
+import type { GameState } from '../../bot-engine/state.ts';
+import type { BotAnswer, MoveSource } from '../bot-scheduler.ts';
+import type { GameSetup, GameStore, SeatHolder, StoredGame } from './store.ts';
+import { type GameStatus, type GameView, type SeatInfo, seatView } from './view.ts';
+
+export interface LastMove {
+  /** Record index of this placement. */
+  turn: number;
+  seat: number;
+  tile: string;
+  move: Move;
+  /** Scorings, seats as numbers; phase "final" ones come with the last tile. */
+  events: ScoreEvent[];
+  /** Tiles drawn after this move that fit nowhere. */
+  discarded: string[];
+  bot?: { source: MoveSource; level: string; elapsedMs: number };
+}
+
+export interface Subscriber {
+  seat: number | null;
+  update(view: GameView, last: LastMove | null): void;
+}
+
+export type MoveErrorCode = 'not_started' | 'game_over' | 'not_your_turn' | 'stale_turn' | 'illegal_move';
+export interface MoveError {
+  error: MoveErrorCode;
+  message: string;
+}
+
+export interface BotMover {
+  move(view: GameState, level: NonNullable<GameSetup['seats'][number]['level']>, seed: number, log: Logger): Promise<BotAnswer>;
+}
+
+export interface RoomDeps {
+  store: GameStore;
+  bots: BotMover;
+  log: Logger;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest();
+
+export class Room {
+  readonly id: string;
+  readonly setup: GameSetup;
+  readonly state: GameState;
+  readonly log: Logger;
+  private readonly holders: (SeatHolder | null)[];
+  private readonly deps: RoomDeps;
+  private readonly subscribers = new Set<Subscriber>();
+  private movesCount: number;
+  private botPending = false;
+  /** Set on shutdown: a search in flight may finish and be stored, no new one starts. */
+  private draining = false;
+  private closed = false;
+  private lastMove: LastMove | null = null;
+
+  private constructor(stored: StoredGame, state: GameState, deps: RoomDeps) {
+    this.id = stored.setup.id;
+    this.setup = stored.setup;
+    this.holders = stored.holders;
+    this.state = state;
+    this.movesCount = stored.moves.length;
+    this.deps = deps;
+    this.log = deps.log.child({ gameId: this.id });
+  }
+
+  /** A new game, stored before it is returned. Bot seats are filled at once. */
+  static create(setup: GameSetup, deps: RoomDeps): Room {
+    const holders = setup.seats.map((s, i) => (s.kind === 'bot' ? { name: `${s.level} bot ${i + 1}`, tokenHash: null } : null));
+    deps.store.create(setup, holders);
+    const state = newGame({ players: setup.seats.length, rules: setup.rules, seed: setup.seed });
+    const room = new Room({ setup, holders, moves: [], finished: false }, state, deps);
+    room.log.info({ seats: setup.seats, rules: setup.rules }, 'game created');
+    return room;
+  }
+
+  /** Rebuilds a stored game by replaying its record. */
+  static restore(stored: StoredGame, deps: RoomDeps): Room {
+    const { state } = replayRecord(Room.recordOf(stored));
+    const room = new Room(stored, state, deps);
+    room.maybeBotTurn();
+    return room;
+  }
+
+  private static recordOf(stored: StoredGame): GameRecord {
+    const players = stored.holders.map((h, i) => h?.name ?? `open seat ${i + 1}`);
+    return { format: RECORD_FORMAT, rules: stored.setup.rules, players, seed: stored.setup.seed, moves: stored.moves, final: stored.finished };
+  }
+
+  get status(): GameStatus {
+    if (this.state.finished) return 'finished';
+    return this.holders.every((h) => h !== null) ? 'playing' : 'waiting';
+  }
+
+  get turn(): number {
+    return this.movesCount;
+  }
+
+  get openSeats(): number[] {
+    return this.holders.flatMap((h, i) => (h === null ? [i] : []));
+  }
+
+  /** Takes an open person seat; returns the seat token (shown once, stored only as a hash). */
+  join(name: string, seat?: number): { seat: number; token: string } | { error: 'no_seat' | 'name_taken'; message: string } {
+    const open = this.openSeats;
+    const chosen = seat ?? open[0];
+    if (chosen === undefined || !open.includes(chosen)) return { error: 'no_seat', message: seat === undefined ? 'no open seat is left' : `seat ${seat} is not open` };
+    if (this.holders.some((h) => h?.name === name)) return { error: 'name_taken', message: `the name ${JSON.stringify(name)} is taken in this game` };
+    const token = randomBytes(24).toString('base64url');
+    const holder = { name, tokenHash: hashToken(token).toString('hex') };
+    this.deps.store.takeSeat(this.id, chosen, holder);
+    this.holders[chosen] = holder;
+    this.log.info({ seat: chosen, name }, 'seat taken');
+    if (this.status === 'playing') this.log.info('game started');
+    this.broadcast();
+    this.maybeBotTurn();
+    return { seat: chosen, token };
+  }
+
+  /** The seat a token holds, or null. */
+  seatOf(token: string): number | null {
+    const hash = hashToken(token);
+    for (let i = 0; i < this.holders.length; i++) {
+      const h = this.holders[i]?.tokenHash;
+      if (h && timingSafeEqual(Buffer.from(h, 'hex'), hash)) return i;
+    }
+    return null;
+  }
+
+  subscribe(sub: Subscriber): void {
+    this.subscribers.add(sub);
+    this.broadcast();
+  }
+
+  unsubscribe(sub: Subscriber): void {
+    if (this.subscribers.delete(sub)) this.broadcast();
+  }
+
+  view(seat: number | null): GameView {
+    return seatView({ gameId: this.id, status: this.status, rules: this.setup.rules, turn: this.movesCount, state: this.state, seats: this.seatInfo(), botThinking: this.botPending }, seat);
+  }
+
+  get last(): LastMove | null {
+    return this.lastMove;
+  }
+
+  /** A person's move. The state is untouched unless it returns a LastMove. */
+  play(seat: number, move: Move, turn: number): LastMove | MoveError {
+    const status = this.status;
+    if (status === 'finished') return { error: 'game_over', message: 'the game is over' };
+    if (status === 'waiting') return { error: 'not_started', message: 'the game starts when every seat is taken' };
+    if (this.setup.seats[seat].kind !== 'person' || seat !== this.state.currentPlayer) return { error: 'not_your_turn', message: `it is seat ${this.state.currentPlayer}'s turn` };
+    if (turn !== this.movesCount) return { error: 'stale_turn', message: `turn is ${this.movesCount}, the move quoted ${turn}` };
+    return this.apply(seat, move);
+  }
+
+  private apply(seat: number, move: Move, bot?: BotAnswer): LastMove | MoveError {
+    const tile = tileName(this.state.currentTile);
+    const turn = this.movesCount;
+    const outcome = playMove(this.state, move);
+    if ('error' in outcome) return { error: 'illegal_move', message: outcome.error };
+    const recorded: RecordMove[] = [{ tile, x: move.x, y: move.y, rotation: move.rotation, meeple: move.meeple ?? null }, ...outcome.discarded.map((d) => ({ discard: d }))];
+    // Stored before it is broadcast: a game is its record.
+    this.deps.store.appendMoves(this.id, recorded, outcome.finished);
+    this.movesCount += recorded.length;
+    const last: LastMove = { turn, seat, tile, move: recorded[0] as Move, events: outcome.events, discarded: outcome.discarded };
+    if (bot) last.bot = { source: bot.source, level: bot.level, elapsedMs: Math.round(bot.elapsedMs * 1000) / 1000 };
+    this.lastMove = last;
+    if (outcome.finished) this.log.info({ scores: this.setup.seats.map((_, p) => this.state.score(p)) }, 'game finished');
+    this.broadcast();
+    this.maybeBotTurn();
+    return last;
+  }
+
+  private maybeBotTurn(): void {
+    if (this.closed || this.draining || this.botPending || this.status !== 'playing') return;
+    const seat = this.state.currentPlayer;
+    const level = this.setup.seats[seat].level;
+    if (this.setup.seats[seat].kind !== 'bot' || !level) return;
+    this.botPending = true;
+    const turn = this.movesCount;
+    const seed = mixSeed(fnv1a(this.setup.seed), turn, seat);
+    // The bot sees what a player may know: the bag's contents, not its order.
+    const view = hideBag(this.state.clone());
+    void this.deps.bots.move(view, level, seed, this.log).then((answer) => {
+      this.botPending = false;
+      if (this.closed || this.movesCount !== turn) return;
+      const result = this.apply(seat, answer.move, answer);
+      if ('error' in result) this.log.error({ move: answer.move, error: result.message }, 'bot move rejected');
+    });
+    this.broadcast();
+  }
+
+  /** Number of live subscribers per seat (for "connected"). */
+  private seatInfo(): SeatInfo[] {
+    const connected = new Set<number>();
+    for (const s of this.subscribers) if (s.seat !== null) connected.add(s.seat);
+    return this.setup.seats.map((s, i) => ({ name: this.holders[i]?.name ?? null, kind: s.kind, ...(s.level ? { level: s.level } : {}), connected: s.kind === 'bot' || connected.has(i) }));
+  }
+
+  private broadcast(): void {
+    const views = new Map<number | null, GameView>();
+    for (const sub of this.subscribers) {
+      let v = views.get(sub.seat);
+      if (!v) views.set(sub.seat, (v = this.view(sub.seat)));
+      sub.update(v, this.lastMove);
+    }
+  }
+
+  get busy(): boolean {
+    return this.botPending;
+  }
+
+  /** The game's record (replayable with `npm run replay`). */
+  record(): GameRecord {
+    const stored = this.deps.store.get(this.id);
+    if (!stored) throw new Error(`game ${this.id} is not in the store`);
+    return Room.recordOf(stored);
+  }
+
+  /** Lets a bot search in flight finish (its move is stored) but starts no new one. */
+  drain(): void {
+    this.draining = true;
+  }
+
+  /** Stops scheduling bot turns; state stays as stored. */
+  close(): void {
+    this.closed = true;
+    this.subscribers.clear();
+  }
+}

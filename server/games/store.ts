@@ -1,0 +1,84 @@
+// Where games live: each game is its record (setup, seed, ordered moves) plus who holds each
+// seat. Synchronous on purpose: an accepted move is stored before it is broadcast. Issue D adds a
+// node:sqlite implementation of this same interface; this one keeps everything in memory.
+
+import type { Rules } from '../../bot-engine/rules.ts';
+import type { RecordMove } from '../../bot-engine/record.ts';
+import type { BotLevel } from '../../bot-engine/bots/index.ts';
+
+export type SeatKind = 'person' | 'bot';
+
+export interface SeatSetup {
+  kind: SeatKind;
+  /** Bots only. */
+  level?: BotLevel;
+}
+
+export interface GameSetup {
+  id: string;
+  createdAt: string;
+  seed: string;
+  rules: Rules;
+  seats: SeatSetup[];
+}
+
+export interface SeatHolder {
+  name: string;
+  /** SHA-256 of the seat token, hex; null for bots. The token itself is never stored. */
+  tokenHash: string | null;
+}
+
+export interface StoredGame {
+  setup: GameSetup;
+  /** One entry per seat; null while a person seat is open. */
+  holders: (SeatHolder | null)[];
+  moves: RecordMove[];
+  finished: boolean;
+}
+
+export interface GameStore {
+  create(setup: GameSetup, holders: (SeatHolder | null)[]): void;
+  takeSeat(id: string, seat: number, holder: SeatHolder): void;
+  /** Appends accepted moves (a placement and any discards it caused) in order. */
+  appendMoves(id: string, moves: RecordMove[], finished: boolean): void;
+  get(id: string): StoredGame | undefined;
+  /** Games not finished (for restart recovery). */
+  unfinished(): StoredGame[];
+  close(): void;
+}
+
+export class MemoryStore implements GameStore {
+  private readonly games = new Map<string, StoredGame>();
+
+  create(setup: GameSetup, holders: (SeatHolder | null)[]): void {
+    if (this.games.has(setup.id)) throw new Error(`game ${setup.id} already exists`);
+    this.games.set(setup.id, { setup: structuredClone(setup), holders: structuredClone(holders), moves: [], finished: false });
+  }
+
+  takeSeat(id: string, seat: number, holder: SeatHolder): void {
+    this.must(id).holders[seat] = { ...holder };
+  }
+
+  appendMoves(id: string, moves: RecordMove[], finished: boolean): void {
+    const g = this.must(id);
+    g.moves.push(...moves.map((m) => ({ ...m })));
+    g.finished = finished;
+  }
+
+  get(id: string): StoredGame | undefined {
+    const g = this.games.get(id);
+    return g && structuredClone(g);
+  }
+
+  unfinished(): StoredGame[] {
+    return [...this.games.values()].filter((g) => !g.finished).map((g) => structuredClone(g));
+  }
+
+  close(): void {}
+
+  private must(id: string): StoredGame {
+    const g = this.games.get(id);
+    if (!g) throw new Error(`no game ${id}`);
+    return g;
+  }
+}

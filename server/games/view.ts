@@ -1,0 +1,99 @@
+// What one seat may see of a game: the board, scores, the tile being placed, and, for the seat
+// that must place it, the legal placements. Never the bag order.
+
+import { type BoardTile, type Follower, boardTiles, followersOnBoard, legalPlacements, tileName } from '../../bot-engine/game.ts';
+import type { Rules } from '../../bot-engine/rules.ts';
+import { type GameState, H_BY_KIND } from '../../bot-engine/state.ts';
+import type { BotLevel } from '../../bot-engine/bots/index.ts';
+import type { SeatKind } from './store.ts';
+
+export type GameStatus = 'waiting' | 'playing' | 'finished';
+
+export interface Points {
+  city: number;
+  road: number;
+  monastery: number;
+  farm: number;
+}
+
+export interface SeatView {
+  seat: number;
+  name: string | null;
+  kind: SeatKind;
+  level?: BotLevel;
+  connected: boolean;
+  score: number;
+  followers: number;
+  points: Points;
+}
+
+export interface Placement {
+  x: number;
+  y: number;
+  rotation: number;
+  meeples: string[];
+}
+
+export interface GameView {
+  gameId: string;
+  status: GameStatus;
+  rules: Rules;
+  /** Moves in the record so far; a move frame must quote it. */
+  turn: number;
+  /** The seat this connection plays, null for none. */
+  you: number | null;
+  seats: SeatView[];
+  /** Seat to place the current tile; null unless playing. */
+  currentSeat: number | null;
+  tile: string | null;
+  tilesLeft: number;
+  board: BoardTile[];
+  followers: Follower[];
+  /** Legal placements of `tile`, only to the seat that must place it. */
+  legal: Placement[] | null;
+  botThinking: boolean;
+}
+
+export interface SeatInfo {
+  name: string | null;
+  kind: SeatKind;
+  level?: BotLevel;
+  connected: boolean;
+}
+
+export function pointsOf(s: GameState, p: number): Points {
+  const at = H_BY_KIND + p * 4;
+  return { city: s.h[at], road: s.h[at + 1], farm: s.h[at + 2], monastery: s.h[at + 3] };
+}
+
+export interface ViewInput {
+  gameId: string;
+  status: GameStatus;
+  rules: Rules;
+  turn: number;
+  state: GameState;
+  seats: SeatInfo[];
+  botThinking: boolean;
+}
+
+export function seatView(input: ViewInput, you: number | null): GameView {
+  const { state } = input;
+  const playing = input.status === 'playing';
+  const current = playing ? state.currentPlayer : null;
+  const myTurn = you !== null && you === current && input.seats[you].kind === 'person';
+  return {
+    gameId: input.gameId,
+    status: input.status,
+    rules: input.rules,
+    turn: input.turn,
+    you,
+    seats: input.seats.map((seat, p) => ({ seat: p, ...seat, score: state.score(p), followers: state.followers(p), points: pointsOf(state, p) })),
+    currentSeat: current,
+    tile: state.currentTile >= 0 && !state.finished ? tileName(state.currentTile) : null,
+    tilesLeft: state.finished ? 0 : state.tilesLeft,
+    board: boardTiles(state),
+    followers: followersOnBoard(state),
+    legal: myTurn ? legalPlacements(state) : null,
+    botThinking: input.botThinking,
+  };
+}

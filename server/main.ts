@@ -1,0 +1,52 @@
+// `npm start`: configuration from the environment, listen, then wait for the warm pool.
+// SIGTERM/SIGINT close gracefully (sockets 1001, in-flight bot moves stored, pool closed), exit 0.
+
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    process.stderr.write(`tessera: ${e.message}\n`);
+    process.exit(2);
+  }
+  const app = await buildApp(config);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long, exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs * 2 + 5000);
+    force.unref();
+    app.close().then(
+      () => {
+        app.log.info('shut down cleanly');
+        process.exit(0);
+      },
+      (e: Error) => {
+        app.log.error({ err: e }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.tessera.poolStarted;
+  } catch {
+    // Already logged with its cause; a server whose bots cannot move must not run.
+    await app.close().catch(() => {});
+    process.exit(1);
+  }
+  app.log.info({ url: `http://${config.host}:${(app.server.address() as { port: number }).port}` }, 'tessera ready');
+}
+
+await main();

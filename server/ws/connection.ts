@@ -1,0 +1,158 @@
+// One WebSocket connection: frame limits, rate limit, validation, and the seat it plays.
+// Every rejected frame gets a typed error frame and changes nothing.
+
+import type { Logger } from 'pino';
+import type { GameService } from '../games/service.ts';
+import type { LastMove, Room, Subscriber } from '../games/room.ts';
+import type { GameView } from '../games/view.ts';
+import type { Metrics } from '../metrics.ts';
+import { CLIENT_FRAMES, type ClientFrame, type ErrorCode, type HelloFrame, type MoveFrame, PROTOCOL_VERSION, type ServerFrame } from './protocol.ts';
+import { check } from './schema.ts';
+
+type RawData = Buffer | ArrayBuffer | Buffer[];
+
+/** The part of a `ws` WebSocket this module uses (ws ships no type declarations). */
+export interface WebSocket {
+  readonly OPEN: number;
+  readonly readyState: number;
+  readonly bufferedAmount: number;
+  send(data: string): void;
+  ping(): void;
+  close(code?: number, reason?: string): void;
+  terminate(): void;
+  on(event: 'message', listener: (data: RawData, isBinary: boolean) => void): void;
+  on(event: 'pong' | 'close', listener: () => void): void;
+}
+
+export interface ConnectionOptions {
+  games: GameService;
+  metrics: Metrics;
+  log: Logger;
+  maxMessageBytes: number;
+  messagesPerSecond: number;
+  burst: number;
+  maxBufferedBytes: number;
+}
+
+export class Connection implements Subscriber {
+  readonly socket: WebSocket;
+  seat: number | null = null;
+  /** Cleared by the heartbeat's ping, set by the pong: false at the next beat = dead peer. */
+  alive = true;
+  private room: Room | null = null;
+  private readonly options: ConnectionOptions;
+  private log: Logger;
+  private tokens: number;
+  private lastRefill = performance.now();
+  private rejectedInARow = 0;
+
+  constructor(socket: WebSocket, options: ConnectionOptions) {
+    this.socket = socket;
+    this.options = options;
+    this.log = options.log;
+    this.tokens = options.burst;
+    socket.on('message', (data, isBinary) => this.onMessage(data, isBinary));
+    socket.on('pong', () => (this.alive = true));
+    socket.on('close', () => this.room?.unsubscribe(this));
+  }
+
+  update(view: GameView, last: LastMove | null): void {
+    this.send({ type: 'state', view, last });
+  }
+
+  send(frame: ServerFrame): void {
+    const socket = this.socket;
+    if (socket.readyState !== socket.OPEN) return;
+    // A peer that does not read its frames must not grow our memory without bound.
+    if (socket.bufferedAmount > this.options.maxBufferedBytes) {
+      this.log.warn({ bufferedAmount: socket.bufferedAmount }, 'slow consumer dropped');
+      socket.terminate();
+      return;
+    }
+    socket.send(JSON.stringify(frame));
+  }
+
+  private error(code: ErrorCode, message: string, ref?: string | number): void {
+    this.options.metrics.wsErrors.inc({ code });
+    this.send({ type: 'error', code, message, ...(ref === undefined ? {} : { ref }) });
+  }
+
+  private allow(): boolean {
+    const now = performance.now();
+    const { messagesPerSecond, burst } = this.options;
+    this.tokens = Math.min(burst, this.tokens + ((now - this.lastRefill) / 1000) * messagesPerSecond);
+    this.lastRefill = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
+  private onMessage(data: RawData, isBinary: boolean): void {
+    if (!this.allow()) {
+      // A client that keeps sending while limited is not listening: drop it.
+      if (++this.rejectedInARow > this.options.burst) {
+        this.socket.close(1008, 'rate limit exceeded');
+        return;
+      }
+      return this.error('rate_limited', `at most ${this.options.messagesPerSecond} messages a second (burst ${this.options.burst})`);
+    }
+    this.rejectedInARow = 0;
+    const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data instanceof ArrayBuffer ? data.byteLength : data.length;
+    if (size > this.options.maxMessageBytes) return this.error('too_large', `a frame may hold at most ${this.options.maxMessageBytes} bytes, got ${size}`);
+    if (isBinary) return this.error('bad_frame', 'frames are JSON text, not binary');
+    let frame: unknown;
+    try {
+      frame = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8'));
+    } catch {
+      return this.error('bad_json', 'the frame is not valid JSON');
+    }
+    const ref = frame && typeof frame === 'object' && 'id' in frame && (typeof frame.id === 'string' || typeof frame.id === 'number') ? frame.id : undefined;
+    const type = frame && typeof frame === 'object' && 'type' in frame ? frame.type : undefined;
+    if (typeof type !== 'string' || !Object.hasOwn(CLIENT_FRAMES, type)) return this.error('bad_frame', `type must be one of ${Object.keys(CLIENT_FRAMES).join(', ')}`, ref);
+    const problem = check(CLIENT_FRAMES[type as keyof typeof CLIENT_FRAMES], frame);
+    if (problem) return this.error('bad_frame', problem, ref);
+    try {
+      this.dispatch(frame as ClientFrame);
+    } catch (e) {
+      this.log.error({ err: e }, 'frame handler failed');
+      this.error('internal', 'the server could not handle this frame', ref);
+    }
+  }
+
+  private dispatch(frame: ClientFrame): void {
+    switch (frame.type) {
+      case 'hello':
+        return this.hello(frame);
+      case 'move':
+        return this.move(frame);
+      case 'ping':
+        return this.send({ type: 'pong', ...(frame.id === undefined ? {} : { ref: frame.id }) });
+    }
+  }
+
+  private hello(frame: HelloFrame): void {
+    if (this.room) return this.error('already_joined', `this connection already joined game ${this.room.id}`, frame.id);
+    if (frame.v !== PROTOCOL_VERSION) return this.error('unsupported_version', `this server speaks protocol version ${PROTOCOL_VERSION}`, frame.id);
+    const room = this.options.games.get(frame.gameId);
+    if (!room) return this.error('unknown_game', `no game ${JSON.stringify(frame.gameId)}`, frame.id);
+    let seat: number | null = null;
+    if (frame.token !== undefined) {
+      seat = room.seatOf(frame.token);
+      if (seat === null) return this.error('bad_token', 'this token holds no seat in this game', frame.id);
+    }
+    this.room = room;
+    this.seat = seat;
+    this.log = room.log.child({ seat });
+    this.send({ type: 'welcome', v: PROTOCOL_VERSION, gameId: room.id, seat });
+    room.subscribe(this);
+  }
+
+  private move(frame: MoveFrame): void {
+    const room = this.room;
+    if (!room) return this.error('not_joined', 'send a hello frame first', frame.id);
+    if (this.seat === null) return this.error('not_seated', 'this connection watches the game: a hello with a seat token is needed to play', frame.id);
+    const result = room.play(this.seat, frame.move, frame.turn);
+    if ('error' in result) return this.error(result.error, result.message, frame.id);
+    this.options.games.publish();
+  }
+}

@@ -1,0 +1,108 @@
+// The WebSocket protocol, version 1 (docs/PROTOCOL.md): client frame schemas, server frames,
+// error codes. Change a frame's meaning only with a new version.
+
+import type { GameView } from '../games/view.ts';
+import type { LastMove } from '../games/room.ts';
+import type { Schema } from './schema.ts';
+
+export const PROTOCOL_VERSION = 1;
+
+const id: Schema = { type: ['string', 'integer'], maxLength: 64, description: 'optional; echoed as `ref` in an error frame about this frame' };
+
+export const CLIENT_FRAMES = {
+  hello: {
+    type: 'object',
+    required: ['type', 'v', 'gameId'],
+    additionalProperties: false,
+    properties: {
+      type: { const: 'hello' },
+      v: { type: 'integer', description: 'protocol version the client speaks' },
+      gameId: { type: 'string', minLength: 1, maxLength: 64 },
+      token: { type: 'string', minLength: 1, maxLength: 128, description: 'seat token; omit to watch' },
+      id,
+    },
+  },
+  move: {
+    type: 'object',
+    required: ['type', 'turn', 'move'],
+    additionalProperties: false,
+    properties: {
+      type: { const: 'move' },
+      turn: { type: 'integer', minimum: 0, maximum: 1000, description: 'the `turn` of the view the move was chosen on' },
+      move: {
+        type: 'object',
+        required: ['x', 'y', 'rotation', 'meeple'],
+        additionalProperties: false,
+        properties: {
+          x: { type: 'integer', minimum: -100, maximum: 100 },
+          y: { type: 'integer', minimum: -100, maximum: 100 },
+          rotation: { enum: [0, 90, 180, 270] },
+          meeple: { type: ['string', 'null'], maxLength: 16 },
+        },
+      },
+      id,
+    },
+  },
+  ping: {
+    type: 'object',
+    required: ['type'],
+    additionalProperties: false,
+    properties: { type: { const: 'ping' }, id },
+  },
+} as const satisfies Record<string, Schema>;
+
+export type ClientFrameType = keyof typeof CLIENT_FRAMES;
+
+export interface HelloFrame {
+  type: 'hello';
+  v: number;
+  gameId: string;
+  token?: string;
+  id?: string | number;
+}
+export interface MoveFrame {
+  type: 'move';
+  turn: number;
+  move: { x: number; y: number; rotation: number; meeple: string | null };
+  id?: string | number;
+}
+export interface PingFrame {
+  type: 'ping';
+  id?: string | number;
+}
+export type ClientFrame = HelloFrame | MoveFrame | PingFrame;
+
+export const ERROR_CODES = [
+  'bad_json',
+  'bad_frame',
+  'too_large',
+  'rate_limited',
+  'unsupported_version',
+  'not_joined',
+  'already_joined',
+  'unknown_game',
+  'bad_token',
+  'not_seated',
+  'not_started',
+  'game_over',
+  'not_your_turn',
+  'stale_turn',
+  'illegal_move',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export type ServerFrame =
+  | { type: 'welcome'; v: number; gameId: string; seat: number | null }
+  | { type: 'state'; view: GameView; last: LastMove | null }
+  | { type: 'error'; code: ErrorCode; message: string; ref?: string | number }
+  | { type: 'pong'; ref?: string | number }
+  | { type: 'bye'; reason: string };
+
+/** WebSocket close codes the server uses. */
+export const CLOSE = {
+  shutdown: 1001,
+  policy: 1008,
+  tooBig: 1009,
+  slowConsumer: 1013,
+} as const;
