@@ -36,6 +36,20 @@ export interface StoredGame {
   finished: boolean;
 }
 
+export interface ListFinishedQuery {
+  limit?: number;
+  /** Cursor from the previous page's `next`. */
+  before?: string;
+  /** Only games where a seat holder has this name (any case). */
+  player?: string;
+}
+
+export interface FinishedPage {
+  games: (StoredGame & { finishedAt: string })[];
+  /** Cursor for the next (older) page, or null. */
+  next: string | null;
+}
+
 export interface GameStore {
   create(setup: GameSetup, holders: (SeatHolder | null)[]): void;
   takeSeat(id: string, seat: number, holder: SeatHolder): void;
@@ -44,11 +58,14 @@ export interface GameStore {
   get(id: string): StoredGame | undefined;
   /** Games not finished (for restart recovery). */
   unfinished(): StoredGame[];
+  /** Finished games, most recent first. */
+  listFinished(query: ListFinishedQuery): FinishedPage;
   close(): void;
 }
 
 export class MemoryStore implements GameStore {
   private readonly games = new Map<string, StoredGame>();
+  private readonly finishedAt = new Map<string, string>();
 
   create(setup: GameSetup, holders: (SeatHolder | null)[]): void {
     if (this.games.has(setup.id)) throw new Error(`game ${setup.id} already exists`);
@@ -63,6 +80,7 @@ export class MemoryStore implements GameStore {
     const g = this.must(id);
     g.moves.push(...moves.map((m) => ({ ...m })));
     g.finished = finished;
+    if (finished) this.finishedAt.set(id, new Date().toISOString());
   }
 
   get(id: string): StoredGame | undefined {
@@ -72,6 +90,20 @@ export class MemoryStore implements GameStore {
 
   unfinished(): StoredGame[] {
     return [...this.games.values()].filter((g) => !g.finished).map((g) => structuredClone(g));
+  }
+
+  listFinished(query: ListFinishedQuery): FinishedPage {
+    const limit = Math.max(1, Math.min(100, query.limit ?? 20));
+    const player = query.player?.toLowerCase();
+    const key = (id: string) => `${this.finishedAt.get(id)}\u0000${id}`;
+    const before = query.before === undefined ? undefined : Buffer.from(query.before, 'base64url').toString('utf8');
+    const all = [...this.games.values()]
+      .filter((g) => g.finished && (!player || g.holders.some((h) => h?.name.toLowerCase() === player)))
+      .filter((g) => before === undefined || key(g.setup.id) < before)
+      .sort((a, b) => (key(a.setup.id) < key(b.setup.id) ? 1 : -1));
+    const page = all.slice(0, limit).map((g) => ({ ...structuredClone(g), finishedAt: this.finishedAt.get(g.setup.id)! }));
+    const last = page[page.length - 1];
+    return { games: page, next: all.length > limit && last ? Buffer.from(key(last.setup.id)).toString('base64url') : null };
   }
 
   close(): void {}

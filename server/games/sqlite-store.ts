@@ -1,0 +1,166 @@
+// The default store: an embedded SQLite file (node:sqlite, WAL) under the data directory.
+// Each call is one transaction, committed before it returns, so an accepted move is on disk
+// before anyone is told of it. WAL with synchronous=NORMAL survives a killed process; FULL
+// (the `durability: 'full'` option) also survives power loss, at an fsync per move.
+
+import { DatabaseSync } from 'node:sqlite';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { RecordMove } from '../../bot-engine/record.ts';
+import type { FinishedPage, GameSetup, GameStore, ListFinishedQuery, SeatHolder, StoredGame } from './store.ts';
+
+export interface SqliteStoreOptions {
+  /** Database file path, or ':memory:'. */
+  path: string;
+  durability?: 'normal' | 'full';
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS games (
+  id TEXT PRIMARY KEY,
+  created_at TEXT NOT NULL,
+  setup TEXT NOT NULL,
+  holders TEXT NOT NULL,
+  move_count INTEGER NOT NULL DEFAULT 0,
+  finished INTEGER NOT NULL DEFAULT 0,
+  finished_at TEXT
+) STRICT;
+CREATE INDEX IF NOT EXISTS games_unfinished ON games (finished) WHERE finished = 0;
+CREATE INDEX IF NOT EXISTS games_finished_recent ON games (finished_at DESC, id DESC) WHERE finished = 1;
+CREATE TABLE IF NOT EXISTS moves (
+  game_id TEXT NOT NULL REFERENCES games (id),
+  seq INTEGER NOT NULL,
+  move TEXT NOT NULL,
+  PRIMARY KEY (game_id, seq)
+) STRICT, WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS seat_names (
+  game_id TEXT NOT NULL REFERENCES games (id),
+  seat INTEGER NOT NULL,
+  name TEXT NOT NULL COLLATE NOCASE,
+  PRIMARY KEY (game_id, seat)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS seat_names_by_name ON seat_names (name);
+`;
+
+type Row = Record<string, unknown>;
+
+export class SqliteStore implements GameStore {
+  private readonly db: DatabaseSync;
+  private readonly statements;
+
+  constructor(options: SqliteStoreOptions) {
+    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    this.db = new DatabaseSync(options.path);
+    this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${options.durability === 'full' ? 'FULL' : 'NORMAL'}; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 2000;`);
+    this.db.exec(SCHEMA);
+    const db = this.db;
+    this.statements = {
+      insertGame: db.prepare('INSERT INTO games (id, created_at, setup, holders) VALUES (?, ?, ?, ?)'),
+      setHolders: db.prepare('UPDATE games SET holders = ? WHERE id = ?'),
+      setName: db.prepare('INSERT OR REPLACE INTO seat_names (game_id, seat, name) VALUES (?, ?, ?)'),
+      game: db.prepare('SELECT * FROM games WHERE id = ?'),
+      moves: db.prepare('SELECT move FROM moves WHERE game_id = ? ORDER BY seq'),
+      insertMove: db.prepare('INSERT INTO moves (game_id, seq, move) VALUES (?, ?, ?)'),
+      advance: db.prepare('UPDATE games SET move_count = move_count + ?, finished = ?, finished_at = CASE WHEN ? = 1 THEN ? ELSE finished_at END WHERE id = ?'),
+      unfinished: db.prepare('SELECT * FROM games WHERE finished = 0 ORDER BY created_at, id'),
+    };
+  }
+
+  create(setup: GameSetup, holders: (SeatHolder | null)[]): void {
+    this.transaction(() => {
+      this.statements.insertGame.run(setup.id, setup.createdAt, JSON.stringify(setup), JSON.stringify(holders));
+      holders.forEach((h, seat) => h && this.statements.setName.run(setup.id, seat, h.name));
+    });
+  }
+
+  takeSeat(id: string, seat: number, holder: SeatHolder): void {
+    this.transaction(() => {
+      const row = this.row(id);
+      const holders = JSON.parse(row.holders as string) as (SeatHolder | null)[];
+      if (seat < 0 || seat >= holders.length) throw new Error(`game ${id} has no seat ${seat}`);
+      holders[seat] = { ...holder };
+      this.statements.setHolders.run(JSON.stringify(holders), id);
+      this.statements.setName.run(id, seat, holder.name);
+    });
+  }
+
+  appendMoves(id: string, moves: RecordMove[], finished: boolean): void {
+    this.transaction(() => {
+      const start = Number(this.row(id).move_count);
+      moves.forEach((m, i) => this.statements.insertMove.run(id, start + i, JSON.stringify(m)));
+      const done = finished ? 1 : 0;
+      this.statements.advance.run(moves.length, done, done, new Date().toISOString(), id);
+    });
+  }
+
+  get(id: string): StoredGame | undefined {
+    const row = this.statements.game.get(id) as Row | undefined;
+    return row && this.toGame(row);
+  }
+
+  unfinished(): StoredGame[] {
+    return (this.statements.unfinished.all() as Row[]).map((row) => this.toGame(row));
+  }
+
+  /** Finished games, most recent first; `player` matches a seat holder's name (any case). */
+  listFinished(query: ListFinishedQuery): FinishedPage {
+    const limit = Math.max(1, Math.min(100, query.limit ?? 20));
+    const where = ['g.finished = 1'];
+    const params: (string | number)[] = [];
+    if (query.player) {
+      where.push('EXISTS (SELECT 1 FROM seat_names n WHERE n.game_id = g.id AND n.name = ?)');
+      params.push(query.player);
+    }
+    if (query.before) {
+      const [at, id] = decodeCursor(query.before);
+      where.push('(g.finished_at < ? OR (g.finished_at = ? AND g.id < ?))');
+      params.push(at, at, id);
+    }
+    const rows = this.db
+      .prepare(`SELECT g.* FROM games g WHERE ${where.join(' AND ')} ORDER BY g.finished_at DESC, g.id DESC LIMIT ?`)
+      .all(...params, limit + 1) as Row[];
+    const page = rows.slice(0, limit).map((row) => ({ ...this.toGame(row), finishedAt: row.finished_at as string }));
+    const last = page[page.length - 1];
+    return { games: page, next: rows.length > limit && last ? encodeCursor(last.finishedAt, last.setup.id) : null };
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+
+  private row(id: string): Row {
+    const row = this.statements.game.get(id) as Row | undefined;
+    if (!row) throw new Error(`no game ${id}`);
+    return row;
+  }
+
+  private toGame(row: Row): StoredGame {
+    const moves = (this.statements.moves.all(row.id as string) as Row[]).map((m) => JSON.parse(m.move as string) as RecordMove);
+    return { setup: JSON.parse(row.setup as string), holders: JSON.parse(row.holders as string), moves, finished: row.finished === 1 };
+  }
+
+  private transaction(fn: () => void): void {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      fn();
+      this.db.exec('COMMIT');
+    } catch (e) {
+      this.db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+}
+
+function encodeCursor(finishedAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([finishedAt, id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): [string, string] {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return [v[0], v[1]];
+  } catch {
+    // fall through
+  }
+  throw new RangeError('invalid page cursor');
+}

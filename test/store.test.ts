@@ -1,0 +1,105 @@
+// The GameStore contract, run against both stores, and SQLite's durability across a SIGKILL.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryStore, type GameSetup, type GameStore } from '../server/games/store.ts';
+import { SqliteStore } from '../server/games/sqlite-store.ts';
+import type { RecordMove } from '../bot-engine/record.ts';
+
+const tempDb = () => join(mkdtempSync(join(tmpdir(), 'tessera-store-')), 'games.db');
+const setup = (id: string, createdAt = '2026-11-21T10:00:00.000Z'): GameSetup => ({
+  id,
+  createdAt,
+  seed: `seed-${id}`,
+  rules: { tinyCity: false, farmers: '3rd' },
+  seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }],
+});
+const move = (x: number): RecordMove => ({ tile: 'V', x, y: 1, rotation: 0, meeple: null });
+
+const stores: [string, () => GameStore][] = [
+  ['memory', () => new MemoryStore()],
+  ['sqlite', () => new SqliteStore({ path: tempDb() })],
+];
+
+for (const [name, make] of stores) {
+  test(`${name} store: a game round-trips with its seats and moves in order`, () => {
+    const store = make();
+    store.create(setup('g1'), [null, { name: 'Bot (random)', tokenHash: null }]);
+    assert.equal(store.get('g1')!.holders[0], null);
+    store.takeSeat('g1', 0, { name: 'Alice', tokenHash: 'ab'.repeat(32) });
+    store.appendMoves('g1', [move(1), { discard: 'X' }], false);
+    store.appendMoves('g1', [move(2)], false);
+    const g = store.get('g1')!;
+    assert.deepEqual(g.setup, setup('g1'));
+    assert.deepEqual(g.holders[0], { name: 'Alice', tokenHash: 'ab'.repeat(32) });
+    assert.deepEqual(g.moves, [move(1), { discard: 'X' }, move(2)]);
+    assert.equal(g.finished, false);
+    assert.equal(store.get('nope'), undefined);
+    assert.throws(() => store.appendMoves('nope', [move(1)], false));
+    assert.throws(() => store.create(setup('g1'), [null, null]));
+    store.close();
+  });
+
+  test(`${name} store: unfinished games for recovery; finished ones listed newest first, paged, by player`, async () => {
+    const store = make();
+    for (let i = 0; i < 5; i++) {
+      store.create(setup(`f${i}`), [{ name: i % 2 ? 'Alice' : 'Bob', tokenHash: null }, { name: 'Bot', tokenHash: null }]);
+      store.appendMoves(`f${i}`, [move(i)], i < 4);
+      await new Promise((r) => setTimeout(r, 3)); // distinct finish times
+    }
+    assert.deepEqual(store.unfinished().map((g) => g.setup.id), ['f4']);
+    const first = store.listFinished({ limit: 2 });
+    assert.deepEqual(first.games.map((g) => g.setup.id), ['f3', 'f2']);
+    const second = store.listFinished({ limit: 2, before: first.next! });
+    assert.deepEqual(second.games.map((g) => g.setup.id), ['f1', 'f0']);
+    assert.equal(second.next, null);
+    assert.deepEqual(store.listFinished({ player: 'alice' }).games.map((g) => g.setup.id), ['f3', 'f1']);
+    assert.deepEqual(store.listFinished({ player: 'nobody' }).games, []);
+    store.close();
+  });
+}
+
+test('sqlite store: a reopened file has every committed game and move', () => {
+  const path = tempDb();
+  const a = new SqliteStore({ path });
+  a.create(setup('r1'), [null, null]);
+  a.appendMoves('r1', [move(1), move(2)], false);
+  a.close();
+  const b = new SqliteStore({ path });
+  assert.deepEqual(b.get('r1')!.moves, [move(1), move(2)]);
+  b.close();
+});
+
+test('sqlite store: moves acknowledged before a SIGKILL are all there after it', async () => {
+  const path = tempDb();
+  const storeUrl = new URL('../server/games/sqlite-store.ts', import.meta.url).href;
+  const script = `
+    import { SqliteStore } from ${JSON.stringify(storeUrl)};
+    const store = new SqliteStore({ path: ${JSON.stringify(path)} });
+    store.create({ id: 'k', createdAt: 'now', seed: 's', rules: { tinyCity: false, farmers: '3rd' }, seats: [] }, [null, null]);
+    for (let i = 0; ; i++) {
+      store.appendMoves('k', [{ tile: 'V', x: i, y: 1, rotation: 0, meeple: null }], false);
+      process.stdout.write(i + '\\n');
+    }`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let acknowledged = -1;
+  let buffered = '';
+  await new Promise<void>((resolve) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop()!;
+      if (lines.length) acknowledged = Number(lines[lines.length - 1]);
+      if (acknowledged >= 200 && child.exitCode === null && !child.killed) child.kill('SIGKILL');
+    });
+    child.on('exit', () => resolve());
+  });
+  const store = new SqliteStore({ path });
+  const moves = store.get('k')!.moves;
+  assert.ok(moves.length >= acknowledged + 1, `${moves.length} stored, ${acknowledged + 1} acknowledged`);
+  moves.forEach((m, i) => assert.equal('x' in m && m.x, i));
+  store.close();
+});
