@@ -1,19 +1,22 @@
-// `medium`, `hard`, `expert`: information-set Monte-Carlo tree search.
+// `medium`, `hard`, `expert`: information-set Monte-Carlo tree search with explicit chance nodes.
 //
 // - Every iteration samples a determinization: the undrawn tiles after the current one are
 //   shuffled from the remaining multiset with the search's own seeded RNG. The real order is
 //   never looked at (chooseMove hands us a copy whose undrawn bag is sorted).
-// - Decision nodes belong to (path of moves, drawn tile): after a move, the next node is picked
-//   by the tile the determinization deals, so one tree serves all sampled orders (ISMCTS with
-//   chance outcomes keyed by tile type). Frontier slots are stable along a path, because the
-//   board depends only on the moves, not on the sampled order.
-// - A node's moves get priors from the static evaluation of the position after each move
-//   (one ply, heuristic.ts's judgement) the second time the node is reached; progressive
-//   widening lets only the best ⌈k0 + a·√visits⌉ of them compete, with UCT, the prior counting
-//   as `priorVisits` virtual visits.
-// - Leaves are judged by the static evaluation (no random rollouts), turned into a per-player
-//   value in [0, 1] by a logistic of that player's lead; each node maximises its own player's
-//   value (max^n, which is plain minimax with 2 players).
+// - Decision node = (path of moves, tiles drawn along it); its moves lead to chance nodes whose
+//   children are keyed by the next tile the determinization deals. One tree serves every sampled
+//   order. Frontier slots are stable along a path: the board depends only on the moves.
+// - A chance node's value is the expectation over the tile types expanded so far, weighted by
+//   their counts in the remaining multiset (stratified: sampling noise in which tile came up
+//   does not leak into the value). Before any child exists it is the static evaluation after
+//   the move.
+// - A decision node is expanded when first reached: priors for all its moves from the static
+//   evaluation one ply ahead (what `heuristic` plays); only the best `innerMoves` are kept, and
+//   progressive widening lets the best ⌊k0 + a·√visits⌋ of them compete under UCT, the prior
+//   counting as `priorVisits` virtual visits. Its value is that of its best move so far.
+// - Leaves use the static evaluation (no random rollouts), turned into a per-player value in
+//   [0, 1] by a logistic of that player's lead; each node maximises its own player's value
+//   (max^n: plain expectiminimax with 2 players). Lines stop after `maxDepth` plies.
 // - Budgets are iteration counts, so the move is a function of (view, level, seed); the control
 //   only caps the time and is reported through `stopped`.
 
@@ -42,20 +45,42 @@ export interface SearchParams {
 }
 
 export const SEARCH_LEVELS: Record<'medium' | 'hard' | 'expert', SearchParams> = {
-  medium: { iterations: 400, innerMoves: 10, k0: 3, widen: 0.6, c: 0.35, priorVisits: 4, maxDepth: 3, scale: 12 },
-  hard: { iterations: 1000, innerMoves: 12, k0: 3, widen: 0.6, c: 0.35, priorVisits: 4, maxDepth: 4, scale: 12 },
-  expert: { iterations: 2000, innerMoves: 14, k0: 3, widen: 0.6, c: 0.35, priorVisits: 4, maxDepth: 5, scale: 12 },
+  medium: { iterations: 250, innerMoves: 8, k0: 3, widen: 0.5, c: 0.1, priorVisits: 2, maxDepth: 1, scale: 15 },
+  hard: { iterations: 600, innerMoves: 8, k0: 3, widen: 0.5, c: 0.1, priorVisits: 2, maxDepth: 2, scale: 15 },
+  expert: { iterations: 1200, innerMoves: 10, k0: 3, widen: 0.5, c: 0.1, priorVisits: 2, maxDepth: 3, scale: 15 },
 };
 
-class Node {
+/** Experiments only: overrides per level, from TESSERA_TUNE='{"medium":{...}}' (bench runs). */
+const TUNE: Partial<Record<string, SearchParams>> = (() => {
+  const raw = typeof process !== 'undefined' ? process.env.TESSERA_TUNE : undefined;
+  if (!raw) return {};
+  const o = JSON.parse(raw) as Record<string, Partial<SearchParams>>;
+  const out: Partial<Record<string, SearchParams>> = {};
+  for (const k of Object.keys(o)) out[k] = { ...SEARCH_LEVELS[k as 'medium'], ...o[k] };
+  return out;
+})();
+
+class Chance {
+  /** Static value (per player) of the position right after the move. */
+  readonly value = new Float64Array(4);
+  readonly acc = new Float64Array(4);
+  readonly childValue: Float64Array[] = [];
+  sumW = 0;
+  readonly children: (Decision | undefined)[] = new Array(TILE_TYPES);
+  /** Weight of each tile type: its count in the remaining multiset after the move. */
+  readonly weight = new Float64Array(TILE_TYPES);
+}
+
+class Decision {
   readonly player: number;
   visits = 0;
   count = 0;
-  moves: Int32Array | null = null;
-  prior: Float64Array | null = null;
-  n: Int32Array | null = null;
-  w: Float64Array | null = null;
-  children: Map<number, Node> | null = null;
+  moves!: Int32Array;
+  prior!: Float64Array;
+  n!: Int32Array;
+  chance!: (Chance | undefined)[];
+  /** Current value estimate (per player): the best move's, by this node's player. */
+  readonly value = new Float64Array(4);
   constructor(player: number) {
     this.player = player;
   }
@@ -63,19 +88,29 @@ class Node {
 
 const allMoves = new Int32Array(MAX_MOVES);
 const allScores = new Float64Array(MAX_MOVES);
-const values = new Float64Array(4);
-const leaf = new Float64Array(4);
-const pathNodes: Node[] = [];
+const raw = new Float64Array(4);
+const pathNodes: Decision[] = [];
 const pathIdx = new Int32Array(64);
 let det: GameState | null = null;
 let scratch: GameState | null = null;
+let params: SearchParams;
+let players = 2;
 
 function logistic(x: number): number {
   return 1 / (1 + Math.exp(-x));
 }
 
-/** Computes the node's moves and priors at `s` (its tile is current), keeping the best `keep`. */
-function expand(node: Node, s: GameState, keep: number, scale: number): void {
+/** Per-player value of position `s` into `out` (exact once the bag is empty; `s` is then scored). */
+function staticValue(s: GameState, out: Float64Array): void {
+  if (bagEmpty(s)) {
+    finalScoring(s);
+    finalValues(s, raw);
+  } else evaluate(s, raw);
+  for (let q = 0; q < players; q++) out[q] = logistic(margin(raw, players, q) / params.scale);
+}
+
+/** Moves and priors at `s` (the node's tile is current), best `keep` kept, best first. */
+function expand(node: Decision, s: GameState, keep: number): void {
   const total = listMoves(s, allMoves);
   scoreMoves(s, allMoves, total, allScores, scratch!, 'heuristic');
   const order = Array.from({ length: total }, (_, i) => i);
@@ -85,24 +120,28 @@ function expand(node: Node, s: GameState, keep: number, scale: number): void {
   node.moves = new Int32Array(count);
   node.prior = new Float64Array(count);
   node.n = new Int32Array(count);
-  node.w = new Float64Array(count);
-  node.children = new Map();
+  node.chance = new Array(count);
   for (let i = 0; i < count; i++) {
     node.moves[i] = allMoves[order[i]];
-    node.prior[i] = logistic(allScores[order[i]] / scale);
+    node.prior[i] = logistic(allScores[order[i]] / params.scale);
   }
 }
 
-function select(node: Node, p: SearchParams): number {
-  const k = Math.min(node.count, p.k0 + Math.floor(p.widen * Math.sqrt(node.visits)));
+/** Prior-shrunk value of move i for the node's player. */
+function q(node: Decision, i: number): number {
+  const c = node.chance[i];
+  const pv = params.priorVisits;
+  const n = node.n[i];
+  return c ? (c.value[node.player] * n + node.prior[i] * pv) / (n + pv) : node.prior[i];
+}
+
+function select(node: Decision): number {
+  const k = Math.min(node.count, params.k0 + Math.floor(params.widen * Math.sqrt(node.visits)));
   const logN = Math.log(node.visits + 1);
-  const n = node.n!;
-  const w = node.w!;
-  const prior = node.prior!;
   let best = 0;
   let bestValue = -Infinity;
   for (let i = 0; i < k; i++) {
-    const v = (w[i] + prior[i] * p.priorVisits) / (n[i] + p.priorVisits) + p.c * Math.sqrt(logN / (n[i] + 1));
+    const v = q(node, i) + params.c * Math.sqrt(logN / (node.n[i] + 1));
     if (v > bestValue) {
       bestValue = v;
       best = i;
@@ -111,33 +150,54 @@ function select(node: Node, p: SearchParams): number {
   return best;
 }
 
-/** Leaf value per player: logistic of each player's lead (exact once the game is over). */
-function leafValues(s: GameState, players: number, scale: number): void {
-  if (bagEmpty(s)) {
-    finalScoring(s);
-    finalValues(s, values);
-  } else evaluate(s, values);
-  for (let q = 0; q < players; q++) leaf[q] = logistic(margin(values, players, q) / scale);
+/** The node's value becomes its best visited move's chance value. */
+function refreshDecision(node: Decision): void {
+  let best = -1;
+  let bestQ = -Infinity;
+  for (let i = 0; i < node.count; i++) {
+    if (!node.chance[i]) continue;
+    const v = q(node, i);
+    if (v > bestQ) {
+      bestQ = v;
+      best = i;
+    }
+  }
+  if (best >= 0) node.value.set(node.chance[best]!.value);
+}
+
+/** Folds child t's new value into the chance node's expectation. */
+function refreshChance(c: Chance, t: number, child: Decision): void {
+  const w = c.weight[t];
+  let old = c.childValue[t];
+  if (!old) {
+    old = c.childValue[t] = new Float64Array(4);
+    c.sumW += w;
+  } else for (let p = 0; p < players; p++) c.acc[p] -= w * old[p];
+  for (let p = 0; p < players; p++) {
+    old[p] = child.value[p];
+    c.acc[p] += w * old[p];
+    c.value[p] = c.acc[p] / c.sumW;
+  }
 }
 
 export function mctsMove(root: GameState, level: 'medium' | 'hard' | 'expert', seed: number, control?: SearchControl): BotDecision {
-  return search(root, SEARCH_LEVELS[level], seed, control);
+  return search(root, TUNE[level] ?? SEARCH_LEVELS[level], seed, control);
 }
 
 export function search(root: GameState, p: SearchParams, seed: number, control?: SearchControl): BotDecision {
   det ??= new GameState();
   scratch ??= new GameState();
+  params = p;
+  players = root.players;
   const rng = new Rng(seed);
-  const players = root.players;
-  const top = new Node(root.currentPlayer);
-  expand(top, root, MAX_MOVES, p.scale);
-  top.visits = 1;
+  const top = new Decision(root.currentPlayer);
+  expand(top, root, MAX_MOVES);
   let stopped = false;
   let it = 0;
   const start = root.h[H_BAGPOS] + 1;
   if (top.count > 1) {
     for (; it < p.iterations; it++) {
-      if ((it & 7) === 0 && control?.shouldStop()) {
+      if ((it & 3) === 0 && control?.shouldStop()) {
         stopped = true;
         break;
       }
@@ -151,41 +211,63 @@ export function search(root: GameState, p: SearchParams, seed: number, control?:
       }
       let node = top;
       let depth = 0;
+      let leafChance: Chance | null = null;
       for (;;) {
-        if (node.moves === null) {
-          if (node.visits === 0) {
-            node.visits = 1;
-            leafValues(s, players, p.scale);
-            break;
-          }
-          expand(node, s, p.innerMoves, p.scale);
-        }
         node.visits++;
-        const i = select(node, p);
+        const i = select(node);
         pathNodes[depth] = node;
         pathIdx[depth++] = i;
-        applyPacked(s, node.moves![i]);
-        discardUnplaceable(s);
-        if (bagEmpty(s) || depth > p.maxDepth) {
-          leafValues(s, players, p.scale);
+        applyPacked(s, node.moves[i]);
+        let c = node.chance[i];
+        if (!c) {
+          c = node.chance[i] = new Chance();
+          for (let t = 0; t < TILE_TYPES; t++) c.weight[t] = s.remaining[t];
+          discardUnplaceable(s);
+          staticValue(s, c.value);
+          leafChance = c;
           break;
         }
-        const key = i * TILE_TYPES + s.currentTile;
-        let child = node.children!.get(key);
-        if (!child) node.children!.set(key, (child = new Node(s.currentPlayer)));
+        discardUnplaceable(s);
+        if (bagEmpty(s) || depth > p.maxDepth) break; // a cut line: its chance value is static
+        const t = s.currentTile;
+        let child = c.children[t];
+        if (!child) {
+          // New decision node: expand it and take its best prior move's static value.
+          child = c.children[t] = new Decision(s.currentPlayer);
+          expand(child, s, p.innerMoves);
+          child.visits = 1;
+          pathNodes[depth] = child;
+          pathIdx[depth++] = 0;
+          applyPacked(s, child.moves[0]);
+          const cc = (child.chance[0] = new Chance());
+          for (let u = 0; u < TILE_TYPES; u++) cc.weight[u] = s.remaining[u];
+          discardUnplaceable(s);
+          staticValue(s, cc.value);
+          leafChance = cc;
+          break;
+        }
         node = child;
       }
-      for (let d = 0; d < depth; d++) {
+      void leafChance;
+      // Back up: decision nodes take their best move's value; chance nodes re-weigh the child.
+      for (let d = depth - 1; d >= 0; d--) {
         const nd = pathNodes[d];
-        const i = pathIdx[d];
-        nd.n![i]++;
-        nd.w![i] += leaf[nd.player];
+        nd.n[pathIdx[d]]++;
+        refreshDecision(nd);
+        if (d > 0) {
+          const parent = pathNodes[d - 1];
+          const pc = parent.chance[pathIdx[d - 1]]!;
+          const t = pc.children.indexOf(nd);
+          refreshChance(pc, t, nd);
+        }
       }
     }
   }
-  // Most visited root move; ties (and an unsearched root) fall back on the prior order.
+  // Most visited root move; ties by value; an unsearched root keeps the prior order.
   let best = 0;
-  for (let i = 1; i < top.count; i++) if (top.n![i] > top.n![best]) best = i;
-  const m = top.moves![best];
+  for (let i = 1; i < top.count; i++) {
+    if (top.n[i] > top.n[best] || (top.n[i] === top.n[best] && q(top, i) > q(top, best))) best = i;
+  }
+  const m = top.moves[best];
   return { fi: moveFi(m), r: moveR(m), spot: moveSpot(m), iterations: it, stopped };
 }

@@ -1,0 +1,277 @@
+// Bot tournament: `npm run tournament -- --a expert --b heuristic --games 400 [--workers N]
+// [--seed S] [--players P] [--rules tinyCity=true,farmers=2nd] [--out FILE] [--no-ladder]`.
+//
+// Plays seat-swapped pairs of games on one bag seed each, in parallel on a fixed-size piscina
+// pool (runs straight from TypeScript: no build needed), shows progress, prints the result, writes
+// it as JSON under docs/tournaments/ and rebuilds the ladder table in docs/BOTS.md from every JSON
+// result there.
+
+import { readFileSync, readdirSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Piscina } from 'piscina';
+import { BOT_LEVELS, type BotLevel, isBotLevel } from '../bot-engine/bots/index.ts';
+import { normalizeRules } from '../bot-engine/game.ts';
+import type { Rules } from '../bot-engine/rules.ts';
+import type { PairResult, PairTask } from './tournament-worker.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '..');
+
+export interface TournamentSummary {
+  a: BotLevel;
+  b: BotLevel;
+  games: number;
+  pairs: number;
+  players: number;
+  rules: Rules;
+  seed: string;
+  workers: number;
+  winsA: number;
+  draws: number;
+  winsB: number;
+  /** A's score per game: win 1, draw ½ (a draw = A tied for first). */
+  winRate: number;
+  ci95: [number, number];
+  elo: number;
+  eloCi95: [number, number];
+  meanScoreA: number;
+  meanScoreB: number;
+  ms: Record<'a' | 'b', { mean: number; p95: number; max: number; moves: number }>;
+  stoppedMoves: number;
+  wallSeconds: number;
+  date: string;
+  node: string;
+  tuning?: string;
+}
+
+function parseRules(text: string | undefined): Rules {
+  const out: Partial<Rules> = {};
+  for (const part of (text ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    const [k, v] = part.split('=');
+    if (k === 'tinyCity') out.tinyCity = v === undefined || v === 'true';
+    else if (k === 'farmers') out.farmers = v as Rules['farmers'];
+    else throw new Error(`unknown rule ${k} (tinyCity=true|false, farmers=1st|2nd|3rd)`);
+  }
+  return normalizeRules(out);
+}
+
+function elo(p: number): number {
+  return -400 * Math.log10(1 / p - 1);
+}
+
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+function timing(ms: number[]): { mean: number; p95: number; max: number; moves: number } {
+  const sorted = [...ms].sort((x, y) => x - y);
+  const mean = ms.reduce((u, v) => u + v, 0) / Math.max(1, ms.length);
+  const r = (x: number) => Math.round(x * 100) / 100;
+  return { mean: r(mean), p95: r(quantile(sorted, 0.95)), max: r(sorted[sorted.length - 1] ?? 0), moves: ms.length };
+}
+
+/** Summarises pair results. The CI treats each pair (same bag, seats swapped) as one sample. */
+export function summarise(a: BotLevel, b: BotLevel, players: number, rules: Rules, seed: string, workers: number, results: PairResult[], wallSeconds: number): TournamentSummary {
+  let winsA = 0;
+  let draws = 0;
+  let winsB = 0;
+  let sumA = 0;
+  let sumB = 0;
+  let stoppedMoves = 0;
+  const msA: number[] = [];
+  const msB: number[] = [];
+  const pairScores: number[] = [];
+  for (const pr of results) {
+    let pairScore = 0;
+    for (const g of pr.games) {
+      const sa = g.scores[g.seatA];
+      const others = g.scores.filter((_, p) => p !== g.seatA);
+      const best = Math.max(...others);
+      sumA += sa;
+      sumB += others.reduce((u, v) => u + v, 0) / others.length;
+      if (sa > best) {
+        winsA++;
+        pairScore += 1;
+      } else if (sa === best) {
+        draws++;
+        pairScore += 0.5;
+      } else winsB++;
+      msA.push(...g.msA);
+      msB.push(...g.msB);
+      stoppedMoves += g.stoppedMoves;
+    }
+    pairScores.push(pairScore / pr.games.length);
+  }
+  const games = winsA + draws + winsB;
+  const pairs = pairScores.length;
+  const rate = (winsA + draws / 2) / Math.max(1, games);
+  const mean = pairScores.reduce((u, v) => u + v, 0) / Math.max(1, pairs);
+  const variance = pairScores.reduce((u, v) => u + (v - mean) ** 2, 0) / Math.max(1, pairs - 1);
+  const half = 1.96 * Math.sqrt(variance / Math.max(1, pairs));
+  const lo = Math.max(0, rate - half);
+  const hi = Math.min(1, rate + half);
+  const clamp = (p: number) => Math.min(1 - 0.5 / Math.max(1, games), Math.max(0.5 / Math.max(1, games), p));
+  const r1 = (x: number) => Math.round(x * 10) / 10;
+  const r4 = (x: number) => Math.round(x * 10000) / 10000;
+  return {
+    a,
+    b,
+    games,
+    pairs,
+    players,
+    rules,
+    seed,
+    workers,
+    winsA,
+    draws,
+    winsB,
+    winRate: r4(rate),
+    ci95: [r4(lo), r4(hi)],
+    elo: r1(elo(clamp(rate))),
+    eloCi95: [r1(elo(clamp(lo))), r1(elo(clamp(hi)))],
+    meanScoreA: r1(sumA / Math.max(1, games)),
+    meanScoreB: r1(sumB / Math.max(1, games)),
+    ms: { a: timing(msA), b: timing(msB) },
+    stoppedMoves,
+    wallSeconds: r1(wallSeconds),
+    date: new Date().toISOString(),
+    node: process.version,
+    ...(process.env.TESSERA_TUNE ? { tuning: process.env.TESSERA_TUNE } : {}),
+  };
+}
+
+function pct(x: number): string {
+  return `${(100 * x).toFixed(1)}%`;
+}
+
+export function formatSummary(s: TournamentSummary): string {
+  const rules = `tinyCity=${s.rules.tinyCity}, farmers=${s.rules.farmers}`;
+  return [
+    `${s.a} vs ${s.b}: ${s.games} games (${s.pairs} seat-swapped pairs), ${s.players} players, ${rules}, seed ${s.seed}`,
+    `  ${s.a} wins ${s.winsA}, draws ${s.draws}, ${s.b} wins ${s.winsB}`,
+    `  ${s.a} win rate ${pct(s.winRate)} (95% CI ${pct(s.ci95[0])} – ${pct(s.ci95[1])}), Elo ${s.elo >= 0 ? '+' : ''}${s.elo} (${s.eloCi95[0]} … ${s.eloCi95[1]})`,
+    `  mean score ${s.a} ${s.meanScoreA}, ${s.b} ${s.meanScoreB}`,
+    `  ms/move ${s.a}: mean ${s.ms.a.mean}, p95 ${s.ms.a.p95}, max ${s.ms.a.max} (${s.ms.a.moves} moves)`,
+    `  ms/move ${s.b}: mean ${s.ms.b.mean}, p95 ${s.ms.b.p95}, max ${s.ms.b.max} (${s.ms.b.moves} moves)`,
+    `  ${s.wallSeconds} s wall on ${s.workers} worker(s)${s.stoppedMoves ? `, ${s.stoppedMoves} moves cut by the safety cap` : ''}`,
+  ].join('\n');
+}
+
+const LADDER_START = '<!-- ladder:start (generated by npm run tournament; do not edit) -->';
+const LADDER_END = '<!-- ladder:end -->';
+
+/** Rebuilds the ladder table in docs/BOTS.md from the JSON results in docs/tournaments/. */
+export function updateLadder(dir: string, botsMd: string): void {
+  const rows: TournamentSummary[] = [];
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
+    rows.push(JSON.parse(readFileSync(join(dir, f), 'utf8')) as TournamentSummary);
+  }
+  const order = (l: string) => (BOT_LEVELS as readonly string[]).indexOf(l);
+  rows.sort((x, y) => order(x.a) - order(y.a) || order(x.b) - order(y.b) || x.players - y.players || x.date.localeCompare(y.date));
+  const lines = [
+    LADDER_START,
+    '',
+    '| A vs B | players | rules | games | A wins / draws / B wins | A win rate (95% CI) | Elo A−B | ms/move A mean / p95 | ms/move B mean / p95 | date |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (s) =>
+        `| ${s.a} vs ${s.b} | ${s.players} | ${s.rules.tinyCity ? 'tinyCity, ' : ''}farmers ${s.rules.farmers} | ${s.games} | ${s.winsA} / ${s.draws} / ${s.winsB} | ${pct(s.winRate)} (${pct(s.ci95[0])}–${pct(s.ci95[1])}) | ${s.elo >= 0 ? '+' : ''}${s.elo} | ${s.ms.a.mean} / ${s.ms.a.p95} | ${s.ms.b.mean} / ${s.ms.b.p95} | ${s.date.slice(0, 10)} |`,
+    ),
+    '',
+    LADDER_END,
+  ];
+  let text = existsSync(botsMd) ? readFileSync(botsMd, 'utf8') : '# Bots\n\n## Ladder\n\n';
+  const i = text.indexOf(LADDER_START);
+  const j = text.indexOf(LADDER_END);
+  if (i >= 0 && j > i) text = text.slice(0, i) + lines.join('\n') + text.slice(j + LADDER_END.length);
+  else text += `\n${lines.join('\n')}\n`;
+  writeFileSync(botsMd, text);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      a: { type: 'string', default: 'expert' },
+      b: { type: 'string', default: 'heuristic' },
+      games: { type: 'string', default: '400' },
+      workers: { type: 'string', default: '2' },
+      seed: { type: 'string', default: 'tessera' },
+      players: { type: 'string', default: '2' },
+      rules: { type: 'string' },
+      out: { type: 'string' },
+      'no-ladder': { type: 'boolean', default: false },
+    },
+  });
+  const a = values.a;
+  const b = values.b;
+  if (!isBotLevel(a) || !isBotLevel(b)) throw new Error(`levels are ${BOT_LEVELS.join(', ')}`);
+  const games = Number(values.games);
+  const workers = Number(values.workers);
+  const players = Number(values.players);
+  if (!Number.isInteger(games) || games < 2) throw new Error('--games must be an integer ≥ 2');
+  if (!Number.isInteger(workers) || workers < 1) throw new Error('--workers must be an integer ≥ 1');
+  if (![2, 3, 4].includes(players)) throw new Error('--players must be 2, 3 or 4');
+  const rules = parseRules(values.rules);
+  const seed = values.seed!;
+  const pairs = Math.ceil(games / 2);
+  const pool = new Piscina({
+    filename: new URL('./tournament-worker.ts', import.meta.url).href,
+    minThreads: workers,
+    maxThreads: workers,
+    idleTimeout: 1000,
+  });
+  const started = performance.now();
+  const results: PairResult[] = [];
+  let wa = 0;
+  let dr = 0;
+  let wb = 0;
+  const progress = () => {
+    const n = wa + dr + wb;
+    const rate = n ? (wa + dr / 2) / n : 0;
+    const el = (performance.now() - started) / 1000;
+    const eta = results.length ? (el / results.length) * (pairs - results.length) : 0;
+    process.stderr.write(`\r[${results.length}/${pairs} pairs] ${a} ${wa} – ${dr} – ${wb} ${b}  (${pct(rate)})  ${el.toFixed(0)} s, ~${eta.toFixed(0)} s left   `);
+  };
+  progress();
+  await Promise.all(
+    Array.from({ length: pairs }, (_, i) => {
+      const task: PairTask = { a, b, seed: `${seed}:${i}`, players, rules };
+      return (pool.run(task) as Promise<PairResult>).then((r) => {
+        results.push(r);
+        for (const g of r.games) {
+          const sa = g.scores[g.seatA];
+          const best = Math.max(...g.scores.filter((_, p) => p !== g.seatA));
+          if (sa > best) wa++;
+          else if (sa === best) dr++;
+          else wb++;
+        }
+        progress();
+      });
+    }),
+  );
+  process.stderr.write('\n');
+  await pool.destroy();
+  results.sort((x, y) => Number(x.seed.split(':').pop()) - Number(y.seed.split(':').pop()));
+  const summary = summarise(a, b, players, rules, seed, workers, results, (performance.now() - started) / 1000);
+  console.log(formatSummary(summary));
+  const dir = join(repo, 'docs', 'tournaments');
+  mkdirSync(dir, { recursive: true });
+  const ruleTag = `${rules.tinyCity ? 'tiny-' : ''}f${rules.farmers}`;
+  const file = values.out ?? join(dir, `${a}-vs-${b}-${players}p-${ruleTag}.json`);
+  writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
+  console.log(`  wrote ${file}`);
+  if (!values['no-ladder'] && !values.out) {
+    updateLadder(dir, join(repo, 'docs', 'BOTS.md'));
+    console.log('  updated the ladder in docs/BOTS.md');
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}
