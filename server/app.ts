@@ -2,7 +2,7 @@
 // port 0; server/main.ts adds the port and the signals.
 
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { BotScheduler } from './bot-scheduler.ts';
 import type { Config } from './config.ts';
@@ -50,7 +50,10 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const logger = options.logger ?? createLogger(config);
-  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, bodyLimit: 16 * 1024, disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' });
+  // Probes and scrapes are not worth a log line each.
+  const quiet = new Set(['/healthz', '/readyz', '/metrics', '/api/pool']);
+  const logController = new LogController({ disableRequestLogging: (request) => quiet.has(request.url.split('?')[0]) });
+  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, bodyLimit: 16 * 1024, logController });
   const metrics = new Metrics();
   const sizing = decidePoolSize({ setting: config.botWorkers, reservedCores: config.reservedCores, cgroupRoot: config.cgroupRoot });
   const pool = new BotPool({ sizing, maxQueue: config.maxQueue, workerFile: config.workerFile, warmupLevel: config.warmupLevel, warmupTimeoutMs: config.warmupTimeoutMs, logger: logger.child({ component: 'pool' }), metrics });

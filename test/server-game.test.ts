@@ -1,0 +1,71 @@
+// Whole games over real WebSockets against a listening server: person vs bot to the final
+// scores, and four seats with two people and two bots. The published record replays exactly.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { replayRecord } from '../bot-engine/record.ts';
+import { Client, createGame, get, playUntilOver, type Running, startServer } from './server-helpers.ts';
+
+let server: Running;
+before(async () => {
+  server = await startServer();
+});
+after(async () => {
+  await server.app.close();
+});
+
+async function checkRecord(id: string, final: any): Promise<void> {
+  const rec = await get(server.base, `/api/games/${id}/record`);
+  assert.equal(rec.status, 200);
+  assert.equal(rec.body.format, 'tessera-game/1');
+  assert.equal(rec.body.final, true);
+  const { scores } = replayRecord(rec.body);
+  assert.deepEqual(Object.values(scores), final.seats.map((s: any) => s.score));
+}
+
+test('a person plays a bot over WebSocket to the final scores', async () => {
+  const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
+  const me = await Client.join(server.ws, id, tokens.get(0));
+  const first = await me.peekState();
+  assert.equal(first.view.you, 0);
+  assert.equal(first.view.status, 'playing');
+  assert.equal(typeof first.view.tile, 'string');
+  assert.ok(!('bag' in first.view), 'the bag never leaves the server');
+  const final = await playUntilOver(new Map([[0, me]]));
+  assert.equal(final.status, 'finished');
+  assert.equal(final.tilesLeft, 0);
+  assert.equal(final.tile, null);
+  assert.equal(final.legal, null);
+  for (const s of final.seats) assert.equal(s.score, s.points.city + s.points.road + s.points.monastery + s.points.farm);
+  assert.ok(final.board.length > 60);
+  await checkRecord(id, final);
+  const pool = await get(server.base, '/api/pool');
+  assert.ok(pool.body.counters.botMoves.search > 30, 'bot moves came from the pool');
+  me.close();
+});
+
+test('four seats: two people and two bots', async () => {
+  const { id, tokens } = await createGame(server.base, [{ kind: 'bot', level: 'random' }, { kind: 'person' }, { kind: 'bot', level: 'greedy' }, { kind: 'person' }]);
+  const a = await Client.join(server.ws, id, tokens.get(1));
+  const b = await Client.join(server.ws, id, tokens.get(3));
+  const watcher = await Client.join(server.ws, id);
+  const final = await playUntilOver(
+    new Map([
+      [1, a],
+      [3, b],
+    ]),
+  );
+  assert.equal(final.seats.length, 4);
+  assert.deepEqual(
+    final.seats.map((s: any) => s.kind),
+    ['bot', 'person', 'bot', 'person'],
+  );
+  // A watcher sees every move but never a list of legal placements.
+  const seen = watcher.frames.filter((f) => f.type === 'state');
+  assert.ok(seen.length > 60);
+  assert.ok(seen.every((f) => f.view.legal === null && f.view.you === null));
+  const bySeat = new Set(seen.map((f) => f.last?.seat).filter((s) => s !== undefined));
+  assert.deepEqual([...bySeat].sort(), [0, 1, 2, 3]);
+  await checkRecord(id, final);
+  for (const c of [a, b, watcher]) c.close();
+});
