@@ -6,6 +6,7 @@ import { GameState } from './state.ts';
 import { type BotLevel, chooseMove } from './bots/index.ts';
 import { resolvedToMove } from './game.ts';
 import type { Move } from './game.ts';
+import { threadId } from 'node:worker_threads';
 
 export interface SearchTask {
   /** GameState bytes of the bot's view (bag hidden with hideBag). */
@@ -26,6 +27,8 @@ export interface SearchResult {
   /** Wall and thread-CPU milliseconds this task took inside the worker. */
   runMs: number;
   cpuMs: number;
+  /** The worker thread that ran the search (diagnostics; determinism tests). */
+  threadId: number;
 }
 
 export default function search(task: SearchTask): SearchResult {
@@ -51,5 +54,6 @@ export default function search(task: SearchTask): SearchResult {
     cancelled,
     runMs: performance.now() - startWall,
     cpuMs: (cpu.user + cpu.system) / 1000,
+    threadId,
   };
 }

@@ -1,0 +1,154 @@
+// Bots: legal moves under every rule option and player count, determinism, hidden bag order,
+// and the safety cap (deadline / cancellation). In-process; the worker tests are in
+// bots-worker.test.ts.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BOT_LEVELS, type BotLevel, type BotDecision, chooseMove } from '../bot-engine/bots/index.ts';
+import { search } from '../bot-engine/bots/mcts.ts';
+import { evaluate } from '../bot-engine/bots/evaluate.ts';
+import { legalMoves, newGame, resolvedToMove } from '../bot-engine/game.ts';
+import { type Rules, bagEmpty, discardUnplaceable, finalScoring, hideBag, place } from '../bot-engine/rules.ts';
+import { BAG_SIZE, GameState, H_BAGPOS } from '../bot-engine/state.ts';
+import { Rng, mixSeed } from '../bot-engine/rng.ts';
+import { randomMove } from '../bot-engine/playout.ts';
+
+const RULES: Rules[] = [];
+for (const tinyCity of [false, true]) for (const farmers of ['1st', '2nd', '3rd'] as const) RULES.push({ tinyCity, farmers });
+
+/** Small-budget search levels: same code as medium/hard/expert, cheap enough for whole games. */
+const LITE = { iterations: 24, innerMoves: 6, k0: 2, widen: 0.5, c: 0.1, priorVisits: 2, maxDepth: 2, scale: 15 };
+
+function key(m: { x: number; y: number; rotation: number; meeple: string | null }): string {
+  return `${m.x},${m.y},${m.rotation},${m.meeple}`;
+}
+
+function assertLegal(s: GameState, d: BotDecision, label: string): void {
+  const legal = new Set(legalMoves(s).map(key));
+  const move = resolvedToMove(s, d);
+  assert.ok(legal.has(key(move)), `${label}: illegal move ${JSON.stringify(move)}`);
+}
+
+function view(s: GameState): GameState {
+  return hideBag(s.clone());
+}
+
+/** A position some way into a game, reached by seeded random play. */
+function midGame(seed: string, players: number, turns: number, rules?: Partial<Rules>): GameState {
+  const s = newGame({ players, seed, rules });
+  const rng = new Rng(seed);
+  for (let t = 0; t < turns && !bagEmpty(s); t++) {
+    const m = randomMove(s, rng);
+    place(s, m.fi, m.r, m.spot);
+    discardUnplaceable(s);
+  }
+  return s;
+}
+
+test('bots play only legal moves in whole games under every rule option, 2-4 players', () => {
+  let games = 0;
+  for (let i = 0; i < RULES.length; i++) {
+    for (const players of [2, 3, 4]) {
+      const rules = RULES[i];
+      const s = newGame({ players, seed: `legal-${i}-${players}`, rules });
+      // Seats cycle through the cheap levels and a small-budget search.
+      const seats = ['random', 'greedy', 'heuristic', 'lite', 'greedy', 'heuristic'].slice((i + players) % 3, ((i + players) % 3) + players);
+      let turn = 0;
+      while (!bagEmpty(s)) {
+        const seat = s.currentPlayer;
+        const v = view(s);
+        const level = seats[seat];
+        const seed = mixSeed(i, players, turn, seat);
+        const d = level === 'lite' ? search(v, LITE, seed) : chooseMove(v, level as BotLevel, seed);
+        assertLegal(s, d, `${JSON.stringify(rules)} ${players}p turn ${turn} ${level}`);
+        place(s, d.fi, d.r, d.spot);
+        discardUnplaceable(s);
+        turn++;
+      }
+      finalScoring(s);
+      assert.ok(s.finished);
+      games++;
+    }
+  }
+  assert.equal(games, 18);
+});
+
+test('every level, at its real budget, answers legally at several points of a game', () => {
+  for (const level of BOT_LEVELS) {
+    for (const [turns, players] of [
+      [3, 2],
+      [30, 3],
+      [60, 4],
+    ] as const) {
+      const s = midGame(`levels-${level}-${turns}`, players, turns, RULES[turns % RULES.length]);
+      if (bagEmpty(s)) continue;
+      const d = chooseMove(view(s), level, 7);
+      assertLegal(s, d, `${level} after ${turns} turns`);
+      assert.equal(d.stopped, false);
+    }
+  }
+});
+
+test('same view, level and seed give the same move (module scratch state does not leak)', () => {
+  const a = midGame('det-a', 2, 20);
+  const b = midGame('det-b', 3, 35);
+  for (const level of BOT_LEVELS) {
+    const first = chooseMove(view(a), level, 42);
+    chooseMove(view(b), level, 43); // dirty every module-level scratch in between
+    const again = chooseMove(view(a), level, 42);
+    assert.deepEqual(again, first, level);
+  }
+});
+
+test('the hidden bag order is never read: states differing only in it give the same move', () => {
+  for (const [i, turns] of [10, 25, 50].entries()) {
+    const s = midGame(`hidden-${i}`, 2 + i, turns);
+    if (bagEmpty(s)) continue;
+    const other = s.clone();
+    // Reverse the undrawn tiles after the current one: same multiset, different order.
+    const from = other.h[H_BAGPOS] + 1;
+    other.bag.subarray(from, BAG_SIZE).reverse();
+    assert.notDeepEqual([...other.bag.subarray(from)], [...s.bag.subarray(from)]);
+    for (const level of BOT_LEVELS) {
+      // The raw states, not views: chooseMove must hide the order itself.
+      const x = chooseMove(s, level, 99);
+      const y = chooseMove(other, level, 99);
+      assert.deepEqual(y, x, `${level} after ${turns} turns`);
+    }
+  }
+});
+
+test('chooseMove leaves the caller state untouched', () => {
+  const s = midGame('untouched', 2, 15);
+  const before = new Uint8Array(s.bytes);
+  for (const level of BOT_LEVELS) chooseMove(s, level, 1);
+  assert.deepEqual(new Uint8Array(s.bytes), before);
+});
+
+test('a raised stop stops the search promptly and still returns a legal move', () => {
+  const s = midGame('stop', 2, 12);
+  for (const level of ['medium', 'hard', 'expert'] as const) {
+    let polls = 0;
+    const t0 = performance.now();
+    const d = chooseMove(view(s), level, 5, { shouldStop: () => ++polls > 2 });
+    const ms = performance.now() - t0;
+    assert.equal(d.stopped, true, level);
+    assert.ok(d.iterations <= 12, `${level}: ${d.iterations} iterations after the stop`);
+    assert.ok(ms < 100, `${level} took ${ms} ms`);
+    assertLegal(s, d, level);
+    // Stopped before the first iteration: the best move by the prior.
+    const now = chooseMove(view(s), level, 5, { shouldStop: () => true });
+    assert.equal(now.iterations, 0);
+    assertLegal(s, now, level);
+  }
+});
+
+test('the evaluation is finite and counts banked points', () => {
+  const s = midGame('eval', 4, 40);
+  const out = new Float64Array(4);
+  evaluate(s, out);
+  for (let p = 0; p < 4; p++) {
+    assert.ok(Number.isFinite(out[p]));
+    assert.ok(out[p] >= s.score(p), `player ${p}: ${out[p]} < banked ${s.score(p)}`);
+  }
+});
