@@ -172,7 +172,7 @@ export class Room {
     // Stored before it is broadcast: a game is its record.
     this.deps.store.appendMoves(this.id, recorded, outcome.finished);
     this.movesCount += recorded.length;
-    const last: LastMove = { turn, seat, tile, move: recorded[0] as Move, events: outcome.events, discarded: outcome.discarded };
+    const last: LastMove = { turn, seat, tile, move: { x: move.x, y: move.y, rotation: move.rotation, meeple: move.meeple ?? null }, events: outcome.events, discarded: outcome.discarded };
     if (bot) last.bot = { source: bot.source, level: bot.level, elapsedMs: Math.round(bot.elapsedMs * 1000) / 1000 };
     this.lastMove = last;
     if (outcome.finished) this.log.info({ scores: this.setup.seats.map((_, p) => this.state.score(p)) }, 'game finished');
