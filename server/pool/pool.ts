@@ -101,9 +101,8 @@ export class BotPool {
       this.metrics.respawns.inc();
       this.log.warn({ threadId: w.threadId, respawns: this.respawnCount }, 'bot worker respawned after the pool was ready');
     });
-    piscina.on('workerDestroy', (w: { threadId: number }) => {
-      this.stats?.markGone(w.threadId);
-      if (!this.closing && this.readyAt !== null) this.log.warn({ threadId: w.threadId }, 'bot worker exited');
+    piscina.on('workerDestroy', () => {
+      if (!this.closing && this.readyAt !== null) this.log.warn('bot worker exited');
     });
 
     const barrier = new SharedArrayBuffer(8);
@@ -172,6 +171,7 @@ export class BotPool {
 
   summary(): object {
     const stats = this.stats;
+    stats?.markAlive(new Set((this.piscina?.threads ?? []).map((t) => t.threadId)));
     const totals = stats?.totals() ?? { spawnCpuMs: 0, computeCpuMs: 0, ratio: null };
     return {
       ready: this.ready,

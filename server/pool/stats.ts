@@ -92,9 +92,9 @@ export class PoolStats {
     this.metrics.taskCpu.observe(r.cpuMs / 1000);
   }
 
-  markGone(threadId: number): void {
-    const w = this.workers.get(threadId);
-    if (w) w.alive = false;
+  /** Marks which workers are still running (an exited thread's id is gone from `alive`). */
+  markAlive(alive: Set<number>): void {
+    for (const w of this.workers.values()) w.alive = alive.has(w.threadId);
   }
 
   totals(): { spawnCpuMs: number; computeCpuMs: number; ratio: number | null } {

@@ -4,7 +4,7 @@
 import websocket from '@fastify/websocket';
 import type { Logger } from 'pino';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Connection } from './connection.ts';
+import { Connection, type WebSocket } from './connection.ts';
 import { CLOSE } from './protocol.ts';
 
 /** Browsers send Origin; other clients usually do not, and are allowed. With no allow-list,
@@ -65,7 +65,7 @@ export async function wsRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     (socket, request) => {
-      const conn = new Connection(socket, {
+      const conn = new Connection(socket as unknown as WebSocket, {
         games,
         metrics,
         log: request.log as Logger,
@@ -76,7 +76,7 @@ export async function wsRoutes(app: FastifyInstance): Promise<void> {
       });
       connections.add(conn);
       metrics.sockets.set(connections.size);
-      socket.on('close', () => {
+      conn.socket.on('close', () => {
         connections.delete(conn);
         metrics.sockets.set(connections.size);
       });

@@ -1,0 +1,145 @@
+// The pool under trouble: readiness only after warm-up, a worker crashing mid-search, a search
+// that ignores its deadline, a worker module that throws at load, and the queue at its bound.
+// Needs the compiled worker (`npm test` builds first).
+
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import { pino } from 'pino';
+import { newGame, resolveMove } from '../bot-engine/game.ts';
+import { hideBag } from '../bot-engine/rules.ts';
+import { BotScheduler } from '../server/bot-scheduler.ts';
+import { Metrics } from '../server/metrics.ts';
+import { BotPool, PoolStartError } from '../server/pool/pool.ts';
+import { get, post, startServer } from './server-helpers.ts';
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const silent = pino({ level: 'silent' });
+
+function makePool(workerFile: string | null, opts: { workers?: number; maxQueue?: number; warmupTimeoutMs?: number } = {}) {
+  const metrics = new Metrics();
+  const workers = opts.workers ?? 1;
+  const sizing = { workers, reason: 'test', availableParallelism: 2, quotaCpus: null, quotaSource: 'test', usableCores: 2, reservedCores: 1, setting: workers };
+  const pool = new BotPool({ sizing, maxQueue: opts.maxQueue ?? 8, workerFile, warmupLevel: 'random', warmupTimeoutMs: opts.warmupTimeoutMs ?? 10000, logger: silent, metrics });
+  return { pool, metrics, close: async () => (await pool.close(), metrics.close()) };
+}
+
+const view = () => hideBag(newGame({ players: 2, seed: 'pool-test' }));
+const total = async (c: { get(): Promise<{ values: { value: number }[] }> }) => (await c.get()).values.reduce((n, v) => n + v.value, 0);
+
+test('ready only after every worker is warm; games are refused with 503 before', async () => {
+  const server = await startServer({ workerFile: fixture('pool-slow-warmup-worker.mjs'), botWorkers: 2 }, false);
+  try {
+    const early = await get(server.base, '/readyz');
+    assert.equal(early.status, 503);
+    assert.match(early.body.reason, /warming up/);
+    const refused = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] });
+    assert.equal(refused.status, 503);
+    assert.equal(refused.headers.get('retry-after'), '5');
+    assert.equal((await get(server.base, '/healthz')).status, 200, 'alive while warming');
+    await server.app.tessera.poolStarted;
+    assert.equal((await get(server.base, '/readyz')).status, 200);
+    const pool = (await get(server.base, '/api/pool')).body;
+    assert.equal(pool.workers.length, 2, 'one warm-up per worker');
+    assert.notEqual(pool.workers[0].threadId, pool.workers[1].threadId);
+    for (const w of pool.workers) assert.ok(w.warmMs >= 600, `warm-up time measured (${w.warmMs} ms)`);
+    assert.equal(pool.counters.shed, 1);
+  } finally {
+    await server.app.close();
+  }
+});
+
+test('a worker that crashes mid-search: retried cheaply, respawned, counted', async () => {
+  const { pool, metrics, close } = makePool(fixture('pool-crash-worker.mjs'));
+  try {
+    await pool.start();
+    const scheduler = new BotScheduler({ pool, metrics, deadlineMs: 500, logger: silent });
+    const v = view();
+    const answer = await scheduler.move(v, 'hard', 7);
+    assert.equal(answer.source, 'retry');
+    assert.equal(answer.level, 'random');
+    assert.ok(!('error' in resolveMove(v, answer.move)), 'the move is legal');
+    assert.equal((await metrics.searchFailures.get()).values.find((x) => x.labels.reason === 'crash')?.value, 1);
+    // The replacement thread comes up and answers.
+    const again = await scheduler.move(v, 'random', 8);
+    assert.equal(again.source, 'search');
+    assert.equal(await total(metrics.respawns), 1);
+    const summary = pool.summary() as { workers: { alive: boolean; respawn: boolean }[] };
+    assert.ok(summary.workers.some((w) => !w.alive));
+    assert.ok(summary.workers.some((w) => w.respawn));
+  } finally {
+    await close();
+  }
+});
+
+test('a search that ignores its deadline is given up on in bounded time', async () => {
+  const { pool, metrics, close } = makePool(fixture('pool-hang-worker.mjs'));
+  try {
+    await pool.start();
+    const scheduler = new BotScheduler({ pool, metrics, deadlineMs: 200, logger: silent });
+    const started = performance.now();
+    const answer = await scheduler.move(view(), 'expert', 3);
+    const took = performance.now() - started;
+    assert.ok(took < 1500, `answered in ${took} ms, not after the 5 s hang`);
+    assert.equal(answer.source, 'retry');
+    assert.equal(await total(metrics.deadlineHits), 1);
+    assert.equal((await metrics.searchFailures.get()).values.find((x) => x.labels.reason === 'deadline')?.value, 1);
+  } finally {
+    await close();
+  }
+});
+
+test('a cooperative search past its deadline answers and is counted', async () => {
+  const { pool, metrics, close } = makePool(null);
+  try {
+    await pool.start();
+    // A searching level with a tiny budget stops at its deadline with its best move so far.
+    const scheduler = new BotScheduler({ pool, metrics, deadlineMs: 60, logger: silent });
+    const v = view();
+    const answer = await scheduler.move(v, 'expert', 1);
+    assert.equal(answer.source, 'search');
+    assert.equal(answer.hitDeadline, true);
+    assert.ok(!('error' in resolveMove(v, answer.move)));
+    assert.equal(await total(metrics.deadlineHits), 1);
+  } finally {
+    await close();
+  }
+});
+
+test('a worker module that throws at load fails the start with a clear error', async () => {
+  const { pool, close } = makePool(fixture('pool-throw-worker.mjs'), { workers: 2, warmupTimeoutMs: 5000 });
+  const started = performance.now();
+  await assert.rejects(pool.start(), (e: Error) => {
+    assert.ok(e instanceof PoolStartError);
+    assert.match(e.message, /failed to load/);
+    assert.match(e.message, /bot tables missing \(fixture\)/);
+    return true;
+  });
+  assert.ok(performance.now() - started < 4000, 'fails fast, not at the warm-up timeout');
+  await close();
+  const missing = makePool('/nonexistent/worker.js');
+  await assert.rejects(missing.pool.start(), /npm run build/);
+  await missing.close();
+});
+
+test('a full queue: searches are refused at once and the bot still moves (main-thread fallback)', async () => {
+  const { pool, metrics, close } = makePool(fixture('pool-hang-worker.mjs'), { maxQueue: 1 });
+  try {
+    await pool.start();
+    const scheduler = new BotScheduler({ pool, metrics, deadlineMs: 300, logger: silent });
+    // One search blocks the worker, one fills the queue; the third bot move cannot queue.
+    const busy = [scheduler.move(view(), 'hard', 1), scheduler.move(view(), 'hard', 2)];
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(pool.load, 1);
+    const started = performance.now();
+    const v = view();
+    const answer = await scheduler.move(v, 'hard', 3);
+    assert.ok(performance.now() - started < 100, 'no waiting on a full queue');
+    assert.equal(answer.source, 'fallback');
+    assert.ok(!('error' in resolveMove(v, answer.move)));
+    assert.ok((await metrics.degraded.get()).values.length > 0, 'counted as degraded');
+    await Promise.all(busy);
+  } finally {
+    await close();
+  }
+});
