@@ -5,6 +5,7 @@
 
 # ---- build: all dependencies, compile TypeScript, then drop dev dependencies ----
 FROM node:24.21.0-bookworm-slim AS build
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --loglevel=warn

@@ -39,6 +39,19 @@ pass() { passed=$((passed + 1)); echo "  ok   - $*"; }
 fail() { failed=$((failed + 1)); failures+=("$*"); echo "  FAIL - $*"; }
 skip() { skipped=$((skipped + 1)); skips+=("$*"); echo "  skip - $*"; }
 timing() { timings+=("$1: $2s"); log "$1 took $2s"; }
+# Counts the checks the smoke client made (it printed them already): "pass|fail|skip<TAB>message".
+absorb_results() {
+  local f="$SMOKE_STATE.results" kind msg
+  [ -f "$f" ] || return 0
+  while IFS=$'\t' read -r kind msg; do
+    case "$kind" in
+      pass) passed=$((passed + 1)) ;;
+      fail) failed=$((failed + 1)); failures+=("$msg") ;;
+      skip) skipped=$((skipped + 1)); skips+=("$msg") ;;
+    esac
+  done <"$f"
+  rm -f "$f"
+}
 
 # ---------------------------------------------------------------- tools
 source scripts/use-node.sh >/dev/null
@@ -85,7 +98,7 @@ cleanup() {
   set +e
   if [ -n "$dockerd_pid" ] && kill -0 "$dockerd_pid" 2>/dev/null; then
     if [ "$rc" -ne 0 ] || [ "$failed" -gt 0 ]; then
-      for c in $(timeout 10 "$DOCKER_BIN" ps -aq 2>/dev/null); do
+      for c in $(timeout 10 "$DOCKER_BIN" ps -aq --filter name=tessera-smoke 2>/dev/null); do
         echo "---- docker logs $c (last 40 lines)"
         timeout 10 "$DOCKER_BIN" logs --tail 40 "$c" 2>&1
       done
@@ -264,10 +277,7 @@ timing "run until healthy" $(( $(date +%s) - s ))
 s=$(date +%s)
 export SMOKE_BASE="http://127.0.0.1:$port" SMOKE_STATE="$tmp/smoke-state.json"
 if timeout 150 node test/docker/smoke-client.ts play; then :; else fail "smoke client (play) exited $?"; fi
-[ -f "$tmp/smoke-state.json.results" ] && while IFS=$'\t' read -r kind msg; do
-  case "$kind" in pass) pass "$msg";; fail) fail "$msg";; skip) skip "$msg";; esac
-done <"$tmp/smoke-state.json.results"
-rm -f "$tmp/smoke-state.json.results"
+absorb_results
 timing "play a game" $(( $(date +%s) - s ))
 
 # ---------------------------------------------------------------- 6. graceful stop
@@ -296,16 +306,14 @@ if wait_healthy tessera-smoke-2 90; then
   pass "new container on the same volume healthy ($(( $(date +%s) - s ))s)"
   if [ "$files" -eq 0 ]; then export SMOKE_NO_DATA=1; fi
   if timeout 60 node test/docker/smoke-client.ts find; then :; else fail "smoke client (find) exited $?"; fi
-  [ -f "$tmp/smoke-state.json.results" ] && while IFS=$'\t' read -r kind msg; do
-    case "$kind" in pass) pass "$msg";; fail) fail "$msg";; skip) skip "$msg";; esac
-  done <"$tmp/smoke-state.json.results"
+  absorb_results
 else
   docker logs --tail 60 tessera-smoke-2 2>&1 || true
   fail "new container on the same volume becomes healthy"
 fi
-s=$(date +%s)
+s2=$(date +%s)
 docker stop -t 20 tessera-smoke-2 >/dev/null
 code=$(docker inspect tessera-smoke-2 --format '{{.State.ExitCode}}')
-[ "$code" = 0 ] && pass "second docker stop: exit 0 in $(( $(date +%s) - s ))s" || fail "second docker stop: exit $code"
+[ "$code" = 0 ] && pass "second docker stop: exit 0 in $(( $(date +%s) - s2 ))s" || fail "second docker stop: exit $code"
 timing "restart, find, stop" $(( $(date +%s) - s ))
 exit 0

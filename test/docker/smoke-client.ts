@@ -1,10 +1,12 @@
 // The client half of the container smoke test (scripts/docker-smoke.sh); works against any
 // running server too:  SMOKE_BASE=http://127.0.0.1:3000 node test/docker/smoke-client.ts play
 //
-//   play  /healthz, /readyz, /api/pool (pool sized from the CPU limit), /metrics, then a short
-//         game against a bot over the WebSocket API (docs/PROTOCOL.md), left unfinished
-//   find  after a restart on the same data: the game is there at the same turn, the seat token
-//         still works, and one more move gets a bot answer
+//   play  /healthz, /readyz, /api/pool (pool sized from the CPU limit), /metrics; a whole game
+//         against a greedy bot over the WebSocket API (docs/PROTOCOL.md) and its record; a
+//         second game left mid-play
+//   find  after a restart on the same data: the unfinished game is there at the same turn, its
+//         seat token still works and one more move gets a bot answer; the finished game's
+//         record is still served
 //
 // Each check is one line "pass|fail|skip<TAB>message" appended to $SMOKE_STATE.results; the
 // game (id, token, turn) is kept in $SMOKE_STATE between the two runs. Exit code 0 unless the
@@ -32,6 +34,9 @@ const check = (ok: boolean, message: string, detail = ''): boolean => {
 };
 
 interface Saved {
+  /** A finished game (its record must stay available). */
+  finishedId: string | null;
+  /** An unfinished game, left mid-play. */
   gameId: string;
   token: string;
   seat: number;
@@ -90,6 +95,7 @@ function playSession(gameId: string, token: string, stop: (view: View, placed: n
     let botMoves = 0;
     let welcome = false;
     let sentTurn = -1;
+    let lastSent = 0;
     let done = false;
     const finish = (error?: Error) => {
       if (done) return;
@@ -122,9 +128,38 @@ function playSession(gameId: string, token: string, stop: (view: View, placed: n
       const meeple = view.turn % 3 === 0 && p.meeples.length > 0 ? p.meeples[0] : null;
       sentTurn = view.turn;
       placed++;
-      ws.send(JSON.stringify({ type: 'move', turn: view.turn, move: { x: p.x, y: p.y, rotation: p.rotation, meeple } }));
+      // Paced under the server's per-socket message rate limit (TESSERA_WS_RATE, default 10/s).
+      const out = JSON.stringify({ type: 'move', turn: view.turn, move: { x: p.x, y: p.y, rotation: p.rotation, meeple } });
+      const wait = Math.max(0, lastSent + 150 - Date.now());
+      lastSent = Date.now() + wait;
+      setTimeout(() => done || ws.send(out), wait);
     });
   });
+}
+
+/** A whole game, person (us) against a greedy bot, to the last tile; then its record. */
+async function fullGame(): Promise<string | null> {
+  const created = await http('POST', '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'greedy' }] });
+  if (!check(created.status === 201 && typeof created.json?.id === 'string', 'POST /api/games creates a person-vs-bot game', `${created.status} ${created.text.slice(0, 200)}`)) return null;
+  const gameId: string = created.json.id;
+  const joined = await http('POST', `/api/games/${gameId}/seats`, { name: 'smoke', seat: 0 });
+  if (!check(joined.status === 201 && typeof joined.json?.token === 'string', 'POST /api/games/:id/seats gives a seat token', `${joined.status} ${joined.text.slice(0, 200)}`)) return null;
+  const started = Date.now();
+  try {
+    const session = await playSession(gameId, joined.json.token, (view) => view.status === 'finished', 60_000);
+    const v = session.view;
+    check(
+      session.welcome && v?.status === 'finished' && session.botMoves > 10,
+      `a whole game against a greedy bot over the WebSocket: ${session.placed} placements of ours, ${session.botMoves} bot moves, ${v?.turn} turns, final scores ${v?.seats.map((s) => s.score).join(':')} (${Date.now() - started} ms)`,
+      `welcome ${session.welcome}, status ${v?.status}`,
+    );
+  } catch (e) {
+    check(false, 'a whole game against a greedy bot over the WebSocket', (e as Error).message);
+    return null;
+  }
+  const record = await http('GET', `/api/games/${gameId}/record`);
+  check(record.status === 200 && Array.isArray(record.json?.moves) && record.json.moves.length > 20, `GET /api/games/:id/record: ${record.json?.format} record with ${record.json?.moves?.length} moves`, `${record.status} ${record.text.slice(0, 200)}`);
+  return gameId;
 }
 
 async function play(): Promise<void> {
@@ -142,24 +177,26 @@ async function play(): Promise<void> {
   );
   check(pool.json?.alive === expectWorkers && pool.json?.ready === true, `/api/pool: ${expectWorkers} worker(s) alive and ready`, `alive ${pool.json?.alive}, ready ${pool.json?.ready}`);
 
+  const finishedId = await fullGame();
+
   const created = await http('POST', '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'greedy' }] });
-  if (!check(created.status === 201 && typeof created.json?.id === 'string', 'POST /api/games creates a person-vs-bot game', `${created.status} ${created.text.slice(0, 200)}`)) return;
+  if (!check(created.status === 201 && typeof created.json?.id === 'string', 'POST /api/games creates a second game', `${created.status} ${created.text.slice(0, 200)}`)) return;
   const gameId: string = created.json.id;
   const joined = await http('POST', `/api/games/${gameId}/seats`, { name: 'smoke', seat: 0 });
-  if (!check(joined.status === 201 && typeof joined.json?.token === 'string', 'POST /api/games/:id/seats gives a seat token', `${joined.status} ${joined.text.slice(0, 200)}`)) return;
+  if (!check(joined.status === 201 && typeof joined.json?.token === 'string', 'POST /api/games/:id/seats on the second game', `${joined.status} ${joined.text.slice(0, 200)}`)) return;
 
   const started = Date.now();
   let session;
   try {
     session = await playSession(gameId, joined.json.token, (view, placed) => view.status === 'finished' || (placed >= ourMoves && view.currentSeat === view.you), 90_000);
   } catch (e) {
-    check(false, 'a short game against a greedy bot over the WebSocket', (e as Error).message);
+    check(false, 'a game left mid-play against a greedy bot over the WebSocket', (e as Error).message);
     return;
   }
   const v = session.view;
   check(
     session.welcome && v !== null && v.status === 'playing' && session.placed >= ourMoves && session.botMoves >= ourMoves - 1,
-    `a short game against a greedy bot over the WebSocket: ${session.placed} placements of ours, ${session.botMoves} bot moves, turn ${v?.turn}, ${v?.tilesLeft} tiles left, scores ${v?.seats.map((s) => s.score).join(':')} (${Date.now() - started} ms)`,
+    `a game left mid-play against a greedy bot: ${session.placed} placements of ours, ${session.botMoves} bot moves, turn ${v?.turn}, ${v?.tilesLeft} tiles left, scores ${v?.seats.map((s) => s.score).join(':')} (${Date.now() - started} ms)`,
     `welcome ${session.welcome}, status ${v?.status}`,
   );
   const summary = await http('GET', `/api/games/${gameId}`);
@@ -169,7 +206,7 @@ async function play(): Promise<void> {
   const names = new Set([...metrics.text.matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]));
   check(metrics.status === 200 && names.size > 0 && [...names].some((n) => /bot|pool|worker/.test(n)), `GET /metrics: Prometheus text, ${names.size} metric families including the pool's`, `${metrics.status} ${metrics.text.slice(0, 200)}`);
 
-  const saved: Saved = { gameId, token: joined.json.token, seat: 0, turn: v!.turn };
+  const saved: Saved = { finishedId, gameId, token: joined.json.token, seat: 0, turn: v!.turn };
   writeFileSync(statePath, JSON.stringify(saved));
 }
 
@@ -192,6 +229,10 @@ async function find(): Promise<void> {
     check(session.welcome && session.placed === 1 && session.botMoves >= 1, `the seat token still works after restart: one more move and a bot answer (turn ${session.view?.turn})`, `placed ${session.placed}, bot moves ${session.botMoves}`);
   } catch (e) {
     check(false, 'the seat token still works after restart', (e as Error).message);
+  }
+  if (saved.finishedId) {
+    const record = await http('GET', `/api/games/${saved.finishedId}/record`);
+    check(record.status === 200 && Array.isArray(record.json?.moves), 'after restart the finished game\'s record is still served', `${record.status} ${record.text.slice(0, 200)}`);
   }
 }
 
