@@ -106,7 +106,7 @@ export class BotPool {
     });
 
     const barrier = new SharedArrayBuffer(8);
-    const task: WarmupTask = { level: warmupLevel, seed: 1, moves: 4, budgetMs: 200, barrier, workers: this.size, barrierTimeoutMs: warmupTimeoutMs };
+    const task: WarmupTask = { level: warmupLevel, seed: 1, moves: 3, budgetMs: 150, barrier, workers: this.size, barrierTimeoutMs: warmupTimeoutMs };
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
