@@ -1,0 +1,153 @@
+// Capacity: for each bot level, the number of concurrent games (one person with think times
+// against one bot) this machine holds with bot move p99 ≤ the level's budget + 100 ms and
+// event-loop delay p99 ≤ 5 ms. Each step runs against a fresh server; steps grow until one fails,
+// then the gap to the last passing step is bisected once.
+//
+//   node dist/bench/capacity/run.js [quick|full|tiny]
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runLoad, windowStats } from '../games/load.ts';
+import { machine, machineLine, type MachineInfo } from '../lib/proc.ts';
+import { startServer } from '../lib/server.ts';
+import { progress, table, type Summary } from '../lib/stats.ts';
+import { lines } from '../lib/svg.ts';
+
+/** Nominal search budgets of the search levels (ms); the others answer in a few ms. */
+export const BUDGET_MS: Record<string, number> = { heuristic: 50, medium: 100, hard: 250, expert: 500 };
+
+export interface CapacityOptions {
+  levels: string[];
+  /** Concurrent games to try, ascending. */
+  steps: number[];
+  thinkMs: [number, number];
+  rampSeconds: number;
+  /** Measured seconds per step after the ramp. */
+  seconds: number;
+  loopP99Ms: number;
+  bisect: boolean;
+  plotDir: string | null;
+}
+
+export const CAPACITY_MODES: Record<'tiny' | 'quick' | 'full', CapacityOptions> = {
+  tiny: { levels: ['medium'], steps: [2], thinkMs: [300, 600], rampSeconds: 1, seconds: 2.5, loopP99Ms: 5, bisect: false, plotDir: null },
+  quick: { levels: ['medium'], steps: [10, 40], thinkMs: [2000, 5000], rampSeconds: 3, seconds: 10, loopP99Ms: 5, bisect: false, plotDir: null },
+  full: { levels: ['medium', 'hard', 'expert'], steps: [2, 5, 10, 20, 40, 80, 160], thinkMs: [2000, 5000], rampSeconds: 6, seconds: 30, loopP99Ms: 5, bisect: true, plotDir: 'docs/bench' },
+};
+
+export interface Step {
+  level: string;
+  games: number;
+  bot: Summary;
+  loopP99Ms: number;
+  loopP99Median: number;
+  loopMaxMs: number;
+  degraded: number;
+  fallback: number;
+  maxQueue: number;
+  utilization: number;
+  pass: boolean;
+  why: string;
+}
+
+export interface CapacityReport {
+  machine: MachineInfo;
+  machineEnd: MachineInfo;
+  options: CapacityOptions;
+  steps: Step[];
+  knee: Record<string, { games: number; limitMs: number; firstFail: number | null }>;
+}
+
+async function step(level: string, games: number, o: CapacityOptions): Promise<Step> {
+  const server = await startServer();
+  try {
+    const r = await runLoad({ url: server.url, pid: server.pid, people: games, level, thinkMs: o.thinkMs, rampMs: o.rampSeconds * 1000, seconds: o.rampSeconds + o.seconds, graceMs: 0, seed: games, quiet: true });
+    const w = windowStats(r, o.rampSeconds * 1000, (o.rampSeconds + o.seconds) * 1000);
+    const limit = (BUDGET_MS[level] ?? 0) + 100;
+    const botOk = w.bot.count > 0 && w.bot.p99 <= limit;
+    const loopOk = w.loopP99Ms <= o.loopP99Ms;
+    const src = r.botMoveSources;
+    const inWindow = r.windows.filter((x) => x.at >= o.rampSeconds * 1000);
+    return {
+      level,
+      games,
+      bot: w.bot,
+      loopP99Ms: w.loopP99Ms,
+      loopP99Median: w.loopP99Median,
+      loopMaxMs: w.loopMaxMs,
+      degraded: src.degraded ?? 0,
+      fallback: (src.fallback ?? 0) + (src.retry ?? 0),
+      maxQueue: Math.max(0, ...inWindow.map((x) => x.queueDepth)),
+      utilization: inWindow.length ? Math.round((inWindow.reduce((n, x) => n + x.utilization, 0) / inWindow.length) * 100) / 100 : 0,
+      pass: botOk && loopOk,
+      why: [botOk ? '' : w.bot.count === 0 ? 'no bot moves' : `bot p99 ${w.bot.p99} > ${limit} ms`, loopOk ? '' : `loop p99 ${w.loopP99Ms} > ${o.loopP99Ms} ms`].filter(Boolean).join('; '),
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+export async function runCapacity(o: CapacityOptions): Promise<{ report: CapacityReport; markdown: string }> {
+  const m0 = machine();
+  const steps: Step[] = [];
+  const knee: CapacityReport['knee'] = {};
+  const run = async (level: string, games: number) => {
+    progress(`capacity: ${level}, ${games} concurrent games, ${o.seconds} s …`);
+    const s = await step(level, games, o);
+    progress(`  bot p99 ${s.bot.p99} ms (${s.bot.count} moves), loop p99 ${s.loopP99Ms} ms (median window ${s.loopP99Median}), max queue ${s.maxQueue}, ${s.degraded} degraded → ${s.pass ? 'pass' : `FAIL: ${s.why}`}`);
+    steps.push(s);
+    return s;
+  };
+  for (const level of o.levels) {
+    let best = 0;
+    let firstFail: number | null = null;
+    for (const g of o.steps) {
+      const s = await run(level, g);
+      if (s.pass) best = g;
+      else {
+        firstFail = g;
+        break;
+      }
+    }
+    if (o.bisect && firstFail !== null && firstFail - best > 1) {
+      const mid = Math.round((best + firstFail) / 2);
+      const s = await run(level, mid);
+      if (s.pass) best = mid;
+      else firstFail = mid;
+    }
+    knee[level] = { games: best, limitMs: (BUDGET_MS[level] ?? 0) + 100, firstFail };
+  }
+  const report: CapacityReport = { machine: m0, machineEnd: machine(), options: o, steps, knee };
+  if (o.plotDir) {
+    mkdirSync(o.plotDir, { recursive: true });
+    writeFileSync(
+      join(o.plotDir, 'capacity.svg'),
+      lines({
+        title: 'Bot move p99 against concurrent games, per level',
+        xLabel: 'concurrent games (1 person + 1 bot each)',
+        yLabel: 'bot move p99 (ms)',
+        series: o.levels.map((level) => ({ name: `${level} (limit ${(BUDGET_MS[level] ?? 0) + 100} ms)`, points: steps.filter((s) => s.level === level).sort((a, b) => a.games - b.games).map((s) => [s.games, s.bot.p99] as [number, number]) })),
+      }),
+    );
+  }
+  return { report, markdown: capacityMarkdown(report) };
+}
+
+function capacityMarkdown(r: CapacityReport): string {
+  const o = r.options;
+  const rows = r.steps.map((s) => [s.level, s.games, s.bot.count, `${s.bot.p50} / ${s.bot.p99} / ${s.bot.max}`, `${s.loopP99Ms} (${s.loopP99Median}) / ${s.loopMaxMs}`, s.maxQueue, s.utilization, s.degraded, s.fallback, s.pass ? 'pass' : `fail: ${s.why}`]);
+  const knees = Object.entries(r.knee).map(([level, k]) => `**${level}**: ${k.games} games (bot p99 ≤ ${k.limitMs} ms${k.firstFail !== null ? `; fails at ${k.firstFail}` : '; no step failed — the knee is above the largest step tried'})`);
+  return `Measured by \`bench/capacity/run.ts\`: for each level, steps of N concurrent games (one simulated person with think time ${o.thinkMs[0] / 1000}–${o.thinkMs[1] / 1000} s against one bot, played through the WebSocket protocol), each step against a fresh server with its defaults (one bot worker here), ${o.rampSeconds} s ramp then ${o.seconds} s measured. A step passes when bot move p99 (queue + search, as the server reports it) ≤ the level's budget + 100 ms (budgets: ${Object.entries(BUDGET_MS).map(([k, v]) => `${k} ${v}`).join(', ')} ms) and the worst ~1 s window's event-loop delay p99 ≤ ${o.loopP99Ms} ms. Steps grow until one fails${o.bisect ? ', then the gap is bisected once' : ''}. Machine: ${machineLine(r.machine, r.machineEnd)}; the load generator shares the cores with the server.
+
+**Knee:** ${knees.join('; ')}.
+
+${table(['level', 'games', 'bot moves', 'bot p50 / p99 / max ms', 'loop p99 worst (median) / max ms', 'max queue', 'pool utilisation', 'degraded', 'retry+fallback', 'result'], rows)}
+${o.plotDir ? '\n![capacity](bench/capacity.svg)\n' : ''}`;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const mode = (process.argv[2] ?? 'full') as keyof typeof CAPACITY_MODES;
+  const { writeReport } = await import('../report.ts');
+  const { report, markdown } = await runCapacity(CAPACITY_MODES[mode]);
+  writeReport('capacity', 'Capacity: concurrent games per bot level', markdown, report);
+}

@@ -1,0 +1,106 @@
+// Starts the real server (compiled dist/server/main.js) as a child process on a free loopback
+// port, waits until /readyz says ready (every worker warm), and stops it with SIGTERM.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot, serverMain } from './paths.ts';
+import { sleep } from './stats.ts';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  pid: number;
+  logFile: string;
+  /** SIGTERM, wait for exit (SIGKILL after 15 s); resolves with the exit code. */
+  stop(): Promise<number | null>;
+  /** Warnings and errors the server logged so far, by message. */
+  logSummary(): { warn: number; error: number; messages: Record<string, number> };
+}
+
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+});
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-'));
+  const logFile = join(dir, 'server.log');
+  const fd = openSync(logFile, 'a');
+  const child = spawn(process.execPath, [serverMain], {
+    cwd: repoRoot,
+    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', TESSERA_DATA_DIR: join(dir, 'data'), TESSERA_MAX_GAMES: '100000', ...env },
+    stdio: ['ignore', fd, fd],
+  });
+  children.add(child);
+  let exited: number | null | undefined;
+  const exit = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      exited = code;
+      children.delete(child);
+      resolve(code);
+    }),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 60_000;
+  for (;;) {
+    if (exited !== undefined) throw new Error(`server exited with ${exited} before ready:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
+    try {
+      const r = await fetch(`${url}/readyz`);
+      if (r.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) {
+      child.kill('SIGKILL');
+      throw new Error(`server not ready within 60 s:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
+    }
+    await sleep(100);
+  }
+  return {
+    url,
+    port,
+    pid: child.pid!,
+    logFile,
+    async stop() {
+      if (exited === undefined) {
+        child.kill('SIGTERM');
+        const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exit;
+        clearTimeout(t);
+      }
+      rmSync(join(dir, 'data'), { recursive: true, force: true });
+      return exited ?? null;
+    },
+    logSummary() {
+      const out = { warn: 0, error: 0, messages: {} as Record<string, number> };
+      for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+        if (!line.startsWith('{')) continue;
+        try {
+          const l = JSON.parse(line) as { level: number; msg: string };
+          if (l.level >= 50) out.error++;
+          else if (l.level >= 40) out.warn++;
+          else continue;
+          out.messages[l.msg] = (out.messages[l.msg] ?? 0) + 1;
+        } catch {
+          // not JSON
+        }
+      }
+      return out;
+    },
+  };
+}

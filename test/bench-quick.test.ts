@@ -1,0 +1,53 @@
+// The load benchmarks run end to end in their tiny mode (seconds, not minutes) against the real
+// server and the real pool, and report: every section of docs/BENCHMARKS.md and its JSON.
+// Runs in a temporary directory so the committed docs/ are not touched.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const driver = join(root, 'dist', 'bench', 'run.js');
+
+test('bench tiny mode runs the HTTP, pool-study, games and capacity loads and writes its report', { timeout: 90_000, skip: existsSync(driver) ? false : 'run `npm run build` first' }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-test-'));
+  try {
+    const started = Date.now();
+    const r = spawnSync(process.execPath, [driver, 'tiny', '--only=http,pool-study,games,capacity'], { cwd: dir, encoding: 'utf8', timeout: 80_000 });
+    assert.equal(r.status, 0, `bench exited ${r.status} ${r.signal ?? ''}\n${r.stderr.slice(-3000)}`);
+    assert.match(r.stderr, /pool study: \(1\) fixed warm/, 'prints progress');
+    const md = readFileSync(join(dir, 'docs', 'BENCHMARKS.md'), 'utf8');
+    for (const name of ['http', 'pool-study', 'games', 'capacity', 'targets']) assert.ok(md.includes(`<!-- ${name}:start -->`) && md.includes(`<!-- ${name}:end -->`), `section ${name}`);
+
+    const http = JSON.parse(readFileSync(join(dir, 'docs', 'results', 'http.json'), 'utf8'));
+    assert.ok(http.routes.length >= 5);
+    for (const route of http.routes) assert.ok(route.requestsPerSec > 0 && route.errors === 0 && route.non2xx === 0, `${route.route}: ${route.requestsPerSec} req/s, ${route.errors} errors, ${route.non2xx} non-2xx`);
+    assert.equal(http.serverExitCode, 0);
+
+    const study = JSON.parse(readFileSync(join(dir, 'docs', 'results', 'pool-study.json'), 'utf8'));
+    const fixed = study.results.find((s: { id: string }) => s.id === 'fixed');
+    const fresh = study.results.find((s: { id: string }) => s.id === 'fresh');
+    assert.equal(fixed.spawnsDuringRun, 0, 'a fixed warm pool spawns nothing after ready');
+    assert.equal(fresh.spawnsDuringRun, fresh.searches, 'a fresh worker per search spawns once per search');
+    assert.equal(fixed.failed + fresh.failed, 0);
+    assert.ok(fixed.searches > 0 && fixed.searches === study.workload.searches);
+    assert.ok(fresh.spawnCpuDuringMs > 0 && fixed.computeCpuMs > 0);
+
+    const games = JSON.parse(readFileSync(join(dir, 'docs', 'results', 'games.json'), 'utf8'));
+    assert.ok(games.load.gamesStarted > 0 && games.load.botMoves > 0 && games.load.personMoves > 0, 'people and bots moved');
+    assert.equal(games.load.errors.http, 0);
+    assert.equal(games.load.errors.stalled, 0);
+    assert.ok(games.load.pool && games.load.windows.length > 0, 'read /api/pool while running');
+    assert.equal(games.serverExitCode, 0);
+
+    const capacity = JSON.parse(readFileSync(join(dir, 'docs', 'results', 'capacity.json'), 'utf8'));
+    assert.ok(capacity.steps.length >= 1 && capacity.steps[0].bot.count > 0);
+    console.log(`bench tiny mode: ${Math.round((Date.now() - started) / 1000)} s`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
