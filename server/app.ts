@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import { GameService } from './games/service.ts';
 import { type GameStore, MemoryStore } from './games/store.ts';
 import { installErrorHandling } from './http/errors.ts';
+import { clientRoutes } from './http/client.ts';
 import { gameRoutes } from './http/games.ts';
 import { opsRoutes } from './http/ops.ts';
 import { createLogger } from './log.ts';
@@ -115,6 +116,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(opsRoutes);
   await app.register(gameRoutes);
   await app.register(wsRoutes);
+  await app.register(clientRoutes);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }

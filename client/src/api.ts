@@ -1,0 +1,119 @@
+// HTTP API calls and the seats this browser holds (seat tokens live in localStorage, so a
+// refresh, a new tab or a dropped connection finds its seat again).
+
+import type { BotLevel, GameSummary, Rules } from './protocol.ts';
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON */
+  }
+  if (!res.ok) {
+    const d = (data ?? {}) as { code?: string; message?: string };
+    throw new ApiError(res.status, d.code ?? String(res.status), d.message ?? (text || res.statusText));
+  }
+  return data as T;
+}
+
+export interface SeatRequest {
+  kind: 'person' | 'bot';
+  level?: BotLevel;
+}
+
+export const api = {
+  createGame: (seats: SeatRequest[], rules?: Partial<Rules>) => call<GameSummary>('POST', '/api/games', { seats, ...(rules ? { rules } : {}) }),
+  openGames: (limit = 50) => call<{ games: GameSummary[] }>('GET', `/api/games?limit=${limit}`),
+  game: (id: string) => call<GameSummary>('GET', `/api/games/${encodeURIComponent(id)}`),
+  join: (id: string, name: string, seat?: number) => call<{ gameId: string; seat: number; token: string }>('POST', `/api/games/${encodeURIComponent(id)}/seats`, { name, ...(seat === undefined ? {} : { seat }) }),
+  record: (id: string) => call<unknown>('GET', `/api/games/${encodeURIComponent(id)}/record`),
+  /** Issue D's rematch endpoint, when the server has it. */
+  rematch: (id: string, token: string) => call<{ gameId: string; seat?: number; token?: string; id?: string }>('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
+};
+
+// ---- seats held by this browser ----
+
+export interface HeldSeat {
+  gameId: string;
+  seat: number;
+  token: string;
+  name: string;
+  /** Epoch ms the seat was taken (for the lobby's "your games"). */
+  at: number;
+  /** What the seats were, so a rematch can ask for the same table. */
+  setup?: SeatRequest[];
+  rules?: Partial<Rules>;
+}
+
+const KEY = 'tessera.seats.v1';
+const NAME_KEY = 'tessera.name';
+
+function readAll(): Record<string, HeldSeat> {
+  try {
+    const raw = localStorage.getItem(KEY);
+    const parsed = raw ? JSON.parse(raw) : {};
+    return parsed && typeof parsed === 'object' ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+function writeAll(all: Record<string, HeldSeat>): void {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(all));
+  } catch {
+    /* private mode: seats last for this page only */
+  }
+}
+
+export const seats = {
+  get(gameId: string): HeldSeat | null {
+    return readAll()[gameId] ?? null;
+  },
+  put(seat: HeldSeat): void {
+    const all = readAll();
+    all[seat.gameId] = seat;
+    // Keep the 50 newest.
+    const keep = Object.values(all)
+      .sort((a, b) => b.at - a.at)
+      .slice(0, 50);
+    writeAll(Object.fromEntries(keep.map((s) => [s.gameId, s])));
+  },
+  forget(gameId: string): void {
+    const all = readAll();
+    delete all[gameId];
+    writeAll(all);
+  },
+  list(): HeldSeat[] {
+    return Object.values(readAll()).sort((a, b) => b.at - a.at);
+  },
+};
+
+export function savedName(): string {
+  try {
+    return localStorage.getItem(NAME_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+export function saveName(name: string): void {
+  try {
+    localStorage.setItem(NAME_KEY, name);
+  } catch {
+    /* ignore */
+  }
+}

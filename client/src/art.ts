@@ -1,0 +1,296 @@
+// Tile art: vector drawings of the 24 tile types, built from the engine's own tile table
+// (bot-engine/tiles.ts) so the pictures can never disagree with the rules. Every tile is drawn at
+// rotation 0 in a 100×100 box (y grows south) and defined once as an SVG <g id="tile-X"> in
+// <defs>; the board places it with <use> and rotate(r 50 50).
+//
+// Shapes are canonical per kind of piece and rotated into place: a city on one edge is a cap,
+// on two neighbouring edges a corner, on two opposite edges a band, on three edges everything
+// but a bay; roads are straight, a quarter arc round a corner, or run from an edge to the centre.
+
+import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, ROT_SPOT_LOOKUP, TILES, TILE_NAMES, type Segment } from '../../bot-engine/tiles.ts';
+
+export const SVG_NS = 'http://www.w3.org/2000/svg';
+export const TILE = 100;
+
+export const COLORS = {
+  field: '#86b35a',
+  fieldDark: '#6f9c47',
+  city: '#dcb884',
+  cityShade: '#c79f68',
+  roof: '#b4563b',
+  wall: '#6d5a48',
+  wallLight: '#b8a07c',
+  road: '#f2e8cc',
+  roadEdge: '#8c7c5c',
+  monastery: '#f1e6cc',
+  pennant: '#2857a8',
+};
+
+type Pt = [number, number];
+
+/** Rotates a point of the 100-box by `quarters` clockwise turns about the centre (y south). */
+export function rotatePoint([x, y]: Pt, quarters: number): Pt {
+  let p: Pt = [x, y];
+  for (let i = 0; i < ((quarters % 4) + 4) % 4; i++) p = [TILE - p[1], p[0]];
+  return p;
+}
+
+const rot = (quarters: number) => (quarters % 4 === 0 ? '' : ` transform="rotate(${(quarters % 4) * 90} 50 50)"`);
+
+// ---- Canonical shapes (rotation 0) ----
+// City regions and their inner wall lines.
+const CAP_N = { fill: 'M0 0H100C78 40 22 40 0 0Z', wall: 'M100 0C78 40 22 40 0 0' };
+const CORNER_NW = { fill: 'M0 0H100C72 40 40 72 0 100Z', wall: 'M100 0C72 40 40 72 0 100' };
+const BAND_EW = { fill: 'M0 0C22 36 78 36 100 0V100C78 64 22 64 0 100Z', wall: 'M0 0C22 36 78 36 100 0M0 100C22 64 78 64 100 100' };
+const THREE_NO_S = { fill: 'M0 0H100V100C78 58 22 58 0 100Z', wall: 'M100 100C78 58 22 58 0 100' };
+const FULL = { fill: 'M0 0H100V100H0Z', wall: '' };
+
+/** The canonical city shape for a set of edges and the quarter turns that put it in place. */
+function cityShape(sides: number[]): { shape: { fill: string; wall: string }; turn: number; kind: 'cap' | 'corner' | 'band' | 'three' | 'full' } {
+  const s = [...sides].sort((a, b) => a - b);
+  if (s.length === 1) return { shape: CAP_N, turn: s[0], kind: 'cap' };
+  if (s.length === 4) return { shape: FULL, turn: 0, kind: 'full' };
+  if (s.length === 3) {
+    const missing = [0, 1, 2, 3].find((e) => !s.includes(e))!;
+    return { shape: THREE_NO_S, turn: missing - 2, kind: 'three' };
+  }
+  if ((s[1] - s[0]) % 2 === 0) return { shape: BAND_EW, turn: s[0] === 1 ? 0 : 1, kind: 'band' };
+  // Neighbouring edges {a, a+1}: the N+W corner is {3, 0}; turning it once gives {0, 1}.
+  const a = s[0] === 0 && s[1] === 3 ? 3 : s[0];
+  return { shape: CORNER_NW, turn: a + 1, kind: 'corner' };
+}
+
+/** Where a city's follower and pennant go, at rotation 0 of the canonical shape. */
+const CITY_SPOT: Record<string, Pt> = { cap: [50, 15], corner: [30, 30], band: [50, 50], three: [50, 36], full: [50, 50] };
+const PENNANT_AT: Record<string, Pt> = { cap: [50, 8], corner: [13, 13], band: [17, 50], three: [17, 17], full: [22, 22] };
+
+// Roads: straight W–E, the E–S quarter arc, or from the S edge to the centre.
+const ROAD_STRAIGHT_WE = 'M0 50H100';
+const ROAD_ARC_ES = 'M100 50A50 50 0 0 0 50 100';
+const ROAD_END_S = 'M50 100V50';
+
+function roadShape(sides: number[]): { d: string; turn: number; spot: Pt } {
+  const s = [...sides].sort((a, b) => a - b);
+  if (s.length === 1) return { d: ROAD_END_S, turn: s[0] - 2, spot: [50, 80] };
+  if ((s[1] - s[0]) % 2 === 0) return { d: ROAD_STRAIGHT_WE, turn: s[0] === 1 ? 0 : 1, spot: [50, 50] };
+  const a = s[0] === 0 && s[1] === 3 ? 3 : s[0];
+  return { d: ROAD_ARC_ES, turn: a - 1, spot: [64.6, 64.6] };
+}
+
+// Field spots are placed by hand, per tile, keyed by the field's first corner (rotation 0):
+// a field's shape depends on everything around it, and a picked point reads best.
+const FIELD_SPOTS: Record<string, Record<string, Pt>> = {
+  A: { NE: [80, 24] },
+  B: { NE: [80, 24] },
+  D: { NE: [80, 36], SE: [50, 80] },
+  E: { NE: [50, 74] },
+  F: { NE: [50, 9], SE: [50, 91] },
+  G: { NE: [50, 9], SE: [50, 91] },
+  H: { NE: [50, 50] },
+  I: { NE: [66, 66] },
+  J: { NE: [30, 62], SE: [88, 88] },
+  K: { NE: [72, 60], SW: [12, 88] },
+  L: { NE: [82, 34], SE: [80, 80], SW: [20, 80] },
+  M: { NE: [74, 74] },
+  N: { NE: [74, 74] },
+  O: { NE: [86, 30], SE: [88, 88] },
+  P: { NE: [86, 30], SE: [88, 88] },
+  Q: { SE: [50, 88] },
+  R: { SE: [50, 88] },
+  S: { SE: [80, 88], SW: [20, 88] },
+  T: { SE: [80, 88], SW: [20, 88] },
+  U: { NE: [50, 22], SE: [50, 78] },
+  V: { NE: [68, 34], SW: [12, 88] },
+  W: { NE: [50, 22], SE: [80, 80], SW: [20, 80] },
+  X: { NE: [80, 20], SE: [80, 80], SW: [20, 80], NW: [20, 20] },
+};
+const CORNER_NAMES = ['NE', 'SE', 'SW', 'NW'];
+
+/** Rotation-0 position of each local segment's follower spot, per tile type. */
+export const SEGMENT_SPOTS: Pt[][] = TILES.map((def) =>
+  def.segments.map((seg: Segment): Pt => {
+    if (seg.kind === KIND_MONASTERY) return [50, 56];
+    if (seg.kind === KIND_CITY) {
+      const c = cityShape(seg.sides);
+      // H and I hold two caps; a lone cap's spot sits in its middle.
+      return rotatePoint(CITY_SPOT[c.kind], c.turn);
+    }
+    if (seg.kind === KIND_ROAD) {
+      const r = roadShape(seg.sides);
+      return rotatePoint(r.spot, r.turn);
+    }
+    const table = FIELD_SPOTS[def.name] ?? {};
+    for (const c of seg.sides) {
+      const p = table[CORNER_NAMES[c]];
+      if (p) return p;
+    }
+    // A fallback that is never used by the base game's table, kept for safety.
+    const corner: Pt[] = [[80, 20], [80, 80], [20, 80], [20, 20]];
+    return corner[seg.sides[0]];
+  }),
+);
+
+export type SpotKind = 'city' | 'road' | 'field' | 'monastery';
+
+/** Board-oriented position (in the tile's 100 box) of a follower spot name on a placed tile. */
+export function spotPosition(tile: string, rotation: number, spot: string): { at: Pt; kind: SpotKind } | null {
+  const t = TILE_NAMES.indexOf(tile);
+  if (t < 0) return null;
+  const k = ((rotation / 90) | 0) & 3;
+  const local = ROT_SPOT_LOOKUP[t * 4 + k].get(spot);
+  if (local === undefined) return null;
+  const kind = ['city', 'road', 'field', 'monastery'][TILES[t].segments[local].kind] as SpotKind;
+  return { at: rotatePoint(SEGMENT_SPOTS[t][local], k), kind };
+}
+
+const DIRS8 = ['east', 'south-east', 'south', 'south-west', 'west', 'north-west', 'north', 'north-east'];
+
+/** Where a spot lies on the tile as the player sees it: "north-west", "centre"… */
+export function spotDirection(tile: string, rotation: number, spot: string): string {
+  const p = spotPosition(tile, rotation, spot);
+  if (!p) return '';
+  const dx = p.at[0] - 50;
+  const dy = p.at[1] - 50;
+  if (Math.hypot(dx, dy) < 12) return 'centre';
+  const a = Math.atan2(dy, dx);
+  return DIRS8[((Math.round(a / (Math.PI / 4)) % 8) + 8) % 8];
+}
+
+/** Small inline icons (no emoji fonts needed). */
+export const ICONS = {
+  clock: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="9" r="6" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M8 5.5V9l2.3 1.6M6 1.5h4" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg>',
+  bot: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><rect x="2.5" y="5" width="11" height="8.5" rx="2" fill="none" stroke="currentColor" stroke-width="1.5"/><circle cx="6" cy="9" r="1.2" fill="currentColor"/><circle cx="10" cy="9" r="1.2" fill="currentColor"/><path d="M8 5V2.5M1 8.5v2.5M15 8.5v2.5" stroke="currentColor" stroke-width="1.5" stroke-linecap="round"/></svg>',
+  eye: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M1 8s2.6-4.5 7-4.5S15 8 15 8s-2.6 4.5-7 4.5S1 8 1 8Z" fill="none" stroke="currentColor" stroke-width="1.5"/><circle cx="8" cy="8" r="2.2" fill="currentColor"/></svg>',
+  trophy: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M4.5 2h7v3.5a3.5 3.5 0 0 1-7 0Z" fill="#e0b331" stroke="#8a6a12" stroke-width="1"/><path d="M4.5 3.2H2.2v1c0 1.6 1.1 2.6 2.6 2.7M11.5 3.2h2.3v1c0 1.6-1.1 2.6-2.6 2.7" fill="none" stroke="#8a6a12" stroke-width="1"/><path d="M7 9h2v2.5H7ZM5 13.8h6v-1.4a1 1 0 0 0-1-1H6a1 1 0 0 0-1 1Z" fill="#e0b331" stroke="#8a6a12" stroke-width="1"/></svg>',
+};
+
+/** The local segment a spot name reaches (so "city:N" and "city:W" of one city are one spot). */
+export function spotSegment(tile: string, rotation: number, spot: string): number {
+  const t = TILE_NAMES.indexOf(tile);
+  return t < 0 ? -1 : (ROT_SPOT_LOOKUP[t * 4 + (((rotation / 90) | 0) & 3)].get(spot) ?? -1);
+}
+
+function pennant([x, y]: Pt): string {
+  return `<g transform="translate(${x} ${y})"><path d="M-6.5 -7.5H6.5V1C6.5 5.5 0 8.5 0 8.5S-6.5 5.5 -6.5 1Z" fill="${COLORS.pennant}" stroke="#fff" stroke-width="1.6"/><path d="M-3.5 -3.5L0 0.5L3.5 -3.5" fill="none" stroke="#fff" stroke-width="1.5"/></g>`;
+}
+
+const MONASTERY = `<g class="monastery">
+<ellipse cx="50" cy="67" rx="22" ry="4" fill="#000" opacity=".15"/>
+<rect x="33" y="44" width="34" height="23" fill="${COLORS.monastery}" stroke="${COLORS.wall}" stroke-width="2"/>
+<path d="M29 45L50 30L71 45Z" fill="${COLORS.roof}" stroke="${COLORS.wall}" stroke-width="2" stroke-linejoin="round"/>
+<path d="M45 67V58A5 5 0 0 1 55 58V67Z" fill="${COLORS.wall}"/>
+<rect x="37" y="50" width="4" height="6" fill="${COLORS.wall}"/><rect x="59" y="50" width="4" height="6" fill="${COLORS.wall}"/>
+<path d="M50 18V30M45.5 22.5H54.5" stroke="${COLORS.wall}" stroke-width="2.6" stroke-linecap="round"/>
+</g>`;
+
+const JUNCTION = `<g class="junction"><rect x="42" y="43" width="16" height="14" fill="${COLORS.monastery}" stroke="${COLORS.wall}" stroke-width="1.8"/><path d="M39.5 44.5L50 36L60.5 44.5Z" fill="${COLORS.roof}" stroke="${COLORS.wall}" stroke-width="1.8" stroke-linejoin="round"/><rect x="47.5" y="50" width="5" height="7" fill="${COLORS.wall}"/></g>`;
+
+/** The inner SVG of one tile type at rotation 0. */
+export function tileMarkup(type: number): string {
+  const def = TILES[type];
+  const parts: string[] = [];
+  parts.push(`<rect width="100" height="100" fill="url(#t-field)"/>`);
+  const roads = def.segments.filter((s) => s.kind === KIND_ROAD);
+  for (const r of roads) {
+    const s = roadShape(r.sides);
+    parts.push(`<path d="${s.d}"${rot(s.turn)} fill="none" stroke="${COLORS.roadEdge}" stroke-width="15" stroke-linejoin="round"/>`);
+  }
+  for (const r of roads) {
+    const s = roadShape(r.sides);
+    parts.push(`<path d="${s.d}"${rot(s.turn)} fill="none" stroke="${COLORS.road}" stroke-width="10" stroke-linejoin="round"/>`);
+  }
+  const ends = roads.filter((r) => r.sides.length === 1).length;
+  if (ends >= 3) parts.push(JUNCTION);
+  for (const c of def.segments.filter((s) => s.kind === KIND_CITY)) {
+    const { shape, turn, kind } = cityShape(c.sides);
+    parts.push(`<g${rot(turn)}>`);
+    parts.push(`<path d="${shape.fill}" fill="url(#t-city)"/>`);
+    if (shape.wall) {
+      parts.push(`<path d="${shape.wall}" fill="none" stroke="${COLORS.wall}" stroke-width="6" stroke-linecap="round"/>`);
+      parts.push(`<path d="${shape.wall}" fill="none" stroke="${COLORS.wallLight}" stroke-width="2.2" stroke-dasharray="4 3" stroke-linecap="butt"/>`);
+    }
+    parts.push('</g>');
+    if (c.pennant) parts.push(pennant(rotatePoint(PENNANT_AT[kind], turn)));
+  }
+  if (def.segments.some((s) => s.kind === KIND_MONASTERY)) parts.push(MONASTERY);
+  // A thin frame so the grid reads at every zoom.
+  parts.push(`<rect x=".5" y=".5" width="99" height="99" fill="none" stroke="#000" stroke-opacity=".18" stroke-width="1"/>`);
+  return parts.join('');
+}
+
+/** Patterns every tile uses; put once in a document's <defs>. */
+export const PATTERNS = `
+<pattern id="board-grid" patternUnits="userSpaceOnUse" width="100" height="100">
+  <rect width="100" height="100" fill="#3f5a43"/>
+  <path d="M0 0.5H100M0.5 0V100" stroke="#4b684f" stroke-width="1.5"/>
+  <circle cx="50" cy="50" r="1.6" fill="#4b684f"/>
+</pattern>
+<pattern id="t-field" patternUnits="userSpaceOnUse" width="25" height="25">
+  <rect width="25" height="25" fill="${COLORS.field}"/>
+  <path d="M4 8l1.5-3 1.5 3M16 20l1.5-3 1.5 3M18 6l1-2.2 1 2.2M7 19l1-2.2 1 2.2" stroke="${COLORS.fieldDark}" stroke-width="1.1" fill="none" stroke-linecap="round"/>
+</pattern>
+<pattern id="t-city" patternUnits="userSpaceOnUse" width="20" height="20">
+  <rect width="20" height="20" fill="${COLORS.city}"/>
+  <path d="M2 9h6v-3l-3-2.5-3 2.5z M12 19h6v-3l-3-2.5-3 2.5z" fill="${COLORS.roof}" opacity=".32"/>
+  <path d="M11 7h5M1 16h4" stroke="${COLORS.cityShade}" stroke-width="1.2"/>
+</pattern>`;
+
+/** <defs> content: patterns and one <g id="tile-X"> per tile type. */
+export function tileDefs(): string {
+  return PATTERNS + TILE_NAMES.map((name, t) => `<g id="tile-${name}">${tileMarkup(t)}</g>`).join('');
+}
+
+/** Installs the shared tile definitions once per page (a hidden SVG that every board and preview
+ * references by id). */
+export function ensureTileDefs(): void {
+  if (document.getElementById('tessera-tile-defs')) return;
+  const holder = document.createElementNS(SVG_NS, 'svg');
+  holder.setAttribute('id', 'tessera-tile-defs');
+  holder.setAttribute('aria-hidden', 'true');
+  holder.setAttribute('width', '0');
+  holder.setAttribute('height', '0');
+  holder.style.position = 'absolute';
+  holder.innerHTML = `<defs>${tileDefs()}${MEEPLE_DEFS}</defs>`;
+  document.body.prepend(holder);
+}
+
+// ---- Players and followers ----
+
+/** Okabe–Ito colours (distinguishable with the common colour-vision deficiencies), each also
+ * with its own glyph so no one has to tell players apart by colour alone. */
+export const PLAYER_COLORS = ['#0072B2', '#D55E00', '#F0E442', '#CC79A7'];
+export const PLAYER_INK = ['#fff', '#fff', '#222', '#222'];
+export const PLAYER_GLYPHS = ['●', '■', '▲', '◆'];
+export const PLAYER_GLYPH_NAMES = ['circle', 'square', 'triangle', 'diamond'];
+const GLYPH_PATHS = ['M0 -0.6m-2.6 0a2.6 2.6 0 1 0 5.2 0a2.6 2.6 0 1 0 -5.2 0', 'M-2.3 -2.9h4.6v4.6h-4.6z', 'M0 -3.4L2.8 1.6H-2.8Z', 'M0 -3.4L2.8 -0.6L0 2.2L-2.8 -0.6Z'];
+
+export const MEEPLE_PATH =
+  'M0 -13C3 -13 4.6 -10.6 4.3 -8.3C4.1 -6.8 3.4 -5.8 2.6 -5.1L9.5 -2.6C11.5 -1.9 11.6 1.4 9.4 1.9L5 2.6L8.5 10.5C9 11.6 8.3 12.5 7.2 12.5H2.2L0 7.5L-2.2 12.5H-7.2C-8.3 12.5 -9 11.6 -8.5 10.5L-5 2.6L-9.4 1.9C-11.6 1.4 -11.5 -1.9 -9.5 -2.6L-2.6 -5.1C-3.4 -5.8 -4.1 -6.8 -4.3 -8.3C-4.6 -10.6 -3 -13 0 -13Z';
+
+const MEEPLE_DEFS = `<path id="meeple-shape" d="${MEEPLE_PATH}"/>`;
+
+/** A follower of `player` at (x, y) in the caller's units; farmers lie down. */
+export function meepleMarkup(player: number, x: number, y: number, opts: { farmer?: boolean; scale?: number; ghost?: boolean } = {}): string {
+  const color = PLAYER_COLORS[player] ?? '#888';
+  const ink = PLAYER_INK[player] ?? '#fff';
+  const s = opts.scale ?? 1;
+  const lie = opts.farmer ? ' rotate(-90)' : '';
+  return `<g class="meeple${opts.ghost ? ' ghost' : ''}" data-player="${player}" transform="translate(${x} ${y}) scale(${s})${lie}">
+<use href="#meeple-shape" transform="translate(1.2 1.6)" fill="#000" opacity=".3"/>
+<use href="#meeple-shape" fill="${color}" stroke="#1b1b1b" stroke-width="1.3" stroke-linejoin="round"/>
+<path d="${GLYPH_PATHS[player] ?? GLYPH_PATHS[0]}" transform="translate(0 2.2)${opts.farmer ? ' rotate(90)' : ''}" fill="${ink}"/></g>`;
+}
+
+/** A small standalone SVG of one tile (side panel, lobby). */
+export function tileIcon(tile: string | null, rotation = 0, size = 96): string {
+  if (!tile) return `<svg class="tile-icon" width="${size}" height="${size}" viewBox="0 0 100 100" aria-hidden="true"><rect x="2" y="2" width="96" height="96" rx="6" fill="none" stroke="#999" stroke-dasharray="6 5" stroke-width="3"/></svg>`;
+  return `<svg class="tile-icon" width="${size}" height="${size}" viewBox="-2 -2 104 104" role="img" aria-label="tile ${tile}, rotated ${rotation} degrees"><use href="#tile-${tile}" transform="rotate(${rotation} 50 50)"/></svg>`;
+}
+
+/** A small standalone meeple icon in a player's colour. */
+export function meepleIcon(player: number, size = 18, empty = false): string {
+  const color = PLAYER_COLORS[player] ?? '#888';
+  return `<svg class="meeple-icon" width="${size}" height="${size}" viewBox="-13 -14 26 28" aria-hidden="true"><path d="${MEEPLE_PATH}" fill="${empty ? 'none' : color}" stroke="${empty ? '#9aa' : '#1b1b1b'}" stroke-width="1.4"/></svg>`;
+}
+
+export { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD };

@@ -1,0 +1,390 @@
+// The board: an SVG that draws placed tiles (<use> of the shared tile art), followers, legal
+// cells, the tile being placed and its follower spots, with pan and zoom by mouse drag, wheel,
+// touch (one finger pans, two pinch) and keyboard. World units: one tile = 100, y south.
+
+import { SVG_NS, TILE, meepleMarkup, spotPosition, PLAYER_COLORS } from './art.ts';
+
+export interface PlacedTile {
+  tile: string;
+  x: number;
+  y: number;
+  rotation: number;
+}
+export interface BoardFollower {
+  player: number;
+  x: number;
+  y: number;
+  spot: string;
+}
+export interface Tentative {
+  tile: string;
+  x: number;
+  y: number;
+  rotation: number;
+  player: number;
+  /** Follower spots offered on this placement (board-oriented names). */
+  spots: string[];
+  meeple: string | null;
+}
+export interface Ghost {
+  tile: string;
+  x: number;
+  y: number;
+  rotation: number;
+  fits: boolean;
+}
+export interface Highlight {
+  x: number;
+  y: number;
+  /** The chosen rotation fits here (else only another rotation does). */
+  fits: boolean;
+}
+
+export interface BoardCallbacks {
+  onCell?(x: number, y: number): void;
+  onSpot?(spot: string): void;
+  onHover?(cell: { x: number; y: number } | null): void;
+}
+
+const el = <K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number> = {}): SVGElementTagNameMap[K] => {
+  const e = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  return e;
+};
+
+export class BoardView {
+  readonly svg: SVGSVGElement;
+  private readonly world: SVGGElement;
+  private readonly layers: Record<'tiles' | 'marks' | 'legal' | 'ghost' | 'tentative' | 'followers' | 'spots', SVGGElement>;
+  private readonly tileEls = new Map<string, SVGUseElement>();
+  private readonly cb: BoardCallbacks;
+  private k = 0.6;
+  private tx = 0;
+  private ty = 0;
+  private fitted = false;
+  private bounds = { minX: 0, maxX: 0, minY: 0, maxY: 0 };
+  private readonly pointers = new Map<number, { x: number; y: number }>();
+  private drag: { startX: number; startY: number; moved: boolean; target: Element | null; pinch?: { dist: number; k: number; cx: number; cy: number; tx: number; ty: number } } | null = null;
+  private lastHover = '';
+  private size = { w: 0, h: 0 };
+  private resizeObserver: ResizeObserver;
+
+  constructor(container: HTMLElement, callbacks: BoardCallbacks = {}) {
+    this.cb = callbacks;
+    this.svg = el('svg', { class: 'board', role: 'application', 'aria-label': 'Game board. Drag or use arrow keys to pan, wheel or plus and minus to zoom, F to fit.', tabindex: 0 });
+    const bg = el('rect', { class: 'board-bg', x: -1e5, y: -1e5, width: 2e5, height: 2e5 });
+    this.world = el('g', { class: 'world' });
+    this.world.append(bg);
+    this.layers = {} as typeof this.layers;
+    for (const name of ['tiles', 'marks', 'legal', 'ghost', 'tentative', 'followers', 'spots'] as const) {
+      const g = el('g', { class: `layer-${name}` });
+      this.layers[name] = g;
+      this.world.append(g);
+    }
+    this.svg.append(this.world);
+    container.append(this.svg);
+    this.bindInput();
+    this.resizeObserver = new ResizeObserver(() => {
+      const r = this.svg.getBoundingClientRect();
+      if (!this.fitted) this.fit();
+      else {
+        // Keep what was in the middle in the middle.
+        this.tx += (r.width - this.size.w) / 2;
+        this.ty += (r.height - this.size.h) / 2;
+        this.apply();
+      }
+      this.size = { w: r.width, h: r.height };
+    });
+    this.resizeObserver.observe(this.svg);
+  }
+
+  destroy(): void {
+    this.resizeObserver.disconnect();
+    this.svg.remove();
+  }
+
+  // ---- content ----
+
+  setTiles(tiles: PlacedTile[]): void {
+    const seen = new Set<string>();
+    for (const t of tiles) {
+      const key = `${t.x},${t.y}`;
+      seen.add(key);
+      const ref = `#tile-${t.tile}`;
+      const transform = `translate(${t.x * TILE} ${t.y * TILE}) rotate(${t.rotation} 50 50)`;
+      let u = this.tileEls.get(key);
+      if (!u) {
+        u = el('use', { class: 'tile', 'data-x': t.x, 'data-y': t.y });
+        this.tileEls.set(key, u);
+        this.layers.tiles.append(u);
+      }
+      if (u.getAttribute('href') !== ref) u.setAttribute('href', ref);
+      if (u.getAttribute('transform') !== transform) u.setAttribute('transform', transform);
+      u.setAttribute('data-tile', t.tile);
+      u.setAttribute('data-rotation', String(t.rotation));
+    }
+    for (const [key, u] of this.tileEls) {
+      if (!seen.has(key)) {
+        u.remove();
+        this.tileEls.delete(key);
+      }
+    }
+    const xs = tiles.map((t) => t.x);
+    const ys = tiles.map((t) => t.y);
+    this.bounds = tiles.length ? { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) } : { minX: 0, maxX: 0, minY: 0, maxY: 0 };
+    if (!this.fitted) this.fit();
+  }
+
+  /** Followers, drawn on the tiles they stand on (the tiles must be set first). */
+  setFollowers(followers: BoardFollower[], tiles: PlacedTile[]): void {
+    const at = new Map(tiles.map((t) => [`${t.x},${t.y}`, t]));
+    const out: string[] = [];
+    for (const f of followers) {
+      const t = at.get(`${f.x},${f.y}`);
+      if (!t) continue;
+      const p = spotPosition(t.tile, t.rotation, f.spot);
+      if (!p) continue;
+      out.push(`<g class="follower" data-x="${f.x}" data-y="${f.y}" data-spot="${f.spot}" data-player="${f.player}">${meepleMarkup(f.player, f.x * TILE + p.at[0], f.y * TILE + p.at[1], { farmer: p.kind === 'field', scale: 0.85 })}</g>`);
+    }
+    this.layers.followers.innerHTML = out.join('');
+  }
+
+  /** Outlines of recent placements, in the placing player's colour (dashed for older ones). */
+  setMarks(marks: { x: number; y: number; player: number | null; recent: boolean }[]): void {
+    this.layers.marks.innerHTML = marks
+      .map((m) => {
+        const color = m.player === null ? '#fff' : (PLAYER_COLORS[m.player] ?? '#fff');
+        return `<rect class="mark${m.recent ? ' recent' : ''}" x="${m.x * TILE + 3}" y="${m.y * TILE + 3}" width="94" height="94" rx="4" fill="none" stroke="${color}" stroke-width="${m.recent ? 6 : 3}"${m.recent ? '' : ' stroke-dasharray="10 7"'}/>`;
+      })
+      .join('');
+  }
+
+  setHighlights(cells: Highlight[]): void {
+    this.layers.legal.innerHTML = cells
+      .map((c) => `<rect class="legal${c.fits ? ' fits' : ''}" data-x="${c.x}" data-y="${c.y}" x="${c.x * TILE + 4}" y="${c.y * TILE + 4}" width="92" height="92" rx="8"/>`)
+      .join('');
+  }
+
+  setGhost(g: Ghost | null): void {
+    this.layers.ghost.innerHTML = g
+      ? `<g class="ghost${g.fits ? ' fits' : ' misfit'}"><use href="#tile-${g.tile}" transform="translate(${g.x * TILE} ${g.y * TILE}) rotate(${g.rotation} 50 50)"/>${g.fits ? '' : `<rect x="${g.x * TILE}" y="${g.y * TILE}" width="100" height="100" class="misfit-cover"/>`}</g>`
+      : '';
+  }
+
+  setTentative(t: Tentative | null): void {
+    if (!t) {
+      this.layers.tentative.innerHTML = '';
+      this.layers.spots.innerHTML = '';
+      return;
+    }
+    const ox = t.x * TILE;
+    const oy = t.y * TILE;
+    this.layers.tentative.innerHTML = `<g class="tentative" data-x="${t.x}" data-y="${t.y}"><use href="#tile-${t.tile}" transform="translate(${ox} ${oy}) rotate(${t.rotation} 50 50)"/><rect class="tentative-frame" x="${ox + 2}" y="${oy + 2}" width="96" height="96" rx="3" stroke="${PLAYER_COLORS[t.player] ?? '#fff'}"/></g>`;
+    const spots: string[] = [];
+    for (const name of t.spots) {
+      const p = spotPosition(t.tile, t.rotation, name);
+      if (!p) continue;
+      const cx = ox + p.at[0];
+      const cy = oy + p.at[1];
+      const chosen = t.meeple === name;
+      spots.push(
+        `<g class="spot${chosen ? ' chosen' : ''}" data-spot="${name}" role="button" aria-label="follower on ${name}"><circle cx="${cx}" cy="${cy}" r="11"/>${chosen ? meepleMarkup(t.player, cx, cy, { farmer: p.kind === 'field', scale: 0.85 }) : ''}</g>`,
+      );
+    }
+    this.layers.spots.innerHTML = spots.join('');
+  }
+
+  // ---- view transform ----
+
+  private apply(): void {
+    this.world.setAttribute('transform', `translate(${this.tx.toFixed(2)} ${this.ty.toFixed(2)}) scale(${this.k.toFixed(4)})`);
+    this.svg.style.setProperty('--zoom', String(this.k));
+    this.svg.classList.toggle('zoomed-out', this.k < 0.35);
+  }
+
+  /** Fits the whole board (plus a ring of free cells) into view. */
+  fit(): void {
+    const r = this.svg.getBoundingClientRect();
+    if (r.width < 10 || r.height < 10) return;
+    const b = this.bounds;
+    const w = (b.maxX - b.minX + 3) * TILE;
+    const h = (b.maxY - b.minY + 3) * TILE;
+    this.k = Math.max(0.08, Math.min(1.4, Math.min(r.width / w, r.height / h)));
+    const cx = ((b.minX + b.maxX + 1) / 2) * TILE;
+    const cy = ((b.minY + b.maxY + 1) / 2) * TILE;
+    this.tx = r.width / 2 - cx * this.k;
+    this.ty = r.height / 2 - cy * this.k;
+    this.fitted = true;
+    this.size = { w: r.width, h: r.height };
+    this.apply();
+  }
+
+  /** Pans (as little as needed) so that all of cell (x, y) is in view, zoom unchanged. */
+  reveal(x: number, y: number, margin = 24): void {
+    const r = this.svg.getBoundingClientRect();
+    const size = TILE * this.k;
+    const x0 = x * size + this.tx;
+    const y0 = y * size + this.ty;
+    const fix = (lo: number, extent: number): number => {
+      if (size + 2 * margin > extent) return extent / 2 - (lo + size / 2);
+      if (lo < margin) return margin - lo;
+      if (lo + size > extent - margin) return extent - margin - (lo + size);
+      return 0;
+    };
+    const dx = fix(x0, r.width);
+    const dy = fix(y0, r.height);
+    if (dx || dy) this.panBy(dx, dy);
+  }
+
+  zoomAt(factor: number, sx?: number, sy?: number): void {
+    const r = this.svg.getBoundingClientRect();
+    const px = sx ?? r.width / 2;
+    const py = sy ?? r.height / 2;
+    const k = Math.max(0.08, Math.min(3, this.k * factor));
+    const f = k / this.k;
+    this.tx = px - (px - this.tx) * f;
+    this.ty = py - (py - this.ty) * f;
+    this.k = k;
+    this.apply();
+  }
+
+  panBy(dx: number, dy: number): void {
+    this.tx += dx;
+    this.ty += dy;
+    this.apply();
+  }
+
+  get zoom(): number {
+    return this.k;
+  }
+
+  /** Screen centre of a cell, in client coordinates (tests and keyboard help use it). */
+  cellCenter(x: number, y: number): { x: number; y: number } {
+    const r = this.svg.getBoundingClientRect();
+    return { x: r.left + this.tx + (x + 0.5) * TILE * this.k, y: r.top + this.ty + (y + 0.5) * TILE * this.k };
+  }
+
+  private toCell(clientX: number, clientY: number): { x: number; y: number } {
+    const r = this.svg.getBoundingClientRect();
+    const wx = (clientX - r.left - this.tx) / this.k;
+    const wy = (clientY - r.top - this.ty) / this.k;
+    return { x: Math.floor(wx / TILE), y: Math.floor(wy / TILE) };
+  }
+
+  // ---- input ----
+
+  private bindInput(): void {
+    const svg = this.svg;
+    svg.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      const r = svg.getBoundingClientRect();
+      const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
+      this.zoomAt(Math.exp(-delta * 0.0015), e.clientX - r.left, e.clientY - r.top);
+    }, { passive: false });
+
+    svg.addEventListener('pointerdown', (e) => {
+      if (e.button !== 0 && e.pointerType === 'mouse') return;
+      svg.setPointerCapture(e.pointerId);
+      this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (this.pointers.size === 1) {
+        this.drag = { startX: e.clientX, startY: e.clientY, moved: false, target: e.target as Element };
+      } else if (this.pointers.size === 2 && this.drag) {
+        const [a, b] = [...this.pointers.values()];
+        const r = svg.getBoundingClientRect();
+        this.drag.moved = true;
+        this.drag.pinch = { dist: Math.hypot(a.x - b.x, a.y - b.y) || 1, k: this.k, cx: (a.x + b.x) / 2 - r.left, cy: (a.y + b.y) / 2 - r.top, tx: this.tx, ty: this.ty };
+      }
+    });
+
+    svg.addEventListener('pointermove', (e) => {
+      const prev = this.pointers.get(e.pointerId);
+      if (!prev) {
+        if (e.pointerType === 'mouse') this.hover(e.clientX, e.clientY);
+        return;
+      }
+      const d = this.drag;
+      if (d?.pinch && this.pointers.size >= 2) {
+        this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+        const [a, b] = [...this.pointers.values()];
+        const r = svg.getBoundingClientRect();
+        const dist = Math.hypot(a.x - b.x, a.y - b.y) || 1;
+        const p = d.pinch;
+        const k = Math.max(0.08, Math.min(3, (p.k * dist) / p.dist));
+        const cx = (a.x + b.x) / 2 - r.left;
+        const cy = (a.y + b.y) / 2 - r.top;
+        // Keep the world point under the initial midpoint under the current midpoint.
+        const wx = (p.cx - p.tx) / p.k;
+        const wy = (p.cy - p.ty) / p.k;
+        this.k = k;
+        this.tx = cx - wx * k;
+        this.ty = cy - wy * k;
+        this.apply();
+        return;
+      }
+      this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (!d) return;
+      if (!d.moved && Math.hypot(e.clientX - d.startX, e.clientY - d.startY) > 5) {
+        d.moved = true;
+        svg.classList.add('panning');
+      }
+      if (d.moved) this.panBy(e.clientX - prev.x, e.clientY - prev.y);
+    });
+
+    const end = (e: PointerEvent, cancelled: boolean) => {
+      if (!this.pointers.has(e.pointerId)) return;
+      this.pointers.delete(e.pointerId);
+      const d = this.drag;
+      if (this.pointers.size > 0) {
+        // Leaving a pinch: continue as a pan from the remaining finger.
+        if (d) d.pinch = undefined;
+        return;
+      }
+      this.drag = null;
+      svg.classList.remove('panning');
+      if (!d || d.moved || cancelled) return;
+      const spot = d.target?.closest?.('[data-spot]');
+      if (spot && spot.closest('.layer-spots')) {
+        this.cb.onSpot?.(spot.getAttribute('data-spot')!);
+        return;
+      }
+      const c = this.toCell(e.clientX, e.clientY);
+      this.cb.onCell?.(c.x, c.y);
+    };
+    svg.addEventListener('pointerup', (e) => end(e, false));
+    svg.addEventListener('pointercancel', (e) => end(e, true));
+    svg.addEventListener('pointerleave', (e) => {
+      if (e.pointerType === 'mouse' && !this.pointers.size) {
+        this.lastHover = '';
+        this.cb.onHover?.(null);
+      }
+    });
+
+    svg.addEventListener('keydown', (e) => {
+      const step = 60;
+      const keys: Record<string, () => void> = {
+        ArrowLeft: () => this.panBy(step, 0),
+        ArrowRight: () => this.panBy(-step, 0),
+        ArrowUp: () => this.panBy(0, step),
+        ArrowDown: () => this.panBy(0, -step),
+        '+': () => this.zoomAt(1.25),
+        '=': () => this.zoomAt(1.25),
+        '-': () => this.zoomAt(0.8),
+        f: () => this.fit(),
+        F: () => this.fit(),
+      };
+      const fn = keys[e.key];
+      if (fn && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        fn();
+      }
+    });
+  }
+
+  private hover(clientX: number, clientY: number): void {
+    const c = this.toCell(clientX, clientY);
+    const key = `${c.x},${c.y}`;
+    if (key === this.lastHover) return;
+    this.lastHover = key;
+    this.cb.onHover?.(c);
+  }
+}

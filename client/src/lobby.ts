@@ -1,0 +1,216 @@
+// The lobby: create a game (1–3 opponents, any mix of bot levels and open seats for people,
+// rule options), open games to join, this browser's games to resume or replay, and a game to
+// watch by its link or id.
+
+import { ApiError, api, savedName, saveName, seats as heldSeats, type SeatRequest } from './api.ts';
+import { PLAYER_COLORS, PLAYER_GLYPHS, ensureTileDefs, tileIcon } from './art.ts';
+import { esc, toast } from './dom.ts';
+import { BOT_LEVELS, type GameSummary } from './protocol.ts';
+
+const LEVEL_INFO: Record<string, string> = {
+  random: 'random — plays any legal move',
+  greedy: 'greedy — best points now',
+  heuristic: 'heuristic — weighs the board',
+  medium: 'medium — searches ahead',
+  hard: 'hard — searches longer',
+  expert: 'expert — strongest, slowest',
+};
+
+type Opp = 'open' | (typeof BOT_LEVELS)[number];
+
+export function mountLobby(root: HTMLElement): () => void {
+  ensureTileDefs();
+  const opponents: Opp[] = ['greedy'];
+  root.innerHTML = `
+<div class="lobby">
+  <header class="hero">
+    <div class="hero-tiles" aria-hidden="true">${['C', 'R', 'D', 'V', 'B', 'L', 'N'].map((t, i) => tileIcon(t, (i * 90) % 360, 56)).join('')}</div>
+    <h1><span class="brand-mark" aria-hidden="true"></span>Tessera</h1>
+    <p class="tagline">The classic 72-tile game of roads, cities, monasteries and farms — against bots or friends.</p>
+  </header>
+  <div class="lobby-grid">
+    <section class="card create" aria-labelledby="create-title">
+      <h2 id="create-title">New game</h2>
+      <form data-form="create">
+        <label class="field">Your name <input name="name" required maxlength="32" autocomplete="nickname" placeholder="e.g. Ada" value="${esc(savedName())}"></label>
+        <fieldset class="seats"><legend>Table</legend><ol class="seat-list"></ol>
+          <button type="button" class="btn small" data-action="add">+ Add opponent</button></fieldset>
+        <fieldset class="rules"><legend>Rules</legend>
+          <label class="check"><input type="checkbox" name="tinyCity"> Small cities: a finished two-tile city scores 2 (1st/2nd edition)</label>
+          <label class="field inline">Farmers <select name="farmers"><option value="3rd">3rd edition: 3 per finished city, per farm</option><option value="2nd">2nd edition: each city once per player</option><option value="1st">1st edition: most farmers per city get 4</option></select></label>
+        </fieldset>
+        <button class="btn primary big" type="submit">Create game</button>
+      </form>
+    </section>
+    <div class="lobby-side">
+    <section class="card open-games" aria-labelledby="open-title">
+      <h2 id="open-title">Open games <button class="btn small ghost" data-action="refresh" aria-label="Refresh open games">↻</button></h2>
+      <ul class="game-list" data-list="open"><li class="muted">Loading…</li></ul>
+    </section>
+    <section class="card my-games" aria-labelledby="mine-title">
+      <h2 id="mine-title">Your games</h2>
+      <ul class="game-list" data-list="mine"></ul>
+    </section>
+    <section class="card watch" aria-labelledby="watch-title">
+      <h2 id="watch-title">Watch or replay</h2>
+      <form data-form="watch" class="row">
+        <input name="game" placeholder="Game link or id" aria-label="Game link or id" required>
+        <button class="btn" type="submit" name="how" value="watch">Watch</button>
+        <button class="btn ghost" type="submit" name="how" value="replay">Replay</button>
+      </form>
+      <p class="muted small">Anyone with a game's link can watch it live; finished games can be replayed move by move.</p>
+      <p><a href="/dashboard">Server dashboard →</a></p>
+    </section>
+    </div>
+  </div>
+</div>`;
+
+  const seatList = root.querySelector<HTMLElement>('.seat-list')!;
+  const openList = root.querySelector<HTMLElement>('[data-list=open]')!;
+  const mineList = root.querySelector<HTMLElement>('[data-list=mine]')!;
+  let busy = false;
+
+  function renderSeats(): void {
+    const you = `<li class="seat-row" style="--pc:${PLAYER_COLORS[0]}"><span class="swatch">${PLAYER_GLYPHS[0]}</span><span>You</span></li>`;
+    seatList.innerHTML =
+      you +
+      opponents
+        .map(
+          (o, i) => `<li class="seat-row" style="--pc:${PLAYER_COLORS[i + 1]}"><span class="swatch">${PLAYER_GLYPHS[i + 1]}</span>
+<select data-opp="${i}" aria-label="Seat ${i + 2}">${BOT_LEVELS.map((l) => `<option value="${l}" ${o === l ? 'selected' : ''}>Bot: ${esc(LEVEL_INFO[l] ?? l)}</option>`).join('')}<option value="open" ${o === 'open' ? 'selected' : ''}>Open seat for a person (invite link)</option></select>
+${opponents.length > 1 ? `<button type="button" class="btn icon small" data-action="remove" data-i="${i}" aria-label="Remove seat ${i + 2}">×</button>` : ''}</li>`,
+        )
+        .join('');
+    root.querySelector<HTMLButtonElement>('[data-action=add]')!.disabled = opponents.length >= 3;
+  }
+
+  function seatsText(g: GameSummary): string {
+    return g.seats
+      .map((s) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[s.seat]}">${PLAYER_GLYPHS[s.seat]} ${esc(s.name ?? (s.kind === 'bot' ? `${s.level} bot` : 'open'))}</span>`)
+      .join(' ');
+  }
+
+  async function loadOpen(): Promise<void> {
+    try {
+      const { games } = await api.openGames(20);
+      const mine = new Set(heldSeats.list().map((s) => s.gameId));
+      const list = games.filter((g) => !mine.has(g.id));
+      openList.innerHTML = list.length
+        ? list.map((g) => `<li class="game-item"><div>${seatsText(g)}<div class="muted small">${g.rules?.tinyCity ? 'small cities · ' : ''}farmers ${esc(g.rules?.farmers ?? '3rd')} · ${timeAgo(g.createdAt)}</div></div><button class="btn small primary" data-action="join" data-id="${esc(g.id)}">Join</button></li>`).join('')
+        : '<li class="muted">No open games right now. Create one and share its link.</li>';
+    } catch {
+      openList.innerHTML = '<li class="muted">Could not load the open games.</li>';
+    }
+  }
+
+  async function loadMine(): Promise<void> {
+    const held = heldSeats.list().slice(0, 8);
+    if (!held.length) {
+      mineList.innerHTML = '<li class="muted">Games you play appear here, to resume after a refresh or on another day.</li>';
+      return;
+    }
+    const results = await Promise.all(held.map((h) => api.game(h.gameId).then((g) => ({ h, g }), () => ({ h, g: null as GameSummary | null }))));
+    mineList.innerHTML = results
+      .map(({ h, g }) => {
+        const status = g ? (g.status === 'finished' ? 'finished' : g.status === 'waiting' ? 'waiting for players' : g.currentSeat === h.seat ? '<strong>your turn</strong>' : 'playing') : 'gone from the server';
+        const action = !g ? `<button class="btn small ghost" data-action="forget" data-id="${esc(h.gameId)}">Forget</button>` : g.status === 'finished' ? `<a class="btn small" href="#/replay/${encodeURIComponent(h.gameId)}">Replay</a> <a class="btn small ghost" href="#/g/${encodeURIComponent(h.gameId)}">Scores</a>` : `<a class="btn small primary" href="#/g/${encodeURIComponent(h.gameId)}">Resume</a>`;
+        return `<li class="game-item"><div>${g ? seatsText(g) : `<code>${esc(h.gameId)}</code>`}<div class="muted small">as ${esc(h.name)} · ${status}${g?.tilesLeft !== undefined && g.status === 'playing' ? ` · ${g.tilesLeft} tiles left` : ''}</div></div><div>${action}</div></li>`;
+      })
+      .join('');
+  }
+
+  async function create(form: HTMLFormElement): Promise<void> {
+    if (busy) return;
+    const data = new FormData(form);
+    const name = String(data.get('name') ?? '').trim();
+    if (!name) return;
+    saveName(name);
+    const setup: SeatRequest[] = [{ kind: 'person' }, ...opponents.map((o): SeatRequest => (o === 'open' ? { kind: 'person' } : { kind: 'bot', level: o }))];
+    const rules = { tinyCity: data.get('tinyCity') === 'on', farmers: String(data.get('farmers') ?? '3rd') as '1st' | '2nd' | '3rd' };
+    busy = true;
+    try {
+      const g = await api.createGame(setup, rules);
+      const joined = await api.join(g.id, name, 0);
+      heldSeats.put({ gameId: g.id, seat: joined.seat, token: joined.token, name, at: Date.now(), setup, rules });
+      location.hash = `#/g/${encodeURIComponent(g.id)}`;
+    } catch (e) {
+      toast(e instanceof ApiError ? `Could not create the game: ${e.message}` : 'Could not reach the server.', 'error', 6000);
+    } finally {
+      busy = false;
+    }
+  }
+
+  async function join(id: string): Promise<void> {
+    const input = root.querySelector<HTMLInputElement>('input[name=name]')!;
+    const name = input.value.trim();
+    if (!name) {
+      input.focus();
+      toast('Type your name first.');
+      return;
+    }
+    saveName(name);
+    try {
+      const g = await api.game(id);
+      const joined = await api.join(id, name);
+      heldSeats.put({ gameId: id, seat: joined.seat, token: joined.token, name, at: Date.now(), setup: g.seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules: g.rules });
+      location.hash = `#/g/${encodeURIComponent(id)}`;
+    } catch (e) {
+      toast(e instanceof ApiError ? e.message : 'Could not join.', 'error', 5000);
+      void loadOpen();
+    }
+  }
+
+  const onClick = (e: MouseEvent) => {
+    const t = (e.target as HTMLElement).closest<HTMLElement>('[data-action]');
+    if (!t) return;
+    const a = t.dataset.action;
+    if (a === 'add' && opponents.length < 3) {
+      opponents.push('open');
+      renderSeats();
+    } else if (a === 'remove') {
+      opponents.splice(Number(t.dataset.i), 1);
+      renderSeats();
+    } else if (a === 'refresh') void loadOpen();
+    else if (a === 'join') void join(t.dataset.id!);
+    else if (a === 'forget') {
+      heldSeats.forget(t.dataset.id!);
+      void loadMine();
+    }
+  };
+  const onChange = (e: Event) => {
+    const t = e.target as HTMLSelectElement;
+    if (t.dataset.opp !== undefined) opponents[Number(t.dataset.opp)] = t.value as Opp;
+  };
+  const onSubmit = (e: SubmitEvent) => {
+    const f = e.target as HTMLFormElement;
+    e.preventDefault();
+    if (f.dataset.form === 'create') void create(f);
+    if (f.dataset.form === 'watch') {
+      const raw = String(new FormData(f).get('game') ?? '').trim();
+      const id = raw.match(/(?:#\/(?:g|replay)\/|[?&]game=)([^/?&#]+)/)?.[1] ?? raw;
+      const how = (e.submitter as HTMLButtonElement | null)?.value === 'replay' ? 'replay' : 'g';
+      if (id) location.hash = `#/${how}/${id}`;
+    }
+  };
+  root.addEventListener('click', onClick);
+  root.addEventListener('change', onChange);
+  root.addEventListener('submit', onSubmit);
+  renderSeats();
+  void loadOpen();
+  void loadMine();
+  const timer = window.setInterval(() => void loadOpen(), 5000);
+  return () => {
+    clearInterval(timer);
+    root.removeEventListener('click', onClick);
+    root.removeEventListener('change', onChange);
+    root.removeEventListener('submit', onSubmit);
+  };
+}
+
+function timeAgo(iso?: string): string {
+  if (!iso) return '';
+  const s = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  return `${Math.floor(s / 3600)} h ago`;
+}

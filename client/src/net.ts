@@ -1,0 +1,190 @@
+// One game's WebSocket: hello with the seat token, state frames to the game screen, and
+// reconnection by itself (backoff with jitter) after a drop, a server restart or a sleeping tab.
+// A client-level ping notices a dead connection the browser has not noticed yet.
+
+import { PROTOCOL_VERSION, type ErrorCode, type GameView, type LastMove, type Move, type ServerFrame } from './protocol.ts';
+
+export type ConnState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+export interface GameSocketEvents {
+  onWelcome?(seat: number | null): void;
+  onState?(view: GameView, last: LastMove | null): void;
+  onError?(code: ErrorCode, message: string): void;
+  onConnState?(state: ConnState, detail?: string): void;
+}
+
+export class GameSocket {
+  private ws: WebSocket | null = null;
+  private readonly gameId: string;
+  private token: string | undefined;
+  private readonly events: GameSocketEvents;
+  private attempts = 0;
+  private stopped = false;
+  private retryTimer: number | undefined;
+  private pingTimer: number | undefined;
+  private pongDue: number | undefined;
+  private nextId = 1;
+  state: ConnState = 'connecting';
+
+  constructor(gameId: string, token: string | undefined, events: GameSocketEvents) {
+    this.gameId = gameId;
+    this.token = token;
+    this.events = events;
+    this.connect();
+    window.addEventListener('online', this.wake);
+    document.addEventListener('visibilitychange', this.wake);
+  }
+
+  /** Drops the seat (a bad token): later connections watch. */
+  dropToken(): void {
+    this.token = undefined;
+  }
+
+  private readonly wake = () => {
+    if (this.stopped || document.visibilityState === 'hidden') return;
+    if (this.state === 'reconnecting') {
+      clearTimeout(this.retryTimer);
+      this.connect();
+    } else if (this.state === 'open') {
+      this.ping();
+    }
+  };
+
+  private set(state: ConnState, detail?: string): void {
+    this.state = state;
+    this.events.onConnState?.(state, detail);
+  }
+
+  private url(): string {
+    return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+  }
+
+  private connect(): void {
+    if (this.stopped) return;
+    this.set(this.attempts === 0 ? 'connecting' : 'reconnecting');
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.retry('could not open a connection');
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener('open', () => {
+      if (this.ws !== ws) return;
+      ws.send(JSON.stringify({ type: 'hello', v: PROTOCOL_VERSION, gameId: this.gameId, ...(this.token ? { token: this.token } : {}), id: 'hello' }));
+      this.startPing();
+    });
+    ws.addEventListener('message', (e) => {
+      if (this.ws !== ws) return;
+      let frame: ServerFrame;
+      try {
+        frame = JSON.parse(String(e.data));
+      } catch {
+        return;
+      }
+      this.onFrame(frame);
+    });
+    ws.addEventListener('close', (e) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.stopPing();
+      if (this.stopped) return;
+      this.retry(e.code === 1001 ? 'the server is restarting' : e.code === 1008 ? `closed by the server: ${e.reason || 'policy'}` : 'connection lost');
+    });
+  }
+
+  private retry(detail: string): void {
+    if (this.stopped) return;
+    this.attempts++;
+    this.set('reconnecting', detail);
+    const base = Math.min(8000, 400 * 2 ** Math.min(this.attempts - 1, 5));
+    const delay = base / 2 + Math.random() * (base / 2);
+    clearTimeout(this.retryTimer);
+    this.retryTimer = window.setTimeout(() => this.connect(), delay);
+  }
+
+  private onFrame(frame: ServerFrame): void {
+    switch (frame.type) {
+      case 'welcome':
+        this.attempts = 0;
+        this.set('open');
+        this.events.onWelcome?.(frame.seat);
+        return;
+      case 'state':
+        this.events.onState?.(frame.view, frame.last);
+        return;
+      case 'pong':
+        this.pongDue = undefined;
+        return;
+      case 'bye':
+        this.set('reconnecting', frame.reason);
+        return;
+      case 'error':
+        if (frame.code === 'bad_token') {
+          // The seat is not ours (any more): watch instead.
+          this.token = undefined;
+          this.events.onError?.(frame.code, frame.message);
+          this.ws?.close();
+          return;
+        }
+        if (frame.code === 'unknown_game') {
+          this.stopped = true;
+          this.set('closed', frame.message);
+          this.events.onError?.(frame.code, frame.message);
+          this.ws?.close();
+          return;
+        }
+        this.events.onError?.(frame.code, frame.message);
+        return;
+    }
+  }
+
+  private startPing(): void {
+    this.stopPing();
+    this.pingTimer = window.setInterval(() => this.ping(), 15000);
+  }
+
+  private stopPing(): void {
+    clearInterval(this.pingTimer);
+    this.pongDue = undefined;
+  }
+
+  private ping(): void {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    if (this.pongDue !== undefined && Date.now() > this.pongDue) {
+      // No answer to the last ping: the connection is dead even if the browser thinks not.
+      ws.close();
+      this.ws = null;
+      this.stopPing();
+      this.retry('no answer from the server');
+      return;
+    }
+    if (this.pongDue === undefined) this.pongDue = Date.now() + 10000;
+    ws.send(JSON.stringify({ type: 'ping', id: `p${this.nextId++}` }));
+  }
+
+  sendMove(turn: number, move: Move): boolean {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify({ type: 'move', turn, move, id: `m${this.nextId++}` }));
+    return true;
+  }
+
+  /** For tests and the debug menu: drop the connection as a network failure would. */
+  simulateDrop(): void {
+    this.ws?.close();
+  }
+
+  close(): void {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    this.stopPing();
+    window.removeEventListener('online', this.wake);
+    document.removeEventListener('visibilitychange', this.wake);
+    const ws = this.ws;
+    this.ws = null;
+    ws?.close();
+  }
+}
