@@ -44,7 +44,8 @@ export interface Step {
   loopMaxMs: number;
   degraded: number;
   fallback: number;
-  maxQueue: number;
+  /** Pool queue wait p99 over the step (ramp included), from /api/pool. */
+  queueWaitP99Ms: number;
   utilization: number;
   pass: boolean;
   why: string;
@@ -61,8 +62,10 @@ export interface CapacityReport {
 async function step(level: string, games: number, o: CapacityOptions): Promise<Step> {
   const server = await startServer();
   try {
-    const r = await runLoad({ url: server.url, pid: server.pid, people: games, level, thinkMs: o.thinkMs, rampMs: o.rampSeconds * 1000, seconds: o.rampSeconds + o.seconds, graceMs: 0, seed: games, quiet: true });
-    const w = windowStats(r, o.rampSeconds * 1000, (o.rampSeconds + o.seconds) * 1000);
+    const r = await runLoad({ url: server.url, pid: server.pid, people: games, level, thinkMs: o.thinkMs, rampMs: o.rampSeconds * 1000, seconds: o.rampSeconds + o.seconds, graceMs: 0, seed: games, quiet: true, pollAtMs: [o.rampSeconds * 1000, (o.rampSeconds + o.seconds) * 1000 - 50] });
+    // One /api/pool read at the end of the ramp (resets the server's histogram), one at the end:
+    // the second covers exactly the measured window, so its p99 is the window's p99.
+    const w = windowStats(r, o.rampSeconds * 1000 + 1, (o.rampSeconds + o.seconds) * 1000);
     const limit = (BUDGET_MS[level] ?? 0) + 100;
     const botOk = w.bot.count > 0 && w.bot.p99 <= limit;
     const loopOk = w.loopP99Ms <= o.loopP99Ms;
@@ -77,7 +80,7 @@ async function step(level: string, games: number, o: CapacityOptions): Promise<S
       loopMaxMs: w.loopMaxMs,
       degraded: src.degraded ?? 0,
       fallback: (src.fallback ?? 0) + (src.retry ?? 0),
-      maxQueue: Math.max(0, ...inWindow.map((x) => x.queueDepth)),
+      queueWaitP99Ms: Number(r.pool?.tasks?.queueWaitMs.p99 ?? 0),
       utilization: inWindow.length ? Math.round((inWindow.reduce((n, x) => n + x.utilization, 0) / inWindow.length) * 100) / 100 : 0,
       pass: botOk && loopOk,
       why: [botOk ? '' : w.bot.count === 0 ? 'no bot moves' : `bot p99 ${w.bot.p99} > ${limit} ms`, loopOk ? '' : `loop p99 ${w.loopP99Ms} > ${o.loopP99Ms} ms`].filter(Boolean).join('; '),
@@ -94,7 +97,7 @@ export async function runCapacity(o: CapacityOptions): Promise<{ report: Capacit
   const run = async (level: string, games: number) => {
     progress(`capacity: ${level}, ${games} concurrent games, ${o.seconds} s …`);
     const s = await step(level, games, o);
-    progress(`  bot p99 ${s.bot.p99} ms (${s.bot.count} moves), loop p99 ${s.loopP99Ms} ms (median window ${s.loopP99Median}), max queue ${s.maxQueue}, ${s.degraded} degraded → ${s.pass ? 'pass' : `FAIL: ${s.why}`}`);
+    progress(`  bot p99 ${s.bot.p99} ms (${s.bot.count} moves), loop p99 ${s.loopP99Ms} ms, queue wait p99 ${s.queueWaitP99Ms} ms, ${s.degraded} degraded → ${s.pass ? 'pass' : `FAIL: ${s.why}`}`);
     steps.push(s);
     return s;
   };
@@ -135,13 +138,13 @@ export async function runCapacity(o: CapacityOptions): Promise<{ report: Capacit
 
 function capacityMarkdown(r: CapacityReport): string {
   const o = r.options;
-  const rows = r.steps.map((s) => [s.level, s.games, s.bot.count, `${s.bot.p50} / ${s.bot.p99} / ${s.bot.max}`, `${s.loopP99Ms} (${s.loopP99Median}) / ${s.loopMaxMs}`, s.maxQueue, s.utilization, s.degraded, s.fallback, s.pass ? 'pass' : `fail: ${s.why}`]);
+  const rows = r.steps.map((s) => [s.level, s.games, s.bot.count, `${s.bot.p50} / ${s.bot.p99} / ${s.bot.max}`, `${s.loopP99Ms} / ${s.loopMaxMs}`, s.queueWaitP99Ms, s.utilization, s.degraded, s.fallback, s.pass ? 'pass' : `fail: ${s.why}`]);
   const knees = Object.entries(r.knee).map(([level, k]) => `**${level}**: ${k.games} games (bot p99 ≤ ${k.limitMs} ms${k.firstFail !== null ? `; fails at ${k.firstFail}` : '; no step failed — the knee is above the largest step tried'})`);
-  return `Measured by \`bench/capacity/run.ts\`: for each level, steps of N concurrent games (one simulated person with think time ${o.thinkMs[0] / 1000}–${o.thinkMs[1] / 1000} s against one bot, played through the WebSocket protocol), each step against a fresh server with its defaults (one bot worker here), ${o.rampSeconds} s ramp then ${o.seconds} s measured. A step passes when bot move p99 (queue + search, as the server reports it) ≤ the level's budget + 100 ms (budgets: ${Object.entries(BUDGET_MS).map(([k, v]) => `${k} ${v}`).join(', ')} ms) and the worst ~1 s window's event-loop delay p99 ≤ ${o.loopP99Ms} ms. Steps grow until one fails${o.bisect ? ', then the gap is bisected once' : ''}. Machine: ${machineLine(r.machine, r.machineEnd)}; the load generator shares the cores with the server.
+  return `Measured by \`bench/capacity/run.ts\`: for each level, steps of N concurrent games (one simulated person with think time ${o.thinkMs[0] / 1000}–${o.thinkMs[1] / 1000} s against one bot, played through the WebSocket protocol), each step against a fresh server with its defaults (one bot worker here), ${o.rampSeconds} s ramp then ${o.seconds} s measured. A step passes when bot move p99 (queue + search, as the server reports it) ≤ the level's budget + 100 ms (budgets: ${Object.entries(BUDGET_MS).map(([k, v]) => `${k} ${v}`).join(', ')} ms) and the server's event-loop delay p99 over the measured window (its own \`monitorEventLoopDelay\`, 10 ms resolution subtracted) ≤ ${o.loopP99Ms} ms. Steps grow until one fails${o.bisect ? ', then the gap is bisected once' : ''}. Machine: ${machineLine(r.machine, r.machineEnd)}; the load generator shares the cores with the server.
 
 **Knee:** ${knees.join('; ')}.
 
-${table(['level', 'games', 'bot moves', 'bot p50 / p99 / max ms', 'loop p99 worst (median) / max ms', 'max queue', 'pool utilisation', 'degraded', 'retry+fallback', 'result'], rows)}
+${table(['level', 'games', 'bot moves', 'bot p50 / p99 / max ms', 'loop p99 / max ms', 'pool queue wait p99 ms', 'pool utilisation', 'degraded', 'retry+fallback', 'result'], rows)}
 ${o.plotDir ? '\n![capacity](bench/capacity.svg)\n' : ''}`;
 }
 

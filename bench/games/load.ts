@@ -25,6 +25,10 @@ export interface LoadOptions {
   seed: number;
   /** Called with the elapsed ms every second (for phases such as a concurrent HTTP load). */
   onTick?: (elapsedMs: number) => void;
+  /** Read /api/pool only at these times (ms from the start): each read covers the time since
+   * the previous one (the server resets its event-loop histogram when read). Default: every
+   * ~1.05 s. */
+  pollAtMs?: number[];
   quiet?: boolean;
 }
 
@@ -134,7 +138,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const abandonAt = stopAt + o.graceMs;
   const random = rng(o.seed);
   const res: LoadResult = {
-    options: { url: o.url, pid: o.pid, people: o.people, level: o.level, thinkMs: o.thinkMs, rampMs: o.rampMs, seconds: o.seconds, graceMs: o.graceMs, seed: o.seed },
+    options: { url: o.url, pid: o.pid, people: o.people, level: o.level, thinkMs: o.thinkMs, rampMs: o.rampMs, seconds: o.seconds, graceMs: o.graceMs, seed: o.seed, pollAtMs: o.pollAtMs },
     gamesStarted: 0,
     gamesFinished: 0,
     gamesAbandoned: 0,
@@ -257,8 +261,14 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const procs: ProcSample[] = [];
   const sampler = (async () => {
     let lastLog = 0;
+    const at = o.pollAtMs ? [...o.pollAtMs] : null;
     while (sampling) {
-      await sleep(1050);
+      if (at) {
+        const next = at.shift();
+        if (next === undefined) break;
+        while (sampling && now() < next) await sleep(Math.min(250, next - now()));
+        if (!sampling) break;
+      } else await sleep(1050);
       o.onTick?.(now());
       const p = await poolSummary(o.url);
       if (o.pid !== null) {

@@ -32,7 +32,7 @@ export interface GamesOptions {
 
 export const GAMES_MODES: Record<'tiny' | 'quick' | 'full', GamesOptions> = {
   tiny: { people: 4, level: 'greedy', thinkMs: [110, 160], rampSeconds: 1, steadySeconds: 1.5, httpSeconds: 1, httpConnections: 4, seconds: 3.5, graceSeconds: 1, plotDir: null },
-  quick: { people: 60, level: 'medium', thinkMs: [300, 1200], rampSeconds: 5, steadySeconds: 10, httpSeconds: 5, httpConnections: 10, seconds: 22, graceSeconds: 3, plotDir: 'docs/bench' },
+  quick: { people: 40, level: 'greedy', thinkMs: [100, 300], rampSeconds: 3, steadySeconds: 8, httpSeconds: 5, httpConnections: 10, seconds: 18, graceSeconds: 5, plotDir: 'docs/bench' },
   full: { people: 200, level: 'medium', thinkMs: [1000, 3000], rampSeconds: 15, steadySeconds: 40, httpSeconds: 15, httpConnections: 10, seconds: 80, graceSeconds: 60, plotDir: 'docs/bench' },
 };
 
