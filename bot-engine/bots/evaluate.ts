@@ -24,19 +24,19 @@ export const EVAL = {
   /** Marginal value of the i-th follower in the supply, as a fraction of the base value. */
   supplyWeights: [1, 1, 0.95, 0.8, 0.6, 0.45, 0.3, 0.2],
   /** Base follower value: min(cap, perTurn × own turns left). */
-  followerCap: 2.6,
+  followerCap: 5,
   followerPerTurn: 0.22,
   /** Share of a follower's value expected back when its feature completes (it returns later). */
-  returnShare: 0.75,
+  returnShare: 0.5,
   /** Draws that may fill a cell, as a multiple of the mover's own turns left. */
-  drawFactor: 1.3,
+  drawFactor: 0.8,
   /** Extra per-cell factor: a fitting tile may extend a city instead of closing it. */
-  cityCellFactor: 0.8,
+  cityCellFactor: 0.6,
   roadCellFactor: 0.92,
   /** A monastery's empty neighbour is filled by anyone's tile: draws = tilesLeft × this. */
   monasteryDraws: 0.45,
   /** Weight of an incomplete city's chance in a farm's value. */
-  farmFuture: 0.8,
+  farmFuture: 0.4,
 };
 
 const fitStamp = new Int32Array(CELLS);
