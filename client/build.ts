@@ -1,4 +1,4 @@
-// `npm run build:client`: bundles the browser client (client/src) with esbuild into dist/client,
+// `npm run build:client`: bundles the browser client (client/src) with esbuild into dist/web,
 // which the server serves at / and /dashboard. Run from the repository root or anywhere.
 
 import { build } from 'esbuild';
@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const out = join(here, '..', 'dist', 'client');
+const out = join(here, '..', 'dist', 'web');
 const watch = process.argv.includes('--watch');
 
 rmSync(out, { recursive: true, force: true });

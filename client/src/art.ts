@@ -161,6 +161,12 @@ export const ICONS = {
   clock: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="9" r="6" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M8 5.5V9l2.3 1.6M6 1.5h4" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg>',
   bot: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><rect x="2.5" y="5" width="11" height="8.5" rx="2" fill="none" stroke="currentColor" stroke-width="1.5"/><circle cx="6" cy="9" r="1.2" fill="currentColor"/><circle cx="10" cy="9" r="1.2" fill="currentColor"/><path d="M8 5V2.5M1 8.5v2.5M15 8.5v2.5" stroke="currentColor" stroke-width="1.5" stroke-linecap="round"/></svg>',
   eye: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M1 8s2.6-4.5 7-4.5S15 8 15 8s-2.6 4.5-7 4.5S1 8 1 8Z" fill="none" stroke="currentColor" stroke-width="1.5"/><circle cx="8" cy="8" r="2.2" fill="currentColor"/></svg>',
+  start: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M3 2.5v11M13 2.5 5 8l8 5.5Z" fill="currentColor" stroke="currentColor" stroke-width="1.6" stroke-linejoin="round"/></svg>',
+  back: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M12 2.5 4 8l8 5.5Z" fill="currentColor"/></svg>',
+  play: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 2.5 12.5 8 4 13.5Z" fill="currentColor"/></svg>',
+  pause: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 2.5h3v11H4ZM9 2.5h3v11H9Z" fill="currentColor"/></svg>',
+  fwd: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 2.5 12 8l-8 5.5Z" fill="currentColor"/></svg>',
+  end: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M13 2.5v11M3 2.5 11 8l-8 5.5Z" fill="currentColor" stroke="currentColor" stroke-width="1.6" stroke-linejoin="round"/></svg>',
   trophy: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M4.5 2h7v3.5a3.5 3.5 0 0 1-7 0Z" fill="#e0b331" stroke="#8a6a12" stroke-width="1"/><path d="M4.5 3.2H2.2v1c0 1.6 1.1 2.6 2.6 2.7M11.5 3.2h2.3v1c0 1.6-1.1 2.6-2.6 2.7" fill="none" stroke="#8a6a12" stroke-width="1"/><path d="M7 9h2v2.5H7ZM5 13.8h6v-1.4a1 1 0 0 0-1-1H6a1 1 0 0 0-1 1Z" fill="#e0b331" stroke="#8a6a12" stroke-width="1"/></svg>',
 };
 
@@ -170,8 +176,9 @@ export function spotSegment(tile: string, rotation: number, spot: string): numbe
   return t < 0 ? -1 : (ROT_SPOT_LOOKUP[t * 4 + (((rotation / 90) | 0) & 3)].get(spot) ?? -1);
 }
 
+/** A pennant: a round blue badge with a white lozenge, the same at every rotation. */
 function pennant([x, y]: Pt): string {
-  return `<g transform="translate(${x} ${y})"><path d="M-6.5 -7.5H6.5V1C6.5 5.5 0 8.5 0 8.5S-6.5 5.5 -6.5 1Z" fill="${COLORS.pennant}" stroke="#fff" stroke-width="1.6"/><path d="M-3.5 -3.5L0 0.5L3.5 -3.5" fill="none" stroke="#fff" stroke-width="1.5"/></g>`;
+  return `<g class="pennant" transform="translate(${x} ${y})"><circle r="7.5" fill="${COLORS.pennant}" stroke="#fff" stroke-width="1.8"/><path d="M0 -4.2L4.2 0L0 4.2L-4.2 0Z" fill="#fff"/></g>`;
 }
 
 const MONASTERY = `<g class="monastery">
@@ -206,7 +213,7 @@ export function tileMarkup(type: number): string {
     parts.push(`<g${rot(turn)}>`);
     parts.push(`<path d="${shape.fill}" fill="url(#t-city)"/>`);
     if (shape.wall) {
-      parts.push(`<path d="${shape.wall}" fill="none" stroke="${COLORS.wall}" stroke-width="6" stroke-linecap="round"/>`);
+      parts.push(`<path d="${shape.wall}" fill="none" stroke="${COLORS.wall}" stroke-width="6"/>`);
       parts.push(`<path d="${shape.wall}" fill="none" stroke="${COLORS.wallLight}" stroke-width="2.2" stroke-dasharray="4 3" stroke-linecap="butt"/>`);
     }
     parts.push('</g>');
@@ -240,20 +247,6 @@ export function tileDefs(): string {
   return PATTERNS + TILE_NAMES.map((name, t) => `<g id="tile-${name}">${tileMarkup(t)}</g>`).join('');
 }
 
-/** Installs the shared tile definitions once per page (a hidden SVG that every board and preview
- * references by id). */
-export function ensureTileDefs(): void {
-  if (document.getElementById('tessera-tile-defs')) return;
-  const holder = document.createElementNS(SVG_NS, 'svg');
-  holder.setAttribute('id', 'tessera-tile-defs');
-  holder.setAttribute('aria-hidden', 'true');
-  holder.setAttribute('width', '0');
-  holder.setAttribute('height', '0');
-  holder.style.position = 'absolute';
-  holder.innerHTML = `<defs>${tileDefs()}${MEEPLE_DEFS}</defs>`;
-  document.body.prepend(holder);
-}
-
 // ---- Players and followers ----
 
 /** Okabe–Ito colours (distinguishable with the common colour-vision deficiencies), each also
@@ -267,7 +260,7 @@ const GLYPH_PATHS = ['M0 -0.6m-2.6 0a2.6 2.6 0 1 0 5.2 0a2.6 2.6 0 1 0 -5.2 0', 
 export const MEEPLE_PATH =
   'M0 -13C3 -13 4.6 -10.6 4.3 -8.3C4.1 -6.8 3.4 -5.8 2.6 -5.1L9.5 -2.6C11.5 -1.9 11.6 1.4 9.4 1.9L5 2.6L8.5 10.5C9 11.6 8.3 12.5 7.2 12.5H2.2L0 7.5L-2.2 12.5H-7.2C-8.3 12.5 -9 11.6 -8.5 10.5L-5 2.6L-9.4 1.9C-11.6 1.4 -11.5 -1.9 -9.5 -2.6L-2.6 -5.1C-3.4 -5.8 -4.1 -6.8 -4.3 -8.3C-4.6 -10.6 -3 -13 0 -13Z';
 
-const MEEPLE_DEFS = `<path id="meeple-shape" d="${MEEPLE_PATH}"/>`;
+export const MEEPLE_DEFS = `<path id="meeple-shape" d="${MEEPLE_PATH}"/>`;
 
 /** A follower of `player` at (x, y) in the caller's units; farmers lie down. */
 export function meepleMarkup(player: number, x: number, y: number, opts: { farmer?: boolean; scale?: number; ghost?: boolean } = {}): string {

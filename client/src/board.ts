@@ -137,6 +137,10 @@ export class BoardView {
 
   /** Followers, drawn on the tiles they stand on (the tiles must be set first). */
   setFollowers(followers: BoardFollower[], tiles: PlacedTile[]): void {
+    this.lastFollowers = { followers, tiles };
+    // Followers grow when zoomed out so they stay readable (about 18 px tall at least).
+    const scale = this.followerScale();
+    this.drawnScale = scale;
     const at = new Map(tiles.map((t) => [`${t.x},${t.y}`, t]));
     const out: string[] = [];
     for (const f of followers) {
@@ -144,7 +148,7 @@ export class BoardView {
       if (!t) continue;
       const p = spotPosition(t.tile, t.rotation, f.spot);
       if (!p) continue;
-      out.push(`<g class="follower" data-x="${f.x}" data-y="${f.y}" data-spot="${f.spot}" data-player="${f.player}">${meepleMarkup(f.player, f.x * TILE + p.at[0], f.y * TILE + p.at[1], { farmer: p.kind === 'field', scale: 0.85 })}</g>`);
+      out.push(`<g class="follower" data-x="${f.x}" data-y="${f.y}" data-spot="${f.spot}" data-player="${f.player}">${meepleMarkup(f.player, f.x * TILE + p.at[0], f.y * TILE + p.at[1], { farmer: p.kind === 'field', scale })}</g>`);
     }
     this.layers.followers.innerHTML = out.join('');
   }
@@ -196,7 +200,15 @@ export class BoardView {
 
   // ---- view transform ----
 
+  private lastFollowers: { followers: BoardFollower[]; tiles: PlacedTile[] } | null = null;
+  private drawnScale = 0.85;
+
+  private followerScale(): number {
+    return Math.round(Math.max(0.85, Math.min(1.9, 0.72 / this.k)) * 4) / 4;
+  }
+
   private apply(): void {
+    if (this.lastFollowers && this.followerScale() !== this.drawnScale) this.setFollowers(this.lastFollowers.followers, this.lastFollowers.tiles);
     this.world.setAttribute('transform', `translate(${this.tx.toFixed(2)} ${this.ty.toFixed(2)}) scale(${this.k.toFixed(4)})`);
     this.svg.style.setProperty('--zoom', String(this.k));
     this.svg.classList.toggle('zoomed-out', this.k < 0.35);

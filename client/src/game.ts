@@ -5,7 +5,8 @@
 // watches.
 
 import { ApiError, api, savedName, saveName, seats as heldSeats, type HeldSeat, type SeatRequest } from './api.ts';
-import { ICONS, PLAYER_COLORS, PLAYER_GLYPHS, ensureTileDefs, meepleIcon, tileIcon } from './art.ts';
+import { ICONS, PLAYER_COLORS, PLAYER_GLYPHS, meepleIcon, tileIcon } from './art.ts';
+import { ensureTileDefs } from './defs.ts';
 import { BoardView, type Highlight } from './board.ts';
 import { copyText, esc, fmtDuration, gameLink, inputTarget, patch, toast } from './dom.ts';
 import { GameSocket, type ConnState } from './net.ts';

@@ -3,7 +3,8 @@
 // watch by its link or id.
 
 import { ApiError, api, savedName, saveName, seats as heldSeats, type SeatRequest } from './api.ts';
-import { PLAYER_COLORS, PLAYER_GLYPHS, ensureTileDefs, tileIcon } from './art.ts';
+import { PLAYER_COLORS, PLAYER_GLYPHS, tileIcon } from './art.ts';
+import { ensureTileDefs } from './defs.ts';
 import { esc, toast } from './dom.ts';
 import { BOT_LEVELS, type GameSummary } from './protocol.ts';
 

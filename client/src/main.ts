@@ -1,6 +1,7 @@
 // The browser client's entry: a hash router over the lobby (#/), a game (#/g/<id>) and a replay
 // (#/replay/<id>). Hash routes keep the server's static serving trivial: everything is index.html.
 
+import { mountGallery } from './gallery.ts';
 import { mountGame } from './game.ts';
 import { mountLobby } from './lobby.ts';
 import { mountReplay } from './replay.ts';
@@ -21,8 +22,10 @@ function route(): void {
   unmount?.();
   unmount = null;
   root.innerHTML = '';
-  document.body.dataset.route = game ? 'game' : replay ? 'replay' : 'lobby';
-  if (game) unmount = mountGame(root, decodeURIComponent(game[1]));
+  const tiles = hash.startsWith('/tiles');
+  document.body.dataset.route = game ? 'game' : replay ? 'replay' : tiles ? 'tiles' : 'lobby';
+  if (tiles) unmount = mountGallery(root);
+  else if (game) unmount = mountGame(root, decodeURIComponent(game[1]));
   else if (replay) unmount = mountReplay(root, decodeURIComponent(replay[1]));
   else unmount = mountLobby(root);
   window.scrollTo(0, 0);

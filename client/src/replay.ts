@@ -7,7 +7,8 @@ import { applyRecordMove, type GameRecord, type RecordMove } from '../../bot-eng
 import { type ScoreEvent, canonicalBag, finalScoring, initState, shuffledBag } from '../../bot-engine/rules.ts';
 import { GameState, H_BY_KIND, H_FOLLOWERS } from '../../bot-engine/state.ts';
 import { ApiError, api } from './api.ts';
-import { PLAYER_COLORS, PLAYER_GLYPHS, ensureTileDefs, meepleIcon, tileIcon } from './art.ts';
+import { ICONS, PLAYER_COLORS, PLAYER_GLYPHS, meepleIcon, tileIcon } from './art.ts';
+import { ensureTileDefs } from './defs.ts';
 import { BoardView } from './board.ts';
 import { esc, inputTarget, patch } from './dom.ts';
 import type { SeatView } from './protocol.ts';
@@ -104,7 +105,11 @@ export function mountReplay(root: HTMLElement, gameId: string): () => void {
     movesEl.querySelectorAll('.current').forEach((e) => e.classList.remove('current'));
     const li = movesEl.querySelector<HTMLElement>(`[data-step="${at}"]`);
     li?.classList.add('current');
-    li?.scrollIntoView({ block: 'nearest' });
+    // Scroll the move list only (scrollIntoView would scroll the whole panel too).
+    if (li) {
+      const top = li.offsetTop - movesEl.offsetTop;
+      if (top < movesEl.scrollTop || top + li.offsetHeight > movesEl.scrollTop + movesEl.clientHeight) movesEl.scrollTop = top - movesEl.clientHeight / 2;
+    }
     root.querySelector<HTMLElement>('.game')!.dataset.step = String(at);
   }
 
@@ -123,11 +128,11 @@ export function mountReplay(root: HTMLElement, gameId: string): () => void {
       `<div class="tile-row">${tileIcon(m && !('discard' in m) ? m.tile : null, m && !('discard' in m) ? m.rotation : 0, 72)}<div><p><strong>Step ${at}</strong> of ${snaps.length - 1}</p><p class="small">${esc(label(at))}</p></div></div>
 <input type="range" min="0" max="${snaps.length - 1}" value="${at}" data-action="seek" data-focus-key="seek" aria-label="Jump to step">
 <div class="row transport" role="toolbar" aria-label="Replay">
-<button class="btn icon" data-action="start" data-focus-key="start" aria-label="To the start" title="Start (Home)">⏮</button>
-<button class="btn icon" data-action="back" data-focus-key="back" aria-label="Step back" title="Step back (←)">◀</button>
-<button class="btn icon primary" data-action="play" data-focus-key="play" aria-label="${playing ? 'Pause' : 'Play'}" title="Play / pause (Space)">${playing ? '⏸' : '▶'}</button>
-<button class="btn icon" data-action="fwd" data-focus-key="fwd" aria-label="Step forward" title="Step forward (→)">▶|</button>
-<button class="btn icon" data-action="end" data-focus-key="end" aria-label="To the end" title="End (End)">⏭</button>
+<button class="btn icon" data-action="start" data-focus-key="start" aria-label="To the start" title="Start (Home)">${ICONS.start}</button>
+<button class="btn icon" data-action="back" data-focus-key="back" aria-label="Step back" title="Step back (←)">${ICONS.back}</button>
+<button class="btn icon primary" data-action="play" data-focus-key="play" aria-label="${playing ? 'Pause' : 'Play'}" title="Play / pause (Space)">${playing ? ICONS.pause : ICONS.play}</button>
+<button class="btn icon" data-action="fwd" data-focus-key="fwd" aria-label="Step forward" title="Step forward (→)">${ICONS.fwd}</button>
+<button class="btn icon" data-action="end" data-focus-key="end" aria-label="To the end" title="End (End)">${ICONS.end}</button>
 <select data-action="speed" data-focus-key="speed" aria-label="Speed">${[1, 2, 4, 8].map((s) => `<option value="${s}" ${s === speed ? 'selected' : ''}>${s} moves/s</option>`).join('')}</select></div>
 ${sn.events.length ? `<ul class="events">${sn.events.map((e) => `<li>${esc(eventText(e, seats))}</li>`).join('')}</ul>` : ''}`,
     );

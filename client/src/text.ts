@@ -45,7 +45,7 @@ export function eventText(e: ScoreEvent, seats: SeatView[] | undefined): string 
   const who = e.players.length ? names(seats, e.players) : 'Nobody';
   const verb = e.players.length > 1 ? 'score' : 'scores';
   const done = e.phase === 'final' && e.kind !== 'farm' ? `unfinished ${FEATURE[e.kind]}` : e.kind === 'farm' ? 'farm' : `completed ${FEATURE[e.kind]}`;
-  return `${who} ${verb} ${e.points} for a ${done} (${unit})`;
+  return `${who} ${verb} ${e.points} for ${/^[aeiou]/.test(done) ? 'an' : 'a'} ${done} (${unit})`;
 }
 
 export function moveText(last: LastMove, seats: SeatView[] | undefined): string {

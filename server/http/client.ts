@@ -1,4 +1,4 @@
-// Serves the built browser client (dist/client, from `npm run build:client`): the game at `/`,
+// Serves the built browser client (dist/web, from `npm run build:client`): the game at `/`,
 // the operations dashboard at `/dashboard`, and their assets. Owned by the client (issue E).
 // When the client has not been built, `/` says how to build it instead of a bare 404.
 
@@ -7,10 +7,10 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
-/** dist/client: a sibling of dist/server when running compiled, else dist/ beside the sources. */
+/** dist/web: a sibling of dist/server when running compiled, else dist/ beside the sources. */
 export function clientDir(): string {
   const here = import.meta.url;
-  return fileURLToPath(here.endsWith('.js') ? new URL('../../client/', here) : new URL('../../dist/client/', here));
+  return fileURLToPath(here.endsWith('.js') ? new URL('../../web/', here) : new URL('../../dist/web/', here));
 }
 
 export async function clientRoutes(app: FastifyInstance, options: { dir?: string } = {}): Promise<void> {

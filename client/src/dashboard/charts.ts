@@ -26,7 +26,7 @@ export function fmt(v: number, unit = ''): string {
 }
 
 /** Values over the last N samples (oldest first), with optional horizontal reference lines. */
-export function lineChart(opts: { series: Series[]; width?: number; height?: number; yMax?: number; unit?: string; refs?: { value: number; label: string; color: string }[]; seconds?: number; label?: string }): string {
+export function lineChart(opts: { series: Series[]; width?: number; height?: number; yMax?: number; unit?: string; refs?: { value: number; label: string; color: string }[]; seconds?: number; label?: string; minMax?: number }): string {
   const W = opts.width ?? 420;
   const H = opts.height ?? 170;
   const L = 44;
@@ -36,7 +36,7 @@ export function lineChart(opts: { series: Series[]; width?: number; height?: num
   const n = Math.max(2, ...opts.series.map((s) => s.values.length));
   const all = opts.series.flatMap((s) => s.values.filter((v): v is number => v !== null && Number.isFinite(v)));
   const refMax = Math.max(0, ...(opts.refs ?? []).map((r) => r.value));
-  const max = opts.yMax ?? niceMax(Math.max(...all, refMax * 1.05, 1e-9));
+  const max = opts.yMax ?? niceMax(Math.max(...all, refMax * 1.05, opts.minMax ?? 1e-9));
   const x = (i: number) => L + ((W - L - R) * i) / (n - 1);
   const y = (v: number) => T + (H - T - B) * (1 - Math.min(v, max) / max);
   const parts: string[] = [`<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(opts.label ?? 'chart')}">`];
@@ -114,8 +114,9 @@ export function histogram(opts: { buckets: Bucket[]; color: string; markers?: { 
   parts.push(`<text x="${W - R}" y="${H - 3}" text-anchor="end">bucket upper bound, ms</text>`);
   // Quantile markers: position inside their bucket on a log scale.
   let stagger = 0;
+  if (!bs.length) parts.push(`<text x="${(L + W) / 2}" y="${H / 2}" text-anchor="middle">no samples yet</text>`);
   for (const m of opts.markers ?? []) {
-    if (!(m.value > 0)) continue;
+    if (!(m.value > 0) || !bs.length) continue;
     let i = bs.findIndex((b) => m.value <= b.le);
     if (i < 0) i = bs.length - 1;
     const lo = i === 0 ? bs[0].le / 5 : bs[i - 1].le;

@@ -82,6 +82,7 @@ const statusEl = root.querySelector<HTMLElement>('.status')!;
 const kpisEl = root.querySelector<HTMLElement>('.kpis')!;
 const gridEl = root.querySelector<HTMLElement>('.dash-grid')!;
 
+const ceil4 = (v: number) => Math.ceil(v / 4) * 4;
 const sum = (o: Record<string, number> | undefined) => Object.values(o ?? {}).reduce((a, b) => a + b, 0);
 
 async function poll(): Promise<void> {
@@ -154,7 +155,7 @@ function coresDiagram(p: PoolSummary): string {
   const n = Math.max(1, s.availableParallelism);
   const cols = Math.min(n, 16);
   const rows = Math.ceil(n / cols);
-  const size = 26;
+  const size = 32;
   const W = cols * (size + 6) + 6;
   const H = rows * (size + 6) + 6;
   const quota = s.quotaCpus ?? Infinity;
@@ -167,7 +168,7 @@ function coresDiagram(p: PoolSummary): string {
     const reserved = !worker && usable && i < p.size + s.reservedCores;
     const fill = worker ? C.green : reserved ? C.blue : usable ? '#3b4840' : '#262e29';
     const label = worker ? `W${i + 1}` : reserved ? 'main' : i >= quota ? '×' : '';
-    cells.push(`<rect x="${x}" y="${y}" width="${size}" height="${size}" rx="4" fill="${fill}" ${usable ? '' : 'stroke="#3b4840" stroke-dasharray="3 2"'}><title>core ${i + 1}: ${worker ? 'bot worker' : reserved ? 'reserved (main thread, I/O)' : usable ? 'usable, unused' : 'beyond the CPU quota'}</title></rect><text x="${x + size / 2}" y="${y + size / 2 + 4}" text-anchor="middle" style="fill:${worker || reserved ? '#10160f' : '#8a9a8f'};font-weight:700;font-size:10px">${label}</text>`);
+    cells.push(`<rect x="${x}" y="${y}" width="${size}" height="${size}" rx="4" fill="${fill}" ${usable ? '' : 'stroke="#3b4840" stroke-dasharray="3 2"'}><title>core ${i + 1}: ${worker ? 'bot worker' : reserved ? 'reserved (main thread, I/O)' : usable ? 'usable, unused' : 'beyond the CPU quota'}</title></rect><text x="${x + size / 2}" y="${y + size / 2 + 4}" text-anchor="middle" style="fill:${worker || reserved ? '#10160f' : '#8a9a8f'};font-weight:700;font-size:9.5px">${label}</text>`);
   }
   // Extra workers beyond the cores (an explicit setting may ask for more).
   const extra = Math.max(0, p.size - n);
@@ -264,13 +265,13 @@ function render(): void {
 ${legend([{ name: 'spawn CPU (load + warm-up)', color: C.orange }, { name: 'compute CPU (bot tasks)', color: C.green }, { name: 'spawn wall (creation → warm)', color: C.yellow }, { name: 'compute wall', color: C.blue }])}
 <p class="note">Totals: spawn ${fmt(p.spawnCpuMs, ' ms')} CPU, compute ${fmt(p.computeCpuMs, ' ms')} CPU. Workers are spawned once and kept warm, so the spawn cost is paid once and amortised over every bot move.</p>`, true, 'spawn'),
     card('Worker start-up', `warm-up ${fmt(p.warmupMs, ' ms')}`, warmupTimeline(p), false, 'startup'),
-    card('Queue depth', `bound ${p.queue.bound}`, lineChart({ series: [{ name: 'waiting', color: C.orange, values: col('depth'), area: true }, { name: 'in flight', color: C.blue, values: col('inFlight') }], refs: [{ value: p.queue.bound, label: `bound ${p.queue.bound}`, color: C.red }, { value: p.queue.bound * 0.9, label: 'shed at 90%', color: C.yellow }], seconds: span, label: 'queue depth over time', yMax: Math.max(4, ...col('depth'), ...col('inFlight')) * 1.25 }) + legend([{ name: 'waiting for a worker', color: C.orange }, { name: 'running or queued (in flight)', color: C.blue }]), false, 'queue'),
+    card('Queue depth', `bound ${p.queue.bound}`, lineChart({ series: [{ name: 'waiting', color: C.orange, values: col('depth'), area: true }, { name: 'in flight', color: C.blue, values: col('inFlight') }], refs: [{ value: p.queue.bound, label: `bound ${p.queue.bound}`, color: C.red }, { value: p.queue.bound * 0.9, label: 'shed at 90%', color: C.yellow }], seconds: span, label: 'queue depth over time', yMax: ceil4(Math.max(4, ...col('depth'), ...col('inFlight')) * 1.2) }) + legend([{ name: 'waiting for a worker', color: C.orange }, { name: 'running or queued (in flight)', color: C.blue }]), false, 'queue'),
     card('Queue wait', 'submission → start on a worker', histogram({ buckets: qw, color: C.orange, markers: markers(t?.queueWaitMs), label: 'queue wait histogram' }) + `<p class="note">${qline(t?.queueWaitMs)}</p>`, false, 'queue-wait'),
     card('Run time', 'wall time inside the worker', histogram({ buckets: run, color: C.green, markers: markers(t?.runMs), label: 'run time histogram' }) + `<p class="note">${qline(t?.runMs)}${t?.cpuMs?.count ? `<br>CPU per task: p50 ${fmt(t.cpuMs.p50, ' ms')} · p99 ${fmt(t.cpuMs.p99, ' ms')}` : ''}</p>`, false, 'run-time'),
-    card('Main event-loop delay', `utilisation ${Math.round(p.eventLoop.utilization * 100)}%`, lineChart({ series: [{ name: 'max', color: C.red, values: col('loopMax'), dashed: true }, { name: 'p99', color: C.pink, values: col('loopP99'), area: true }, { name: 'p50', color: C.green, values: col('loopP50') }], unit: '', seconds: span, label: 'event loop delay over time' }) + legend([{ name: 'p50 ms', color: C.green }, { name: 'p99 ms', color: C.pink }, { name: 'max ms', color: C.red }]), false, 'loop'),
-    card('Utilisation', 'pool workers and main thread', `<div class="row" style="justify-content:space-around">${gauge(p.utilization, 'bot pool', C.teal)}${gauge(p.eventLoop.utilization, 'main event loop', C.pink)}</div>` + lineChart({ series: [{ name: 'pool', color: C.teal, values: col('util').map((v) => v * 100) }, { name: 'event loop', color: C.pink, values: col('elu').map((v) => v * 100) }], yMax: 100, unit: '%', seconds: span, height: 120, label: 'utilisation over time' }), false, 'util'),
-    card('Bot moves, degradation and shedding', 'since start', counterBars(counters) + lineChart({ series: [{ name: 'bot moves/s', color: C.green, values: rate('moves') }, { name: 'degraded/s', color: C.orange, values: rate('degraded') }, { name: 'shed/s', color: C.red, values: rate('shed') }], seconds: span, height: 120, label: 'rates over time' }) + legend([{ name: 'bot moves / s', color: C.green }, { name: 'degraded / s', color: C.orange }, { name: 'shed / s', color: C.red }]), false, 'counters'),
-    card('Active games and sockets', `${p.games} games · ${p.sockets} sockets`, lineChart({ series: [{ name: 'games', color: C.yellow, values: col('games'), area: true }, { name: 'sockets', color: C.blue, values: col('sockets') }], seconds: span, label: 'games and sockets over time', yMax: Math.max(4, ...col('games'), ...col('sockets')) * 1.25 }) + legend([{ name: 'active games', color: C.yellow }, { name: 'WebSocket connections', color: C.blue }]), false, 'games'),
+    card('Main event-loop delay', `utilisation ${Math.round(p.eventLoop.utilization * 100)}%`, lineChart({ series: [{ name: 'max', color: C.red, values: col('loopMax'), dashed: true }, { name: 'p99', color: C.pink, values: col('loopP99'), area: true }, { name: 'p50', color: C.green, values: col('loopP50') }], unit: '', seconds: span, label: 'event loop delay over time', minMax: 1 }) + legend([{ name: 'p50 ms', color: C.green }, { name: 'p99 ms', color: C.pink }, { name: 'max ms', color: C.red }]), false, 'loop'),
+    card('Utilisation', 'pool workers and main thread', `<div class="gauges">${gauge(p.utilization, 'bot pool', C.teal)}${gauge(p.eventLoop.utilization, 'main event loop', C.pink)}</div>` + lineChart({ series: [{ name: 'pool', color: C.teal, values: col('util').map((v) => v * 100) }, { name: 'event loop', color: C.pink, values: col('elu').map((v) => v * 100) }], yMax: 100, unit: '%', seconds: span, height: 120, label: 'utilisation over time' }), false, 'util'),
+    card('Bot moves, degradation and shedding', 'since start', counterBars(counters) + lineChart({ series: [{ name: 'bot moves/s', color: C.green, values: rate('moves') }, { name: 'degraded/s', color: C.orange, values: rate('degraded') }, { name: 'shed/s', color: C.red, values: rate('shed') }], seconds: span, height: 120, label: 'rates over time', minMax: 1 }) + legend([{ name: 'bot moves / s', color: C.green }, { name: 'degraded / s', color: C.orange }, { name: 'shed / s', color: C.red }]), false, 'counters'),
+    card('Active games and sockets', `${p.games} games · ${p.sockets} sockets`, lineChart({ series: [{ name: 'games', color: C.yellow, values: col('games'), area: true }, { name: 'sockets', color: C.blue, values: col('sockets') }], seconds: span, label: 'games and sockets over time', yMax: ceil4(Math.max(4, ...col('games'), ...col('sockets')) * 1.2) }) + legend([{ name: 'active games', color: C.yellow }, { name: 'WebSocket connections', color: C.blue }]), false, 'games'),
   ].join('');
 }
 
