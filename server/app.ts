@@ -1,13 +1,15 @@
 // The fastify app factory: everything but `listen`. Tests build it with app.inject or listen on
 // port 0; server/main.ts adds the port and the signals.
 
+import { join } from 'node:path';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { BotScheduler } from './bot-scheduler.ts';
 import type { Config } from './config.ts';
 import { GameService } from './games/service.ts';
-import { type GameStore, MemoryStore } from './games/store.ts';
+import type { GameStore } from './games/store.ts';
+import { SqliteStore } from './games/sqlite-store.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { clientRoutes } from './http/client.ts';
 import { gameRoutes } from './http/games.ts';
@@ -59,7 +61,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const sizing = decidePoolSize({ setting: config.botWorkers, reservedCores: config.reservedCores, cgroupRoot: config.cgroupRoot });
   const pool = new BotPool({ sizing, maxQueue: config.maxQueue, workerFile: config.workerFile, warmupLevel: config.warmupLevel, warmupTimeoutMs: config.warmupTimeoutMs, logger: logger.child({ component: 'pool' }), metrics });
   const scheduler = new BotScheduler({ pool, metrics, deadlineMs: config.botDeadlineMs, logger });
-  const store = options.store ?? new MemoryStore();
+  // Embedded by default: one SQLite file under the data directory (":memory:" keeps nothing).
+  const store = options.store ?? new SqliteStore({ path: config.dataDir === ':memory:' ? ':memory:' : join(config.dataDir, 'tessera.db') });
   let poolError: Error | null = null;
 
   const tessera: Tessera = {
@@ -84,7 +87,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   tessera.games = new GameService({ store, bots: scheduler, log: logger, metrics, maxGames: config.maxGames, overloaded: () => tessera.notReadyReason() });
   app.decorate('tessera', tessera);
 
+  // Unfinished games come back at once (people can reconnect); their bots move once the pool is warm.
+  tessera.games.restore();
   tessera.poolStarted = pool.start();
+  tessera.poolStarted.then(() => tessera.games.resumeBots(), () => {});
   tessera.poolStarted.catch((e: Error) => {
     poolError = e;
     logger.fatal({ err: e }, `bot pool failed to start: ${e.message}`);

@@ -16,6 +16,8 @@ const setup = (id: string, createdAt = '2026-11-21T10:00:00.000Z'): GameSetup =>
   seed: `seed-${id}`,
   rules: { tinyCity: false, farmers: '3rd' },
   seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }],
+  clock: { turnSeconds: null, graceSeconds: 60 },
+  standIn: 'heuristic',
 });
 const move = (x: number): RecordMove => ({ tile: 'V', x, y: 1, rotation: 0, meeple: null });
 
@@ -73,14 +75,14 @@ test('sqlite store: a reopened file has every committed game and move', () => {
   b.close();
 });
 
-test('sqlite store: moves acknowledged before a SIGKILL are all there after it', async () => {
+test('sqlite store: moves acknowledged before a SIGKILL are all there after it', { timeout: 60_000 }, async () => {
   const path = tempDb();
   const storeUrl = new URL('../server/games/sqlite-store.ts', import.meta.url).href;
   const script = `
     import { SqliteStore } from ${JSON.stringify(storeUrl)};
     const store = new SqliteStore({ path: ${JSON.stringify(path)} });
     store.create({ id: 'k', createdAt: 'now', seed: 's', rules: { tinyCity: false, farmers: '3rd' }, seats: [] }, [null, null]);
-    for (let i = 0; ; i++) {
+    for (let i = 0; i < 1e6; i++) {
       store.appendMoves('k', [{ tile: 'V', x: i, y: 1, rotation: 0, meeple: null }], false);
       process.stdout.write(i + '\\n');
     }`;

@@ -8,8 +8,10 @@ import { type RecordMove, RECORD_FORMAT, type GameRecord, replayRecord } from '.
 import { hideBag, type ScoreEvent } from '../../bot-engine/rules.ts';
 import { fnv1a, mixSeed } from '../../bot-engine/rng.ts';
 import type { GameState } from '../../bot-engine/state.ts';
+import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { BotAnswer, MoveSource } from '../bot-scheduler.ts';
 import type { GameSetup, GameStore, SeatHolder, StoredGame } from './store.ts';
+import { SeatClock, type StandInReason } from './seat-clock.ts';
 import { type GameStatus, type GameView, type SeatInfo, seatView } from './view.ts';
 
 export interface LastMove {
@@ -22,7 +24,7 @@ export interface LastMove {
   events: ScoreEvent[];
   /** Tiles drawn after this move that fit nowhere. */
   discarded: string[];
-  bot?: { source: MoveSource; level: string; elapsedMs: number };
+  bot?: { source: MoveSource; level: string; elapsedMs: number; standIn?: boolean };
 }
 
 export interface Subscriber {
@@ -37,7 +39,7 @@ export interface MoveError {
 }
 
 export interface BotMover {
-  move(view: GameState, level: NonNullable<GameSetup['seats'][number]['level']>, seed: number, log: Logger): Promise<BotAnswer>;
+  move(view: GameState, level: BotLevel, seed: number, log: Logger): Promise<BotAnswer>;
 }
 
 export interface RoomDeps {
@@ -56,21 +58,32 @@ export class Room {
   private readonly holders: (SeatHolder | null)[];
   private readonly deps: RoomDeps;
   private readonly subscribers = new Set<Subscriber>();
+  private readonly clock: SeatClock;
   private movesCount: number;
   private botPending = false;
+  /** False until the pool is warm after a restart: restored games wait for real searches. */
+  private botsEnabled: boolean;
   /** Set on shutdown: a search in flight may finish and be stored, no new one starts. */
   private draining = false;
   private closed = false;
   private lastMove: LastMove | null = null;
+  private rematchId: string | null = null;
 
-  private constructor(stored: StoredGame, state: GameState, deps: RoomDeps) {
+  private constructor(stored: StoredGame, state: GameState, deps: RoomDeps, botsEnabled: boolean) {
     this.id = stored.setup.id;
     this.setup = stored.setup;
     this.holders = stored.holders;
     this.state = state;
     this.movesCount = stored.moves.length;
     this.deps = deps;
+    this.botsEnabled = botsEnabled;
     this.log = deps.log.child({ gameId: this.id });
+    this.clock = new SeatClock(stored.setup, {
+      isPerson: (seat) => this.setup.seats[seat].kind === 'person',
+      playing: () => this.status === 'playing',
+      currentSeat: () => this.state.currentPlayer,
+      onStandIn: (seat, reason) => this.standIn(seat, reason),
+    });
   }
 
   /** A new game, stored before it is returned. Bot seats are filled at once. */
@@ -78,16 +91,20 @@ export class Room {
     const holders = setup.seats.map((s, i) => (s.kind === 'bot' ? { name: `${s.level} bot ${i + 1}`, tokenHash: null } : null));
     deps.store.create(setup, holders);
     const state = newGame({ players: setup.seats.length, rules: setup.rules, seed: setup.seed });
-    const room = new Room({ setup, holders, moves: [], finished: false }, state, deps);
-    room.log.info({ seats: setup.seats, rules: setup.rules }, 'game created');
+    const room = new Room({ setup, holders, moves: [], finished: false }, state, deps, true);
+    room.log.info({ seats: setup.seats, rules: setup.rules, clock: setup.clock }, 'game created');
     return room;
   }
 
-  /** Rebuilds a stored game by replaying its record. */
+  /** Rebuilds a stored game by replaying its record. Bots wait for `resumeBots()`; people are
+   * away until they reconnect (their grace period starts now). */
   static restore(stored: StoredGame, deps: RoomDeps): Room {
     const { state } = replayRecord(Room.recordOf(stored));
-    const room = new Room(stored, state, deps);
-    room.maybeBotTurn();
+    const room = new Room(stored, state, deps, false);
+    if (room.status === 'playing') {
+      for (let seat = 0; seat < stored.setup.seats.length; seat++) room.clock.presence(seat, false);
+      room.clock.armTurn();
+    }
     return room;
   }
 
@@ -109,8 +126,14 @@ export class Room {
     return this.holders.flatMap((h, i) => (h === null ? [i] : []));
   }
 
-  /** Takes an open person seat; returns the seat token (shown once, stored only as a hash). */
-  join(name: string, seat?: number): { seat: number; token: string } | { error: 'no_seat' | 'name_taken'; message: string } {
+  get rematch(): string | null {
+    return this.rematchId;
+  }
+
+  /** Takes an open person seat; returns the seat token (shown once, stored only as a hash).
+   * A rematch's seats are kept for the previous game's players (`forRematch`). */
+  join(name: string, seat?: number, forRematch = false): { seat: number; token: string } | { error: 'no_seat' | 'name_taken'; message: string } {
+    if (this.setup.rematchOf && !forRematch) return { error: 'no_seat', message: 'the seats of a rematch are kept for the previous game\'s players' };
     const open = this.openSeats;
     const chosen = seat ?? open[0];
     if (chosen === undefined || !open.includes(chosen)) return { error: 'no_seat', message: seat === undefined ? 'no open seat is left' : `seat ${seat} is not open` };
@@ -120,9 +143,12 @@ export class Room {
     this.deps.store.takeSeat(this.id, chosen, holder);
     this.holders[chosen] = holder;
     this.log.info({ seat: chosen, name }, 'seat taken');
-    if (this.status === 'playing') this.log.info('game started');
-    this.broadcast();
-    this.maybeBotTurn();
+    if (this.status === 'playing') {
+      this.log.info('game started');
+      for (let s = 0; s < this.holders.length; s++) if (this.setup.seats[s].kind === 'person') this.clock.presence(s, this.connected(s));
+      this.clock.armTurn();
+    }
+    this.changed();
     return { seat: chosen, token };
   }
 
@@ -136,30 +162,56 @@ export class Room {
     return null;
   }
 
+  holderName(seat: number): string | null {
+    return this.holders[seat]?.name ?? null;
+  }
+
   subscribe(sub: Subscriber): void {
     this.subscribers.add(sub);
+    // A person coming back takes the seat back from the stand-in.
+    if (sub.seat !== null) {
+      this.clock.presence(sub.seat, true);
+      this.claim(sub.seat);
+    }
     this.broadcast();
   }
 
   unsubscribe(sub: Subscriber): void {
-    if (this.subscribers.delete(sub)) this.broadcast();
+    if (!this.subscribers.delete(sub)) return;
+    if (sub.seat !== null) this.clock.presence(sub.seat, this.connected(sub.seat));
+    this.broadcast();
+  }
+
+  /** The person takes their seat back from the stand-in bot. */
+  claim(seat: number): void {
+    if (this.clock.reason(seat) === null) return;
+    this.clock.release(seat);
+    this.log.info({ seat }, 'seat taken back from the stand-in bot');
+    this.clock.armTurn();
+    this.broadcast();
   }
 
   view(seat: number | null): GameView {
-    return seatView({ gameId: this.id, status: this.status, rules: this.setup.rules, turn: this.movesCount, state: this.state, seats: this.seatInfo(), botThinking: this.botPending }, seat);
+    return seatView(
+      { gameId: this.id, status: this.status, rules: this.setup.rules, turn: this.movesCount, state: this.state, seats: this.seatInfo(), botThinking: this.botPending, clock: { turnSeconds: this.setup.clock.turnSeconds, deadline: this.clock.deadline }, rematch: this.rematchId },
+      seat,
+    );
   }
 
   get last(): LastMove | null {
     return this.lastMove;
   }
 
-  /** A person's move. The state is untouched unless it returns a LastMove. */
+  /** A person's move (taking the seat back if a stand-in held it). The state is untouched
+   * unless it returns a LastMove. */
   play(seat: number, move: Move, turn: number): LastMove | MoveError {
     const status = this.status;
     if (status === 'finished') return { error: 'game_over', message: 'the game is over' };
     if (status === 'waiting') return { error: 'not_started', message: 'the game starts when every seat is taken' };
     if (this.setup.seats[seat].kind !== 'person' || seat !== this.state.currentPlayer) return { error: 'not_your_turn', message: `it is seat ${this.state.currentPlayer}'s turn` };
     if (turn !== this.movesCount) return { error: 'stale_turn', message: `turn is ${this.movesCount}, the move quoted ${turn}` };
+    // Moving is taking the seat back; a stand-in search in flight is then ignored.
+    this.claim(seat);
     return this.apply(seat, move);
   }
 
@@ -173,19 +225,42 @@ export class Room {
     this.deps.store.appendMoves(this.id, recorded, outcome.finished);
     this.movesCount += recorded.length;
     const last: LastMove = { turn, seat, tile, move: { x: move.x, y: move.y, rotation: move.rotation, meeple: move.meeple ?? null }, events: outcome.events, discarded: outcome.discarded };
-    if (bot) last.bot = { source: bot.source, level: bot.level, elapsedMs: Math.round(bot.elapsedMs * 1000) / 1000 };
+    if (bot) last.bot = { source: bot.source, level: bot.level, elapsedMs: Math.round(bot.elapsedMs * 1000) / 1000, ...(this.setup.seats[seat].kind === 'person' ? { standIn: true } : {}) };
     this.lastMove = last;
     if (outcome.finished) this.log.info({ scores: this.setup.seats.map((_, p) => this.state.score(p)) }, 'game finished');
-    this.broadcast();
-    this.maybeBotTurn();
+    this.clock.armTurn();
+    this.changed();
     return last;
   }
 
+  /** The level a bot plays this seat at, or null when a person plays it now. */
+  private botLevel(seat: number): BotLevel | null {
+    const s = this.setup.seats[seat];
+    if (s.kind === 'bot') return s.level ?? null;
+    return this.clock.reason(seat) === null ? null : this.setup.standIn;
+  }
+
+  private standIn(seat: number, reason: StandInReason): void {
+    this.log.info({ seat, reason, level: this.setup.standIn }, reason === 'clock' ? 'turn clock ran out: a bot plays the seat' : 'person away past the grace period: a bot plays the seat');
+    this.changed();
+  }
+
+  /** Lets restored games' bots move (the pool is warm). */
+  resumeBots(): void {
+    this.botsEnabled = true;
+    this.maybeBotTurn();
+  }
+
+  private changed(): void {
+    this.broadcast();
+    this.maybeBotTurn();
+  }
+
   private maybeBotTurn(): void {
-    if (this.closed || this.draining || this.botPending || this.status !== 'playing') return;
+    if (this.closed || this.draining || !this.botsEnabled || this.botPending || this.status !== 'playing') return;
     const seat = this.state.currentPlayer;
-    const level = this.setup.seats[seat].level;
-    if (this.setup.seats[seat].kind !== 'bot' || !level) return;
+    const level = this.botLevel(seat);
+    if (!level) return;
     this.botPending = true;
     const turn = this.movesCount;
     const seed = mixSeed(fnv1a(this.setup.seed), turn, seat);
@@ -193,18 +268,31 @@ export class Room {
     const view = hideBag(this.state.clone());
     void this.deps.bots.move(view, level, seed, this.log).then((answer) => {
       this.botPending = false;
-      if (this.closed || this.movesCount !== turn) return;
+      // The person may have taken the seat back (and moved) while the bot thought.
+      if (this.closed || this.movesCount !== turn || this.botLevel(seat) === null) {
+        this.broadcast();
+        this.maybeBotTurn();
+        return;
+      }
       const result = this.apply(seat, answer.move, answer);
       if ('error' in result) this.log.error({ move: answer.move, error: result.message }, 'bot move rejected');
     });
     this.broadcast();
   }
 
-  /** Number of live subscribers per seat (for "connected"). */
+  private connected(seat: number): boolean {
+    for (const s of this.subscribers) if (s.seat === seat) return true;
+    return false;
+  }
+
   private seatInfo(): SeatInfo[] {
-    const connected = new Set<number>();
-    for (const s of this.subscribers) if (s.seat !== null) connected.add(s.seat);
-    return this.setup.seats.map((s, i) => ({ name: this.holders[i]?.name ?? null, kind: s.kind, ...(s.level ? { level: s.level } : {}), connected: s.kind === 'bot' || connected.has(i) }));
+    return this.setup.seats.map((s, i) => ({
+      name: this.holders[i]?.name ?? null,
+      kind: s.kind,
+      ...(s.level ? { level: s.level } : {}),
+      connected: s.kind === 'bot' || this.connected(i),
+      standIn: this.clock.reason(i),
+    }));
   }
 
   private broadcast(): void {
@@ -220,6 +308,12 @@ export class Room {
     return this.botPending;
   }
 
+  /** Links the rematch started from this finished game, and tells everyone watching. */
+  setRematch(id: string): void {
+    this.rematchId = id;
+    this.broadcast();
+  }
+
   /** The game's record (replayable with `npm run replay`). */
   record(): GameRecord {
     const stored = this.deps.store.get(this.id);
@@ -230,11 +324,13 @@ export class Room {
   /** Lets a bot search in flight finish (its move is stored) but starts no new one. */
   drain(): void {
     this.draining = true;
+    this.clock.stop();
   }
 
-  /** Stops scheduling bot turns; state stays as stored. */
+  /** Stops scheduling bot turns and timers; state stays as stored. */
   close(): void {
     this.closed = true;
+    this.clock.stop();
     this.subscribers.clear();
   }
 }

@@ -14,12 +14,25 @@ export interface SeatSetup {
   level?: BotLevel;
 }
 
+export interface ClockSetup {
+  /** Seconds a person has for a turn before a stand-in bot plays it; null = no clock. */
+  turnSeconds: number | null;
+  /** Seconds a person may stay disconnected before a stand-in bot plays for them (games with
+   * two or more people; solo games simply wait). */
+  graceSeconds: number;
+}
+
 export interface GameSetup {
   id: string;
   createdAt: string;
   seed: string;
   rules: Rules;
   seats: SeatSetup[];
+  clock: ClockSetup;
+  /** Level of the bot that plays for an absent or timed-out person. */
+  standIn: BotLevel;
+  /** The finished game this one is a rematch of: its players hold the person seats. */
+  rematchOf?: string;
 }
 
 export interface SeatHolder {

@@ -6,6 +6,7 @@ import type { Rules } from '../../bot-engine/rules.ts';
 import { type GameState, H_BY_KIND } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { SeatKind } from './store.ts';
+import type { StandInReason } from './seat-clock.ts';
 
 export type GameStatus = 'waiting' | 'playing' | 'finished';
 
@@ -22,6 +23,9 @@ export interface SeatView {
   kind: SeatKind;
   level?: BotLevel;
   connected: boolean;
+  /** Why a bot plays this person's seat for now ("clock": their time ran out; "away": gone past
+   * the grace period), or null. */
+  standIn: StandInReason | null;
   score: number;
   followers: number;
   points: Points;
@@ -52,6 +56,16 @@ export interface GameView {
   /** Legal placements of `tile`, only to the seat that must place it. */
   legal: Placement[] | null;
   botThinking: boolean;
+  /** The turn clock: seconds per turn (null: no clock) and when the current person's time runs out. */
+  clock: ClockView;
+  /** Id of the rematch started from this finished game, or null. */
+  rematch: string | null;
+}
+
+export interface ClockView {
+  turnSeconds: number | null;
+  /** Epoch milliseconds, or null when no person's clock is running. */
+  deadline: number | null;
 }
 
 export interface SeatInfo {
@@ -59,6 +73,7 @@ export interface SeatInfo {
   kind: SeatKind;
   level?: BotLevel;
   connected: boolean;
+  standIn: StandInReason | null;
 }
 
 export function pointsOf(s: GameState, p: number): Points {
@@ -74,6 +89,8 @@ export interface ViewInput {
   state: GameState;
   seats: SeatInfo[];
   botThinking: boolean;
+  clock: ClockView;
+  rematch: string | null;
 }
 
 export function seatView(input: ViewInput, you: number | null): GameView {
@@ -95,5 +112,7 @@ export function seatView(input: ViewInput, you: number | null): GameView {
     followers: followersOnBoard(state),
     legal: myTurn ? legalPlacements(state) : null,
     botThinking: input.botThinking,
+    clock: input.clock,
+    rematch: input.rematch,
   };
 }

@@ -1,7 +1,7 @@
 // One error shape for every HTTP failure: {statusCode, code, message}. No stack traces leave.
 
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { OverloadError } from '../games/service.ts';
+import { GameConflict, OverloadError } from '../games/service.ts';
 
 export const errorSchema = {
   $id: 'Error',
@@ -27,6 +27,10 @@ export function installErrorHandling(app: FastifyInstance): void {
       app.tessera.metrics.shed.inc({ what: 'create_game' });
       request.log.warn({ reason: err.message }, 'request shed');
       return reply.code(503).header('retry-after', String(err.retryAfterSeconds)).send({ statusCode: 503, code: 'overloaded', message: err.message });
+    }
+    if (err instanceof GameConflict) {
+      const status = err.code === 'unknown_game' ? 404 : err.code === 'bad_token' ? 403 : 409;
+      return reply.code(status).send({ statusCode: status, code: err.code, message: err.message });
     }
     if (err instanceof HttpError) return reply.code(err.statusCode).send({ statusCode: err.statusCode, code: err.code, message: err.message });
     const fe = err as FastifyError;

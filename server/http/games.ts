@@ -27,6 +27,7 @@ const seatSummary = {
     level: { type: 'string' },
     name: { type: ['string', 'null'] },
     connected: { type: 'boolean' },
+    standIn: { type: ['string', 'null'], enum: ['clock', 'away', null], description: 'why a bot plays this person\'s seat for now, or null' },
     score: { type: 'integer' },
     followers: { type: 'integer' },
     points: { type: 'object', properties: { city: { type: 'integer' }, road: { type: 'integer' }, monastery: { type: 'integer' }, farm: { type: 'integer' } } },
@@ -48,7 +49,16 @@ const gameSummary = {
     tile: { type: ['string', 'null'] },
     tilesLeft: { type: 'integer' },
     botThinking: { type: 'boolean' },
+    clock: { type: 'object', properties: { turnSeconds: { type: ['integer', 'null'] }, deadline: { type: ['number', 'null'] } } },
+    rematch: { type: ['string', 'null'] },
   },
+} as const;
+
+const clockSchema = {
+  type: 'object',
+  additionalProperties: false,
+  description: 'turn clock: seconds per turn (null: none; default none for one person against bots, 120 with more people) and seconds a person may stay away before a stand-in bot plays for them',
+  properties: { turnSeconds: { type: ['integer', 'null'], minimum: 1, maximum: 3600 }, graceSeconds: { type: 'integer', minimum: 1, maximum: 3600 } },
 } as const;
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
@@ -56,12 +66,14 @@ const errors = { 400: { $ref: 'Error#' }, 404: { $ref: 'Error#' }, 409: { $ref: 
 
 function summary(room: Room) {
   const view = room.view(null);
-  return { id: room.id, createdAt: room.setup.createdAt, status: view.status, rules: view.rules, turn: view.turn, seats: view.seats, openSeats: room.openSeats, currentSeat: view.currentSeat, tile: view.tile, tilesLeft: view.tilesLeft, botThinking: view.botThinking };
+  return { id: room.id, createdAt: room.setup.createdAt, status: view.status, rules: view.rules, turn: view.turn, seats: view.seats, openSeats: room.openSeats, currentSeat: view.currentSeat, tile: view.tile, tilesLeft: view.tilesLeft, botThinking: view.botThinking, clock: view.clock, rematch: view.rematch };
 }
 
 interface CreateBody {
   seats: { kind: 'person' | 'bot'; level?: BotLevel }[];
   rules?: { tinyCity?: boolean; farmers?: '1st' | '2nd' | '3rd' };
+  clock?: { turnSeconds?: number | null; graceSeconds?: number };
+  standIn?: BotLevel;
 }
 
 export async function gameRoutes(app: FastifyInstance): Promise<void> {
@@ -78,18 +90,18 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['games'],
         summary: 'Create a game: 2 to 4 seats, each a person or a bot with its level; at least one person',
-        body: { type: 'object', required: ['seats'], additionalProperties: false, properties: { seats: { type: 'array', minItems: 2, maxItems: 4, items: seatSchema }, rules: rulesSchema } },
+        body: { type: 'object', required: ['seats'], additionalProperties: false, properties: { seats: { type: 'array', minItems: 2, maxItems: 4, items: seatSchema }, rules: rulesSchema, clock: clockSchema, standIn: { type: 'string', enum: [...BOT_LEVELS], description: 'level of the bot that plays for a timed-out or absent person (default heuristic)' } } },
         response: { 201: gameSummary, ...errors, 503: { $ref: 'Error#' } },
       },
     },
     async (request, reply) => {
-      const { seats, rules } = request.body;
+      const { seats, rules, clock, standIn } = request.body;
       for (const [i, s] of seats.entries()) {
         if (s.kind === 'bot' && !s.level) throw new HttpError(400, 'bad_request', `seat ${i} is a bot: give its level (${BOT_LEVELS.join(', ')})`);
         if (s.kind === 'person' && s.level) throw new HttpError(400, 'bad_request', `seat ${i} is a person: it has no level`);
       }
       if (!seats.some((s) => s.kind === 'person')) throw new HttpError(400, 'bad_request', 'a game needs at least one person seat');
-      const created = games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules });
+      const created = games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules, clock, standIn });
       return reply.code(201).send(summary(created));
     },
   );
@@ -123,6 +135,64 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       const result = r.join(request.body.name.trim(), request.body.seat);
       if ('error' in result) throw new HttpError(409, result.error, result.message);
       return reply.code(201).header('cache-control', 'no-store').send({ gameId: r.id, seat: result.seat, token: result.token });
+    },
+  );
+
+  app.get<{ Querystring: { limit: number; before?: string; player?: string } }>(
+    '/api/games/finished',
+    {
+      schema: {
+        tags: ['games'],
+        summary: 'Finished games, most recent first, with final scores; `player` filters by a person\'s name; page with `before` = the previous page\'s `next`',
+        querystring: { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, before: { type: 'string', maxLength: 200 }, player: { type: 'string', minLength: 1, maxLength: 32 } } },
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              games: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    id: { type: 'string' },
+                    createdAt: { type: 'string' },
+                    finishedAt: { type: 'string' },
+                    rules: rulesSchema,
+                    players: { type: 'array', items: { type: 'object', properties: { seat: { type: 'integer' }, name: { type: 'string' }, kind: { type: 'string' }, level: { type: 'string' }, score: { type: 'integer' } } } },
+                  },
+                },
+              },
+              next: { type: ['string', 'null'] },
+            },
+          },
+          400: { $ref: 'Error#' },
+        },
+      },
+    },
+    async (request) => {
+      try {
+        return games.finished(request.query);
+      } catch (e) {
+        if (e instanceof RangeError) throw new HttpError(400, 'bad_request', e.message);
+        throw e;
+      }
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: { token: string } }>(
+    '/api/games/:id/rematch',
+    {
+      schema: {
+        tags: ['games'],
+        summary: 'From a finished game, the same seats start a new game: each person asks with their seat token of the finished game and gets their seat (same seat, same name) in the rematch, with a new token',
+        params: idParams,
+        body: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: { type: 'string', minLength: 1, maxLength: 128 } } },
+        response: { 201: { type: 'object', required: ['gameId', 'seat', 'token'], properties: { gameId: { type: 'string' }, seat: { type: 'integer' }, token: { type: 'string' } } }, ...errors, 403: { $ref: 'Error#' }, 503: { $ref: 'Error#' } },
+      },
+    },
+    async (request, reply) => {
+      const { room: created, seat, token } = games.rematch(request.params.id, request.body.token);
+      return reply.code(201).header('cache-control', 'no-store').send({ gameId: created.id, seat, token });
     },
   );
 

@@ -127,6 +127,8 @@ export class Connection implements Subscriber {
         return this.move(frame);
       case 'ping':
         return this.send({ type: 'pong', ...(frame.id === undefined ? {} : { ref: frame.id }) });
+      case 'claim':
+        return this.claim(frame.id);
     }
   }
 
@@ -145,6 +147,12 @@ export class Connection implements Subscriber {
     this.log = room.log.child({ seat });
     this.send({ type: 'welcome', v: PROTOCOL_VERSION, gameId: room.id, seat });
     room.subscribe(this);
+  }
+
+  private claim(id?: string | number): void {
+    if (!this.room) return this.error('not_joined', 'send a hello frame first', id);
+    if (this.seat === null) return this.error('not_seated', 'this connection watches the game: only a seat holder can claim it', id);
+    this.room.claim(this.seat);
   }
 
   private move(frame: MoveFrame): void {

@@ -49,6 +49,13 @@ export const CLIENT_FRAMES = {
     additionalProperties: false,
     properties: { type: { const: 'ping' }, id },
   },
+  claim: {
+    type: 'object',
+    required: ['type'],
+    additionalProperties: false,
+    description: 'take your seat back from the bot standing in for you',
+    properties: { type: { const: 'claim' }, id },
+  },
 } as const satisfies Record<string, Schema>;
 
 export type ClientFrameType = keyof typeof CLIENT_FRAMES;
@@ -70,7 +77,11 @@ export interface PingFrame {
   type: 'ping';
   id?: string | number;
 }
-export type ClientFrame = HelloFrame | MoveFrame | PingFrame;
+export interface ClaimFrame {
+  type: 'claim';
+  id?: string | number;
+}
+export type ClientFrame = HelloFrame | MoveFrame | PingFrame | ClaimFrame;
 
 export const ERROR_CODES = [
   'bad_json',

@@ -1,0 +1,97 @@
+// When a bot stands in for a person: their turn clock ran out, or (in games with other people
+// waiting on them) they stayed disconnected past the grace period. They take the seat back by
+// reconnecting, by moving, or with a `claim` frame.
+
+import type { GameSetup } from './store.ts';
+
+export type StandInReason = 'clock' | 'away';
+
+export interface SeatClockHooks {
+  isPerson(seat: number): boolean;
+  playing(): boolean;
+  currentSeat(): number;
+  onStandIn(seat: number, reason: StandInReason): void;
+}
+
+export class SeatClock {
+  private readonly turnSeconds: number | null;
+  private readonly graceMs: number;
+  private readonly hooks: SeatClockHooks;
+  /** Only where other people would wait: a solo game against bots just waits for its person. */
+  private readonly awayApplies: boolean;
+  private readonly reasons: (StandInReason | null)[];
+  private readonly awayTimers = new Map<number, NodeJS.Timeout>();
+  private turnTimer: NodeJS.Timeout | null = null;
+  private turnDeadline: number | null = null;
+
+  constructor(setup: GameSetup, hooks: SeatClockHooks) {
+    this.turnSeconds = setup.clock.turnSeconds;
+    this.graceMs = setup.clock.graceSeconds * 1000;
+    this.hooks = hooks;
+    this.awayApplies = setup.seats.filter((s) => s.kind === 'person').length >= 2;
+    this.reasons = setup.seats.map(() => null);
+  }
+
+  /** Why a bot plays this person's seat now, or null. */
+  reason(seat: number): StandInReason | null {
+    return this.reasons[seat];
+  }
+
+  /** Epoch milliseconds when the current person's turn clock runs out, or null. */
+  get deadline(): number | null {
+    return this.turnDeadline;
+  }
+
+  release(seat: number): void {
+    this.reasons[seat] = null;
+  }
+
+  presence(seat: number, connected: boolean): void {
+    if (!this.hooks.isPerson(seat)) return;
+    const timer = this.awayTimers.get(seat);
+    if (connected) {
+      if (timer) clearTimeout(timer);
+      this.awayTimers.delete(seat);
+      return;
+    }
+    if (timer || !this.awayApplies || !this.hooks.playing() || this.reasons[seat] !== null) return;
+    const t = setTimeout(() => {
+      this.awayTimers.delete(seat);
+      if (!this.hooks.playing() || this.reasons[seat] !== null) return;
+      this.reasons[seat] = 'away';
+      if (this.hooks.currentSeat() === seat) this.clearTurn();
+      this.hooks.onStandIn(seat, 'away');
+    }, this.graceMs);
+    t.unref();
+    this.awayTimers.set(seat, t);
+  }
+
+  /** Starts the clock for the seat to move now, if a person plays it and the game has one. */
+  armTurn(): void {
+    this.clearTurn();
+    if (this.turnSeconds === null || !this.hooks.playing()) return;
+    const seat = this.hooks.currentSeat();
+    if (!this.hooks.isPerson(seat) || this.reasons[seat] !== null) return;
+    this.turnDeadline = Date.now() + this.turnSeconds * 1000;
+    this.turnTimer = setTimeout(() => {
+      this.turnTimer = null;
+      this.turnDeadline = null;
+      if (!this.hooks.playing() || this.hooks.currentSeat() !== seat) return;
+      this.reasons[seat] = 'clock';
+      this.hooks.onStandIn(seat, 'clock');
+    }, this.turnSeconds * 1000);
+    this.turnTimer.unref();
+  }
+
+  stop(): void {
+    this.clearTurn();
+    for (const t of this.awayTimers.values()) clearTimeout(t);
+    this.awayTimers.clear();
+  }
+
+  private clearTurn(): void {
+    if (this.turnTimer) clearTimeout(this.turnTimer);
+    this.turnTimer = null;
+    this.turnDeadline = null;
+  }
+}
