@@ -183,7 +183,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     lastBySeat.set(last.seat, { x: last.move.x, y: last.move.y, turn: last.turn });
     const detail: string[] = [];
     if (last.bot) {
-      detail.push(`thought ${Math.round(last.bot.elapsedMs)} ms${last.bot.source && last.bot.source !== 'search' ? ` (${last.bot.source})` : ''}`);
+      detail.push(`${last.bot.standIn ? 'a bot stood in · ' : ''}thought ${Math.round(last.bot.elapsedMs)} ms${last.bot.source && last.bot.source !== 'search' ? ` (${last.bot.source})` : ''}`);
       lastBot = { name: seatName(seats, last.seat), ms: last.bot.elapsedMs, source: last.bot.source };
     }
     log.unshift({ turn: last.turn, seat: last.seat, text: moveText(last, seats), detail, kind: 'move' });
@@ -355,7 +355,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
       const who = mine ? 'Your turn' : `${esc(seatName(v.seats, cur))}’s turn`;
       html = `<div class="whose" style="--pc:${PLAYER_COLORS[cur]}">${meepleIcon(cur, 22)}<h2>${who}</h2></div>
 <p class="clock-line"><span class="clock" data-clock></span>${seat?.kind === 'bot' || v.botThinking ? ` · <span class="thinking" data-thinking>${v.botThinking ? 'bot is thinking…' : ''}</span>` : ''}</p>
-${mine ? `<p class="hint">${sel ? (pending ? 'Sending…' : 'Pick a follower spot (or none), then confirm.') : 'Click a highlighted square to place the tile.'}</p>` : ''}
+${mine ? `<p class="hint">${sel ? (pending ? 'Sending…' : 'Pick a follower spot (or none), then confirm.') : 'Click a square to place the tile: solid yellow fits as shown, dashed fits once turned.'}</p>` : ''}
 ${lastBot ? `<p class="muted small">Last bot move: ${esc(lastBot.name)}, ${Math.round(lastBot.ms)} ms</p>` : ''}`;
     }
     patch(turnBox, html);
@@ -505,7 +505,7 @@ ${mine ? `<div class="row rot-row"><button class="btn icon" data-action="rot-ccw
 <h2 id="end-title">${ICONS.trophy} ${esc(title)}</h2>
 <table class="scores"><thead><tr><th>#</th><th>Player</th><th>Roads</th><th>Cities</th><th>Monasteries</th><th>Farms</th><th>Total</th></tr></thead><tbody>${rows}</tbody></table>
 <div class="score-bars" aria-hidden="true">${bars}<div class="legend"><span class="seg road"></span>roads <span class="seg city"></span>cities <span class="seg monastery"></span>monasteries <span class="seg farm"></span>farms</div></div>
-<div class="row">${held ? '<button class="btn primary" data-action="rematch">Rematch</button>' : ''}<a class="btn" href="#/replay/${encodeURIComponent(v.gameId)}">Watch the replay</a><button class="btn" data-action="close-overlay">See the board</button><a class="btn ghost" href="#/">Lobby</a></div></div>`;
+<div class="row">${held ? `<button class="btn primary" data-action="rematch">${v.rematch ? 'Join the rematch' : 'Rematch'}</button>` : ''}<a class="btn" href="#/replay/${encodeURIComponent(v.gameId)}">Watch the replay</a><button class="btn" data-action="close-overlay">See the board</button><a class="btn ghost" href="#/">Lobby</a></div></div>`;
     overlay.querySelector<HTMLElement>('.btn')?.focus();
   }
 

@@ -32,6 +32,8 @@ export interface SeatView {
   /** Issue D: set while a bot plays a person's seat (turn clock ran out / away). */
   botPlaying?: boolean | string | null;
   controller?: string | null;
+  /** Issue D: a bot stands in for this person (true, or the reason: "away", "clock"…). */
+  standIn?: boolean | string | null;
 }
 
 export interface Placement {
@@ -81,6 +83,8 @@ export interface GameView {
   botThinking: boolean;
   clock?: TurnClock | null;
   spectators?: number;
+  /** Issue D: the id of this game's rematch, once someone asked for one. */
+  rematch?: string | null;
 }
 
 export interface Move {
@@ -105,7 +109,7 @@ export interface LastMove {
   move: Move;
   events: ScoreEvent[];
   discarded: string[];
-  bot?: { source: string; level: string; elapsedMs: number };
+  bot?: { source: string; level: string; elapsedMs: number; standIn?: boolean };
 }
 
 export type ErrorCode =
