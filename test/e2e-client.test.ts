@@ -138,6 +138,7 @@ test('play a bot by clicking: tiles, a follower, the bot answers, refresh and re
   await page.waitForSelector('.lobby');
   await page.fill('input[name=name]', 'Ada');
   await page.selectOption('select[data-opp="0"]', 'greedy');
+  await page.click('[data-action=refresh]');
   await shot(page, '01-lobby');
   await page.click('button[type=submit]:has-text("Create game")');
   await page.waitForURL(/#\/g\//);

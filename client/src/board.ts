@@ -171,7 +171,7 @@ export class BoardView {
 
   setGhost(g: Ghost | null): void {
     this.layers.ghost.innerHTML = g
-      ? `<g class="ghost${g.fits ? ' fits' : ' misfit'}"><use href="#tile-${g.tile}" transform="translate(${g.x * TILE} ${g.y * TILE}) rotate(${g.rotation} 50 50)"/>${g.fits ? '' : `<rect x="${g.x * TILE}" y="${g.y * TILE}" width="100" height="100" class="misfit-cover"/>`}</g>`
+      ? `<g class="board-ghost${g.fits ? ' fits' : ' misfit'}"><use href="#tile-${g.tile}" transform="translate(${g.x * TILE} ${g.y * TILE}) rotate(${g.rotation} 50 50)"/>${g.fits ? '' : `<rect x="${g.x * TILE}" y="${g.y * TILE}" width="100" height="100" class="misfit-cover"/>`}</g>`
       : '';
   }
 

@@ -347,7 +347,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     } else if (v.status === 'finished') {
       const best = Math.max(...v.seats.map((s) => s.score));
       const winners = v.seats.filter((s) => s.score === best).map((s) => seatName(v.seats, s.seat));
-      html = `<h2>Game over</h2><p>${esc(winners.join(' and '))} ${winners.length > 1 ? 'share the win' : 'wins'} with ${best}.</p><button class="btn" data-action="show-end" data-focus-key="show-end">Final scores</button> <a class="btn ghost" href="#/replay/${encodeURIComponent(v.gameId)}" data-focus-key="replay">Replay</a>`;
+      html = `<h2>Game over</h2><p>${esc(winners.join(' and '))} ${winners.length > 1 ? 'share the win' : 'wins'} with ${best}.</p><button class="btn" data-action="show-end" data-focus-key="show-end">Final scores</button> <a class="btn" href="#/replay/${encodeURIComponent(v.gameId)}" data-focus-key="replay">Replay</a>`;
     } else {
       const cur = v.currentSeat ?? 0;
       const seat = v.seats[cur];
@@ -505,7 +505,7 @@ ${mine ? `<div class="row rot-row"><button class="btn icon" data-action="rot-ccw
 <h2 id="end-title">${ICONS.trophy} ${esc(title)}</h2>
 <table class="scores"><thead><tr><th>#</th><th>Player</th><th>Roads</th><th>Cities</th><th>Monasteries</th><th>Farms</th><th>Total</th></tr></thead><tbody>${rows}</tbody></table>
 <div class="score-bars" aria-hidden="true">${bars}<div class="legend"><span class="seg road"></span>roads <span class="seg city"></span>cities <span class="seg monastery"></span>monasteries <span class="seg farm"></span>farms</div></div>
-<div class="row">${held ? `<button class="btn primary" data-action="rematch">${v.rematch ? 'Join the rematch' : 'Rematch'}</button>` : ''}<a class="btn" href="#/replay/${encodeURIComponent(v.gameId)}">Watch the replay</a><button class="btn" data-action="close-overlay">See the board</button><a class="btn ghost" href="#/">Lobby</a></div></div>`;
+<div class="row">${held ? `<button class="btn primary" data-action="rematch">${v.rematch ? 'Join the rematch' : 'Rematch'}</button>` : ''}<a class="btn" href="#/replay/${encodeURIComponent(v.gameId)}">Watch the replay</a><button class="btn" data-action="close-overlay">See the board</button><a class="btn" href="#/">Lobby</a></div></div>`;
     overlay.querySelector<HTMLElement>('.btn')?.focus();
   }
 
