@@ -35,7 +35,8 @@ export interface SeatRequest {
 }
 
 export const api = {
-  createGame: (seats: SeatRequest[], rules?: Partial<Rules>) => call<GameSummary>('POST', '/api/games', { seats, ...(rules ? { rules } : {}) }),
+  createGame: (seats: SeatRequest[], rules?: Partial<Rules>, clock?: { turnSeconds: number | null }) => call<GameSummary>('POST', '/api/games', { seats, ...(rules ? { rules } : {}), ...(clock ? { clock } : {}) }),
+  finishedGames: (limit = 8) => call<{ games: { id: string; finishedAt?: string; players: { seat: number; name: string; kind: string; level?: string; score: number }[] }[] }>('GET', `/api/games/finished?limit=${limit}`),
   openGames: (limit = 50) => call<{ games: GameSummary[] }>('GET', `/api/games?limit=${limit}`),
   game: (id: string) => call<GameSummary>('GET', `/api/games/${encodeURIComponent(id)}`),
   join: (id: string, name: string, seat?: number) => call<{ gameId: string; seat: number; token: string }>('POST', `/api/games/${encodeURIComponent(id)}/seats`, { name, ...(seat === undefined ? {} : { seat }) }),

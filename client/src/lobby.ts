@@ -38,6 +38,7 @@ export function mountLobby(root: HTMLElement): () => void {
           <button type="button" class="btn small" data-action="add">+ Add opponent</button></fieldset>
         <fieldset class="rules"><legend>Rules</legend>
           <label class="check"><input type="checkbox" name="tinyCity"> Small cities: a finished two-tile city scores 2 (1st/2nd edition)</label>
+          <label class="field inline">Turn clock <select name="clock"><option value="">server default (none against bots only, 2 min with people)</option><option value="none">no clock</option><option value="60">1 minute a turn</option><option value="120">2 minutes a turn</option><option value="300">5 minutes a turn</option></select></label>
           <label class="field inline">Farmers <select name="farmers"><option value="3rd">3rd edition: 3 per finished city, per farm</option><option value="2nd">2nd edition: each city once per player</option><option value="1st">1st edition: most farmers per city get 4</option></select></label>
         </fieldset>
         <button class="btn primary big" type="submit">Create game</button>
@@ -60,6 +61,8 @@ export function mountLobby(root: HTMLElement): () => void {
         <button class="btn ghost" type="submit" name="how" value="replay">Replay</button>
       </form>
       <p class="muted small">Anyone with a game's link can watch it live; finished games can be replayed move by move.</p>
+      <h3 class="small">Recently finished</h3>
+      <ul class="game-list" data-list="finished"><li class="muted">…</li></ul>
       <p><a href="/dashboard">Server dashboard →</a></p>
     </section>
     </div>
@@ -104,6 +107,18 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     }
   }
 
+  async function loadFinished(): Promise<void> {
+    const el = root.querySelector<HTMLElement>('[data-list=finished]')!;
+    try {
+      const { games } = await api.finishedGames(6);
+      el.innerHTML = games.length
+        ? games.map((g) => `<li class="game-item"><div>${[...g.players].sort((a, b) => b.score - a.score).map((p) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[p.seat]}">${PLAYER_GLYPHS[p.seat]} ${esc(p.name)} ${p.score}</span>`).join(' ')}<div class="muted small">${timeAgo(g.finishedAt)}</div></div><a class="btn small" href="#/replay/${encodeURIComponent(g.id)}">Replay</a></li>`).join('')
+        : '<li class="muted">No finished game yet.</li>';
+    } catch {
+      el.innerHTML = '<li class="muted">Not available on this server.</li>';
+    }
+  }
+
   async function loadMine(): Promise<void> {
     const held = heldSeats.list().slice(0, 8);
     if (!held.length) {
@@ -128,9 +143,11 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     saveName(name);
     const setup: SeatRequest[] = [{ kind: 'person' }, ...opponents.map((o): SeatRequest => (o === 'open' ? { kind: 'person' } : { kind: 'bot', level: o }))];
     const rules = { tinyCity: data.get('tinyCity') === 'on', farmers: String(data.get('farmers') ?? '3rd') as '1st' | '2nd' | '3rd' };
+    const clockChoice = String(data.get('clock') ?? '');
+    const clock = clockChoice === '' ? undefined : { turnSeconds: clockChoice === 'none' ? null : Number(clockChoice) };
     busy = true;
     try {
-      const g = await api.createGame(setup, rules);
+      const g = await api.createGame(setup, rules, clock);
       const joined = await api.join(g.id, name, 0);
       heldSeats.put({ gameId: g.id, seat: joined.seat, token: joined.token, name, at: Date.now(), setup, rules });
       location.hash = `#/g/${encodeURIComponent(g.id)}`;
@@ -199,6 +216,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
   renderSeats();
   void loadOpen();
   void loadMine();
+  void loadFinished();
   const timer = window.setInterval(() => void loadOpen(), 5000);
   return () => {
     clearInterval(timer);
