@@ -311,12 +311,14 @@ export SMOKE_BASE="http://127.0.0.1:$port" SMOKE_STATE="$tmp/smoke-state.json"
 if bounded 150 node test/docker/smoke-client.ts play; then :; else fail "smoke client (play) exited $?"; fi
 absorb_results
 timing "play a game" $(( $(date +%s) - s ))
+log "container resources after the games: $(docker stats --no-stream --format 'memory {{.MemUsage}}, cpu {{.CPUPerc}}, pids {{.PIDs}}' tessera-smoke-1 2>/dev/null || echo unknown)"
 
 # ---------------------------------------------------------------- 6. graceful stop
 s=$(date +%s)
 docker stop -t 20 tessera-smoke-1 >/dev/null
 stop_s=$(( $(date +%s) - s ))
 code=$(docker inspect tessera-smoke-1 --format '{{.State.ExitCode}}')
+[ "$(docker inspect tessera-smoke-1 --format '{{.State.OOMKilled}}')" = false ] && pass "not OOM-killed under --memory=512m" || fail "OOM-killed under --memory=512m"
 if [ "$code" = 0 ] && [ "$stop_s" -le 10 ]; then pass "docker stop: exit 0 in ${stop_s}s"
 else fail "docker stop: exit $code in ${stop_s}s (want 0 within 10s)"; fi
 docker logs tessera-smoke-1 >"$tmp/run1.log" 2>&1 || true

@@ -1,7 +1,7 @@
 // The client half of the container smoke test (scripts/docker-smoke.sh); works against any
 // running server too:  SMOKE_BASE=http://127.0.0.1:3000 node test/docker/smoke-client.ts play
 //
-//   play  /healthz, /readyz, /api/pool (pool sized from the CPU limit), /metrics; a whole game
+//   play  /healthz, /readyz, /api/pool (pool sized from the CPU limit), /, /metrics; a whole game
 //         against a greedy bot over the WebSocket API (docs/PROTOCOL.md) and its record; a
 //         second game left mid-play
 //   find  after a restart on the same data: the unfinished game is there at the same turn, its
@@ -201,6 +201,9 @@ async function play(): Promise<void> {
   );
   const summary = await http('GET', `/api/games/${gameId}`);
   check(summary.status === 200 && summary.json?.turn === v?.turn, 'GET /api/games/:id agrees with the WebSocket view', `${summary.status} turn ${summary.json?.turn} vs ${v?.turn}`);
+
+  const page = await http('GET', '/');
+  check(page.status === 200 && /<html/i.test(page.text), 'GET / serves the browser client (dist/web/index.html)', `${page.status} ${page.text.slice(0, 120)}`);
 
   const metrics = await http('GET', '/metrics');
   const names = new Set([...metrics.text.matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]));
