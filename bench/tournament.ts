@@ -228,12 +228,18 @@ async function main(): Promise<void> {
   let wa = 0;
   let dr = 0;
   let wb = 0;
+  const tty = process.stderr.isTTY;
+  let lastLine = 0;
   const progress = () => {
+    // A live line on a terminal; otherwise a plain line every 10% (logs stay readable).
+    if (!tty && results.length !== pairs && results.length % Math.max(1, Math.ceil(pairs / 10)) !== 0) return;
+    if (!tty && results.length === lastLine && results.length !== 0) return;
+    lastLine = results.length;
     const n = wa + dr + wb;
     const rate = n ? (wa + dr / 2) / n : 0;
     const el = (performance.now() - started) / 1000;
     const eta = results.length ? (el / results.length) * (pairs - results.length) : 0;
-    process.stderr.write(`\r[${results.length}/${pairs} pairs] ${a} ${wa} – ${dr} – ${wb} ${b}  (${pct(rate)})  ${el.toFixed(0)} s, ~${eta.toFixed(0)} s left   `);
+    process.stderr.write(`${tty ? '\r' : ''}[${results.length}/${pairs} pairs] ${a} ${wa} – ${dr} – ${wb} ${b}  (${pct(rate)})  ${el.toFixed(0)} s, ~${eta.toFixed(0)} s left${tty ? '   ' : '\n'}`);
   };
   progress();
   await Promise.all(
@@ -252,7 +258,7 @@ async function main(): Promise<void> {
       });
     }),
   );
-  process.stderr.write('\n');
+  if (tty) process.stderr.write('\n');
   await pool.destroy();
   results.sort((x, y) => Number(x.seed.split(':').pop()) - Number(y.seed.split(':').pop()));
   const summary = summarise(a, b, players, rules, seed, workers, results, (performance.now() - started) / 1000);

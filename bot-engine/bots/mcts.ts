@@ -27,6 +27,7 @@ import { Rng } from '../rng.ts';
 import { evaluate, finalValues, margin } from './evaluate.ts';
 import { MAX_MOVES, applyPacked, listMoves, moveFi, moveR, moveSpot, scoreMoves } from './moves.ts';
 import type { BotDecision, SearchControl } from './index.ts';
+import { type RolloutParams, rolloutSearch } from './rollout.ts';
 
 export interface SearchParams {
   iterations: number;
@@ -181,6 +182,8 @@ function refreshChance(c: Chance, t: number, child: Decision): void {
 }
 
 export function mctsMove(root: GameState, level: 'medium' | 'hard' | 'expert', seed: number, control?: SearchControl): BotDecision {
+  const ro = typeof process !== 'undefined' ? process.env.TESSERA_ROLLOUT : undefined;
+  if (ro) return rolloutSearch(root, JSON.parse(ro) as RolloutParams, seed, control);
   return search(root, TUNE[level] ?? SEARCH_LEVELS[level], seed, control);
 }
 
