@@ -313,6 +313,15 @@ absorb_results
 timing "play a game" $(( $(date +%s) - s ))
 log "container resources after the games: $(docker stats --no-stream --format 'memory {{.MemUsage}}, cpu {{.CPUPerc}}, pids {{.PIDs}}' tessera-smoke-1 2>/dev/null || echo unknown)"
 
+# The online backup from docs/OPERATIONS.md, in the running container, as its user.
+if docker exec tessera-smoke-1 node -e "require('node:sqlite').backup(new (require('node:sqlite').DatabaseSync)('$data_dir/tessera.db'), '$data_dir/backup-smoke.db').then(() => console.log('backup done'))" >/dev/null 2>&1 &&
+   docker exec tessera-smoke-1 test -s "$data_dir/backup-smoke.db"; then
+  pass "online SQLite backup with docker exec (docs/OPERATIONS.md) works"
+  docker exec tessera-smoke-1 rm -f "$data_dir/backup-smoke.db"
+else
+  fail "online SQLite backup with docker exec (docs/OPERATIONS.md)"
+fi
+
 # ---------------------------------------------------------------- 6. graceful stop
 s=$(date +%s)
 docker stop -t 20 tessera-smoke-1 >/dev/null
