@@ -134,14 +134,13 @@ export class Room {
    * A rematch's seats are kept for the previous game's players (`forRematch`). */
   join(name: string, seat?: number, forRematch = false): { seat: number; token: string } | { error: 'no_seat' | 'name_taken'; message: string } {
     if (this.setup.rematchOf && !forRematch) return { error: 'no_seat', message: 'the seats of a rematch are kept for the previous game\'s players' };
+    // Asking twice for one's rematch seat (another tab, a refresh) re-issues its token.
+    if (forRematch && seat !== undefined && this.holders[seat]?.name === name) return { seat, token: this.issueToken(seat, name) };
     const open = this.openSeats;
     const chosen = seat ?? open[0];
     if (chosen === undefined || !open.includes(chosen)) return { error: 'no_seat', message: seat === undefined ? 'no open seat is left' : `seat ${seat} is not open` };
     if (this.holders.some((h) => h?.name === name)) return { error: 'name_taken', message: `the name ${JSON.stringify(name)} is taken in this game` };
-    const token = randomBytes(24).toString('base64url');
-    const holder = { name, tokenHash: hashToken(token).toString('hex') };
-    this.deps.store.takeSeat(this.id, chosen, holder);
-    this.holders[chosen] = holder;
+    const token = this.issueToken(chosen, name);
     this.log.info({ seat: chosen, name }, 'seat taken');
     if (this.status === 'playing') {
       this.log.info('game started');
@@ -150,6 +149,14 @@ export class Room {
     }
     this.changed();
     return { seat: chosen, token };
+  }
+
+  private issueToken(seat: number, name: string): string {
+    const token = randomBytes(24).toString('base64url');
+    const holder = { name, tokenHash: hashToken(token).toString('hex') };
+    this.deps.store.takeSeat(this.id, seat, holder);
+    this.holders[seat] = holder;
+    return token;
   }
 
   /** The seat a token holds, or null. */
