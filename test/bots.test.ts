@@ -5,8 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BOT_LEVELS, type BotLevel, type BotDecision, chooseMove } from '../bot-engine/bots/index.ts';
-import { search } from '../bot-engine/bots/mcts.ts';
+import { search } from '../bot-engine/bots/mcts.ts'; // the ISMCTS baseline, at a small budget
 import { evaluate } from '../bot-engine/bots/evaluate.ts';
+import { rolloutSearch } from '../bot-engine/bots/rollout.ts';
 import { legalMoves, newGame, resolvedToMove } from '../bot-engine/game.ts';
 import { type Rules, bagEmpty, discardUnplaceable, finalScoring, hideBag, place } from '../bot-engine/rules.ts';
 import { BAG_SIZE, GameState, H_BAGPOS } from '../bot-engine/state.ts';
@@ -16,7 +17,9 @@ import { randomMove } from '../bot-engine/playout.ts';
 const RULES: Rules[] = [];
 for (const tinyCity of [false, true]) for (const farmers of ['1st', '2nd', '3rd'] as const) RULES.push({ tinyCity, farmers });
 
-/** Small-budget search levels: same code as medium/hard/expert, cheap enough for whole games. */
+/** Small budgets for the searches (rollout.ts: medium/hard/expert; mcts.ts: the ISMCTS
+ * baseline), cheap enough for whole games. */
+const ROLLOUT_LITE = { candidates: 3, samples: 1, horizon: 1, halving: true };
 const LITE = { iterations: 24, innerMoves: 6, k0: 2, widen: 0.5, c: 0.1, priorVisits: 2, maxDepth: 2, scale: 15 };
 
 function key(m: { x: number; y: number; rotation: number; meeple: string | null }): string {
@@ -52,14 +55,15 @@ test('bots play only legal moves in whole games under every rule option, 2-4 pla
       const rules = RULES[i];
       const s = newGame({ players, seed: `legal-${i}-${players}`, rules });
       // Seats cycle through the cheap levels and a small-budget search.
-      const seats = ['random', 'greedy', 'heuristic', 'lite', 'greedy', 'heuristic'].slice((i + players) % 3, ((i + players) % 3) + players);
+      const seats = ['random', 'greedy', 'heuristic', 'lite', 'rollout', 'heuristic'].slice((i + players) % 3, ((i + players) % 3) + players);
       let turn = 0;
       while (!bagEmpty(s)) {
         const seat = s.currentPlayer;
         const v = view(s);
         const level = seats[seat];
         const seed = mixSeed(i, players, turn, seat);
-        const d = level === 'lite' ? search(v, LITE, seed) : chooseMove(v, level as BotLevel, seed);
+        const d =
+          level === 'lite' ? search(v, LITE, seed) : level === 'rollout' ? rolloutSearch(v, ROLLOUT_LITE, seed) : chooseMove(v, level as BotLevel, seed);
         assertLegal(s, d, `${JSON.stringify(rules)} ${players}p turn ${turn} ${level}`);
         place(s, d.fi, d.r, d.spot);
         discardUnplaceable(s);

@@ -8,7 +8,7 @@ import { randomMove } from '../playout.ts';
 import { hideBag } from '../rules.ts';
 import { greedyMove } from './greedy.ts';
 import { heuristicMove } from './heuristic.ts';
-import { mctsMove } from './mcts.ts';
+import { searchMove } from './rollout.ts';
 
 export const BOT_LEVELS = ['random', 'greedy', 'heuristic', 'medium', 'hard', 'expert'] as const;
 export type BotLevel = (typeof BOT_LEVELS)[number];
@@ -50,7 +50,7 @@ export function chooseMove(view: GameState, level: BotLevel, seed: number, contr
     case 'heuristic':
       return heuristicMove(own, seed);
     default:
-      return mctsMove(own, level, seed, control);
+      return searchMove(own, level, seed, control);
   }
 }
 

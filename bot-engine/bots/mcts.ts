@@ -1,4 +1,6 @@
-// `medium`, `hard`, `expert`: information-set Monte-Carlo tree search with explicit chance nodes.
+// Information-set Monte-Carlo tree search with explicit chance nodes. Measured weaker than the
+// paired-rollout search in rollout.ts at the same time per move (docs/BOTS.md), so the shipped
+// levels use that; this stays as the tree-search baseline, tested and benchmarkable.
 //
 // - Every iteration samples a determinization: the undrawn tiles after the current one are
 //   shuffled from the remaining multiset with the search's own seeded RNG. The real order is
@@ -17,7 +19,7 @@
 // - Leaves use the static evaluation (no random rollouts), turned into a per-player value in
 //   [0, 1] by a logistic of that player's lead; each node maximises its own player's value
 //   (max^n: plain expectiminimax with 2 players). Lines stop after `maxDepth` plies.
-// - Budgets are iteration counts, so the move is a function of (view, level, seed); the control
+// - Budgets are iteration counts, so the move is a function of (view, params, seed); the control
 //   only caps the time and is reported through `stopped`.
 
 import { BAG_SIZE, GameState, H_BAGPOS } from '../state.ts';
@@ -27,7 +29,6 @@ import { Rng } from '../rng.ts';
 import { evaluate, finalValues, margin } from './evaluate.ts';
 import { MAX_MOVES, applyPacked, listMoves, moveFi, moveR, moveSpot, scoreMoves } from './moves.ts';
 import type { BotDecision, SearchControl } from './index.ts';
-import { type RolloutParams, rolloutSearch } from './rollout.ts';
 
 export interface SearchParams {
   iterations: number;
@@ -45,21 +46,12 @@ export interface SearchParams {
   scale: number;
 }
 
-export const SEARCH_LEVELS: Record<'medium' | 'hard' | 'expert', SearchParams> = {
+/** Budgets this tree search was measured with (docs/BOTS.md); the shipped levels use rollout.ts. */
+export const ISMCTS_LEVELS: Record<'medium' | 'hard' | 'expert', SearchParams> = {
   medium: { iterations: 250, innerMoves: 8, k0: 3, widen: 0.5, c: 0.1, priorVisits: 2, maxDepth: 1, scale: 15 },
   hard: { iterations: 600, innerMoves: 8, k0: 3, widen: 0.5, c: 0.1, priorVisits: 2, maxDepth: 2, scale: 15 },
   expert: { iterations: 1200, innerMoves: 10, k0: 3, widen: 0.5, c: 0.1, priorVisits: 2, maxDepth: 3, scale: 15 },
 };
-
-/** Experiments only: overrides per level, from TESSERA_TUNE='{"medium":{...}}' (bench runs). */
-const TUNE: Partial<Record<string, SearchParams>> = (() => {
-  const raw = typeof process !== 'undefined' ? process.env.TESSERA_TUNE : undefined;
-  if (!raw) return {};
-  const o = JSON.parse(raw) as Record<string, Partial<SearchParams>>;
-  const out: Partial<Record<string, SearchParams>> = {};
-  for (const k of Object.keys(o)) out[k] = { ...SEARCH_LEVELS[k as 'medium'], ...o[k] };
-  return out;
-})();
 
 class Chance {
   /** Static value (per player) of the position right after the move. */
@@ -128,21 +120,38 @@ function expand(node: Decision, s: GameState, keep: number): void {
   }
 }
 
+/** How much deeper search has moved the searched moves' values away from their one-ply priors
+ * (replies cost the mover something): added to the priors so that searched and unsearched
+ * moves compare on the same footing. */
+function offset(node: Decision): number {
+  let sum = 0;
+  let k = 0;
+  for (let i = 0; i < node.count; i++) {
+    const c = node.chance[i];
+    if (!c || node.n[i] === 0) continue;
+    sum += c.value[node.player] - node.prior[i];
+    k++;
+  }
+  return k ? sum / k : 0;
+}
+
 /** Prior-shrunk value of move i for the node's player. */
-function q(node: Decision, i: number): number {
+function q(node: Decision, i: number, off: number): number {
   const c = node.chance[i];
   const pv = params.priorVisits;
   const n = node.n[i];
-  return c ? (c.value[node.player] * n + node.prior[i] * pv) / (n + pv) : node.prior[i];
+  const prior = node.prior[i] + off;
+  return c ? (c.value[node.player] * n + prior * pv) / (n + pv) : prior;
 }
 
 function select(node: Decision): number {
   const k = Math.min(node.count, params.k0 + Math.floor(params.widen * Math.sqrt(node.visits)));
   const logN = Math.log(node.visits + 1);
+  const off = offset(node);
   let best = 0;
   let bestValue = -Infinity;
   for (let i = 0; i < k; i++) {
-    const v = q(node, i) + params.c * Math.sqrt(logN / (node.n[i] + 1));
+    const v = q(node, i, off) + params.c * Math.sqrt(logN / (node.n[i] + 1));
     if (v > bestValue) {
       bestValue = v;
       best = i;
@@ -155,9 +164,10 @@ function select(node: Decision): number {
 function refreshDecision(node: Decision): void {
   let best = -1;
   let bestQ = -Infinity;
+  const off = offset(node);
   for (let i = 0; i < node.count; i++) {
     if (!node.chance[i]) continue;
-    const v = q(node, i);
+    const v = q(node, i, off);
     if (v > bestQ) {
       bestQ = v;
       best = i;
@@ -179,12 +189,6 @@ function refreshChance(c: Chance, t: number, child: Decision): void {
     c.acc[p] += w * old[p];
     c.value[p] = c.acc[p] / c.sumW;
   }
-}
-
-export function mctsMove(root: GameState, level: 'medium' | 'hard' | 'expert', seed: number, control?: SearchControl): BotDecision {
-  const ro = typeof process !== 'undefined' ? process.env.TESSERA_ROLLOUT : undefined;
-  if (ro) return rolloutSearch(root, JSON.parse(ro) as RolloutParams, seed, control);
-  return search(root, TUNE[level] ?? SEARCH_LEVELS[level], seed, control);
 }
 
 export function search(root: GameState, p: SearchParams, seed: number, control?: SearchControl): BotDecision {
@@ -214,7 +218,6 @@ export function search(root: GameState, p: SearchParams, seed: number, control?:
       }
       let node = top;
       let depth = 0;
-      let leafChance: Chance | null = null;
       for (;;) {
         node.visits++;
         const i = select(node);
@@ -223,19 +226,21 @@ export function search(root: GameState, p: SearchParams, seed: number, control?:
         applyPacked(s, node.moves[i]);
         let c = node.chance[i];
         if (!c) {
+          // New move: its static value stands until the first reply below it is known.
           c = node.chance[i] = new Chance();
           for (let t = 0; t < TILE_TYPES; t++) c.weight[t] = s.remaining[t];
           discardUnplaceable(s);
           staticValue(s, c.value);
-          leafChance = c;
-          break;
+          if (bagEmpty(s) || depth > p.maxDepth) break;
+        } else {
+          discardUnplaceable(s);
+          if (bagEmpty(s) || depth > p.maxDepth) break; // a cut line: its chance value is static
         }
-        discardUnplaceable(s);
-        if (bagEmpty(s) || depth > p.maxDepth) break; // a cut line: its chance value is static
         const t = s.currentTile;
         let child = c.children[t];
         if (!child) {
-          // New decision node: expand it and take its best prior move's static value.
+          // New decision node: expand it and take its best prior move's static value, so every
+          // searched move is judged at the same depth (its replies included).
           child = c.children[t] = new Decision(s.currentPlayer);
           expand(child, s, p.innerMoves);
           child.visits = 1;
@@ -246,12 +251,10 @@ export function search(root: GameState, p: SearchParams, seed: number, control?:
           for (let u = 0; u < TILE_TYPES; u++) cc.weight[u] = s.remaining[u];
           discardUnplaceable(s);
           staticValue(s, cc.value);
-          leafChance = cc;
           break;
         }
         node = child;
       }
-      void leafChance;
       // Back up: decision nodes take their best move's value; chance nodes re-weigh the child.
       for (let d = depth - 1; d >= 0; d--) {
         const nd = pathNodes[d];
@@ -268,8 +271,9 @@ export function search(root: GameState, p: SearchParams, seed: number, control?:
   }
   // Most visited root move; ties by value; an unsearched root keeps the prior order.
   let best = 0;
+  const off = offset(top);
   for (let i = 1; i < top.count; i++) {
-    if (top.n[i] > top.n[best] || (top.n[i] === top.n[best] && q(top, i) > q(top, best))) best = i;
+    if (top.n[i] > top.n[best] || (top.n[i] === top.n[best] && q(top, i, off) > q(top, best, off))) best = i;
   }
   const m = top.moves[best];
   return { fi: moveFi(m), r: moveR(m), spot: moveSpot(m), iterations: it, stopped };

@@ -1,10 +1,20 @@
-// Determinized policy rollouts with common random numbers (experimental search variant).
+// `medium`, `hard`, `expert`: determinized paired rollouts with sequential halving.
 //
-// The best `candidates` root moves by the static evaluation are each played out on the same
-// `samples` determinizations (tile orders shuffled from the remaining multiset: never the real
-// order) for `horizon` further plies, every player using the heuristic policy, then judged by the
-// static evaluation. Sharing the determinizations across candidates makes the comparison paired,
-// which removes most of the luck of the draw from the difference between two candidates.
+// The information set is sampled, never the real order: each determinization shuffles the tiles
+// after the current one from the remaining multiset with the search's own seeded RNG (and
+// chooseMove has already sorted the undrawn bag, so there is no order to peek at).
+//
+// - Candidates: the best `candidates` root moves by the one-ply static evaluation (what
+//   `heuristic` would play first) — progressive narrowing instead of widening.
+// - Each candidate is played out on the SAME determinizations (common random numbers): the move,
+//   then `horizon` plies with every player on the heuristic policy, then the static evaluation
+//   of the mover's lead (exact scores if the bag runs out). Pairing removes most of the luck of
+//   the draw from the difference between two candidates.
+// - Sequential halving: after each round the better half survives and the next round doubles
+//   the determinizations per candidate, so the budget goes to the moves that matter.
+// - Budget = rollouts (iterations), fixed per level: the move is a pure function of (view,
+//   level, seed). `control` is polled before every rollout; a stop keeps the rounds completed so
+//   far (a partial round is dropped to keep the pairing), else the best prior move.
 
 import { BAG_SIZE, GameState, H_BAGPOS } from '../state.ts';
 import { bagEmpty, discardUnplaceable, finalScoring } from '../rules.ts';
@@ -14,9 +24,14 @@ import { MAX_MOVES, applyPacked, argmax, listMoves, moveFi, moveR, moveSpot, sco
 import type { BotDecision, SearchControl } from './index.ts';
 
 export interface RolloutParams {
+  /** Root moves (best by the static evaluation) that enter the first round. */
   candidates: number;
+  /** Determinizations per candidate in the first round; doubled each round as the field halves. */
   samples: number;
+  /** Plies played out after the candidate move (every player on the heuristic policy). */
   horizon: number;
+  /** Sequential halving: after each round keep the better half (false: one flat round). */
+  halving: boolean;
 }
 
 const rootMoves = new Int32Array(MAX_MOVES);
@@ -27,6 +42,34 @@ const values = new Float64Array(4);
 let det: GameState | null = null;
 let order: GameState | null = null;
 let scratch: GameState | null = null;
+
+/** Plays `move` then `horizon` heuristic plies on a copy of `order`; the mover's lead after. */
+function playout(order: GameState, move: number, horizon: number, seed: number, me: number, players: number): number {
+  const d = det!.copyFrom(order);
+  applyPacked(d, move);
+  discardUnplaceable(d);
+  for (let h = 0; h < horizon && !bagEmpty(d); h++) {
+    const n = listMoves(d, moves);
+    scoreMoves(d, moves, n, scores, scratch!, 'heuristic');
+    applyPacked(d, moves[argmax(scores, n, new Rng(mixSeed(seed, h)))]);
+    discardUnplaceable(d);
+  }
+  if (bagEmpty(d)) {
+    finalScoring(d);
+    finalValues(d, values);
+  } else evaluate(d, values);
+  return margin(values, players, me);
+}
+
+export const SEARCH_LEVELS: Record<'medium' | 'hard' | 'expert', RolloutParams> = {
+  medium: { candidates: 8, samples: 4, horizon: 2, halving: true },
+  hard: { candidates: 8, samples: 6, horizon: 3, halving: true },
+  expert: { candidates: 8, samples: 10, horizon: 3, halving: true },
+};
+
+export function searchMove(root: GameState, level: 'medium' | 'hard' | 'expert', seed: number, control?: SearchControl): BotDecision {
+  return rolloutSearch(root, SEARCH_LEVELS[level], seed, control);
+}
 
 export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, control?: SearchControl): BotDecision {
   det ??= new GameState();
@@ -40,13 +83,16 @@ export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, c
   idx.sort((a, b) => rootScores[b] - rootScores[a] || rootMoves[a] - rootMoves[b]);
   const k = Math.min(p.candidates, total);
   const sum = new Float64Array(k);
+  const alive = Array.from({ length: k }, (_, c) => c);
   const rng = new Rng(seed);
   const start = root.h[H_BAGPOS] + 1;
   let it = 0;
-  let done = 0;
   let stopped = false;
-  if (k > 1) {
-    outer: for (let s = 0; s < p.samples; s++) {
+  let samples = p.samples;
+  let sampleIndex = 0;
+  while (alive.length > 1 && !stopped) {
+    // One round: every surviving candidate on the same fresh determinizations (paired).
+    for (let s = 0; s < samples && !stopped; s++, sampleIndex++) {
       order.copyFrom(root);
       const bag = order.bag;
       for (let i = BAG_SIZE - 1; i > start; i--) {
@@ -55,32 +101,25 @@ export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, c
         bag[i] = bag[j];
         bag[j] = t;
       }
-      for (let c = 0; c < k; c++) {
+      const partial = new Float64Array(alive.length);
+      for (let a = 0; a < alive.length; a++) {
         if (control?.shouldStop()) {
           stopped = true;
-          break outer;
+          break;
         }
-        det.copyFrom(order);
-        applyPacked(det, rootMoves[idx[c]]);
-        discardUnplaceable(det);
-        for (let h = 0; h < p.horizon && !bagEmpty(det); h++) {
-          const n = listMoves(det, moves);
-          scoreMoves(det, moves, n, scores, scratch, 'heuristic');
-          applyPacked(det, moves[argmax(scores, n, new Rng(mixSeed(seed, s, h)))]);
-          discardUnplaceable(det);
-        }
-        if (bagEmpty(det)) {
-          finalScoring(det);
-          finalValues(det, values);
-        } else evaluate(det, values);
-        sum[c] += margin(values, players, me);
+        partial[a] = playout(order, rootMoves[idx[alive[a]]], p.horizon, mixSeed(seed, sampleIndex), me, players);
         it++;
       }
-      done++;
+      // Count a determinization only if every candidate played it, to keep the pairing.
+      if (!stopped) for (let a = 0; a < alive.length; a++) sum[alive[a]] += partial[a];
     }
+    if (stopped || !p.halving) break;
+    alive.sort((x, y) => sum[y] - sum[x] || x - y);
+    alive.length = Math.ceil(alive.length / 2);
+    samples *= 2;
   }
-  let best = 0;
-  if (done > 0) for (let c = 1; c < k; c++) if (sum[c] > sum[best]) best = c;
+  let best = alive[0];
+  for (const c of alive) if (sum[c] > sum[best]) best = c;
   const m = rootMoves[idx[best]];
   return { fi: moveFi(m), r: moveR(m), spot: moveSpot(m), iterations: it, stopped };
 }
