@@ -1,5 +1,6 @@
 // Bot tournament: `npm run tournament -- --a expert --b heuristic --games 400 [--workers N]
-// [--seed S] [--players P] [--rules tinyCity=true,farmers=2nd] [--out FILE] [--no-ladder]`.
+// [--seed S] [--players P] [--rules tinyCity=true,farmers=2nd] [--max-minutes M] [--out FILE]
+// [--no-ladder]`.
 //
 // Plays seat-swapped pairs of games on one bag seed each, in parallel on a fixed-size piscina
 // pool (runs straight from TypeScript: no build needed), shows progress, prints the result, writes
@@ -43,7 +44,9 @@ export interface TournamentSummary {
   wallSeconds: number;
   date: string;
   node: string;
-  tuning?: string;
+  /** Games asked for, when a time bound (maxMinutes) cut the run short. */
+  requestedGames?: number;
+  maxMinutes?: number;
 }
 
 function parseRules(text: string | undefined): Rules {
@@ -139,7 +142,6 @@ export function summarise(a: BotLevel, b: BotLevel, players: number, rules: Rule
     wallSeconds: r1(wallSeconds),
     date: new Date().toISOString(),
     node: process.version,
-    ...(process.env.TESSERA_TUNE ? { tuning: process.env.TESSERA_TUNE } : {}),
   };
 }
 
@@ -178,7 +180,7 @@ export function updateLadder(dir: string, botsMd: string): void {
     '|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (s) =>
-        `| ${s.a} vs ${s.b} | ${s.players} | ${s.rules.tinyCity ? 'tinyCity, ' : ''}farmers ${s.rules.farmers} | ${s.games} | ${s.winsA} / ${s.draws} / ${s.winsB} | ${pct(s.winRate)} (${pct(s.ci95[0])}–${pct(s.ci95[1])}) | ${s.elo >= 0 ? '+' : ''}${s.elo} | ${s.ms.a.mean} / ${s.ms.a.p95} | ${s.ms.b.mean} / ${s.ms.b.p95} | ${s.date.slice(0, 10)} |`,
+        `| ${s.a} vs ${s.b} | ${s.players} | ${s.rules.tinyCity ? 'tinyCity, ' : ''}farmers ${s.rules.farmers} | ${s.games}${s.requestedGames ? ` (of ${s.requestedGames}, time-bound)` : ''} | ${s.winsA} / ${s.draws} / ${s.winsB} | ${pct(s.winRate)} (${pct(s.ci95[0])}–${pct(s.ci95[1])}) | ${s.elo >= 0 ? '+' : ''}${s.elo} | ${s.ms.a.mean} / ${s.ms.a.p95} | ${s.ms.b.mean} / ${s.ms.b.p95} | ${s.date.slice(0, 10)} |`,
     ),
     '',
     LADDER_END,
@@ -202,6 +204,7 @@ async function main(): Promise<void> {
       players: { type: 'string', default: '2' },
       rules: { type: 'string' },
       out: { type: 'string' },
+      'max-minutes': { type: 'string' },
       'no-ladder': { type: 'boolean', default: false },
     },
   });
@@ -215,6 +218,8 @@ async function main(): Promise<void> {
   if (!Number.isInteger(workers) || workers < 1) throw new Error('--workers must be an integer ≥ 1');
   if (![2, 3, 4].includes(players)) throw new Error('--players must be 2, 3 or 4');
   const rules = parseRules(values.rules);
+  const maxMs = values['max-minutes'] ? Number(values['max-minutes']) * 60_000 : Infinity;
+  if (!(maxMs > 0)) throw new Error('--max-minutes must be a positive number');
   const seed = values.seed!;
   const pairs = Math.ceil(games / 2);
   const pool = new Piscina({
@@ -232,7 +237,7 @@ async function main(): Promise<void> {
   let lastLine = 0;
   const progress = () => {
     // A live line on a terminal; otherwise a plain line every 10% (logs stay readable).
-    if (!tty && results.length !== pairs && results.length % Math.max(1, Math.ceil(pairs / 10)) !== 0) return;
+    if (!tty && results.length % Math.max(1, Math.ceil(pairs / 10)) !== 0) return;
     if (!tty && results.length === lastLine && results.length !== 0) return;
     lastLine = results.length;
     const n = wa + dr + wb;
@@ -242,26 +247,36 @@ async function main(): Promise<void> {
     process.stderr.write(`${tty ? '\r' : ''}[${results.length}/${pairs} pairs] ${a} ${wa} – ${dr} – ${wb} ${b}  (${pct(rate)})  ${el.toFixed(0)} s, ~${eta.toFixed(0)} s left${tty ? '   ' : '\n'}`);
   };
   progress();
-  await Promise.all(
-    Array.from({ length: pairs }, (_, i) => {
-      const task: PairTask = { a, b, seed: `${seed}:${i}`, players, rules };
-      return (pool.run(task) as Promise<PairResult>).then((r) => {
-        results.push(r);
-        for (const g of r.games) {
-          const sa = g.scores[g.seatA];
-          const best = Math.max(...g.scores.filter((_, p) => p !== g.seatA));
-          if (sa > best) wa++;
-          else if (sa === best) dr++;
-          else wb++;
-        }
-        progress();
-      });
-    }),
-  );
+  // Pairs go to the pool as workers free up, so a time bound (--max-minutes) stops cleanly:
+  // no new pair starts after it, and the pairs already running finish and count.
+  let next = 0;
+  let timedOut = false;
+  const feed = async (): Promise<void> => {
+    while (next < pairs) {
+      if (performance.now() - started > maxMs) {
+        timedOut = true;
+        return;
+      }
+      const task: PairTask = { a, b, seed: `${seed}:${next++}`, players, rules };
+      const r = (await pool.run(task)) as PairResult;
+      results.push(r);
+      for (const g of r.games) {
+        const sa = g.scores[g.seatA];
+        const best = Math.max(...g.scores.filter((_, p) => p !== g.seatA));
+        if (sa > best) wa++;
+        else if (sa === best) dr++;
+        else wb++;
+      }
+      progress();
+    }
+  };
+  await Promise.all(Array.from({ length: workers }, feed));
   if (tty) process.stderr.write('\n');
+  if (timedOut) process.stderr.write(`time bound reached: ${results.length} of ${pairs} pairs played\n`);
   await pool.destroy();
   results.sort((x, y) => Number(x.seed.split(':').pop()) - Number(y.seed.split(':').pop()));
   const summary = summarise(a, b, players, rules, seed, workers, results, (performance.now() - started) / 1000);
+  if (timedOut) Object.assign(summary, { requestedGames: games, maxMinutes: Number(values['max-minutes']) });
   console.log(formatSummary(summary));
   const dir = join(repo, 'docs', 'tournaments');
   mkdirSync(dir, { recursive: true });
