@@ -18,8 +18,10 @@ export interface MatchTask {
 
 export interface MatchResult {
   scores: number[];
-  /** Per seat: milliseconds of each of its moves. */
+  /** Per seat: wall milliseconds of each of its moves. */
   moveMs: number[][];
+  /** Per seat: thread-CPU milliseconds of each of its moves (less sensitive to a busy machine). */
+  moveCpuMs: number[][];
   stoppedMoves: number;
 }
 
@@ -28,14 +30,18 @@ export function playMatch(task: MatchTask): MatchResult {
   const view = new GameState();
   const base = fnv1a(task.seed);
   const moveMs: number[][] = task.seats.map(() => []);
+  const moveCpuMs: number[][] = task.seats.map(() => []);
   let stoppedMoves = 0;
   let turn = 0;
   while (!bagEmpty(s)) {
     const seat = s.currentPlayer;
     hideBag(view.copyFrom(s));
     const t0 = performance.now();
+    const c0 = process.threadCpuUsage();
     const d = chooseMove(view, task.seats[seat], mixSeed(base, turn, seat));
     moveMs[seat].push(performance.now() - t0);
+    const c = process.threadCpuUsage(c0);
+    moveCpuMs[seat].push((c.user + c.system) / 1000);
     if (d.stopped) stoppedMoves++;
     // The view and the real state share board and frontier: the decision applies to both.
     resolvedToMove(s, d);
@@ -44,5 +50,5 @@ export function playMatch(task: MatchTask): MatchResult {
     turn++;
   }
   finalScoring(s);
-  return { scores: Array.from({ length: task.seats.length }, (_, p) => s.score(p)), moveMs, stoppedMoves };
+  return { scores: Array.from({ length: task.seats.length }, (_, p) => s.score(p)), moveMs, moveCpuMs, stoppedMoves };
 }

@@ -16,7 +16,7 @@ export interface PairTask {
 export interface PairResult {
   seed: string;
   /** Per game: A's seat, every seat's score, A's and B's move times (ms). */
-  games: { seatA: number; scores: number[]; msA: number[]; msB: number[]; stoppedMoves: number }[];
+  games: { seatA: number; scores: number[]; msA: number[]; msB: number[]; cpuA: number[]; cpuB: number[]; stoppedMoves: number }[];
 }
 
 /** Seats for game g of a pair: A takes seat 0 in the first game and the last seat in the second;
@@ -34,10 +34,13 @@ export default function playPair(task: PairTask): PairResult {
     const { seats, seatA } = seatsFor(task, g);
     const r: MatchResult = playMatch({ seats, seed: task.seed, rules: task.rules });
     const msB: number[] = [];
-    r.moveMs.forEach((ms, p) => {
-      if (p !== seatA) msB.push(...ms);
-    });
-    games.push({ seatA, scores: r.scores, msA: r.moveMs[seatA], msB, stoppedMoves: r.stoppedMoves });
+    const cpuB: number[] = [];
+    for (let p = 0; p < seats.length; p++) {
+      if (p === seatA) continue;
+      msB.push(...r.moveMs[p]);
+      cpuB.push(...r.moveCpuMs[p]);
+    }
+    games.push({ seatA, scores: r.scores, msA: r.moveMs[seatA], msB, cpuA: r.moveCpuMs[seatA], cpuB, stoppedMoves: r.stoppedMoves });
   }
   return { seed: task.seed, games };
 }

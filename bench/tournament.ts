@@ -39,7 +39,9 @@ export interface TournamentSummary {
   eloCi95: [number, number];
   meanScoreA: number;
   meanScoreB: number;
+  /** Wall ms per move, and thread-CPU ms per move (the better measure on a shared machine). */
   ms: Record<'a' | 'b', { mean: number; p95: number; max: number; moves: number }>;
+  cpuMs?: Record<'a' | 'b', { mean: number; p95: number; max: number; moves: number }>;
   stoppedMoves: number;
   wallSeconds: number;
   date: string;
@@ -86,6 +88,8 @@ export function summarise(a: BotLevel, b: BotLevel, players: number, rules: Rule
   let stoppedMoves = 0;
   const msA: number[] = [];
   const msB: number[] = [];
+  const cpuA: number[] = [];
+  const cpuB: number[] = [];
   const pairScores: number[] = [];
   for (const pr of results) {
     let pairScore = 0;
@@ -104,6 +108,8 @@ export function summarise(a: BotLevel, b: BotLevel, players: number, rules: Rule
       } else winsB++;
       msA.push(...g.msA);
       msB.push(...g.msB);
+      cpuA.push(...g.cpuA);
+      cpuB.push(...g.cpuB);
       stoppedMoves += g.stoppedMoves;
     }
     pairScores.push(pairScore / pr.games.length);
@@ -138,6 +144,7 @@ export function summarise(a: BotLevel, b: BotLevel, players: number, rules: Rule
     meanScoreA: r1(sumA / Math.max(1, games)),
     meanScoreB: r1(sumB / Math.max(1, games)),
     ms: { a: timing(msA), b: timing(msB) },
+    cpuMs: { a: timing(cpuA), b: timing(cpuB) },
     stoppedMoves,
     wallSeconds: r1(wallSeconds),
     date: new Date().toISOString(),
@@ -156,8 +163,8 @@ export function formatSummary(s: TournamentSummary): string {
     `  ${s.a} wins ${s.winsA}, draws ${s.draws}, ${s.b} wins ${s.winsB}`,
     `  ${s.a} win rate ${pct(s.winRate)} (95% CI ${pct(s.ci95[0])} – ${pct(s.ci95[1])}), Elo ${eloText(s)} (${s.eloCi95[0]} … ${s.eloCi95[1]})`,
     `  mean score ${s.a} ${s.meanScoreA}, ${s.b} ${s.meanScoreB}`,
-    `  ms/move ${s.a}: mean ${s.ms.a.mean}, p95 ${s.ms.a.p95}, max ${s.ms.a.max} (${s.ms.a.moves} moves)`,
-    `  ms/move ${s.b}: mean ${s.ms.b.mean}, p95 ${s.ms.b.p95}, max ${s.ms.b.max} (${s.ms.b.moves} moves)`,
+    `  ms/move ${s.a}: mean ${s.ms.a.mean}, p95 ${s.ms.a.p95}, max ${s.ms.a.max} (${s.ms.a.moves} moves)${s.cpuMs ? `; CPU ms mean ${s.cpuMs.a.mean}, p95 ${s.cpuMs.a.p95}` : ''}`,
+    `  ms/move ${s.b}: mean ${s.ms.b.mean}, p95 ${s.ms.b.p95}, max ${s.ms.b.max} (${s.ms.b.moves} moves)${s.cpuMs ? `; CPU ms mean ${s.cpuMs.b.mean}, p95 ${s.cpuMs.b.p95}` : ''}`,
     `  ${s.wallSeconds} s wall on ${s.workers} worker(s)${s.stoppedMoves ? `, ${s.stoppedMoves} moves cut by the safety cap` : ''}`,
   ].join('\n');
 }
@@ -184,11 +191,11 @@ export function updateLadder(dir: string, botsMd: string): void {
   const lines = [
     LADDER_START,
     '',
-    '| A vs B | players | rules | games | A wins / draws / B wins | A win rate (95% CI) | Elo A−B | ms/move A mean / p95 | ms/move B mean / p95 | date |',
+    '| A vs B | players | rules | games | A wins / draws / B wins | A win rate (95% CI) | Elo A−B | ms/move A mean / p95 (CPU mean) | ms/move B mean / p95 (CPU mean) | date |',
     '|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (s) =>
-        `| ${s.a} vs ${s.b} | ${s.players} | ${s.rules.tinyCity ? 'tinyCity, ' : ''}farmers ${s.rules.farmers} | ${s.games}${s.requestedGames ? ` (of ${s.requestedGames}, time-bound)` : ''} | ${s.winsA} / ${s.draws} / ${s.winsB} | ${pct(s.winRate)} (${pct(s.ci95[0])}–${pct(s.ci95[1])}) | ${eloText(s)} | ${s.ms.a.mean} / ${s.ms.a.p95} | ${s.ms.b.mean} / ${s.ms.b.p95} | ${s.date.slice(0, 10)} |`,
+        `| ${s.a} vs ${s.b} | ${s.players} | ${s.rules.tinyCity ? 'tinyCity, ' : ''}farmers ${s.rules.farmers} | ${s.games}${s.requestedGames ? ` (of ${s.requestedGames}, time-bound)` : ''} | ${s.winsA} / ${s.draws} / ${s.winsB} | ${pct(s.winRate)} (${pct(s.ci95[0])}–${pct(s.ci95[1])}) | ${eloText(s)} | ${s.ms.a.mean} / ${s.ms.a.p95}${s.cpuMs ? ` (${s.cpuMs.a.mean})` : ''} | ${s.ms.b.mean} / ${s.ms.b.p95}${s.cpuMs ? ` (${s.cpuMs.b.mean})` : ''} | ${s.date.slice(0, 10)} |`,
     ),
     '',
     LADDER_END,
