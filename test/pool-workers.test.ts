@@ -143,3 +143,20 @@ test('a full queue: searches are refused at once and the bot still moves (main-t
     await close();
   }
 });
+
+test('queue wait and run time are measured apart: searches behind a busy worker wait, they do not run longer', async () => {
+  const { pool, close } = makePool(null, { workers: 1 });
+  try {
+    await pool.start();
+    const task = () => ({ state: view().buffer, level: 'medium' as const, seed: 3, deadline: Date.now() + 5000 });
+    const results = await Promise.all([pool.search(task()), pool.search(task()), pool.search(task())]);
+    const runs = results.map((r) => r.runMs);
+    const summary = pool.summary() as { tasks: { queueWaitMs: { max: number; p50: number; count: number }; runMs: { max: number } } };
+    assert.equal(summary.tasks.queueWaitMs.count, 3);
+    // The third search waited for the first two to run on the single worker.
+    assert.ok(summary.tasks.queueWaitMs.max >= 0.9 * (runs[0] + runs[1]), `max wait ${summary.tasks.queueWaitMs.max} ms for runs ${runs.join(', ')} ms`);
+    assert.ok(summary.tasks.runMs.max <= Math.max(...runs) + 1);
+  } finally {
+    await close();
+  }
+});

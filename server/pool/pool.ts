@@ -152,7 +152,7 @@ export class BotPool {
     this.metrics.queueDepth.set(piscina.queueSize + 1);
     try {
       const result = (await piscina.run(task, { signal, transferList: [task.state] as never })) as PoolSearchResult;
-      this.stats?.recordTask(result, performance.now() - started);
+      this.stats?.recordTask(result, performance.timeOrigin + started);
       return result;
     } catch (e) {
       if ((e as Error).message === 'Task queue is at limit') throw new PoolBusyError('the bot queue is full');

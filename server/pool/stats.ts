@@ -77,13 +77,15 @@ export class PoolStats {
     return stats;
   }
 
-  recordTask(r: PoolSearchResult, roundTripMs: number): void {
+  /** One search: queue wait is from submission (main thread) to pick-up (worker), both on the
+   * process's epoch clock; run time and CPU are the worker's own measurements. */
+  recordTask(r: PoolSearchResult, submittedEpochMs: number): void {
     const w = this.workers.get(r.worker.threadId) ?? this.respawned(r.worker);
     w.tasks++;
     w.computeCpuMs = round(w.computeCpuMs + r.cpuMs);
     w.computeWallMs = round(w.computeWallMs + r.runMs);
     this.publishWorker(w);
-    const waitMs = Math.max(0, roundTripMs - r.runMs);
+    const waitMs = Math.max(0, r.startedEpochMs - submittedEpochMs);
     this.queueWait.record(Math.max(1, Math.round(waitMs * 1000)));
     this.run.record(Math.max(1, Math.round(r.runMs * 1000)));
     this.cpu.record(Math.max(1, Math.round(r.cpuMs * 1000)));

@@ -31,10 +31,13 @@ const identity: WorkerIdentity = {
 
 export interface PoolSearchResult extends SearchResult {
   worker: WorkerIdentity;
+  /** Epoch ms (high resolution) when this worker picked the task up: queue wait ends here. */
+  startedEpochMs: number;
 }
 
 export default function search(task: SearchTask): PoolSearchResult {
-  return { ...botSearch(task), worker: identity };
+  const startedEpochMs = performance.timeOrigin + performance.now();
+  return { ...botSearch(task), worker: identity, startedEpochMs };
 }
 
 export interface WarmupTask {
