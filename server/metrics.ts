@@ -1,16 +1,17 @@
 // Prometheus metrics (one registry per app, so several apps can live in one test process) and the
-// main event loop's health: delay (monitorEventLoopDelay) and utilisation.
+// main event loop's health (server/loop-monitor.ts).
 
-import { monitorEventLoopDelay, performance, type EventLoopUtilization, type ELDHistogram } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { LoopMonitor, type LoopWindow } from './loop-monitor.ts';
+
+/** Seconds of history behind the event-loop numbers in /api/pool and /metrics. */
+export const LOOP_WINDOW_SECONDS = 5;
 
 const SECONDS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5];
 
 export class Metrics {
   readonly registry = new Registry();
-  readonly loopDelay: ELDHistogram = monitorEventLoopDelay({ resolution: 10 });
-  private eluBase: EventLoopUtilization = performance.eventLoopUtilization();
-  private eluLast = 0;
+  readonly loop = new LoopMonitor();
 
   readonly taskQueueWait = this.histogram('tessera_pool_task_queue_wait_seconds', 'Bot task time from submission to its start on a worker (queue wait plus dispatch)');
   readonly taskRun = this.histogram('tessera_pool_task_run_seconds', 'Bot task wall time inside the worker');
@@ -36,30 +37,18 @@ export class Metrics {
   readonly games = this.gauge('tessera_games_active', 'Games in memory, not finished');
   readonly sockets = this.gauge('tessera_ws_connections', 'Open WebSocket connections');
   readonly wsErrors = this.counter('tessera_ws_errors_total', 'Error frames sent, by code', ['code']);
-  readonly loopDelayGauge = this.gauge('tessera_event_loop_delay_seconds', 'Main event-loop delay since the last scrape', ['quantile']);
-  readonly loopUtilisation = this.gauge('tessera_event_loop_utilization', 'Main event-loop utilisation since the last scrape (0..1)');
+  readonly loopDelayGauge = this.gauge('tessera_event_loop_delay_seconds', `Main event-loop delay over the last ${LOOP_WINDOW_SECONDS} s`, ['quantile']);
+  readonly loopUtilisation = this.gauge('tessera_event_loop_utilization', `Main event-loop utilisation over the last ${LOOP_WINDOW_SECONDS} s (0..1)`);
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
-    this.loopDelay.enable();
+    this.loop.start();
   }
 
-  /** Event-loop delay and utilisation over the window since the previous call. */
-  sampleEventLoop(): { delayMs: { p50: number; p99: number; max: number; mean: number }; utilization: number } {
-    const h = this.loopDelay;
-    const ms = (ns: number) => (Number.isFinite(ns) ? ns / 1e6 : 0);
-    const delayMs = { p50: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max), mean: ms(h.mean) };
-    const now = performance.eventLoopUtilization();
-    const window = performance.eventLoopUtilization(now, this.eluBase);
-    // Keep at least a second of history so back-to-back reads stay meaningful.
-    if (window.idle + window.active >= 1000) {
-      this.eluBase = now;
-      this.eluLast = window.utilization;
-      h.reset();
-    } else if (this.eluLast === 0) {
-      this.eluLast = window.utilization;
-    }
-    return { delayMs, utilization: this.eluLast };
+  /** Event-loop delay and utilisation over the last few seconds, and over the last minute.
+   * Reading never resets anything: the dashboard, scrapers and benchmarks do not interfere. */
+  sampleEventLoop(): LoopWindow & { resolutionMs: number; lastMinute: LoopWindow } {
+    return { ...this.loop.window(LOOP_WINDOW_SECONDS), resolutionMs: 0, lastMinute: this.loop.window(60) };
   }
 
   async render(): Promise<string> {
@@ -72,7 +61,7 @@ export class Metrics {
   }
 
   close(): void {
-    this.loopDelay.disable();
+    this.loop.stop();
     this.registry.clear();
   }
 
