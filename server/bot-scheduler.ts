@@ -32,6 +32,9 @@ export const DEGRADE_LEVEL_AT = 0.75;
 const CHEAP_LEVEL: BotLevel = 'heuristic';
 const RETRY_LEVEL: BotLevel = 'random';
 const RETRY_BUDGET_MS = 250;
+/** How long a running search may go on past its deadline and cancel flag before it is
+ * judged hung and its worker ended. */
+const HUNG_MS = 1000;
 /** Main-thread move without search. */
 const FALLBACK_LEVEL: BotLevel = 'greedy';
 
@@ -62,7 +65,7 @@ export class BotScheduler {
   }
 
   /** The bot's move on `view` (bag already hidden). Never rejects; resolves within about
-   * deadline + 2 × grace + the retry budget. */
+   * deadline + 2 × grace (+ HUNG_MS if a running search will not stop) + the retry budget. */
   async move(view: GameState, level: BotLevel, seed: number, log: Logger = this.log): Promise<BotAnswer> {
     const started = performance.now();
     let plan = { level, budget: this.deadlineMs, degraded: false };
@@ -110,19 +113,28 @@ export class BotScheduler {
 
   private async attempt(view: GameState, level: BotLevel, seed: number, budgetMs: number): Promise<{ move: Move; hitDeadline: boolean }> {
     if (this.shutdown.signal.aborted) throw new SearchFailed('shutdown', 'the server is shutting down');
-    const cancel = new SharedArrayBuffer(4);
+    // Int32 flags: [0] cancel (set here), [1] running (set by the worker when it picks the task up).
+    const cancel = new SharedArrayBuffer(8);
+    const flags = new Int32Array(cancel);
     const abort = new AbortController();
     const onShutdown = () => abort.abort();
     this.shutdown.signal.addEventListener('abort', onShutdown, { once: true });
-    // Past the deadline: first ask the search to stop, then give up on it (a running task is
-    // then ended with its worker, which piscina replaces).
+    // Past the deadline: first ask the search to stop. A task still queued is then dropped (free);
+    // a running one gets HUNG_MS more to stop on its own, because aborting a running task ends
+    // its worker and piscina's replacement is a spawn on the hot path: only a hung search pays it.
     const grace = Math.min(250, Math.max(20, budgetMs / 4));
-    const soft = setTimeout(() => Atomics.store(new Int32Array(cancel), 0, 1), budgetMs + grace);
+    const soft = setTimeout(() => Atomics.store(flags, 0, 1), budgetMs + grace);
     let timedOut = false;
-    const hard = setTimeout(() => {
+    let hard: NodeJS.Timeout;
+    const giveUp = (runningSeen: boolean) => {
+      if (Atomics.load(flags, 1) === 1 && !runningSeen) {
+        hard = setTimeout(() => giveUp(true), HUNG_MS);
+        return;
+      }
       timedOut = true;
       abort.abort();
-    }, budgetMs + 2 * grace);
+    };
+    hard = setTimeout(() => giveUp(false), budgetMs + 2 * grace);
     try {
       const result = await this.pool.search({ state: view.buffer.slice(0), level, seed, deadline: Date.now() + budgetMs, cancel }, abort.signal);
       if (result.hitDeadline || result.cancelled) this.metrics.deadlineHits.inc();

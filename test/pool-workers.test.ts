@@ -80,7 +80,8 @@ test('a search that ignores its deadline is given up on in bounded time', async 
     const started = performance.now();
     const answer = await scheduler.move(view(), 'expert', 3);
     const took = performance.now() - started;
-    assert.ok(took < 1500, `answered in ${took} ms, not after the 5 s hang`);
+    // Deadline 200 ms + grace, then 1 s for a running search to stop on its own, then the retry.
+    assert.ok(took < 2500, `answered in ${took} ms, not after the 5 s hang`);
     assert.equal(answer.source, 'retry');
     assert.equal(await total(metrics.deadlineHits), 1);
     assert.equal((await metrics.searchFailures.get()).values.find((x) => x.labels.reason === 'deadline')?.value, 1);
@@ -156,6 +157,22 @@ test('queue wait and run time are measured apart: searches behind a busy worker 
     // The third search waited for the first two to run on the single worker.
     assert.ok(summary.tasks.queueWaitMs.max >= 0.9 * (runs[0] + runs[1]), `max wait ${summary.tasks.queueWaitMs.max} ms for runs ${runs.join(', ')} ms`);
     assert.ok(summary.tasks.runMs.max <= Math.max(...runs) + 1);
+  } finally {
+    await close();
+  }
+});
+
+test('a running search slow to stop is let finish: no worker is ended for it', async () => {
+  const { pool, metrics, close } = makePool(fixture('pool-slow-stop-worker.mjs'));
+  try {
+    await pool.start();
+    // Deadline 50 ms: the hard timer fires at ~90 ms while the search is still running (150 ms).
+    const scheduler = new BotScheduler({ pool, metrics, deadlineMs: 50, logger: silent });
+    const v = view();
+    const answer = await scheduler.move(v, 'hard', 5);
+    assert.equal(answer.source, 'search');
+    assert.ok(!('error' in resolveMove(v, answer.move)));
+    assert.equal(await total(metrics.respawns), 0, 'its worker was not ended');
   } finally {
     await close();
   }

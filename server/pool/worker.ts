@@ -37,6 +37,9 @@ export interface PoolSearchResult extends SearchResult {
 
 export default function search(task: SearchTask): PoolSearchResult {
   const startedEpochMs = performance.timeOrigin + performance.now();
+  // Slot 1 of the cancel flags says "running": the scheduler never hard-aborts a task that is
+  // still queued-then-started within its grace, which would cost a worker respawn.
+  if (task.cancel && task.cancel.byteLength >= 8) Atomics.store(new Int32Array(task.cancel), 1, 1);
   return { ...botSearch(task), worker: identity, startedEpochMs };
 }
 
