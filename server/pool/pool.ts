@@ -97,6 +97,7 @@ export class BotPool {
     piscina.on('error', (err: Error) => this.log.error({ err }, 'bot pool error'));
     piscina.on('workerCreate', (w: { threadId: number }) => {
       if (this.readyAt === null || this.closing) return;
+      this.stats?.markCreated(w.threadId, performance.timeOrigin + performance.now());
       this.respawnCount++;
       this.metrics.respawns.inc();
       this.log.warn({ threadId: w.threadId, respawns: this.respawnCount }, 'bot worker respawned after the pool was ready');

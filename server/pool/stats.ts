@@ -70,9 +70,17 @@ export class PoolStats {
     return stats;
   }
 
+  /** Epoch ms at which piscina created a replacement worker (keyed by thread id). */
+  private readonly respawnCreatedAt = new Map<number, number>();
+
+  markCreated(threadId: number, epochMs: number): void {
+    this.respawnCreatedAt.set(threadId, epochMs);
+  }
+
   /** A worker seen for the first time through a search result: a respawned one. */
   private respawned(id: WorkerIdentity): WorkerStats {
-    const stats: WorkerStats = { threadId: id.threadId, respawn: true, alive: true, onlineMs: round(id.loadedMs), warmMs: null, spawnCpuMs: round(id.loadCpuMs), tasks: 0, computeCpuMs: 0, computeWallMs: 0 };
+    const created = this.respawnCreatedAt.get(id.threadId) ?? this.createdEpochMs;
+    const stats: WorkerStats = { threadId: id.threadId, respawn: true, alive: true, onlineMs: round(id.originEpochMs + id.loadedMs - created), warmMs: null, spawnCpuMs: round(id.loadCpuMs), tasks: 0, computeCpuMs: 0, computeWallMs: 0 };
     this.workers.set(id.threadId, stats);
     return stats;
   }
