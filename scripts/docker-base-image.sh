@@ -61,18 +61,27 @@ chroot "$root" useradd --uid 1000 --gid node --shell /bin/bash --create-home nod
 rm -rf "$root/var/lib/apt/lists/"* "$root/var/cache/apt/"*.bin "$root/tmp/"*
 EOF
 
-log "mmdebstrap --variant=minbase bookworm"
-STANDIN_WORK=$work mmdebstrap --variant=minbase --format=tar --quiet \
-  --dpkgopt='path-exclude=/usr/share/doc/*' \
-  --dpkgopt='path-include=/usr/share/doc/*/copyright' \
-  --dpkgopt='path-exclude=/usr/share/man/*' \
-  --dpkgopt='path-exclude=/usr/share/info/*' \
-  --dpkgopt='path-exclude=/usr/share/locale/*' \
-  --customize-hook="sh '$work/customize.sh' \"\$1\"" \
-  bookworm "$work/rootfs.tar" \
-  "deb $mirror bookworm main" \
-  "deb $mirror bookworm-updates main" \
-  "deb $security_mirror bookworm-security main"
+# Downloads from the Debian mirror fail now and then: up to 3 attempts.
+for attempt in 1 2 3; do
+  log "mmdebstrap --variant=minbase bookworm (attempt $attempt)"
+  if STANDIN_WORK=$work mmdebstrap --variant=minbase --format=tar \
+    --dpkgopt='path-exclude=/usr/share/doc/*' \
+    --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+    --dpkgopt='path-exclude=/usr/share/man/*' \
+    --dpkgopt='path-exclude=/usr/share/info/*' \
+    --dpkgopt='path-exclude=/usr/share/locale/*' \
+    --customize-hook="sh '$work/customize.sh' \"\$1\"" \
+    bookworm "$work/rootfs.tar" \
+    "deb $mirror bookworm main" \
+    "deb $mirror bookworm-updates main" \
+    "deb $security_mirror bookworm-security main" >"$work/mmdebstrap.log" 2>&1; then
+    break
+  fi
+  tail -n 25 "$work/mmdebstrap.log" >&2
+  rm -f "$work/rootfs.tar"
+  [ "$attempt" -lt 3 ] || { log "mmdebstrap failed 3 times"; exit 1; }
+  sleep 5
+done
 
 mv "$work/rootfs.tar" "$out"
 log "wrote $out ($(du -h "$out" | cut -f1))"

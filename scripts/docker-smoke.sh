@@ -15,7 +15,7 @@
 #  7. `docker stop`: exit code 0, within the time limit
 #  8. a new container on the same volume: healthy again, and the game is still there
 #
-# Bounded: the whole run is under `timeout` (TESSERA_DOCKER_TIMEOUT seconds, default 600), each
+# Bounded: the whole run is under `timeout` (TESSERA_DOCKER_TIMEOUT seconds, default 900), each
 # step has its own limit, and the EXIT trap stops the daemon and removes every file it made.
 # Last line: "docker: N passed, N failed, N skipped".
 #
@@ -26,7 +26,7 @@ cd "$(dirname "$0")/.."
 
 if [ -z "${TESSERA_DOCKER_UNDER_TIMEOUT:-}" ]; then
   export TESSERA_DOCKER_UNDER_TIMEOUT=1
-  limit=${TESSERA_DOCKER_TIMEOUT:-600}
+  limit=${TESSERA_DOCKER_TIMEOUT:-900}
   # timeout signals its whole process group on expiry; our EXIT trap then cleans up.
   exec timeout --kill-after=90 "$limit" bash "$0" "$@"
 fi
@@ -218,7 +218,7 @@ fi
 if [ -s "$rootfs" ]; then
   log "cached root filesystem $rootfs"
 else
-  bounded 360 bash scripts/docker-base-image.sh "$node_version" "$rootfs.part"
+  bounded 600 bash scripts/docker-base-image.sh "$node_version" "$rootfs.part"
   mv "$rootfs.part" "$rootfs"
   # Keep only the newest tarball in the cache.
   [ -n "$cache" ] && find "$cache" -maxdepth 1 -name 'standin-*.tar' ! -path "$rootfs" -delete
