@@ -171,6 +171,8 @@ export function formatSummary(s: TournamentSummary): string {
 
 /** A clean sweep has no finite Elo: show the bound the clamped rate gives. */
 function eloText(s: TournamentSummary): string {
+  // With more players, A "wins" by beating every B seat: par is 1/players, and Elo does not apply.
+  if (s.players > 2) return `n/a (par ${pct(1 / s.players)})`;
   const sign = s.elo >= 0 ? '+' : '';
   if (s.winsB === 0 && s.draws === 0) return `≥ ${sign}${s.elo}`;
   if (s.winsA === 0 && s.draws === 0) return `≤ ${sign}${s.elo}`;
