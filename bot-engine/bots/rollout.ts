@@ -13,8 +13,8 @@
 // - Sequential halving: after each round the better half survives and the next round doubles
 //   the determinizations per candidate, so the budget goes to the moves that matter.
 // - Budget = rollouts (iterations), fixed per level: the move is a pure function of (view,
-//   level, seed). `control` is polled before every rollout; a stop keeps the rounds completed so
-//   far (a partial round is dropped to keep the pairing), else the best prior move.
+//   level, seed). `control` is polled before every rollout; on a stop, the determinizations every
+//   surviving candidate played decide (a partly played one is dropped), else the best prior.
 
 import { BAG_SIZE, GameState, H_BAGPOS } from '../state.ts';
 import { bagEmpty, discardUnplaceable, finalScoring } from '../rules.ts';
