@@ -22,6 +22,13 @@ ca=${STANDIN_CA_BUNDLE:-/etc/ssl/certs/ca-certificates.crt}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 security_mirror=${DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 
+# mmdebstrap hands apt a pipe by number, to `sh -c 'cat >&N'`, and dash reads only N <= 9 ("Bad
+# fd number"): close descriptors inherited from the caller so that the pipe gets a low number.
+for fd in /proc/self/fd/*; do
+  fd=${fd##*/}
+  if [ "$fd" -gt 2 ] && [ "$fd" -lt 255 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
+done
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/tessera-base.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
