@@ -47,8 +47,8 @@ export class Metrics {
 
   /** Event-loop delay and utilisation over the last few seconds, and over the last minute.
    * Reading never resets anything: the dashboard, scrapers and benchmarks do not interfere. */
-  sampleEventLoop(): LoopWindow & { resolutionMs: number; lastMinute: LoopWindow } {
-    return { ...this.loop.window(LOOP_WINDOW_SECONDS), resolutionMs: 0, lastMinute: this.loop.window(60) };
+  sampleEventLoop(): LoopWindow & { resolutionMs: number; lastSecond: LoopWindow; lastMinute: LoopWindow } {
+    return { ...this.loop.window(LOOP_WINDOW_SECONDS), resolutionMs: 0, lastSecond: this.loop.window(1), lastMinute: this.loop.window(60) };
   }
 
   async render(): Promise<string> {

@@ -63,7 +63,7 @@ export interface LoadResult {
   moveAckMs: Summary;
   personMoves: number;
   errors: { http: number; createRefused: number; wsErrorFrames: Record<string, number>; wsClosedEarly: number; stalled: number };
-  /** Per ~1 s window, from /api/pool (server's own monitorEventLoopDelay, resolution subtracted). */
+  /** Per ~1 s window, from /api/pool (the server's own loop monitor). */
   windows: PoolWindow[];
   /** Samples of bot move latency with their time (for plots and windows). */
   botSamples: BotMoveSample[];
@@ -80,7 +80,7 @@ export interface PoolSummary {
   spawnCpuMs: number;
   computeCpuMs: number;
   spawnToComputeCpuRatio: number | null;
-  eventLoop: { delayMs: { p50: number; p99: number; max: number; mean: number }; utilization: number; resolutionMs?: number };
+  eventLoop: { delayMs: { p50: number; p99: number; max: number; mean: number }; utilization: number; resolutionMs?: number; lastSecond?: { delayMs: { p99: number; max: number } } };
   queue: { depth: number; bound: number; inFlight: number };
   utilization: number;
   counters: Record<string, unknown>;
@@ -88,11 +88,13 @@ export interface PoolSummary {
   sockets: number;
 }
 
-/** The server samples event-loop delay with monitorEventLoopDelay({ resolution: 10 }), whose
- * values include the resolution; subtract it (unless the summary says otherwise). */
+/** The server's own event-loop delay over about the last second (server/loop-monitor.ts: timer
+ * lateness, nothing to subtract). Older servers reported monitorEventLoopDelay values that
+ * included its 10 ms resolution: subtract that when the summary says so. */
 export function loopDelay(p: PoolSummary): { p99: number; max: number } {
+  const w = p.eventLoop.lastSecond ?? p.eventLoop;
   const res = p.eventLoop.resolutionMs ?? 10;
-  return { p99: round(Math.max(0, p.eventLoop.delayMs.p99 - res), 2), max: round(Math.max(0, p.eventLoop.delayMs.max - res), 2) };
+  return { p99: round(Math.max(0, w.delayMs.p99 - res), 2), max: round(Math.max(0, w.delayMs.max - res), 2) };
 }
 
 export async function poolSummary(url: string): Promise<PoolSummary | null> {
