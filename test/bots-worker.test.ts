@@ -65,7 +65,7 @@ test('a deadline stops an expert search promptly with a legal move', { skip: !bu
   const legal = legalMoves(s).map((m) => JSON.stringify(m));
   const r = (await pool.run(task(s, 'expert', 9, Date.now() + 25))) as SearchResult;
   assert.equal(r.hitDeadline, true);
-  assert.ok(r.runMs < 150, `ran ${r.runMs} ms`);
+  assert.ok(r.runMs < 500, `ran ${r.runMs} ms`); // generous: the test machine may be busy
   assert.ok(legal.includes(JSON.stringify(r.move)));
 });
 
@@ -77,7 +77,7 @@ test('raising the shared cancel flag stops a running search; the worker lives on
   setTimeout(() => Atomics.store(new Int32Array(flag), 0, 1), 30);
   const r = await running;
   assert.equal(r.cancelled, true);
-  assert.ok(r.runMs < 200, `ran ${r.runMs} ms`);
+  assert.ok(r.runMs < 500, `ran ${r.runMs} ms`);
   assert.ok(legal.includes(JSON.stringify(r.move)));
   // The same worker pool keeps serving.
   const next = (await pool.run(task(s, 'greedy', 4))) as SearchResult;

@@ -138,7 +138,7 @@ test('a raised stop stops the search promptly and still returns a legal move', (
     const ms = performance.now() - t0;
     assert.equal(d.stopped, true, level);
     assert.ok(d.iterations <= 12, `${level}: ${d.iterations} iterations after the stop`);
-    assert.ok(ms < 100, `${level} took ${ms} ms`);
+    assert.ok(ms < 300, `${level} took ${ms} ms`); // a few rollouts at most; generous for a busy machine
     assertLegal(s, d, level);
     // Stopped before the first iteration: the best move by the prior.
     const now = chooseMove(view(s), level, 5, { shouldStop: () => true });
