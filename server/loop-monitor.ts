@@ -19,6 +19,8 @@ export class LoopMonitor {
   private currentStart = performance.now();
   private readonly ring: { histogram: RecordableHistogram; elu: EventLoopUtilization }[] = [];
   private startElu = performance.eventLoopUtilization();
+  /** Merged completed seconds by window length, until the next second boundary. */
+  private readonly merged = new Map<number, RecordableHistogram>();
   private timer: NodeJS.Timeout | null = null;
   private expected = 0;
 
@@ -35,9 +37,16 @@ export class LoopMonitor {
 
   /** Delay quantiles and utilisation over the last `seconds` (the second in progress included). */
   window(seconds: number): LoopWindow {
-    const merged = createHistogram();
     const recent = this.ring.slice(-seconds);
-    for (const s of recent) merged.add(s.histogram);
+    // Completed seconds are merged once per second boundary, not on every read (scrapes are hot).
+    let completed = this.merged.get(seconds);
+    if (!completed) {
+      completed = createHistogram();
+      for (const s of recent) completed.add(s.histogram);
+      this.merged.set(seconds, completed);
+    }
+    const merged = createHistogram();
+    merged.add(completed);
     merged.add(this.current);
     const ms = (us: number) => (merged.count === 0 || !Number.isFinite(us) ? 0 : Math.round(us) / 1000);
     const from = recent.length > 0 ? (this.ring[this.ring.length - recent.length - 1]?.elu ?? this.startElu) : (this.ring.at(-1)?.elu ?? this.startElu);
@@ -59,6 +68,7 @@ export class LoopMonitor {
     if (now - this.currentStart >= 1000) {
       this.ring.push({ histogram: this.current, elu: performance.eventLoopUtilization() });
       if (this.ring.length > KEEP_SECONDS) this.ring.shift();
+      this.merged.clear();
       this.current = createHistogram();
       this.currentStart = now;
     }
