@@ -181,3 +181,25 @@ test('a running search slow to stop is let finish: no worker is ended for it', a
     await close();
   }
 });
+
+test('a nearly full queue: /readyz says 503 and new games are shed with Retry-After', async () => {
+  const server = await startServer({ workerFile: fixture('pool-hang-worker.mjs'), botWorkers: 1, maxQueue: 2, botDeadlineMs: 3000 });
+  try {
+    // Three games whose bots move first: one search runs (and hangs), two wait: the queue is full.
+    for (let i = 0; i < 3; i++) {
+      const created = await post(server.base, '/api/games', { seats: [{ kind: 'bot', level: 'hard' }, { kind: 'person' }] });
+      assert.equal(created.status, 201);
+      assert.equal((await post(server.base, `/api/games/${created.body.id}/seats`, { name: 'Ann' })).status, 201);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    const ready = await get(server.base, '/readyz');
+    assert.equal(ready.status, 503);
+    assert.match(ready.body.reason, /queue/);
+    const shed = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] });
+    assert.equal(shed.status, 503);
+    assert.ok(Number(shed.headers.get('retry-after')) > 0);
+    assert.equal((await get(server.base, '/healthz')).status, 200, 'still alive');
+  } finally {
+    await server.app.close();
+  }
+});
