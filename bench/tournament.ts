@@ -49,6 +49,8 @@ export interface TournamentSummary {
   /** Games asked for, when a time bound (maxMinutes) cut the run short. */
   requestedGames?: number;
   maxMinutes?: number;
+  /** Search parameters overridden for an experiment (TESSERA_SEARCH_PARAMS). */
+  searchOverride?: unknown;
 }
 
 function parseRules(text: string | undefined): Rules {
@@ -294,6 +296,7 @@ async function main(): Promise<void> {
   results.sort((x, y) => Number(x.seed.split(':').pop()) - Number(y.seed.split(':').pop()));
   const summary = summarise(a, b, players, rules, seed, workers, results, (performance.now() - started) / 1000);
   if (timedOut) Object.assign(summary, { requestedGames: games, maxMinutes: Number(values['max-minutes']) });
+  if (process.env.TESSERA_SEARCH_PARAMS) summary.searchOverride = JSON.parse(process.env.TESSERA_SEARCH_PARAMS);
   console.log(formatSummary(summary));
   const dir = join(repo, 'docs', 'tournaments');
   mkdirSync(dir, { recursive: true });
