@@ -108,7 +108,8 @@ export class Room {
     return room;
   }
 
-  private static recordOf(stored: StoredGame): GameRecord {
+  /** The record a stored game replays from (open seats get placeholder names). */
+  static recordOf(stored: StoredGame): GameRecord {
     const players = stored.holders.map((h, i) => h?.name ?? `open seat ${i + 1}`);
     return { format: RECORD_FORMAT, rules: stored.setup.rules, players, seed: stored.setup.seed, moves: stored.moves, final: stored.finished };
   }

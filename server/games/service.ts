@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { normalizeRules } from '../../bot-engine/game.ts';
-import { RECORD_FORMAT, replayRecord } from '../../bot-engine/record.ts';
+import { replayRecord } from '../../bot-engine/record.ts';
 import type { Rules } from '../../bot-engine/rules.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { Metrics } from '../metrics.ts';
@@ -190,8 +190,9 @@ export class GameService {
 }
 
 function summarizeFinished(g: StoredGame & { finishedAt: string }): FinishedSummary {
-  const names = g.holders.map((h, i) => h?.name ?? `seat ${i + 1}`);
-  const { scores } = replayRecord({ format: RECORD_FORMAT, rules: g.setup.rules, players: names, seed: g.setup.seed, moves: g.moves, final: true });
+  const record = Room.recordOf(g);
+  const names = record.players;
+  const { scores } = replayRecord(record);
   return {
     id: g.setup.id,
     createdAt: g.setup.createdAt,
