@@ -9,7 +9,9 @@ import type { GameState } from '../bot-engine/state.ts';
 import type { Metrics } from './metrics.ts';
 import { type BotPool, PoolBusyError } from './pool/pool.ts';
 
-export type MoveSource = 'search' | 'degraded' | 'retry' | 'fallback';
+import type { MoveSource } from './games/view.ts';
+
+export type { MoveSource };
 
 export interface BotAnswer {
   move: Move;

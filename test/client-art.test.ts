@@ -84,8 +84,8 @@ test('words for spots, moves and scorings', () => {
   assert.equal(spotLabel('field:NE', true, { tile: 'U', rotation: 90 }), 'Farmer in the field (east)');
   assert.equal(spotLabel('monastery', true), 'Monk in the monastery');
   const seats = [
-    { seat: 0, name: 'Ada', kind: 'person' as const, connected: true, score: 0, followers: 7, points: { city: 0, road: 0, monastery: 0, farm: 0 } },
-    { seat: 1, name: 'greedy bot 2', kind: 'bot' as const, level: 'greedy' as const, connected: true, score: 0, followers: 7, points: { city: 0, road: 0, monastery: 0, farm: 0 } },
+    { seat: 0, name: 'Ada', kind: 'person' as const, connected: true, standIn: null, score: 0, followers: 7, points: { city: 0, road: 0, monastery: 0, farm: 0 } },
+    { seat: 1, name: 'greedy bot 2', kind: 'bot' as const, level: 'greedy' as const, connected: true, standIn: null, score: 0, followers: 7, points: { city: 0, road: 0, monastery: 0, farm: 0 } },
   ];
   assert.equal(moveText({ turn: 0, seat: 0, tile: 'U', move: { x: 1, y: 0, rotation: 90, meeple: 'road:N' }, events: [], discarded: [] }, seats), 'Ada placed U at (1, 0) turned 90° with a follower on the road (centre)');
   assert.equal(eventText({ players: [0, 1], kind: 'city', points: 8, phase: 'play', tiles: 4 }, seats), 'Ada and greedy bot 2 score 8 for a completed city (4 tiles)');

@@ -409,7 +409,7 @@ ${mine ? `<div class="row rot-row"><button class="btn icon" data-action="rot-ccw
 </li>`;
       })
       .join('');
-    patch(playersBox, `<h2>Players${v.spectators ? ` <span class="muted small">· ${v.spectators} watching</span>` : ''}</h2><ol class="players">${rows}</ol>`);
+    patch(playersBox, `<h2>Players</h2><ol class="players">${rows}</ol>`);
   }
 
   function renderLog(): void {
@@ -440,10 +440,7 @@ ${mine ? `<div class="row rot-row"><button class="btn icon" data-action="rot-ccw
     if (!v) return;
     const clockEl = turnBox.querySelector<HTMLElement>('[data-clock]');
     if (clockEl) {
-      const c = v.clock;
-      let remaining: number | null = null;
-      if (c?.deadline) remaining = c.deadline - Date.now();
-      else if (c?.remainingMs !== undefined) remaining = c.remainingMs - (performance.now() - turnStarted);
+      const remaining = v.clock.deadline !== null ? v.clock.deadline - Date.now() : null;
       clockEl.innerHTML = `${ICONS.clock} ${remaining !== null ? `${fmtDuration(remaining)} left` : fmtDuration(performance.now() - turnStarted)}`;
       clockEl.classList.toggle('low', remaining !== null && remaining < 15000);
     }

@@ -88,7 +88,7 @@ export function mountReplay(root: HTMLElement, gameId: string): () => void {
 
   function seatViews(i: number): SeatView[] {
     const sn = snaps[i];
-    return names.map((name, p) => ({ seat: p, name, kind: 'person', connected: true, score: sn.scores[p], followers: sn.followersLeft[p], points: sn.points[p] }));
+    return names.map((name, p) => ({ seat: p, name, kind: 'person', connected: true, standIn: null, score: sn.scores[p], followers: sn.followersLeft[p], points: sn.points[p] }));
   }
 
   function go(i: number): void {

@@ -24,8 +24,7 @@ export function seatName(seats: SeatView[] | undefined, i: number): string {
 
 export function seatRole(s: SeatView): string {
   if (s.kind === 'bot') return `bot · ${s.level ?? '?'}`;
-  if (s.standIn) return `person · a bot stands in${typeof s.standIn === 'string' ? ` (${s.standIn})` : ''}`;
-  if (s.botPlaying || s.controller === 'bot') return 'person · a bot plays for now';
+  if (s.standIn) return `person · a bot stands in (${s.standIn === 'clock' ? 'time ran out' : 'away'})`;
   if (!s.name) return 'open seat';
   return s.connected ? 'person · online' : 'person · away';
 }

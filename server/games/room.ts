@@ -9,23 +9,12 @@ import { hideBag, type ScoreEvent } from '../../bot-engine/rules.ts';
 import { fnv1a, mixSeed } from '../../bot-engine/rng.ts';
 import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
-import type { BotAnswer, MoveSource } from '../bot-scheduler.ts';
+import type { BotAnswer } from '../bot-scheduler.ts';
 import type { GameSetup, GameStore, SeatHolder, StoredGame } from './store.ts';
-import { SeatClock, type StandInReason } from './seat-clock.ts';
-import { type GameStatus, type GameView, type SeatInfo, seatView } from './view.ts';
+import { SeatClock } from './seat-clock.ts';
+import { type GameStatus, type GameView, type LastMove, type SeatInfo, type StandInReason, seatView } from './view.ts';
 
-export interface LastMove {
-  /** Record index of this placement. */
-  turn: number;
-  seat: number;
-  tile: string;
-  move: Move;
-  /** Scorings, seats as numbers; phase "final" ones come with the last tile. */
-  events: ScoreEvent[];
-  /** Tiles drawn after this move that fit nowhere. */
-  discarded: string[];
-  bot?: { source: MoveSource; level: string; elapsedMs: number; standIn?: boolean };
-}
+export type { LastMove };
 
 export interface Subscriber {
   seat: number | null;

@@ -3,8 +3,9 @@
 // reconnecting, by moving, or with a `claim` frame.
 
 import type { GameSetup } from './store.ts';
+import type { StandInReason } from './view.ts';
 
-export type StandInReason = 'clock' | 'away';
+export type { StandInReason };
 
 export interface SeatClockHooks {
   isPerson(seat: number): boolean;

@@ -6,7 +6,9 @@ import type { Rules } from '../../bot-engine/rules.ts';
 import type { RecordMove } from '../../bot-engine/record.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 
-export type SeatKind = 'person' | 'bot';
+import type { SeatKind } from './view.ts';
+
+export type { SeatKind };
 
 export interface SeatSetup {
   kind: SeatKind;

@@ -5,10 +5,31 @@ import { type BoardTile, type Follower, boardTiles, followersOnBoard, legalPlace
 import type { Rules } from '../../bot-engine/rules.ts';
 import { type GameState, H_BY_KIND } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
-import type { SeatKind } from './store.ts';
-import type { StandInReason } from './seat-clock.ts';
+import type { Move } from '../../bot-engine/game.ts';
+import type { ScoreEvent } from '../../bot-engine/rules.ts';
 
 export type GameStatus = 'waiting' | 'playing' | 'finished';
+export type SeatKind = 'person' | 'bot';
+
+/** Why a bot plays a person's seat for now: their turn clock ran out, or they stayed away. */
+export type StandInReason = 'clock' | 'away';
+
+/** How a bot move was chosen: its search, a degraded search, the cheap retry, or the main thread. */
+export type MoveSource = 'search' | 'degraded' | 'retry' | 'fallback';
+
+export interface LastMove {
+  /** Record index of this placement. */
+  turn: number;
+  seat: number;
+  tile: string;
+  move: Move;
+  /** Scorings, seats as numbers; phase "final" ones come with the last tile. */
+  events: ScoreEvent[];
+  /** Tiles drawn after this move that fit nowhere. */
+  discarded: string[];
+  bot?: { source: MoveSource; level: string; elapsedMs: number; standIn?: boolean };
+}
+
 
 export interface Points {
   city: number;

@@ -1,8 +1,7 @@
 // The WebSocket protocol, version 1 (docs/PROTOCOL.md): client frame schemas, server frames,
 // error codes. Change a frame's meaning only with a new version.
 
-import type { GameView } from '../games/view.ts';
-import type { LastMove } from '../games/room.ts';
+import type { GameView, LastMove } from '../games/view.ts';
 import type { Schema } from './schema.ts';
 
 export const PROTOCOL_VERSION = 1;
