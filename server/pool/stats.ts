@@ -4,31 +4,9 @@
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import type { Metrics } from '../metrics.ts';
 import type { PoolSearchResult, WarmupResult, WorkerIdentity } from './worker.ts';
+import type { Quantiles, WorkerStats } from './summary.ts';
 
-export interface WorkerStats {
-  threadId: number;
-  /** Replaced a worker after the pool was ready. */
-  respawn: boolean;
-  alive: boolean;
-  /** Pool creation (or, for a respawn, thread start) → module loaded, ms. */
-  onlineMs: number;
-  /** Pool creation → warm-up done, ms; null for a respawn (it is not warmed). */
-  warmMs: number | null;
-  /** Thread CPU spent loading (and warming up), ms. */
-  spawnCpuMs: number;
-  tasks: number;
-  computeCpuMs: number;
-  computeWallMs: number;
-}
-
-export interface Quantiles {
-  count: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  mean: number;
-}
+export type { Quantiles, WorkerStats };
 
 function quantiles(h: RecordableHistogram): Quantiles {
   const ms = (us: number) => Math.round(us) / 1000;

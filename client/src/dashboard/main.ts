@@ -3,28 +3,12 @@
 // GET /metrics every few seconds for the queue-wait and run-time histogram buckets, keeps five
 // minutes of history in the page and draws it all as SVG charts.
 
+import type { Quantiles as ServerQuantiles, WorkerStats } from '../../../server/pool/summary.ts';
 import { esc } from '../dom.ts';
 import { type Bucket, fmt, gauge, groupedBars, histogram, legend, lineChart, sparkline } from './charts.ts';
 
-interface Quantiles {
-  count: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  mean: number;
+interface Quantiles extends ServerQuantiles {
   buckets?: Bucket[];
-}
-interface WorkerStats {
-  threadId: number;
-  respawn: boolean;
-  alive: boolean;
-  onlineMs: number;
-  warmMs: number | null;
-  spawnCpuMs: number;
-  tasks: number;
-  computeCpuMs: number;
-  computeWallMs: number;
 }
 interface PoolSummary {
   ready: boolean;
