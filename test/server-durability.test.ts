@@ -179,11 +179,11 @@ test('away past the grace period: a bot plays the seat until the person reconnec
   for (const c of [a, b]) c.close();
 });
 
-test('a solo game against bots waits for its person: no stand-in without a clock', async () => {
-  const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
-  const summary = await get(server.base, `/api/games/${id}`);
-  assert.equal(summary.body.clock.turnSeconds, null);
-  void tokens;
+test('a solo game against bots has no turn clock by default; with more people it has one', async () => {
+  const { id } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
+  assert.equal((await get(server.base, `/api/games/${id}`)).body.clock.turnSeconds, null);
+  const duo = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }] });
+  assert.equal(duo.body.clock.turnSeconds, 120);
 });
 
 test('spectators get the public view only: no legal placements, no tokens', async () => {
