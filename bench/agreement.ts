@@ -1,0 +1,54 @@
+// How often two search settings pick the same move: `node bench/agreement.ts [--games 5]
+// [--every 5] [--configs '{"name":{"candidates":8,"samples":4,"horizon":2,"halving":true},…}']`.
+//
+// Plays `medium` self-play games and, every `every` turns, asks each setting (and `heuristic`)
+// for its move in that position. Cheap next to a tournament: it shows whether more budget
+// changes decisions at all (a setting that agrees with a smaller one on nearly every move cannot
+// beat it by much), not which setting is stronger.
+
+import { parseArgs } from 'node:util';
+import { chooseMove } from '../bot-engine/bots/index.ts';
+import { type RolloutParams, SEARCH_LEVELS, rolloutSearch } from '../bot-engine/bots/rollout.ts';
+import { newGame, resolvedToMove } from '../bot-engine/game.ts';
+import { bagEmpty, discardUnplaceable, hideBag, place } from '../bot-engine/rules.ts';
+import { fnv1a, mixSeed } from '../bot-engine/rng.ts';
+import { GameState } from '../bot-engine/state.ts';
+
+const { values } = parseArgs({
+  options: {
+    games: { type: 'string', default: '5' },
+    every: { type: 'string', default: '5' },
+    configs: { type: 'string' },
+  },
+});
+const configs: Record<string, RolloutParams> = values.configs ? JSON.parse(values.configs) : SEARCH_LEVELS;
+const names = [...Object.keys(configs), 'heuristic'];
+const same = new Map<string, number>();
+let positions = 0;
+for (let g = 0; g < Number(values.games); g++) {
+  const s = newGame({ players: 2, seed: `agreement:${g}` });
+  const view = new GameState();
+  for (let turn = 0; !bagEmpty(s); turn++) {
+    hideBag(view.copyFrom(s));
+    const seed = mixSeed(fnv1a(`agreement:${g}`), turn, s.currentPlayer);
+    if (turn % Number(values.every) === 2) {
+      const picked = names.map((name) => {
+        const d = name === 'heuristic' ? chooseMove(view, 'heuristic', seed) : rolloutSearch(view, configs[name], seed);
+        return `${d.fi}/${d.r}/${d.spot}`;
+      });
+      positions++;
+      for (let i = 0; i < names.length; i++) {
+        for (let j = i + 1; j < names.length; j++) {
+          const key = `${names[i]} = ${names[j]}`;
+          same.set(key, (same.get(key) ?? 0) + (picked[i] === picked[j] ? 1 : 0));
+        }
+      }
+    }
+    const d = chooseMove(view, 'medium', seed);
+    resolvedToMove(s, d);
+    place(s, d.fi, d.r, d.spot);
+    discardUnplaceable(s);
+  }
+}
+console.log(`${positions} positions from ${values.games} medium self-play games`);
+for (const [pair, n] of same) console.log(`${pair}: ${((100 * n) / positions).toFixed(0)}% same move`);
