@@ -64,13 +64,15 @@ test('a worker that crashes mid-search: retried cheaply, respawned, counted', as
     const again = await scheduler.move(v, 'random', 8);
     assert.equal(again.source, 'search');
     assert.equal(await total(metrics.respawns), 1);
-    const summary = pool.summary() as { workers: { alive: boolean; respawn: boolean; onlineMs: number; spawnCpuMs: number }[] };
+    const summary = pool.summary() as { workers: { alive: boolean; respawn: boolean; onlineMs: number; warmMs: number | null; spawnCpuMs: number }[] };
     assert.ok(summary.workers.some((w) => !w.alive));
     const respawned = summary.workers.find((w) => w.respawn)!;
     assert.ok(respawned, 'the replacement is listed');
     // Its spawn cost is its own: creation → module loaded, a fraction of a second, not process uptime.
     assert.ok(respawned.onlineMs > 0 && respawned.onlineMs < 5000, `respawn online in ${respawned.onlineMs} ms`);
     assert.ok(respawned.spawnCpuMs > 0);
+    // It warmed itself before its first task, and that warm-up is part of its spawn cost.
+    assert.ok(respawned.warmMs !== null && respawned.warmMs >= respawned.onlineMs, `respawn warm at ${respawned.warmMs} ms`);
   } finally {
     await close();
   }

@@ -10,7 +10,7 @@ import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { Metrics } from '../metrics.ts';
 import type { PoolSizing } from './sizing.ts';
 import { PoolStats } from './stats.ts';
-import type { PoolSearchResult, WarmupResult, WarmupTask } from './worker.ts';
+import type { PoolSearchResult, PoolWorkerData, WarmupResult, WarmupTask } from './worker.ts';
 
 export class PoolStartError extends Error {
   override name = 'PoolStartError';
@@ -73,6 +73,7 @@ export class BotPool {
   }
 
   private inFlight = 0;
+  private readonly respawnFlag = new Int32Array(new SharedArrayBuffer(4));
 
   /** Spawns all N workers at once, runs one warm-up search on each, resolves when all are warm.
    * Rejects with PoolStartError if the worker module fails to load or warm-up times out. */
@@ -92,6 +93,7 @@ export class BotPool {
       atomics: 'disabled',
       execArgv: [],
       concurrentTasksPerWorker: 1,
+      workerData: { warmupLevel, respawnFlag: this.respawnFlag.buffer } satisfies PoolWorkerData,
     });
     this.piscina = piscina;
     piscina.on('error', (err: Error) => this.log.error({ err }, 'bot pool error'));
@@ -137,6 +139,8 @@ export class BotPool {
     }
     this.warmupMs = performance.now() - this.startedAt;
     this.readyAt = performance.now();
+    // From now on a new thread is a replacement: it warms itself before taking a task.
+    Atomics.store(this.respawnFlag, 0, 1);
     this.metrics.poolReady.set(1);
     this.metrics.workers.set(piscina.threads.length);
     this.log.info({ warmupMs: Math.round(this.warmupMs), workers: this.size }, 'bot pool ready: every worker warm');

@@ -58,7 +58,17 @@ export class PoolStats {
   /** A worker seen for the first time through a search result: a respawned one. */
   private respawned(id: WorkerIdentity): WorkerStats {
     const created = this.respawnCreatedAt.get(id.threadId) ?? this.createdEpochMs;
-    const stats: WorkerStats = { threadId: id.threadId, respawn: true, alive: true, onlineMs: round(id.originEpochMs + id.loadedMs - created), warmMs: null, spawnCpuMs: round(id.loadCpuMs), tasks: 0, computeCpuMs: 0, computeWallMs: 0 };
+    const stats: WorkerStats = {
+      threadId: id.threadId,
+      respawn: true,
+      alive: true,
+      onlineMs: round(id.originEpochMs + id.loadedMs - created),
+      warmMs: id.selfWarm ? round(id.originEpochMs + id.selfWarm.doneMs - created) : null,
+      spawnCpuMs: round(id.selfWarm?.cpuMs ?? id.loadCpuMs),
+      tasks: 0,
+      computeCpuMs: 0,
+      computeWallMs: 0,
+    };
     this.workers.set(id.threadId, stats);
     return stats;
   }

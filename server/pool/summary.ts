@@ -8,7 +8,7 @@ export interface WorkerStats {
   alive: boolean;
   /** Pool creation (or, for a respawn, thread start) → module loaded, ms. */
   onlineMs: number;
-  /** Pool creation → warm-up done, ms; null for a respawn (it is not warmed). */
+  /** Pool creation (or, for a respawn, thread start) → warm-up done, ms; null if it never warmed. */
   warmMs: number | null;
   /** Thread CPU spent loading (and warming up), ms. */
   spawnCpuMs: number;

@@ -2,7 +2,7 @@
 // (module load time and thread CPU) and a warm-up task. Synchronous only: nothing is left on the
 // event loop. Imports stay minimal because load time is part of the spawn cost.
 
-import { threadId } from 'node:worker_threads';
+import { threadId, workerData } from 'node:worker_threads';
 import botSearch, { type SearchResult, type SearchTask } from '../../bot-engine/worker.ts';
 import { newGame, playMove } from '../../bot-engine/game.ts';
 import { hideBag } from '../../bot-engine/rules.ts';
@@ -20,6 +20,8 @@ export interface WorkerIdentity {
   loadedMs: number;
   /** Thread CPU spent until the module was loaded, ms. */
   loadCpuMs: number;
+  /** A respawned thread's own warm-up at load: thread start → done, and thread CPU until then. */
+  selfWarm?: { doneMs: number; cpuMs: number };
 }
 
 const identity: WorkerIdentity = {
@@ -28,6 +30,13 @@ const identity: WorkerIdentity = {
   loadedMs,
   loadCpuMs: (loadCpu.user + loadCpu.system) / 1000,
 };
+
+/** What the pool passes every thread (piscina hands `workerData` through unchanged). */
+export interface PoolWorkerData {
+  warmupLevel: BotLevel;
+  /** Int32 flag the pool sets once it is ready: a thread loading after that is a respawn. */
+  respawnFlag: SharedArrayBuffer;
+}
 
 export interface PoolSearchResult extends SearchResult {
   worker: WorkerIdentity;
@@ -94,4 +103,13 @@ export function warmup(task: WarmupTask): WarmupResult {
   }
   const cpu = process.threadCpuUsage();
   return { worker: identity, warmDoneMs: performance.now(), warmCpuMs: (cpu.user + cpu.system) / 1000, searches, barrierTimedOut };
+}
+
+// A thread that loads after the pool is ready replaces a crashed one. piscina cannot route a
+// warm-up task to one thread, so it warms itself here, before piscina hands it its first task:
+// no player's search pays its JIT.
+const data = workerData as Partial<PoolWorkerData> | null;
+if (data?.respawnFlag && data.warmupLevel && Atomics.load(new Int32Array(data.respawnFlag), 0) === 1) {
+  const warm = warmup({ level: data.warmupLevel, seed: threadId, moves: 3, budgetMs: 150, workers: 1, barrierTimeoutMs: 0 });
+  identity.selfWarm = { doneMs: warm.warmDoneMs, cpuMs: warm.warmCpuMs };
 }
