@@ -29,6 +29,10 @@ export interface ReplayResult {
   state: GameState;
   scores: Record<string, number>;
   events: NamedEvent[];
+  /** Per record move: the seat that made it and what it scored (seats as numbers). */
+  steps: { seat: number; events: ScoreEvent[] }[];
+  /** Final scoring, when the record is final. */
+  finalEvents: ScoreEvent[];
 }
 
 export class RecordError extends Error {
@@ -91,19 +95,21 @@ export function replayRecord(record: unknown): ReplayResult {
   const names = record.players;
   const events: NamedEvent[] = [];
   const named = (e: ScoreEvent, moveIndex?: number): NamedEvent => ({ ...e, players: e.players.map((p) => names[p]), ...(moveIndex === undefined ? {} : { moveIndex }) });
-  record.moves.forEach((move, i) => {
+  const steps = record.moves.map((move, i) => {
+    const seat = state.currentPlayer;
     const raw: ScoreEvent[] = [];
     applyRecordMove(state, move, i, raw);
     for (const e of raw) events.push(named(e, i));
+    return { seat, events: raw };
   });
+  const finalEvents: ScoreEvent[] = [];
   if (record.final) {
-    const raw: ScoreEvent[] = [];
-    finalScoring(state, raw);
-    for (const e of raw) events.push(named(e));
+    finalScoring(state, finalEvents);
+    for (const e of finalEvents) events.push(named(e));
   }
   const scores: Record<string, number> = {};
   names.forEach((n, i) => (scores[n] = state.score(i)));
-  return { state, scores, events };
+  return { state, scores, events, steps, finalEvents };
 }
 
 /** The record of any state, finished or not; it replays to the same state. */

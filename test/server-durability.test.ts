@@ -96,6 +96,9 @@ test('SIGKILL at random points: no accepted move is lost, and the game plays on 
     const me = await Client.join(server.ws, id, token);
     const resumed = await viewWhere(me, () => true);
     assert.deepEqual(resumed.board.slice(0, seenBoard.length), seenBoard);
+    // The log survives the restarts too: the welcome's history is every tile after the start tile.
+    const logged = me.welcome.history.map((m: any) => ({ tile: m.tile, x: m.move.x, y: m.move.y, rotation: m.move.rotation }));
+    assert.deepEqual(logged, resumed.board.slice(1));
     me.frames.unshift({ type: 'state', view: resumed, last: null }); // playUntilOver starts from it
     const final = await playUntilOver(new Map([[0, me]]), 60000);
     assert.equal(final.status, 'finished');

@@ -67,5 +67,12 @@ test('four seats: two people and two bots', async () => {
   const bySeat = new Set(seen.map((f) => f.last?.seat).filter((s) => s !== undefined));
   assert.deepEqual([...bySeat].sort(), [0, 1, 2, 3]);
   await checkRecord(id, final);
-  for (const c of [a, b, watcher]) c.close();
+  // Someone who arrives now gets the whole game in the welcome, as the live frames showed it.
+  const live = new Map<number, any>();
+  for (const f of seen) if (f.last) live.set(f.last.turn, { ...f.last, bot: undefined });
+  const late = await Client.join(server.ws, id);
+  const welcome = late.welcome;
+  assert.deepEqual(welcome.history.map((m: any) => ({ ...m, bot: undefined })), [...live.values()]);
+  assert.ok(welcome.history.at(-1).events.some((e: any) => e.phase === 'final'), 'final scoring comes with the last tile');
+  for (const c of [a, b, watcher, late]) c.close();
 });

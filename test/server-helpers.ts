@@ -53,6 +53,8 @@ export class Client {
   readonly frames: any[] = [];
   private waiters: (() => void)[] = [];
   closed: { code: number; reason: string } | null = null;
+  /** The welcome frame, once `join` has had it. */
+  welcome: any = null;
 
   private constructor(socket: WebSocket) {
     this.socket = socket;
@@ -79,7 +81,7 @@ export class Client {
   static async join(url: string, gameId: string, token?: string): Promise<Client> {
     const c = await Client.connect(url);
     c.send({ type: 'hello', v: 1, gameId, ...(token ? { token } : {}) });
-    await c.next((f) => f.type === 'welcome');
+    c.welcome = await c.next((f) => f.type === 'welcome');
     return c;
   }
 

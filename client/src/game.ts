@@ -83,6 +83,8 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   let legal = new Map<string, Map<number, string[]>>();
   const log: LogEntry[] = [];
   const seenTurns = new Set<number>();
+  /** The moves so far from the welcome; the log is rebuilt from them on the next state frame. */
+  let history: LastMove[] | null = null;
   const lastBySeat = new Map<number, { x: number; y: number; turn: number }>();
   let destroyed = false;
 
@@ -99,7 +101,8 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
 
   function connect(): GameSocket {
     return new GameSocket(gameId, held?.token, {
-      onWelcome: (seat) => {
+      onWelcome: (seat, moves) => {
+        history = moves;
         if (held && seat === null) {
           heldSeats.forget(gameId);
           held = null;
@@ -161,6 +164,13 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     }
     if (v.botThinking && botSince === null) botSince = performance.now();
     if (!v.botThinking) botSince = null;
+    if (history) {
+      log.length = 0;
+      seenTurns.clear();
+      lastBySeat.clear();
+      for (const h of history) addLog(h, v.seats);
+      history = null;
+    }
     if (last) addLog(last, v.seats);
     if (v.status === 'finished' && !seenTurns.has(-1)) {
       seenTurns.add(-1);

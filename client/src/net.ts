@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION, type ErrorCode, type GameView, type LastMove, type Mo
 export type ConnState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
 export interface GameSocketEvents {
-  onWelcome?(seat: number | null): void;
+  onWelcome?(seat: number | null, history: LastMove[]): void;
   onState?(view: GameView, last: LastMove | null): void;
   onError?(code: ErrorCode, message: string): void;
   onConnState?(state: ConnState, detail?: string): void;
@@ -109,7 +109,7 @@ export class GameSocket {
       case 'welcome':
         this.attempts = 0;
         this.set('open');
-        this.events.onWelcome?.(frame.seat);
+        this.events.onWelcome?.(frame.seat, frame.history ?? []);
         return;
       case 'state':
         this.events.onState?.(frame.view, frame.last);

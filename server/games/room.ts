@@ -13,6 +13,7 @@ import type { BotAnswer } from '../bot-scheduler.ts';
 import type { GameSetup, GameStore, SeatHolder, StoredGame } from './store.ts';
 import { SeatClock } from './seat-clock.ts';
 import { type GameStatus, type GameView, type LastMove, type SeatInfo, type StandInReason, seatView } from './view.ts';
+import { moveHistory } from './history.ts';
 
 export type { LastMove };
 
@@ -309,6 +310,11 @@ export class Room {
   setRematch(id: string): void {
     this.rematchId = id;
     this.broadcast();
+  }
+
+  /** Every move so far, as the live frames showed it (bot timings aside). */
+  history(): LastMove[] {
+    return moveHistory(this.record());
   }
 
   /** The game's record (replayable with `npm run replay`). */

@@ -145,7 +145,7 @@ export class Connection implements Subscriber {
     this.room = room;
     this.seat = seat;
     this.log = room.log.child({ seat });
-    this.send({ type: 'welcome', v: PROTOCOL_VERSION, gameId: room.id, seat });
+    this.send({ type: 'welcome', v: PROTOCOL_VERSION, gameId: room.id, seat, history: room.history() });
     room.subscribe(this);
   }
 

@@ -103,7 +103,8 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export type ServerFrame =
-  | { type: 'welcome'; v: number; gameId: string; seat: number | null }
+  /** `history`: every move so far, oldest first, for the log (later moves come as `last`). */
+  | { type: 'welcome'; v: number; gameId: string; seat: number | null; history: LastMove[] }
   | { type: 'state'; view: GameView; last: LastMove | null }
   | { type: 'error'; code: ErrorCode; message: string; ref?: string | number }
   | { type: 'pong'; ref?: string | number }
