@@ -211,6 +211,8 @@ test('play a bot by clicking: tiles, a follower, the bot answers, refresh and re
   assert.equal(resumed.turn, before.turn);
   assert.equal(resumed.board.length, before.board.length);
   assert.deepEqual(resumed.seats.map((s: { score: number }) => s.score), before.seats.map((s: { score: number }) => s.score));
+  // The log comes back too (from the welcome's history): one entry per tile placed.
+  assert.equal(await page.locator('.log li.log-move').count(), before.board.length - 1, 'the log is rebuilt after the refresh');
   await shot(page, '05-resumed-after-refresh');
 
   // A dropped connection comes back by itself, still holding the seat, and can move.
