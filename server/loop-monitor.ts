@@ -4,15 +4,13 @@
 // snapshots taken at the same second boundaries.
 
 import { createHistogram, performance, type EventLoopUtilization, type RecordableHistogram } from 'node:perf_hooks';
+import type { LoopWindow } from './pool/summary.ts';
+
+export type { LoopWindow };
 
 const TICK_MS = 10;
 const KEEP_SECONDS = 60;
 
-export interface LoopWindow {
-  delayMs: { p50: number; p99: number; max: number; mean: number };
-  utilization: number;
-  seconds: number;
-}
 
 export class LoopMonitor {
   private current: RecordableHistogram = createHistogram();

@@ -9,6 +9,7 @@ import type { SearchTask } from '../../bot-engine/worker.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { Metrics } from '../metrics.ts';
 import type { PoolSizing } from './sizing.ts';
+import type { PoolSummary } from './summary.ts';
 import { PoolStats } from './stats.ts';
 import type { PoolSearchResult, PoolWorkerData, WarmupResult, WarmupTask } from './worker.ts';
 
@@ -174,7 +175,7 @@ export class BotPool {
     return this.queueDepth / this.maxQueue;
   }
 
-  summary(): object {
+  summary(): PoolSummary {
     const stats = this.stats;
     stats?.markAlive(new Set((this.piscina?.threads ?? []).map((t) => t.threadId)));
     const totals = stats?.totals() ?? { spawnCpuMs: 0, computeCpuMs: 0, ratio: null };

@@ -5,6 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import type { PoolSizing } from './summary.ts';
+
+export type { PoolSizing };
 
 export interface CpuQuota {
   /** Quota in CPUs (may be fractional), null when unlimited or unknown. */
@@ -12,16 +15,6 @@ export interface CpuQuota {
   source: string;
 }
 
-export interface PoolSizing {
-  workers: number;
-  reason: string;
-  availableParallelism: number;
-  quotaCpus: number | null;
-  quotaSource: string;
-  usableCores: number;
-  reservedCores: number;
-  setting: number | null;
-}
 
 function read(path: string): string | null {
   try {

@@ -3,32 +3,9 @@
 // GET /metrics every few seconds for the queue-wait and run-time histogram buckets, keeps five
 // minutes of history in the page and draws it all as SVG charts.
 
-import type { Quantiles as ServerQuantiles, WorkerStats } from '../../../server/pool/summary.ts';
+import type { PoolReport, Quantiles } from '../../../server/pool/summary.ts';
 import { esc } from '../dom.ts';
 import { type Bucket, fmt, gauge, groupedBars, histogram, legend, lineChart, sparkline } from './charts.ts';
-
-interface Quantiles extends ServerQuantiles {
-  buckets?: Bucket[];
-}
-interface PoolSummary {
-  ready: boolean;
-  size: number;
-  sizing: { workers: number; reason: string; availableParallelism: number; quotaCpus: number | null; quotaSource: string; usableCores: number; reservedCores: number; setting: number | null };
-  alive: number;
-  warmupMs: number;
-  queue: { depth: number; bound: number; inFlight: number };
-  utilization: number;
-  respawns: number;
-  workers: WorkerStats[];
-  tasks: { queueWaitMs: Quantiles; runMs: Quantiles; cpuMs: Quantiles } | null;
-  spawnCpuMs: number;
-  computeCpuMs: number;
-  spawnToComputeCpuRatio: number | null;
-  eventLoop: { delayMs: { p50: number; p99: number; max: number; mean: number }; utilization: number };
-  counters: { respawns: number; degraded: Record<string, number>; shed: number; deadlineHits: number; searchFailures: Record<string, number>; botMoves: Record<string, number> };
-  games: number;
-  sockets: number;
-}
 
 interface Sample {
   t: number;
@@ -52,7 +29,7 @@ const C = { green: '#7fd1a0', blue: '#56b4e9', orange: '#e69f00', pink: '#cc79a7
 
 const root = document.getElementById('dash')!;
 const history: Sample[] = [];
-let pool: PoolSummary | null = null;
+let pool: PoolReport | null = null;
 let hist: { queueWait: Bucket[]; run: Bucket[] } | null = null;
 let lastOk = 0;
 let error = '';
@@ -73,7 +50,7 @@ async function poll(): Promise<void> {
   try {
     const res = await fetch('/api/pool', { cache: 'no-store' });
     if (!res.ok) throw new Error(`/api/pool answered ${res.status}`);
-    pool = (await res.json()) as PoolSummary;
+    pool = (await res.json()) as PoolReport;
     lastOk = Date.now();
     error = '';
     const p = pool;
@@ -134,7 +111,7 @@ function card(title: string, sub: string, body: string, wide = false, id = ''): 
   return `<section class="panel-card${wide ? ' wide' : ''}"${id ? ` data-card="${id}"` : ''}><h2>${esc(title)}<small>${sub}</small></h2>${body}</section>`;
 }
 
-function coresDiagram(p: PoolSummary): string {
+function coresDiagram(p: PoolReport): string {
   const s = p.sizing;
   const n = Math.max(1, s.availableParallelism);
   const cols = Math.min(n, 16);
@@ -166,7 +143,7 @@ function shorten(s: string): string {
   return s.length > 48 ? `…${s.slice(-46)}` : s;
 }
 
-function warmupTimeline(p: PoolSummary): string {
+function warmupTimeline(p: PoolReport): string {
   const ws = p.workers;
   if (!ws.length) return '<p class="note">No worker has reported yet.</p>';
   const W = 420;
@@ -229,8 +206,8 @@ function render(): void {
   ].join('');
 
   const t = p.tasks;
-  const qw = hist?.queueWait?.length ? hist.queueWait : (t?.queueWaitMs.buckets ?? []);
-  const run = hist?.run?.length ? hist.run : (t?.runMs.buckets ?? []);
+  const qw = hist?.queueWait ?? [];
+  const run = hist?.run ?? [];
   const markers = (q: Quantiles | undefined) => (q && q.count ? [{ label: 'p50', value: q.p50, color: C.green }, { label: 'p90', value: q.p90, color: C.yellow }, { label: 'p99', value: q.p99, color: C.red }] : []);
   const qline = (q: Quantiles | undefined) => (q && q.count ? `${q.count} tasks · mean ${fmt(q.mean, ' ms')} · p50 ${fmt(q.p50, ' ms')} · p90 ${fmt(q.p90, ' ms')} · p99 ${fmt(q.p99, ' ms')} · max ${fmt(q.max, ' ms')}` : 'no bot task yet');
 
