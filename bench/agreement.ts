@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { chooseMove } from '../bot-engine/bots/index.ts';
 import { type RolloutParams, SEARCH_LEVELS, rolloutSearch } from '../bot-engine/bots/rollout.ts';
-import { newGame, resolvedToMove } from '../bot-engine/game.ts';
+import { newGame } from '../bot-engine/game.ts';
 import { bagEmpty, discardUnplaceable, hideBag, place } from '../bot-engine/rules.ts';
 import { fnv1a, mixSeed } from '../bot-engine/rng.ts';
 import { GameState } from '../bot-engine/state.ts';
@@ -31,7 +31,7 @@ for (let g = 0; g < Number(values.games); g++) {
   for (let turn = 0; !bagEmpty(s); turn++) {
     hideBag(view.copyFrom(s));
     const seed = mixSeed(fnv1a(`agreement:${g}`), turn, s.currentPlayer);
-    if (turn % Number(values.every) === 2) {
+    if (turn >= 2 && (turn - 2) % Number(values.every) === 0) {
       const picked = names.map((name) => {
         const d = name === 'heuristic' ? chooseMove(view, 'heuristic', seed) : rolloutSearch(view, configs[name], seed);
         return `${d.fi}/${d.r}/${d.spot}`;
@@ -45,7 +45,6 @@ for (let g = 0; g < Number(values.games); g++) {
       }
     }
     const d = chooseMove(view, 'medium', seed);
-    resolvedToMove(s, d);
     place(s, d.fi, d.r, d.spot);
     discardUnplaceable(s);
   }

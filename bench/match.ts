@@ -1,7 +1,7 @@
 // One bot-vs-bot game, in-process: the unit of work of the tournament (and of quick checks).
 
 import { type BotLevel, chooseMove } from '../bot-engine/bots/index.ts';
-import { newGame, resolvedToMove } from '../bot-engine/game.ts';
+import { newGame } from '../bot-engine/game.ts';
 import type { Rules } from '../bot-engine/rules.ts';
 import { bagEmpty, discardUnplaceable, finalScoring, place } from '../bot-engine/rules.ts';
 import { fnv1a, mixSeed } from '../bot-engine/rng.ts';
@@ -44,7 +44,6 @@ export function playMatch(task: MatchTask): MatchResult {
     moveCpuMs[seat].push((c.user + c.system) / 1000);
     if (d.stopped) stoppedMoves++;
     // The view and the real state share board and frontier: the decision applies to both.
-    resolvedToMove(s, d);
     place(s, d.fi, d.r, d.spot);
     discardUnplaceable(s);
     turn++;

@@ -11,7 +11,6 @@ export type { LoopWindow };
 const TICK_MS = 10;
 const KEEP_SECONDS = 60;
 
-
 export class LoopMonitor {
   private current: RecordableHistogram = createHistogram();
   private currentStart = performance.now();

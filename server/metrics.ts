@@ -2,7 +2,8 @@
 // main event loop's health (server/loop-monitor.ts).
 
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { LoopMonitor, type LoopWindow } from './loop-monitor.ts';
+import { LoopMonitor } from './loop-monitor.ts';
+import type { EventLoopReport } from './pool/summary.ts';
 
 /** Seconds of history behind the event-loop numbers in /api/pool and /metrics. */
 export const LOOP_WINDOW_SECONDS = 5;
@@ -47,7 +48,7 @@ export class Metrics {
 
   /** Event-loop delay and utilisation over the last few seconds, and over the last minute.
    * Reading never resets anything: the dashboard, scrapers and benchmarks do not interfere. */
-  sampleEventLoop(): LoopWindow & { resolutionMs: number; lastSecond: LoopWindow; lastMinute: LoopWindow } {
+  sampleEventLoop(): EventLoopReport {
     return { ...this.loop.window(LOOP_WINDOW_SECONDS), resolutionMs: 0, lastSecond: this.loop.window(1), lastMinute: this.loop.window(60) };
   }
 

@@ -8,6 +8,10 @@ import { join } from 'node:path';
 import { MemoryStore, type GameSetup, type GameStore } from '../server/games/store.ts';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
 import type { RecordMove } from '../bot-engine/record.ts';
+import { pino } from 'pino';
+import { GameService } from '../server/games/service.ts';
+import type { BotMover } from '../server/games/room.ts';
+import { Metrics } from '../server/metrics.ts';
 
 const tempDb = () => join(mkdtempSync(join(tmpdir(), 'tessera-store-')), 'games.db');
 const setup = (id: string, createdAt = '2026-11-21T10:00:00.000Z'): GameSetup => ({
@@ -104,4 +108,25 @@ test('sqlite store: moves acknowledged before a SIGKILL are all there after it',
   assert.ok(moves.length >= acknowledged + 1, `${moves.length} stored, ${acknowledged + 1} acknowledged`);
   moves.forEach((m, i) => assert.equal('x' in m && m.x, i));
   store.close();
+});
+
+test('restore skips a stored game that no longer replays, logs it, and keeps the others', () => {
+  const store = new MemoryStore();
+  const bot = { name: 'Bot (random)', tokenHash: null };
+  store.create(setup('good'), [null, bot]);
+  store.create(setup('broken'), [null, bot]);
+  store.appendMoves('broken', [{ tile: 'V', x: 40, y: 40, rotation: 0, meeple: null }], false); // not next to any tile
+  const errors: unknown[] = [];
+  const log = pino({ level: 'error' }, { write: (line: string) => errors.push(JSON.parse(line)) });
+  const metrics = new Metrics();
+  try {
+    const games = new GameService({ store, bots: { move: () => Promise.reject(new Error('no bots here')) } as unknown as BotMover, log, metrics, maxGames: 10, overloaded: () => null });
+    assert.equal(games.restore(), 1);
+    assert.equal(games.get('good')?.status, 'waiting');
+    assert.equal(errors.length, 1);
+    assert.match(JSON.stringify(errors[0]), /"gameId":"broken".*does not replay/);
+    assert.equal(store.get('broken')!.moves.length, 1, 'the broken record is left as it was');
+  } finally {
+    metrics.close();
+  }
 });

@@ -83,7 +83,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   let legal = new Map<string, Map<number, string[]>>();
   const log: LogEntry[] = [];
   const seenTurns = new Set<number>();
-  /** The moves so far from the welcome; the log is rebuilt from them on the next state frame. */
+  /** The moves so far from the welcome; the log catches up from them on the next state frame. */
   let history: LastMove[] | null = null;
   const lastBySeat = new Map<number, { x: number; y: number; turn: number }>();
   let destroyed = false;
@@ -164,10 +164,9 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     }
     if (v.botThinking && botSince === null) botSince = performance.now();
     if (!v.botThinking) botSince = null;
+    // Moves missed while away (or before a refresh) come after every move already logged, and
+    // addLog skips turns it has seen, so what was logged live (bot times included) stays.
     if (history) {
-      log.length = 0;
-      seenTurns.clear();
-      lastBySeat.clear();
       for (const h of history) addLog(h, v.seats);
       history = null;
     }

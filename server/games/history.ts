@@ -1,14 +1,17 @@
-// The moves of a game so far, as the live `last` frames showed them: what a connection that
-// joins or comes back mid-game needs to rebuild its log. Rebuilt from the record, so it survives
-// restarts; bot timings are not part of the record and are left out.
+// The moves of a restored game, as the live `last` frames showed them: what a connection that
+// joins or comes back mid-game needs to rebuild its log. Bot timings are not part of the record
+// and are left out.
 
-import { type GameRecord, replayRecord } from '../../bot-engine/record.ts';
+import type { GameRecord, ReplayResult } from '../../bot-engine/record.ts';
 import type { LastMove } from './view.ts';
 
-export function moveHistory(record: GameRecord): LastMove[] {
-  const { steps, finalEvents } = replayRecord(record);
+/** `replay` is `replayRecord(record)`. */
+export function moveHistory(record: GameRecord, replay: ReplayResult): LastMove[] {
+  const { steps, finalEvents } = replay;
   const out: LastMove[] = [];
   record.moves.forEach((m, i) => {
+    // A discard follows the placement it came after (every tile fits next to the start tile, so
+    // none can come before the first placement).
     if ('discard' in m) out.at(-1)?.discarded.push(m.discard);
     else out.push({ turn: i, seat: steps[i].seat, tile: m.tile, move: { x: m.x, y: m.y, rotation: m.rotation, meeple: m.meeple ?? null }, events: steps[i].events, discarded: [] });
   });

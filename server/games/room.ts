@@ -57,10 +57,13 @@ export class Room {
   private draining = false;
   private closed = false;
   private lastMove: LastMove | null = null;
+  /** Every move so far, for connections that join or come back mid-game. */
+  private readonly moves: LastMove[];
   private rematchId: string | null = null;
 
-  private constructor(stored: StoredGame, state: GameState, deps: RoomDeps, botsEnabled: boolean) {
+  private constructor(stored: StoredGame, state: GameState, deps: RoomDeps, botsEnabled: boolean, moves: LastMove[]) {
     this.id = stored.setup.id;
+    this.moves = moves;
     this.setup = stored.setup;
     this.holders = stored.holders;
     this.state = state;
@@ -81,7 +84,7 @@ export class Room {
     const holders = setup.seats.map((s, i) => (s.kind === 'bot' ? { name: `${s.level} bot ${i + 1}`, tokenHash: null } : null));
     deps.store.create(setup, holders);
     const state = newGame({ players: setup.seats.length, rules: setup.rules, seed: setup.seed });
-    const room = new Room({ setup, holders, moves: [], finished: false }, state, deps, true);
+    const room = new Room({ setup, holders, moves: [], finished: false }, state, deps, true, []);
     room.log.info({ seats: setup.seats, rules: setup.rules, clock: setup.clock }, 'game created');
     return room;
   }
@@ -89,8 +92,9 @@ export class Room {
   /** Rebuilds a stored game by replaying its record. Bots wait for `resumeBots()`; people are
    * away until they reconnect (their grace period starts now). */
   static restore(stored: StoredGame, deps: RoomDeps): Room {
-    const { state } = replayRecord(Room.recordOf(stored));
-    const room = new Room(stored, state, deps, false);
+    const record = Room.recordOf(stored);
+    const replay = replayRecord(record);
+    const room = new Room(stored, replay.state, deps, false, moveHistory(record, replay));
     if (room.status === 'playing') {
       for (let seat = 0; seat < stored.setup.seats.length; seat++) room.clock.presence(seat, false);
       room.clock.armTurn();
@@ -100,7 +104,15 @@ export class Room {
 
   /** The record a stored game replays from (open seats get placeholder names). */
   static recordOf(stored: StoredGame): GameRecord {
-    const players = stored.holders.map((h, i) => h?.name ?? `open seat ${i + 1}`);
+    // Record names must be distinct: a placeholder never takes a name a person chose.
+    const taken = new Set(stored.holders.map((h) => h?.name));
+    const players = stored.holders.map((h, i) => {
+      if (h) return h.name;
+      let name = `open seat ${i + 1}`;
+      while (taken.has(name)) name += '*';
+      taken.add(name);
+      return name;
+    });
     return { format: RECORD_FORMAT, rules: stored.setup.rules, players, seed: stored.setup.seed, moves: stored.moves, final: stored.finished };
   }
 
@@ -225,6 +237,7 @@ export class Room {
     const last: LastMove = { turn, seat, tile, move: { x: move.x, y: move.y, rotation: move.rotation, meeple: move.meeple ?? null }, events: outcome.events, discarded: outcome.discarded };
     if (bot) last.bot = { source: bot.source, level: bot.level, elapsedMs: Math.round(bot.elapsedMs * 1000) / 1000, ...(this.setup.seats[seat].kind === 'person' ? { standIn: true } : {}) };
     this.lastMove = last;
+    this.moves.push(last);
     if (outcome.finished) this.log.info({ scores: this.setup.seats.map((_, p) => this.state.score(p)) }, 'game finished');
     this.clock.armTurn();
     this.changed();
@@ -312,9 +325,10 @@ export class Room {
     this.broadcast();
   }
 
-  /** Every move so far, as the live frames showed it (bot timings aside). */
+  /** Every move so far, as the live frames showed it (bot timings only for moves made since
+   * this server started: the record does not keep them). */
   history(): LastMove[] {
-    return moveHistory(this.record());
+    return this.moves.slice();
   }
 
   /** The game's record (replayable with `npm run replay`). */

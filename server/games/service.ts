@@ -115,8 +115,14 @@ export class GameService {
     let n = 0;
     for (const stored of this.options.store.unfinished()) {
       if (this.rooms.has(stored.setup.id)) continue;
-      this.load(stored);
-      n++;
+      // One record that no longer replays must not keep every other game (and the server) down;
+      // it stays in the store untouched for an operator to look at.
+      try {
+        this.load(stored);
+        n++;
+      } catch (err) {
+        this.options.log.error({ err, gameId: stored.setup.id }, 'stored game does not replay: not restored');
+      }
     }
     this.publish();
     if (n > 0) this.options.log.info({ games: n }, 'unfinished games restored from the store');

@@ -30,7 +30,6 @@ export interface LastMove {
   bot?: { source: MoveSource; level: string; elapsedMs: number; standIn?: boolean };
 }
 
-
 export interface Points {
   city: number;
   road: number;

@@ -83,6 +83,7 @@ export class BotPool {
     this.log.info({ pool: { workers: sizing.workers, reason: sizing.reason, availableParallelism: sizing.availableParallelism, quotaCpus: sizing.quotaCpus, quotaSource: sizing.quotaSource, usableCores: sizing.usableCores, reservedCores: sizing.reservedCores, setting: sizing.setting, maxQueue: this.maxQueue, workerFile: this.workerFile } }, `bot pool: ${sizing.workers} worker(s) (${sizing.reason})`);
     if (!existsSync(this.workerFile)) throw new PoolStartError(`bot worker file ${this.workerFile} does not exist: run \`npm run build\` first`);
     this.startedAt = performance.now();
+    const warmup = { level: warmupLevel, moves: 3, budgetMs: 150 };
     const createdEpochMs = performance.timeOrigin + this.startedAt;
     this.stats = new PoolStats(this.metrics, createdEpochMs);
     const piscina = new Piscina({
@@ -94,7 +95,9 @@ export class BotPool {
       atomics: 'disabled',
       execArgv: [],
       concurrentTasksPerWorker: 1,
-      workerData: { warmupLevel, respawnFlag: this.respawnFlag.buffer } satisfies PoolWorkerData,
+      // One search, not three: the search that lost its worker is retried on the replacement
+      // and should not wait long for it.
+      workerData: { respawnWarmup: { ...warmup, moves: 1 }, respawnFlag: this.respawnFlag.buffer } satisfies PoolWorkerData,
     });
     this.piscina = piscina;
     piscina.on('error', (err: Error) => this.log.error({ err }, 'bot pool error'));
@@ -110,7 +113,7 @@ export class BotPool {
     });
 
     const barrier = new SharedArrayBuffer(8);
-    const task: WarmupTask = { level: warmupLevel, seed: 1, moves: 3, budgetMs: 150, barrier, workers: this.size, barrierTimeoutMs: warmupTimeoutMs };
+    const task: WarmupTask = { ...warmup, seed: 1, barrier, workers: this.size, barrierTimeoutMs: warmupTimeoutMs };
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {

@@ -15,7 +15,6 @@ export interface CpuQuota {
   source: string;
 }
 
-
 function read(path: string): string | null {
   try {
     return readFileSync(path, 'utf8').trim();

@@ -45,6 +45,9 @@ export interface Quantiles {
   mean: number;
 }
 
+/** The default window (last 5 s) plus the last second and the last minute. */
+export type EventLoopReport = LoopWindow & { resolutionMs: number; lastSecond: LoopWindow; lastMinute: LoopWindow };
+
 /** BotPool.summary(). */
 export interface PoolSummary {
   ready: boolean;
@@ -64,7 +67,7 @@ export interface PoolSummary {
 
 /** GET /api/pool: the pool, the event loop, the counters and the server's load. */
 export interface PoolReport extends PoolSummary {
-  eventLoop: LoopWindow & { resolutionMs: number; lastSecond: LoopWindow; lastMinute: LoopWindow };
+  eventLoop: EventLoopReport;
   counters: { respawns: number; degraded: Record<string, number>; shed: number; deadlineHits: number; searchFailures: Record<string, number>; botMoves: Record<string, number> };
   games: number;
   sockets: number;

@@ -33,7 +33,8 @@ const identity: WorkerIdentity = {
 
 /** What the pool passes every thread (piscina hands `workerData` through unchanged). */
 export interface PoolWorkerData {
-  warmupLevel: BotLevel;
+  /** The warm-up a replacement thread runs on itself before its first task. */
+  respawnWarmup: Pick<WarmupTask, 'level' | 'moves' | 'budgetMs'>;
   /** Int32 flag the pool sets once it is ready: a thread loading after that is a respawn. */
   respawnFlag: SharedArrayBuffer;
 }
@@ -109,7 +110,7 @@ export function warmup(task: WarmupTask): WarmupResult {
 // warm-up task to one thread, so it warms itself here, before piscina hands it its first task:
 // no player's search pays its JIT.
 const data = workerData as Partial<PoolWorkerData> | null;
-if (data?.respawnFlag && data.warmupLevel && Atomics.load(new Int32Array(data.respawnFlag), 0) === 1) {
-  const warm = warmup({ level: data.warmupLevel, seed: threadId, moves: 3, budgetMs: 150, workers: 1, barrierTimeoutMs: 0 });
+if (data?.respawnFlag && data.respawnWarmup && Atomics.load(new Int32Array(data.respawnFlag), 0) === 1) {
+  const warm = warmup({ ...data.respawnWarmup, seed: threadId, workers: 1, barrierTimeoutMs: 0 });
   identity.selfWarm = { doneMs: warm.warmDoneMs, cpuMs: warm.warmCpuMs };
 }

@@ -142,10 +142,11 @@ export class Connection implements Subscriber {
       seat = room.seatOf(frame.token);
       if (seat === null) return this.error('bad_token', 'this token holds no seat in this game', frame.id);
     }
+    const history = room.history();
     this.room = room;
     this.seat = seat;
     this.log = room.log.child({ seat });
-    this.send({ type: 'welcome', v: PROTOCOL_VERSION, gameId: room.id, seat, history: room.history() });
+    this.send({ type: 'welcome', v: PROTOCOL_VERSION, gameId: room.id, seat, history });
     room.subscribe(this);
   }
 
