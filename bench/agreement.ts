@@ -21,17 +21,20 @@ const { values } = parseArgs({
     configs: { type: 'string' },
   },
 });
+const games = Number(values.games);
+const every = Number(values.every);
+if (!Number.isInteger(games) || games < 1 || !Number.isInteger(every) || every < 1) throw new Error('--games and --every must be positive integers');
 const configs: Record<string, RolloutParams> = values.configs ? JSON.parse(values.configs) : SEARCH_LEVELS;
 const names = [...Object.keys(configs), 'heuristic'];
 const same = new Map<string, number>();
 let positions = 0;
-for (let g = 0; g < Number(values.games); g++) {
+for (let g = 0; g < games; g++) {
   const s = newGame({ players: 2, seed: `agreement:${g}` });
   const view = new GameState();
   for (let turn = 0; !bagEmpty(s); turn++) {
     hideBag(view.copyFrom(s));
     const seed = mixSeed(fnv1a(`agreement:${g}`), turn, s.currentPlayer);
-    if (turn >= 2 && (turn - 2) % Number(values.every) === 0) {
+    if (turn >= 2 && (turn - 2) % every === 0) {
       const picked = names.map((name) => {
         const d = name === 'heuristic' ? chooseMove(view, 'heuristic', seed) : rolloutSearch(view, configs[name], seed);
         return `${d.fi}/${d.r}/${d.spot}`;
@@ -49,5 +52,5 @@ for (let g = 0; g < Number(values.games); g++) {
     discardUnplaceable(s);
   }
 }
-console.log(`${positions} positions from ${values.games} medium self-play games`);
+console.log(`${positions} positions from ${games} medium self-play games`);
 for (const [pair, n] of same) console.log(`${pair}: ${((100 * n) / positions).toFixed(0)}% same move`);
