@@ -79,7 +79,9 @@ test('a worker that crashes mid-search: retried cheaply, respawned, counted', as
 });
 
 test('a search that ignores its deadline is given up on in bounded time', async () => {
-  const { pool, metrics, close } = makePool(fixture('pool-hang-worker.mjs'));
+  // Two workers, so the retry lands on a warm one while the hung one is replaced: with one, the
+  // retry would race the replacement's spawn and warm-up, and a busy machine loses that race.
+  const { pool, metrics, close } = makePool(fixture('pool-hang-worker.mjs'), { workers: 2 });
   try {
     await pool.start();
     const scheduler = new BotScheduler({ pool, metrics, deadlineMs: 200, logger: silent });
@@ -89,6 +91,9 @@ test('a search that ignores its deadline is given up on in bounded time', async 
     // Deadline 200 ms + grace, then 1 s for a running search to stop on its own, then the retry.
     assert.ok(took < 2500, `answered in ${took} ms, not after the 5 s hang`);
     assert.equal(answer.source, 'retry');
+    // piscina creates the replacement once the ended thread has exited: poll for it, bounded.
+    for (let i = 0; i < 100 && (await total(metrics.respawns)) === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await total(metrics.respawns), 1, 'the hung worker was ended and replaced');
     assert.equal(await total(metrics.deadlineHits), 1);
     assert.equal((await metrics.searchFailures.get()).values.find((x) => x.labels.reason === 'deadline')?.value, 1);
   } finally {
