@@ -275,3 +275,27 @@ test('a state copies into a preallocated one and stays independent', () => {
   assert.notEqual(t.placed, s.placed);
   assert.equal(s.h[H_FRONTIER], 4);
 });
+
+test('copying between any two states, early or late, in any order, is byte for byte', () => {
+  // copyFrom clears and copies only the live board cells: check it against a full memcpy.
+  const snapshots: GameState[] = [];
+  for (let g = 0; g < 3; g++) {
+    const s = newGame({ players: 2 + g, seed: `copy-${g}` });
+    const rng = new Rng(g);
+    for (let turn = 0; !bagEmpty(s); turn++) {
+      if (turn % 12 === 0) snapshots.push(s.clone());
+      const m = randomMove(s, rng, 0.5);
+      place(s, m.fi, m.r, m.spot);
+      discardUnplaceable(s);
+    }
+    snapshots.push(s.clone());
+  }
+  const target = new GameState();
+  const rng = new Rng('copy-order');
+  for (let i = 0; i < 200; i++) {
+    const from = snapshots[rng.below(snapshots.length)];
+    target.copyFrom(from);
+    assert.ok(Buffer.from(target.bytes).equals(Buffer.from(from.bytes)), `copy ${i} differs`);
+  }
+  assert.equal(target.copyFrom(target), target);
+});

@@ -39,8 +39,6 @@ export const EVAL = {
   farmFuture: 0.4,
 };
 
-const fitStamp = new Int32Array(CELLS);
-const fitValue = new Int32Array(CELLS);
 const cellStamp = new Int32Array(CELLS);
 const rootStamp = new Int32Array(NODES);
 const chanceStamp = new Int32Array(NODES);
@@ -51,28 +49,68 @@ let cityMark = 0;
 let cellMark = 0;
 let rootMark = 0;
 
-// Per-call context (module scope: no allocation).
+// What depends only on the tiles still to come (and the player count). Every move of one ply
+// leaves the same multiset, so a search evaluates many positions in a row with one context:
+// it is rebuilt only when the multiset changes, and fit counts and hit chances are memoised in it.
 let ctxTiles = 0;
 let ctxDraws = 0;
 let ctxTypes = 0;
+let ctxPlayers = 0;
+let ctxEpoch = 0;
+const ctxRemaining = new Uint8Array(TILE_TYPES);
 const ctxTypeList = new Int32Array(TILE_TYPES);
 const ctxTypeCount = new Int32Array(TILE_TYPES);
+const CODES = 256;
+const fitEpoch = new Int32Array(CODES);
+const fitValue = new Int32Array(CODES);
+const MAX_FIT = 72;
+const HIT_ROAD_CITY = 0;
+const HIT_MONASTERY = 1;
+const hitEpoch = new Int32Array(2 * (MAX_FIT + 1));
+const hitValue = new Float64Array(2 * (MAX_FIT + 1));
 
+function setContext(s: GameState): void {
+  const players = s.players;
+  let same = players === ctxPlayers && ctxEpoch > 0;
+  for (let t = 0; t < TILE_TYPES && same; t++) same = s.remaining[t] === ctxRemaining[t];
+  if (same) return;
+  ctxEpoch++;
+  ctxPlayers = players;
+  ctxRemaining.set(s.remaining);
+  ctxTypes = 0;
+  ctxTiles = 0;
+  for (let t = 0; t < TILE_TYPES; t++) {
+    const c = s.remaining[t];
+    if (c === 0) continue;
+    ctxTypeList[ctxTypes] = t;
+    ctxTypeCount[ctxTypes++] = c;
+    ctxTiles += c;
+  }
+  ctxDraws = EVAL.drawFactor * (ctxTiles / players);
+}
+
+/** Remaining tiles that fit an empty cell. */
 function fitCount(s: GameState, cell: number): number {
-  if (fitStamp[cell] === stamp) return fitValue[cell];
   const code = s.cellCode[cell];
+  if (fitEpoch[code] === ctxEpoch) return fitValue[code];
   let f = 0;
   for (let i = 0; i < ctxTypes; i++) if (FIT[ctxTypeList[i] * 256 + code] !== 0) f += ctxTypeCount[i];
-  fitStamp[cell] = stamp;
-  fitValue[cell] = f;
+  fitEpoch[code] = ctxEpoch;
+  fitValue[code] = f;
   return f;
 }
 
-/** Chance that at least one of `draws` draws (from `tiles`, `f` of which fit) fits. */
-function hitChance(f: number, draws: number): number {
-  if (f <= 0 || draws <= 0) return 0;
+/** Chance that at least one of the draws that may reach a cell (roads and cities: the
+ * mover's share; monasteries: anyone's) fits it, when `f` of the remaining tiles do. */
+function hitChance(f: number, which: number): number {
+  const i = which * (MAX_FIT + 1) + f;
+  if (hitEpoch[i] === ctxEpoch) return hitValue[i];
+  const draws = which === HIT_MONASTERY ? ctxTiles * EVAL.monasteryDraws : ctxDraws;
   const miss = 1 - f / ctxTiles;
-  return miss <= 0 ? 1 : 1 - Math.pow(miss, draws);
+  const chance = f <= 0 || draws <= 0 ? 0 : miss <= 0 ? 1 : 1 - Math.pow(miss, draws);
+  hitEpoch[i] = ctxEpoch;
+  hitValue[i] = chance;
+  return chance;
 }
 
 /** Chance that the road or city rooted at `root` is completed before the game ends. */
@@ -100,7 +138,7 @@ function completionChance(s: GameState, root: number): number {
           chance = 0;
           break;
         }
-        chance *= hitChance(f, ctxDraws) * factor;
+        chance *= hitChance(f, HIT_ROAD_CITY) * factor;
       }
       if (chance === 0) break;
       n = s.next[n];
@@ -127,17 +165,8 @@ export function evaluate(s: GameState, out: Float64Array): void {
   stamp++;
   const players = s.players;
   // The remaining multiset (current tile included: it is still to be laid).
-  ctxTypes = 0;
-  ctxTiles = 0;
-  for (let t = 0; t < TILE_TYPES; t++) {
-    const c = s.remaining[t];
-    if (c === 0) continue;
-    ctxTypeList[ctxTypes] = t;
-    ctxTypeCount[ctxTypes++] = c;
-    ctxTiles += c;
-  }
+  setContext(s);
   const turnsLeft = ctxTiles / players;
-  ctxDraws = EVAL.drawFactor * turnsLeft;
   const base = followerBase(turnsLeft);
   for (let p = 0; p < players; p++) out[p] = s.h[H_SCORE + p] + supplyValue(s.followers(p), base);
   const tiny = s.h[H_TINY_CITY] === 1;
@@ -177,7 +206,7 @@ export function evaluate(s: GameState, out: Float64Array): void {
             expected++;
             continue;
           }
-          const h = hitChance(fitCount(s, c), ctxTiles * EVAL.monasteryDraws);
+          const h = hitChance(fitCount(s, c), HIT_MONASTERY);
           expected += h;
           chance *= h;
         }
