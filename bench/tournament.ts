@@ -1,18 +1,23 @@
 // Bot tournament: `npm run tournament -- --a expert --b heuristic --games 400 [--workers N]
 // [--seed S] [--players P] [--rules tinyCity=true,farmers=2nd] [--max-minutes M] [--out FILE]
-// [--no-ladder]`.
+// [--no-ladder] [--fresh]`.
 //
 // Plays seat-swapped pairs of games on one bag seed each, in parallel on a fixed-size piscina
 // pool (runs straight from TypeScript: no build needed), shows progress, prints the result, writes
 // it as JSON under docs/tournaments/ and rebuilds the ladder table in docs/BOTS.md from every JSON
 // result there.
+//
+// Long runs survive interruption: every finished pair is appended to `<out>.partial.jsonl`, and
+// the same command run again resumes from it (pairs are pure functions of their seed, so the
+// result is the one an uninterrupted run gives). `--fresh` discards it.
 
-import { readFileSync, readdirSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Piscina } from 'piscina';
 import { BOT_LEVELS, type BotLevel, isBotLevel } from '../bot-engine/bots/index.ts';
+import { SEARCH_LEVELS } from '../bot-engine/bots/rollout.ts';
 import { normalizeRules } from '../bot-engine/game.ts';
 import type { Rules } from '../bot-engine/rules.ts';
 import type { PairResult, PairTask } from './tournament-worker.ts';
@@ -51,6 +56,29 @@ export interface TournamentSummary {
   maxMinutes?: number;
   /** Search parameters overridden for an experiment (TESSERA_SEARCH_PARAMS). */
   searchOverride?: unknown;
+  /** Pairs taken from an interrupted run's checkpoint (wallSeconds counts this run only). */
+  resumedPairs?: number;
+}
+
+/** What a checkpoint must match to be resumed: the same games with the same bots. */
+function checkpointKey(a: BotLevel, b: BotLevel, players: number, rules: Rules, seed: string): string {
+  const params = (l: BotLevel) => (l in SEARCH_LEVELS ? SEARCH_LEVELS[l as keyof typeof SEARCH_LEVELS] : null);
+  return JSON.stringify({ a, b, players, rules, seed, params: [params(a), params(b)], override: process.env.TESSERA_SEARCH_PARAMS ?? null });
+}
+
+/** Pairs recorded by an earlier run of the same tournament; refuses a checkpoint of another one. */
+export function readCheckpoint(file: string, key: string): PairResult[] {
+  if (!existsSync(file)) return [];
+  const [head, ...lines] = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  if (head !== key) throw new Error(`${file} is the checkpoint of a different tournament (other levels, seed, rules or search parameters): pass --fresh to discard it`);
+  // A line cut short by a kill mid-write is dropped; its pair is simply played again.
+  return lines.flatMap((line) => {
+    try {
+      return [JSON.parse(line) as PairResult];
+    } catch {
+      return [];
+    }
+  });
 }
 
 function parseRules(text: string | undefined): Rules {
@@ -154,6 +182,10 @@ export function summarise(a: BotLevel, b: BotLevel, players: number, rules: Rule
   };
 }
 
+function pairIndex(r: PairResult): number {
+  return Number(r.seed.split(':').pop());
+}
+
 function pct(x: number): string {
   return `${(100 * x).toFixed(1)}%`;
 }
@@ -225,6 +257,7 @@ async function main(): Promise<void> {
       out: { type: 'string' },
       'max-minutes': { type: 'string' },
       'no-ladder': { type: 'boolean', default: false },
+      fresh: { type: 'boolean', default: false },
     },
   });
   const a = values.a;
@@ -241,6 +274,17 @@ async function main(): Promise<void> {
   if (!(maxMs > 0)) throw new Error('--max-minutes must be a positive number');
   const seed = values.seed!;
   const pairs = Math.ceil(games / 2);
+  const dir = join(repo, 'docs', 'tournaments');
+  mkdirSync(dir, { recursive: true });
+  const ruleTag = `${rules.tinyCity ? 'tiny-' : ''}f${rules.farmers}`;
+  const file = values.out ?? join(dir, `${a}-vs-${b}-${players}p-${ruleTag}.json`);
+  const checkpoint = `${file}.partial.jsonl`;
+  const key = checkpointKey(a, b, players, rules, seed);
+  if (values.fresh) rmSync(checkpoint, { force: true });
+  const resumed = readCheckpoint(checkpoint, key).filter((r) => pairIndex(r) < pairs);
+  if (resumed.length === 0) writeFileSync(checkpoint, `${key}\n`);
+  else process.stderr.write(`resuming from ${checkpoint}: ${resumed.length} pairs already played\n`);
+  const done = new Set(resumed.map(pairIndex));
   const pool = new Piscina({
     filename: new URL('./tournament-worker.ts', import.meta.url).href,
     minThreads: workers,
@@ -252,6 +296,17 @@ async function main(): Promise<void> {
   let wa = 0;
   let dr = 0;
   let wb = 0;
+  const count = (r: PairResult) => {
+    results.push(r);
+    for (const g of r.games) {
+      const sa = g.scores[g.seatA];
+      const best = Math.max(...g.scores.filter((_, p) => p !== g.seatA));
+      if (sa > best) wa++;
+      else if (sa === best) dr++;
+      else wb++;
+    }
+  };
+  resumed.forEach(count);
   const tty = process.stderr.isTTY;
   let lastLine = 0;
   const progress = () => {
@@ -262,7 +317,8 @@ async function main(): Promise<void> {
     const n = wa + dr + wb;
     const rate = n ? (wa + dr / 2) / n : 0;
     const el = (performance.now() - started) / 1000;
-    const eta = results.length ? (el / results.length) * (pairs - results.length) : 0;
+    const playedNow = results.length - resumed.length;
+    const eta = playedNow ? (el / playedNow) * (pairs - results.length) : 0;
     process.stderr.write(`${tty ? '\r' : ''}[${results.length}/${pairs} pairs] ${a} ${wa} – ${dr} – ${wb} ${b}  (${pct(rate)})  ${el.toFixed(0)} s, ~${eta.toFixed(0)} s left${tty ? '   ' : '\n'}`);
   };
   progress();
@@ -276,16 +332,12 @@ async function main(): Promise<void> {
         timedOut = true;
         return;
       }
-      const task: PairTask = { a, b, seed: `${seed}:${next++}`, players, rules };
+      const index = next++;
+      if (done.has(index)) continue;
+      const task: PairTask = { a, b, seed: `${seed}:${index}`, players, rules };
       const r = (await pool.run(task)) as PairResult;
-      results.push(r);
-      for (const g of r.games) {
-        const sa = g.scores[g.seatA];
-        const best = Math.max(...g.scores.filter((_, p) => p !== g.seatA));
-        if (sa > best) wa++;
-        else if (sa === best) dr++;
-        else wb++;
-      }
+      appendFileSync(checkpoint, `${JSON.stringify(r)}\n`);
+      count(r);
       progress();
     }
   };
@@ -293,16 +345,15 @@ async function main(): Promise<void> {
   if (tty) process.stderr.write('\n');
   if (timedOut) process.stderr.write(`time bound reached: ${results.length} of ${pairs} pairs played\n`);
   await pool.destroy();
-  results.sort((x, y) => Number(x.seed.split(':').pop()) - Number(y.seed.split(':').pop()));
+  results.sort((x, y) => pairIndex(x) - pairIndex(y));
   const summary = summarise(a, b, players, rules, seed, workers, results, (performance.now() - started) / 1000);
   if (timedOut) Object.assign(summary, { requestedGames: games, maxMinutes: Number(values['max-minutes']) });
   if (process.env.TESSERA_SEARCH_PARAMS) summary.searchOverride = JSON.parse(process.env.TESSERA_SEARCH_PARAMS);
+  if (resumed.length > 0) summary.resumedPairs = resumed.length;
   console.log(formatSummary(summary));
-  const dir = join(repo, 'docs', 'tournaments');
-  mkdirSync(dir, { recursive: true });
-  const ruleTag = `${rules.tinyCity ? 'tiny-' : ''}f${rules.farmers}`;
-  const file = values.out ?? join(dir, `${a}-vs-${b}-${players}p-${ruleTag}.json`);
   writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
+  // A time-bound run keeps its checkpoint, so the same command can finish it later.
+  if (!timedOut) rmSync(checkpoint, { force: true });
   console.log(`  wrote ${file}`);
   if (!values['no-ladder'] && !values.out) {
     updateLadder(dir, join(repo, 'docs', 'BOTS.md'));
