@@ -41,6 +41,10 @@ test('a person plays a bot over WebSocket to the final scores', async () => {
   await checkRecord(id, final);
   const pool = await get(server.base, '/api/pool');
   assert.ok(pool.body.counters.botMoves.search > 30, 'bot moves came from the pool');
+  // The route's response schema drops nothing the pool reports (fastify serialises with it).
+  const served = fieldPaths(pool.body);
+  for (const path of fieldPaths(server.app.tessera.pool.summary())) assert.ok(served.has(path), `/api/pool serves ${path}`);
+  assert.ok(served.has('tasks.cpuMs.p99') && served.has('eventLoop.lastMinute.delayMs.max') && served.has('counters.botMoves.search'));
   me.close();
 });
 
@@ -76,3 +80,15 @@ test('four seats: two people and two bots', async () => {
   assert.ok(welcome.history.at(-1).events.some((e: any) => e.phase === 'final'), 'final scoring comes with the last tile');
   for (const c of [a, b, watcher, late]) c.close();
 });
+
+/** Dotted paths of every field (an array contributes its first element's fields). */
+function fieldPaths(value: unknown, prefix = '', out = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) return value.length ? fieldPaths(value[0], `${prefix}[]`, out) : out;
+  if (value === null || typeof value !== 'object') return out;
+  for (const [k, v] of Object.entries(value)) {
+    const path = prefix ? `${prefix}.${k}` : k;
+    out.add(path);
+    fieldPaths(v, path, out);
+  }
+  return out;
+}

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Counter } from 'prom-client';
 import type { PoolReport } from '../pool/summary.ts';
+import { poolReportSchema } from './pool-schema.ts';
 
 const statusSchema = { type: 'object', properties: { status: { type: 'string' }, reason: { type: 'string' } }, required: ['status'] } as const;
 
@@ -24,7 +25,7 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     return metrics.render();
   });
 
-  app.get('/api/pool', { schema: { tags: ['ops'], summary: 'Bot pool summary: sizing, per-worker spawn cost against compute, task histograms, event loop, counters', response: { 200: { type: 'object', additionalProperties: true } } } }, async (): Promise<PoolReport> => {
+  app.get('/api/pool', { schema: { tags: ['ops'], summary: 'Bot pool summary: sizing, per-worker spawn cost against compute, task histograms, event loop, counters', response: { 200: poolReportSchema } } }, async (): Promise<PoolReport> => {
     const counter = async (c: Counter<string>) => (await c.get()).values.reduce((n, v) => n + v.value, 0);
     const byLabel = async (c: Counter<string>, label: string) => Object.fromEntries((await c.get()).values.map((v) => [String(v.labels[label]), v.value]));
     return {
