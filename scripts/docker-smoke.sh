@@ -22,6 +22,8 @@
 # Env: TESSERA_DOCKER_TIMEOUT, TESSERA_DOCKER_CACHE (default ~/.cache/tessera-docker; "" = none),
 # TESSERA_DOCKER_KEEP=1 (keep the temp dir for inspection; the daemon is still stopped).
 set -euo pipefail
+# dockerd, containerd and iptables live in sbin, which a minimal PATH leaves out.
+export PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"
 cd "$(dirname "$0")/.."
 
 if [ -z "${TESSERA_DOCKER_UNDER_TIMEOUT:-}" ]; then
