@@ -67,7 +67,7 @@ function checkpointKey(a: BotLevel, b: BotLevel, players: number, rules: Rules, 
 }
 
 /** Pairs recorded by an earlier run of the same tournament; refuses a checkpoint of another one. */
-export function readCheckpoint(file: string, key: string): PairResult[] {
+function readCheckpoint(file: string, key: string): PairResult[] {
   if (!existsSync(file)) return [];
   const [head, ...lines] = readFileSync(file, 'utf8').split('\n').filter(Boolean);
   if (head !== key) throw new Error(`${file} is the checkpoint of a different tournament (other levels, seed, rules or search parameters): pass --fresh to discard it`);
@@ -108,6 +108,13 @@ function timing(ms: number[]): { mean: number; p95: number; max: number; moves: 
   return { mean: r(mean), p95: r(quantile(sorted, 0.95)), max: r(sorted[sorted.length - 1] ?? 0), moves: ms.length };
 }
 
+/** A's result in one game: 1 if it beat every other seat, ½ if tied for first, else 0. */
+function scoreForA(g: PairResult['games'][number]): number {
+  const sa = g.scores[g.seatA];
+  const best = Math.max(...g.scores.filter((_, p) => p !== g.seatA));
+  return sa > best ? 1 : sa === best ? 0.5 : 0;
+}
+
 /** Summarises pair results. The CI treats each pair (same bag, seats swapped) as one sample. */
 export function summarise(a: BotLevel, b: BotLevel, players: number, rules: Rules, seed: string, workers: number, results: PairResult[], wallSeconds: number): TournamentSummary {
   let winsA = 0;
@@ -124,18 +131,14 @@ export function summarise(a: BotLevel, b: BotLevel, players: number, rules: Rule
   for (const pr of results) {
     let pairScore = 0;
     for (const g of pr.games) {
-      const sa = g.scores[g.seatA];
       const others = g.scores.filter((_, p) => p !== g.seatA);
-      const best = Math.max(...others);
-      sumA += sa;
+      sumA += g.scores[g.seatA];
       sumB += others.reduce((u, v) => u + v, 0) / others.length;
-      if (sa > best) {
-        winsA++;
-        pairScore += 1;
-      } else if (sa === best) {
-        draws++;
-        pairScore += 0.5;
-      } else winsB++;
+      const score = scoreForA(g);
+      if (score === 1) winsA++;
+      else if (score === 0.5) draws++;
+      else winsB++;
+      pairScore += score;
       msA.push(...g.msA);
       msB.push(...g.msB);
       cpuA.push(...g.cpuA);
@@ -299,10 +302,9 @@ async function main(): Promise<void> {
   const count = (r: PairResult) => {
     results.push(r);
     for (const g of r.games) {
-      const sa = g.scores[g.seatA];
-      const best = Math.max(...g.scores.filter((_, p) => p !== g.seatA));
-      if (sa > best) wa++;
-      else if (sa === best) dr++;
+      const score = scoreForA(g);
+      if (score === 1) wa++;
+      else if (score === 0.5) dr++;
       else wb++;
     }
   };
