@@ -9,10 +9,7 @@
 import { parseArgs } from 'node:util';
 import { chooseMove } from '../bot-engine/bots/index.ts';
 import { type RolloutParams, SEARCH_LEVELS, rolloutSearch } from '../bot-engine/bots/rollout.ts';
-import { newGame } from '../bot-engine/game.ts';
-import { bagEmpty, discardUnplaceable, hideBag, place } from '../bot-engine/rules.ts';
-import { fnv1a, mixSeed } from '../bot-engine/rng.ts';
-import { GameState } from '../bot-engine/state.ts';
+import { selfPlayPositions } from './lib/positions.ts';
 
 const { values } = parseArgs({
   options: {
@@ -27,30 +24,18 @@ if (!Number.isInteger(games) || games < 1 || !Number.isInteger(every) || every <
 const configs: Record<string, RolloutParams> = values.configs ? JSON.parse(values.configs) : SEARCH_LEVELS;
 const names = [...Object.keys(configs), 'heuristic'];
 const same = new Map<string, number>();
-let positions = 0;
-for (let g = 0; g < games; g++) {
-  const s = newGame({ players: 2, seed: `agreement:${g}` });
-  const view = new GameState();
-  for (let turn = 0; !bagEmpty(s); turn++) {
-    hideBag(view.copyFrom(s));
-    const seed = mixSeed(fnv1a(`agreement:${g}`), turn, s.currentPlayer);
-    if (turn >= 2 && (turn - 2) % every === 0) {
-      const picked = names.map((name) => {
-        const d = name === 'heuristic' ? chooseMove(view, 'heuristic', seed) : rolloutSearch(view, configs[name], seed);
-        return `${d.fi}/${d.r}/${d.spot}`;
-      });
-      positions++;
-      for (let i = 0; i < names.length; i++) {
-        for (let j = i + 1; j < names.length; j++) {
-          const key = `${names[i]} = ${names[j]}`;
-          same.set(key, (same.get(key) ?? 0) + (picked[i] === picked[j] ? 1 : 0));
-        }
-      }
+const positions = selfPlayPositions(games, every, 'medium', 'agreement');
+for (const { view, seed } of positions) {
+  const picked = names.map((name) => {
+    const d = name === 'heuristic' ? chooseMove(view, 'heuristic', seed) : rolloutSearch(view, configs[name], seed);
+    return `${d.fi}/${d.r}/${d.spot}`;
+  });
+  for (let i = 0; i < names.length; i++) {
+    for (let j = i + 1; j < names.length; j++) {
+      const key = `${names[i]} = ${names[j]}`;
+      same.set(key, (same.get(key) ?? 0) + (picked[i] === picked[j] ? 1 : 0));
     }
-    const d = chooseMove(view, 'medium', seed);
-    place(s, d.fi, d.r, d.spot);
-    discardUnplaceable(s);
   }
 }
-console.log(`${positions} positions from ${games} medium self-play games`);
-for (const [pair, n] of same) console.log(`${pair}: ${((100 * n) / positions).toFixed(0)}% same move`);
+console.log(`${positions.length} positions from ${games} medium self-play games`);
+for (const [pair, n] of same) console.log(`${pair}: ${((100 * n) / positions.length).toFixed(0)}% same move`);

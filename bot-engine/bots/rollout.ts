@@ -61,6 +61,51 @@ function playout(order: GameState, move: number, horizon: number, seed: number, 
   return margin(values, players, me);
 }
 
+/** Copies `root` into `order` and shuffles the tiles after the current one (one sample of the
+ * information set: the multiset is known, the order is not). */
+function determinize(order: GameState, root: GameState, rng: Rng): void {
+  order.copyFrom(root);
+  const bag = order.bag;
+  const start = root.h[H_BAGPOS] + 1;
+  for (let i = BAG_SIZE - 1; i > start; i--) {
+    const j = start + rng.below(i - start + 1);
+    const t = bag[i];
+    bag[i] = bag[j];
+    bag[j] = t;
+  }
+}
+
+function ensureScratch(): void {
+  det ??= new GameState();
+  order ??= new GameState();
+  scratch ??= new GameState();
+}
+
+/**
+ * Mean rollout value (the mover's lead) of each of `moves` over `samples` paired
+ * determinizations: the yardstick bench/regret.ts measures a level's choices against.
+ */
+export function rolloutValues(root: GameState, moves: readonly number[], horizon: number, samples: number, seed: number): number[] {
+  ensureScratch();
+  const rng = new Rng(seed);
+  const sum = moves.map(() => 0);
+  for (let s = 0; s < samples; s++) {
+    determinize(order!, root, rng);
+    for (let a = 0; a < moves.length; a++) sum[a] += playout(order!, moves[a], horizon, mixSeed(seed, s), root.currentPlayer, root.players);
+  }
+  return sum.map((v) => v / samples);
+}
+
+/** The `count` best root moves by the one-ply static evaluation, best first (ties by move). */
+export function rankedRootMoves(root: GameState): number[] {
+  ensureScratch();
+  const total = listMoves(root, rootMoves);
+  scoreMoves(root, rootMoves, total, rootScores, scratch!, 'heuristic');
+  const idx = Array.from({ length: total }, (_, i) => i);
+  idx.sort((a, b) => rootScores[b] - rootScores[a] || rootMoves[a] - rootMoves[b]);
+  return idx.map((i) => rootMoves[i]);
+}
+
 export const SEARCH_LEVELS: Record<'medium' | 'hard' | 'expert', RolloutParams> = {
   medium: { candidates: 8, samples: 4, horizon: 2, halving: true },
   hard: { candidates: 12, samples: 4, horizon: 4, halving: true },
@@ -72,20 +117,13 @@ export function searchMove(root: GameState, level: 'medium' | 'hard' | 'expert',
 }
 
 export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, control?: SearchControl): BotDecision {
-  det ??= new GameState();
-  order ??= new GameState();
-  scratch ??= new GameState();
   const me = root.currentPlayer;
   const players = root.players;
-  const total = listMoves(root, rootMoves);
-  scoreMoves(root, rootMoves, total, rootScores, scratch, 'heuristic');
-  const idx = Array.from({ length: total }, (_, i) => i);
-  idx.sort((a, b) => rootScores[b] - rootScores[a] || rootMoves[a] - rootMoves[b]);
-  const k = Math.min(p.candidates, total);
+  const ranked = rankedRootMoves(root);
+  const k = Math.min(p.candidates, ranked.length);
   const sum = new Float64Array(k);
   const alive = Array.from({ length: k }, (_, c) => c);
   const rng = new Rng(seed);
-  const start = root.h[H_BAGPOS] + 1;
   let it = 0;
   let stopped = false;
   let samples = p.samples;
@@ -93,21 +131,14 @@ export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, c
   while (alive.length > 1 && !stopped) {
     // One round: every surviving candidate on the same fresh determinizations (paired).
     for (let s = 0; s < samples && !stopped; s++, sampleIndex++) {
-      order.copyFrom(root);
-      const bag = order.bag;
-      for (let i = BAG_SIZE - 1; i > start; i--) {
-        const j = start + rng.below(i - start + 1);
-        const t = bag[i];
-        bag[i] = bag[j];
-        bag[j] = t;
-      }
+      determinize(order!, root, rng);
       const partial = new Float64Array(alive.length);
       for (let a = 0; a < alive.length; a++) {
         if (control?.shouldStop()) {
           stopped = true;
           break;
         }
-        partial[a] = playout(order, rootMoves[idx[alive[a]]], p.horizon, mixSeed(seed, sampleIndex), me, players);
+        partial[a] = playout(order!, ranked[alive[a]], p.horizon, mixSeed(seed, sampleIndex), me, players);
         it++;
       }
       // Count a determinization only if every candidate played it, to keep the pairing.
@@ -120,6 +151,6 @@ export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, c
   }
   let best = alive[0];
   for (const c of alive) if (sum[c] > sum[best]) best = c;
-  const m = rootMoves[idx[best]];
+  const m = ranked[best];
   return { fi: moveFi(m), r: moveR(m), spot: moveSpot(m), iterations: it, stopped };
 }

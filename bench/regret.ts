@@ -1,0 +1,90 @@
+// How much a search setting loses per move against a far larger search:
+// `node bench/regret.ts [--games 6] [--every 4] [--oracle-samples 128] [--oracle-candidates 20]
+// [--seeds 3] [--configs '{"name":{"candidates":12,"samples":4,"horizon":4,"halving":true},…}']
+// [--oracle-cache FILE]` (the oracle's values, reused when its settings match: it is the slow part).
+//
+// The levels above `medium` share one policy and one evaluation; what separates them is how much
+// noise is left in their choice. So: in each position (every `every`-th turn of `medium` self-play
+// games), the oracle plays the `oracle-candidates` best root moves out `oracle-samples` times on
+// paired determinizations (horizon 4, as hard and expert) and keeps each move's mean lead. A
+// setting's regret in that position = the oracle's best value − the oracle's value of the move the
+// setting picked, averaged over `seeds` search seeds. Minutes instead of the hours a 400-game
+// tournament takes, and it ranks settings at equal CPU; it cannot see bias all settings share.
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { type RolloutParams, SEARCH_LEVELS, rankedRootMoves, rolloutSearch, rolloutValues } from '../bot-engine/bots/rollout.ts';
+import { packMove } from '../bot-engine/bots/moves.ts';
+import { mixSeed } from '../bot-engine/rng.ts';
+import { selfPlayPositions } from './lib/positions.ts';
+
+const { values } = parseArgs({
+  options: {
+    games: { type: 'string', default: '6' },
+    every: { type: 'string', default: '4' },
+    'oracle-samples': { type: 'string', default: '128' },
+    'oracle-candidates': { type: 'string', default: '20' },
+    seeds: { type: 'string', default: '3' },
+    configs: { type: 'string' },
+    'oracle-cache': { type: 'string' },
+  },
+});
+const [games, every, oracleSamples, oracleCandidates, seeds] = ['games', 'every', 'oracle-samples', 'oracle-candidates', 'seeds'].map((k) => {
+  const n = Number(values[k as keyof typeof values]);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${k} must be a positive integer`);
+  return n;
+});
+const configs: Record<string, RolloutParams> = values.configs ? JSON.parse(values.configs) : SEARCH_LEVELS;
+for (const [name, c] of Object.entries(configs)) {
+  if (c.candidates > oracleCandidates) throw new Error(`${name}: ${c.candidates} candidates, more than the oracle's ${oracleCandidates}`);
+}
+
+const positions = selfPlayPositions(games, every, 'medium', 'regret');
+const oracle = oracleValues();
+const names = ['heuristic', ...Object.keys(configs)];
+const regret = new Map(names.map((n) => [n, 0]));
+const bestPicked = new Map(names.map((n) => [n, 0]));
+const cpuMs = new Map(names.map((n) => [n, 0]));
+const started = performance.now();
+for (const [i, { view, seed }] of positions.entries()) {
+  const { moves, value } = oracle[i];
+  const best = Math.max(...value);
+  const judge = (name: string, move: number, weight: number) => {
+    const v = value[moves.indexOf(move)];
+    regret.set(name, regret.get(name)! + (weight * (best - v)) / positions.length);
+    if (v === best) bestPicked.set(name, bestPicked.get(name)! + weight / positions.length);
+  };
+  judge('heuristic', moves[0], 1);
+  for (const [name, c] of Object.entries(configs)) {
+    for (let k = 0; k < seeds; k++) {
+      const t0 = process.threadCpuUsage();
+      const d = rolloutSearch(view, c, mixSeed(seed, k));
+      const t = process.threadCpuUsage(t0);
+      cpuMs.set(name, cpuMs.get(name)! + (t.user + t.system) / 1000 / seeds / positions.length);
+      judge(name, packMove(d.fi, d.r, d.spot), 1 / seeds);
+    }
+  }
+  if (process.stderr.isTTY) process.stderr.write(`\r${i + 1}/${positions.length} positions`);
+}
+console.log(`${positions.length} positions from ${games} medium self-play games; oracle: ${oracleCandidates} moves × ${oracleSamples} determinizations, horizon 4; ${seeds} seeds per setting; ${((performance.now() - started) / 1000).toFixed(0)} s`);
+console.log('setting | mean regret (points of lead) | oracle-best move | CPU ms/move');
+for (const n of names) {
+  console.log(`${n} | ${regret.get(n)!.toFixed(3)} | ${(100 * bestPicked.get(n)!).toFixed(0)}% | ${n === 'heuristic' ? '-' : cpuMs.get(n)!.toFixed(0)}`);
+}
+
+/** The oracle's candidate moves and mean values per position, from the cache when it matches. */
+function oracleValues(): { moves: number[]; value: number[] }[] {
+  const key = JSON.stringify({ games, every, oracleSamples, oracleCandidates });
+  const cache = values['oracle-cache'];
+  if (cache && existsSync(cache)) {
+    const saved = JSON.parse(readFileSync(cache, 'utf8'));
+    if (saved.key === key) return saved.positions;
+  }
+  const result = positions.map(({ view, seed }, i) => {
+    if (process.stderr.isTTY) process.stderr.write(`\roracle ${i + 1}/${positions.length}`);
+    const moves = rankedRootMoves(view).slice(0, oracleCandidates);
+    return { moves, value: rolloutValues(view, moves, 4, oracleSamples, mixSeed(seed, 0x0dac1e)) };
+  });
+  if (cache) writeFileSync(cache, JSON.stringify({ key, positions: result }));
+  return result;
+}
