@@ -42,7 +42,8 @@ for (const [name, c] of Object.entries(configs)) {
 const positions = selfPlayPositions(games, every, 'medium', 'regret');
 const oracle = oracleValues();
 const names = ['heuristic', ...Object.keys(configs)];
-const regret = new Map(names.map((n) => [n, 0]));
+/** Per setting: regret in each position (mean over seeds), share of oracle-best picks, CPU. */
+const regret = new Map(names.map((n) => [n, new Float64Array(positions.length)]));
 const bestPicked = new Map(names.map((n) => [n, 0]));
 const cpuMs = new Map(names.map((n) => [n, 0]));
 const started = performance.now();
@@ -51,7 +52,7 @@ for (const [i, { view, seed }] of positions.entries()) {
   const best = Math.max(...value);
   const judge = (name: string, move: number, weight: number) => {
     const v = value[moves.indexOf(move)];
-    regret.set(name, regret.get(name)! + (weight * (best - v)) / positions.length);
+    regret.get(name)![i] += weight * (best - v);
     if (v === best) bestPicked.set(name, bestPicked.get(name)! + weight / positions.length);
   };
   judge('heuristic', moves[0], 1);
@@ -66,10 +67,27 @@ for (const [i, { view, seed }] of positions.entries()) {
   }
   if (process.stderr.isTTY) process.stderr.write(`\r${i + 1}/${positions.length} positions`);
 }
+const first = names[1];
 console.log(`${positions.length} positions from ${games} medium self-play games; oracle: ${oracleCandidates} moves × ${oracleSamples} determinizations, horizon 4; ${seeds} seeds per setting; ${((performance.now() - started) / 1000).toFixed(0)} s`);
-console.log('setting | mean regret (points of lead) | oracle-best move | CPU ms/move');
+console.log(`setting | mean regret (points of lead) | vs ${first}, paired (± 95%) | oracle-best move | CPU ms/move`);
 for (const n of names) {
-  console.log(`${n} | ${regret.get(n)!.toFixed(3)} | ${(100 * bestPicked.get(n)!).toFixed(0)}% | ${n === 'heuristic' ? '-' : cpuMs.get(n)!.toFixed(0)}`);
+  const r = regret.get(n)!;
+  const diff = r.map((x, i) => x - regret.get(first)![i]);
+  const cpu = n === 'heuristic' ? '-' : cpuMs.get(n)!.toFixed(0);
+  console.log(`${n} | ${mean(r).toFixed(3)} | ${n === first ? '-' : `${signed(mean(diff))} ± ${(1.96 * standardError(diff)).toFixed(3)}`} | ${(100 * bestPicked.get(n)!).toFixed(0)}% | ${cpu}`);
+}
+
+function mean(xs: Float64Array): number {
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+function standardError(xs: Float64Array): number {
+  const m = mean(xs);
+  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1) / xs.length);
+}
+
+function signed(x: number): string {
+  return `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
 }
 
 /** The oracle's candidate moves and mean values per position, from the cache when it matches. */

@@ -17,7 +17,7 @@
 
 import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, MAX_SEGMENTS, FIT, ROT_EDGE_SEG, SEG_FIELD_CITIES, TILE_TYPES } from '../tiles.ts';
 import { CELLS, GameState, H_FARMERS, H_SCORE, H_TINY_CITY, NODES, cellOf, neighbour } from '../state.ts';
-import { find, featureTiles, majority } from '../rules.ts';
+import { find, majority } from '../rules.ts';
 
 /** Tunable weights (exported so experiments and docs can name them). */
 export const EVAL = {
@@ -43,6 +43,8 @@ const cellStamp = new Int32Array(CELLS);
 const rootStamp = new Int32Array(NODES);
 const chanceStamp = new Int32Array(NODES);
 const chanceValue = new Float64Array(NODES);
+const tilesValue = new Int32Array(NODES);
+const tileStamp = new Int32Array(NODES / MAX_SEGMENTS);
 const cityStamp = new Int32Array(NODES);
 let stamp = 0;
 let cityMark = 0;
@@ -116,23 +118,41 @@ function hitChance(f: number, which: number): number {
 /** Chance that the road or city rooted at `root` is completed before the game ends. */
 function completionChance(s: GameState, root: number): number {
   if (s.open[root] <= 0) return 1;
-  if (chanceStamp[root] === stamp) return chanceValue[root];
-  let chance = 1;
-  if (ctxTiles === 0) chance = 0;
-  else {
-    const factor = s.kind[root] === KIND_CITY ? EVAL.cityCellFactor : EVAL.roadCellFactor;
-    cellMark++;
-    let n = root;
-    do {
-      const q = (n / MAX_SEGMENTS) | 0;
+  walkFeature(s, root);
+  return chanceValue[root];
+}
+
+/** Tiles the road or city rooted at `root` spans. */
+function tilesOf(s: GameState, root: number): number {
+  walkFeature(s, root);
+  return tilesValue[root];
+}
+
+/** One walk over a road or city for both its tile count and its completion chance: the product
+ * over the distinct empty cells it needs of the chance a fitting tile is drawn and laid there. */
+function walkFeature(s: GameState, root: number): void {
+  if (chanceStamp[root] === stamp) return;
+  const needsCells = s.open[root] > 0;
+  let chance = needsCells && ctxTiles === 0 ? 0 : 1;
+  const factor = s.kind[root] === KIND_CITY ? EVAL.cityCellFactor : EVAL.roadCellFactor;
+  const mark = ++cellMark;
+  let tiles = 0;
+  let n = root;
+  do {
+    const q = (n / MAX_SEGMENTS) | 0;
+    if (tileStamp[q] !== mark) {
+      tileStamp[q] = mark;
+      tiles++;
+    }
+    if (needsCells && chance !== 0) {
       const local = n - q * MAX_SEGMENTS;
       const trBase = (s.ptype[q] * 4 + s.prot[q]) * 4;
       const cell = s.pcell[q];
       for (let d = 0; d < 4; d++) {
         if (ROT_EDGE_SEG[trBase + d] !== local) continue;
         const nc = neighbour(cell, d);
-        if (s.cellTile[nc] !== 0 || cellStamp[nc] === cellMark) continue;
-        cellStamp[nc] = cellMark;
+        if (s.cellTile[nc] !== 0 || cellStamp[nc] === mark) continue;
+        cellStamp[nc] = mark;
         const f = fitCount(s, nc);
         if (f === 0) {
           chance = 0;
@@ -140,13 +160,12 @@ function completionChance(s: GameState, root: number): number {
         }
         chance *= hitChance(f, HIT_ROAD_CITY) * factor;
       }
-      if (chance === 0) break;
-      n = s.next[n];
-    } while (n !== root);
-  }
+    }
+    n = s.next[n];
+  } while (n !== root);
   chanceStamp[root] = stamp;
-  chanceValue[root] = chance;
-  return chance;
+  chanceValue[root] = needsCells ? chance : 1;
+  tilesValue[root] = tiles;
 }
 
 function followerBase(turnsLeft: number): number {
@@ -186,7 +205,7 @@ export function evaluate(s: GameState, out: Float64Array): void {
     let chance = 0;
     if (kind === KIND_ROAD || kind === KIND_CITY) {
       chance = completionChance(s, root);
-      const tiles = featureTiles(s, root);
+      const tiles = tilesOf(s, root);
       const later = tiles + s.pennants[root];
       if (kind === KIND_ROAD) points = tiles;
       else {
