@@ -96,7 +96,7 @@ export function rolloutValues(root: GameState, moves: readonly number[], horizon
   return sum.map((v) => v / samples);
 }
 
-/** The `count` best root moves by the one-ply static evaluation, best first (ties by move). */
+/** Every legal root move, best first by the one-ply static evaluation (ties by move number). */
 export function rankedRootMoves(root: GameState): number[] {
   ensureScratch();
   const total = listMoves(root, rootMoves);
@@ -117,6 +117,7 @@ export function searchMove(root: GameState, level: 'medium' | 'hard' | 'expert',
 }
 
 export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, control?: SearchControl): BotDecision {
+  ensureScratch();
   const me = root.currentPlayer;
   const players = root.players;
   const ranked = rankedRootMoves(root);
