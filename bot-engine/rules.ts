@@ -207,6 +207,25 @@ export function place(s: GameState, fi: number, r: number, spot: number, events?
   h[H_CURRENT] = (player + 1) % h[H_PLAYERS];
 }
 
+/**
+ * Puts the mover's follower on local segment `spot` of the tile just placed without one, when
+ * that gives byte for byte the state of placing the tile with it: the follower's feature was not
+ * completed (and scored) by the placement. Returns false, changing nothing, when it was.
+ * Searches score every follower spot of a placement from one placed copy this way.
+ */
+export function addFollowerToLastPlaced(s: GameState, spot: number): boolean {
+  const p = s.h[H_PLACED] - 1;
+  const seg = p * MAX_SEGMENTS + spot;
+  const root = find(s, seg);
+  if (s.kind[root] !== KIND_FIELD && s.open[root] === 0) return false;
+  const player = s.pplayer[p];
+  s.pspot[p] = spot;
+  s.owner[seg] = player;
+  s.meeples[root * 4 + player]++;
+  s.h[H_FOLLOWERS + player]--;
+  return true;
+}
+
 /** Discards the current tile (it must fit nowhere); the same player draws again. */
 export function discard(s: GameState): void {
   const h = s.h;

@@ -17,9 +17,10 @@ import {
   SEG_KIND,
   SEG_PENNANT,
 } from '../bot-engine/tiles.ts';
-import { bagEmpty, canPlaceAnywhere, discardUnplaceable, featureTiles, finalScoring, find, freeSpots, hideBag, listPlacements, place, shuffledBag } from '../bot-engine/rules.ts';
+import { addFollowerToLastPlaced, bagEmpty, canPlaceAnywhere, discardUnplaceable, featureTiles, finalScoring, find, freeSpots, hideBag, listPlacements, place, shuffledBag } from '../bot-engine/rules.ts';
 import { newGame, legalMoves, playMove } from '../bot-engine/game.ts';
 import { randomMove } from '../bot-engine/playout.ts';
+import { MAX_MOVES, listMoves, moveFi, moveR, moveSpot } from '../bot-engine/bots/moves.ts';
 import { Rng } from '../bot-engine/rng.ts';
 import { replayRecord, toRecord } from '../bot-engine/record.ts';
 import type { Rules } from '../bot-engine/rules.ts';
@@ -274,6 +275,41 @@ test('a state copies into a preallocated one and stays independent', () => {
   place(t, m.fi, m.r, m.spot);
   assert.notEqual(t.placed, s.placed);
   assert.equal(s.h[H_FRONTIER], 4);
+});
+
+test('a follower added to the tile just placed gives the state of placing both at once, or changes nothing', () => {
+  const moves = new Int32Array(MAX_MOVES);
+  let added = 0;
+  let declined = 0;
+  for (let g = 0; g < 6; g++) {
+    const s = newGame({ players: 2 + (g % 3), rules: RULE_SETS[g % 3], seed: `follower-after-${g}` });
+    const rng = new Rng(300 + g);
+    while (!bagEmpty(s)) {
+      const n = listMoves(s, moves);
+      for (let i = 0; i < n; i++) {
+        const spot = moveSpot(moves[i]);
+        if (spot < 0) continue;
+        const direct = s.clone();
+        place(direct, moveFi(moves[i]), moveR(moves[i]), spot);
+        const bare = s.clone();
+        place(bare, moveFi(moves[i]), moveR(moves[i]), -1);
+        const after = bare.clone();
+        if (addFollowerToLastPlaced(after, spot)) {
+          added++;
+          assert.ok(Buffer.from(after.bytes).equals(Buffer.from(direct.bytes)), `game ${g}, move ${i}`);
+        } else {
+          declined++;
+          assert.ok(Buffer.from(after.bytes).equals(Buffer.from(bare.bytes)), 'declined: unchanged');
+          // Declined only where the follower's feature was completed: it came straight home.
+          assert.equal(direct.followers(s.currentPlayer), bare.followers(s.currentPlayer));
+        }
+      }
+      const m = randomMove(s, rng, 0.5);
+      place(s, m.fi, m.r, m.spot);
+      discardUnplaceable(s);
+    }
+  }
+  assert.ok(added > 1000 && declined > 10, `${added} added, ${declined} declined`);
 });
 
 test('copying between any two states, early or late, in any order, is byte for byte', () => {
