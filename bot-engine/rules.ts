@@ -211,7 +211,8 @@ export function place(s: GameState, fi: number, r: number, spot: number, events?
  * Puts the mover's follower on local segment `spot` of the tile just placed without one, when
  * that gives byte for byte the state of placing the tile with it: the follower's feature was not
  * completed (and scored) by the placement. Returns false, changing nothing, when it was.
- * Searches score every follower spot of a placement from one placed copy this way.
+ * Searches score every follower spot of a placement on one placed copy this way (then
+ * takeBackFollowerFromLastPlaced) instead of copying the state and placing the tile again.
  */
 export function addFollowerToLastPlaced(s: GameState, spot: number): boolean {
   const p = s.h[H_PLACED] - 1;
@@ -224,6 +225,17 @@ export function addFollowerToLastPlaced(s: GameState, spot: number): boolean {
   s.meeples[root * 4 + player]++;
   s.h[H_FOLLOWERS + player]--;
   return true;
+}
+
+/** Undoes addFollowerToLastPlaced (after it returned true): byte for byte the state before it. */
+export function takeBackFollowerFromLastPlaced(s: GameState, spot: number): void {
+  const p = s.h[H_PLACED] - 1;
+  const seg = p * MAX_SEGMENTS + spot;
+  const player = s.pplayer[p];
+  s.pspot[p] = -1;
+  s.owner[seg] = -1;
+  s.meeples[find(s, seg) * 4 + player]--;
+  s.h[H_FOLLOWERS + player]++;
 }
 
 /** Discards the current tile (it must fit nowhere); the same player draws again. */

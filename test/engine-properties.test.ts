@@ -17,7 +17,7 @@ import {
   SEG_KIND,
   SEG_PENNANT,
 } from '../bot-engine/tiles.ts';
-import { addFollowerToLastPlaced, bagEmpty, canPlaceAnywhere, discardUnplaceable, featureTiles, finalScoring, find, freeSpots, hideBag, listPlacements, place, shuffledBag } from '../bot-engine/rules.ts';
+import { addFollowerToLastPlaced, bagEmpty, canPlaceAnywhere, takeBackFollowerFromLastPlaced, discardUnplaceable, featureTiles, finalScoring, find, freeSpots, hideBag, listPlacements, place, shuffledBag } from '../bot-engine/rules.ts';
 import { newGame, legalMoves, playMove } from '../bot-engine/game.ts';
 import { randomMove } from '../bot-engine/playout.ts';
 import { MAX_MOVES, listMoves, moveFi, moveR, moveSpot } from '../bot-engine/bots/moves.ts';
@@ -277,7 +277,7 @@ test('a state copies into a preallocated one and stays independent', () => {
   assert.equal(s.h[H_FRONTIER], 4);
 });
 
-test('a follower added to the tile just placed gives the state of placing both at once, or changes nothing', () => {
+test('a follower added to the tile just placed gives the state of placing both at once (or changes nothing), and taking it back restores the state', () => {
   const moves = new Int32Array(MAX_MOVES);
   let added = 0;
   let declined = 0;
@@ -297,6 +297,8 @@ test('a follower added to the tile just placed gives the state of placing both a
         if (addFollowerToLastPlaced(after, spot)) {
           added++;
           assert.ok(Buffer.from(after.bytes).equals(Buffer.from(direct.bytes)), `game ${g}, move ${i}`);
+          takeBackFollowerFromLastPlaced(after, spot);
+          assert.ok(Buffer.from(after.bytes).equals(Buffer.from(bare.bytes)), `taken back: game ${g}, move ${i}`);
         } else {
           declined++;
           assert.ok(Buffer.from(after.bytes).equals(Buffer.from(bare.bytes)), 'declined: unchanged');

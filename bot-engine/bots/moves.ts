@@ -2,7 +2,7 @@
 // A move is packed into one int: ((fi << 2 | r) << 4) | (spot + 1).
 
 import { GameState, H_FOLLOWERS } from '../state.ts';
-import { addFollowerToLastPlaced, bagEmpty, finalScoring, freeSpots, listPlacements, place } from '../rules.ts';
+import { addFollowerToLastPlaced, bagEmpty, takeBackFollowerFromLastPlaced, finalScoring, freeSpots, listPlacements, place } from '../rules.ts';
 import { evaluate, finalValues, margin } from './evaluate.ts';
 import type { Rng } from '../rng.ts';
 
@@ -56,8 +56,9 @@ let placed: GameState | null = null;
  * Value of each move for the player to move: `mode` 'greedy' = lead if the game ended right
  * after the move (immediate score plus everything as it would score now); 'heuristic' = lead by
  * the static evaluation. Writes into `scores`; uses `scratch` (clobbered).
- * A follower move right after its placement's move without one (listMoves' order) starts from
- * that placed copy instead of placing the tile again: the same state, a third of the work.
+ * A follower move right after its placement's move without one (listMoves' order) is scored
+ * on that placed copy, the follower added and taken back, instead of copying the state and
+ * placing the tile again: the same state, a fraction of the work.
  */
 export function scoreMoves(s: GameState, moves: Int32Array, count: number, scores: Float64Array, scratch: GameState, mode: 'greedy' | 'heuristic'): void {
   const me = s.currentPlayer;
@@ -67,23 +68,32 @@ export function scoreMoves(s: GameState, moves: Int32Array, count: number, score
   for (let i = 0; i < count; i++) {
     const m = moves[i];
     const spot = moveSpot(m);
-    let after: GameState;
     if (spot < 0) {
       applyPacked(placed.copyFrom(s), m);
       placement = m >> 4;
-      after = placed;
+      if (judgedByEvaluation(placed, mode)) evaluate(placed, values);
+      else value(scratch.copyFrom(placed), mode); // final scoring must not touch `placed`
+    } else if (placement === m >> 4 && judgedByEvaluation(placed, mode) && addFollowerToLastPlaced(placed, spot)) {
+      evaluate(placed, values);
+      takeBackFollowerFromLastPlaced(placed, spot);
     } else {
-      after = scratch;
-      const fromPlaced = placement === m >> 4 && addFollowerToLastPlaced(scratch.copyFrom(placed), spot);
-      if (!fromPlaced) applyPacked(scratch.copyFrom(s), m);
+      applyPacked(scratch.copyFrom(s), m);
+      value(scratch, mode);
     }
-    if (mode === 'greedy' || bagEmpty(after)) {
-      // Final scoring changes the state: never on `placed`, which later moves start from.
-      after = scratch.copyFrom(after);
-      finalScoring(after);
-      finalValues(after, values);
-    } else evaluate(after, values);
     scores[i] = margin(values, players, me);
+  }
+}
+
+function judgedByEvaluation(s: GameState, mode: 'greedy' | 'heuristic'): boolean {
+  return mode === 'heuristic' && !bagEmpty(s);
+}
+
+/** Each player's value after a move into `values` (final scoring changes `s`). */
+function value(s: GameState, mode: 'greedy' | 'heuristic'): void {
+  if (judgedByEvaluation(s, mode)) evaluate(s, values);
+  else {
+    finalScoring(s);
+    finalValues(s, values);
   }
 }
 
