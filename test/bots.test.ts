@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BOT_LEVELS, type BotLevel, type BotDecision, chooseMove } from '../bot-engine/bots/index.ts';
 import { search } from '../bot-engine/bots/mcts.ts'; // the ISMCTS baseline, at a small budget
-import { evaluate } from '../bot-engine/bots/evaluate.ts';
+import { evaluate, finalValues, margin } from '../bot-engine/bots/evaluate.ts';
+import { MAX_MOVES, listMoves, moveFi, moveR, moveSpot, scoreMoves } from '../bot-engine/bots/moves.ts';
 import { rolloutSearch } from '../bot-engine/bots/rollout.ts';
 import { legalMoves, newGame, resolvedToMove } from '../bot-engine/game.ts';
 import { type Rules, bagEmpty, discardUnplaceable, finalScoring, hideBag, place } from '../bot-engine/rules.ts';
@@ -155,4 +156,64 @@ test('the evaluation is finite and counts banked points', () => {
     assert.ok(Number.isFinite(out[p]));
     assert.ok(out[p] >= s.score(p), `player ${p}: ${out[p]} < banked ${s.score(p)}`);
   }
+});
+
+test('scoring moves in bulk gives exactly the value of each move placed and judged on its own', () => {
+  // scoreMoves scores a placement's follower moves on one placed copy and reuses the
+  // evaluation's findings there: it must agree, to the last bit, with doing each from scratch.
+  const moves = new Int32Array(MAX_MOVES);
+  const bulk = new Float64Array(MAX_MOVES);
+  const values = new Float64Array(4);
+  const scratch = new GameState();
+  let checked = 0;
+  for (const [i, rules] of RULES.entries()) {
+    const players = 2 + (i % 3);
+    for (const turns of [3, 25, 50, 80]) {
+      const s = midGame(`bulk-${i}-${turns}`, players, turns, rules);
+      if (bagEmpty(s)) continue;
+      const n = listMoves(s, moves);
+      for (const mode of ['heuristic', 'greedy'] as const) {
+        scoreMoves(s, moves, n, bulk, scratch, mode);
+        for (let k = 0; k < n; k++) {
+          const t = s.clone();
+          place(t, moveFi(moves[k]), moveR(moves[k]), moveSpot(moves[k]));
+          if (mode === 'heuristic' && !bagEmpty(t)) evaluate(t, values);
+          else {
+            finalScoring(t);
+            finalValues(t, values);
+          }
+          assert.equal(bulk[k], margin(values, players, s.currentPlayer), `${mode}, rules ${i}, turn ${turns}, move ${k}`);
+          checked++;
+        }
+      }
+    }
+  }
+  assert.ok(checked > 1000, `${checked} moves checked`);
+});
+
+test('the evaluation of a position does not depend on what was evaluated before it', () => {
+  // The evaluation caches what it finds per feature; positions of one game share feature roots,
+  // so judging them in opposite orders would expose a stale cache.
+  const positions: GameState[] = [];
+  for (const players of [2, 3, 4]) {
+    const s = midGame(`order-${players}`, players, 0);
+    const rng = new Rng(`order-${players}`);
+    while (!bagEmpty(s)) {
+      positions.push(s.clone());
+      const m = randomMove(s, rng, 0.6);
+      place(s, m.fi, m.r, m.spot);
+      discardUnplaceable(s);
+    }
+  }
+  const judge = (order: GameState[]) =>
+    new Map(
+      order.map((p) => {
+        const out = new Float64Array(4);
+        evaluate(p, out);
+        return [p, Array.from(out)];
+      }),
+    );
+  const forward = judge(positions);
+  const backward = judge([...positions].reverse());
+  for (const p of positions) assert.deepEqual(backward.get(p), forward.get(p));
 });

@@ -46,6 +46,8 @@ const chanceValue = new Float64Array(NODES);
 const tilesValue = new Int32Array(NODES);
 const tileStamp = new Int32Array(NODES / MAX_SEGMENTS);
 const cityStamp = new Int32Array(NODES);
+const farmStamp = new Int32Array(NODES);
+const farmCache = new Float64Array(NODES);
 let stamp = 0;
 let cityMark = 0;
 let cellMark = 0;
@@ -179,9 +181,13 @@ function supplyValue(k: number, base: number): number {
   return v * base;
 }
 
-/** Writes each player's expected final score into `out` (length ≥ players). */
-export function evaluate(s: GameState, out: Float64Array): void {
-  stamp++;
+/**
+ * Writes each player's expected final score into `out` (length ≥ players). `sameBoard`: the
+ * last call saw this board, and only followers differ since (one placement's follower moves),
+ * so its features' completion chances, sizes and farm values still hold and are reused.
+ */
+export function evaluate(s: GameState, out: Float64Array, sameBoard = false): void {
+  if (!sameBoard) stamp++;
   const players = s.players;
   // The remaining multiset (current tile included: it is still to be laid).
   setContext(s);
@@ -247,6 +253,7 @@ export function evaluate(s: GameState, out: Float64Array): void {
 
 /** Completed touching cities now, plus incomplete ones weighted by their completion chance. */
 function farmValue(s: GameState, root: number, perCity: number): number {
+  if (farmStamp[root] === stamp) return farmCache[root];
   const mark = ++cityMark;
   let v = 0;
   let n = root;
@@ -264,6 +271,8 @@ function farmValue(s: GameState, root: number, perCity: number): number {
     }
     n = s.next[n];
   } while (n !== root);
+  farmStamp[root] = stamp;
+  farmCache[root] = v;
   return v;
 }
 

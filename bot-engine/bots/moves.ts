@@ -58,24 +58,30 @@ let placed: GameState | null = null;
  * the static evaluation. Writes into `scores`; uses `scratch` (clobbered).
  * A follower move right after its placement's move without one (listMoves' order) is scored
  * on that placed copy, the follower added and taken back, instead of copying the state and
- * placing the tile again: the same state, a fraction of the work.
+ * placing the tile again: the same state, a fraction of the work. The evaluation also reuses
+ * what it found on that board (followers do not change it).
  */
 export function scoreMoves(s: GameState, moves: Int32Array, count: number, scores: Float64Array, scratch: GameState, mode: 'greedy' | 'heuristic'): void {
   const me = s.currentPlayer;
   const players = s.players;
   placed ??= new GameState();
   let placement = -1; // the fi/r part of the move `placed` holds
+  let sawPlaced = false; // the last evaluation was of `placed`'s board (the evaluation reuses it)
   for (let i = 0; i < count; i++) {
     const m = moves[i];
     const spot = moveSpot(m);
+    const lastSawPlaced = sawPlaced;
+    sawPlaced = false;
     if (spot < 0) {
       applyPacked(placed.copyFrom(s), m);
       placement = m >> 4;
-      if (judgedByEvaluation(placed, mode)) evaluate(placed, values);
+      sawPlaced = judgedByEvaluation(placed, mode);
+      if (sawPlaced) evaluate(placed, values);
       else value(scratch.copyFrom(placed), mode); // final scoring must not touch `placed`
     } else if (placement === m >> 4 && judgedByEvaluation(placed, mode) && addFollowerToLastPlaced(placed, spot)) {
-      evaluate(placed, values);
+      evaluate(placed, values, lastSawPlaced);
       takeBackFollowerFromLastPlaced(placed, spot);
+      sawPlaced = true;
     } else {
       applyPacked(scratch.copyFrom(s), m);
       value(scratch, mode);
