@@ -109,7 +109,7 @@ export function rankedRootMoves(root: GameState): number[] {
 export const SEARCH_LEVELS: Record<'medium' | 'hard' | 'expert', RolloutParams> = {
   medium: { candidates: 8, samples: 4, horizon: 2, halving: true },
   hard: { candidates: 12, samples: 4, horizon: 4, halving: true },
-  expert: { candidates: 12, samples: 10, horizon: 4, halving: true },
+  expert: { candidates: 12, samples: 8, horizon: 4, halving: true },
 };
 
 export function searchMove(root: GameState, level: 'medium' | 'hard' | 'expert', seed: number, control?: SearchControl): BotDecision {
