@@ -2,7 +2,7 @@
 // A move is packed into one int: ((fi << 2 | r) << 4) | (spot + 1).
 
 import { GameState, H_FOLLOWERS } from '../state.ts';
-import { addFollowerToLastPlaced, bagEmpty, takeBackFollowerFromLastPlaced, finalScoring, freeSpots, listPlacements, place } from '../rules.ts';
+import { addFollowerToLastPlaced, bagEmpty, finalScoring, freeSpots, listPlacements, place, takeBackFollowerFromLastPlaced } from '../rules.ts';
 import { evaluate, finalValues, margin } from './evaluate.ts';
 import type { Rng } from '../rng.ts';
 
