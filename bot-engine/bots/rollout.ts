@@ -28,7 +28,8 @@ export interface RolloutParams {
   candidates: number;
   /** Determinizations per candidate in the first round; doubled each round as the field halves. */
   samples: number;
-  /** Plies played out after the candidate move (every player on the heuristic policy). */
+  /** Plies played out after the candidate move (every player on the heuristic policy); at least
+   * one full round (`players` plies), so every rollout reaches the mover's own next move. */
   horizon: number;
   /** Sequential halving: after each round keep the better half (false: one flat round). */
   halving: boolean;
@@ -120,6 +121,7 @@ export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, c
   ensureScratch();
   const me = root.currentPlayer;
   const players = root.players;
+  const horizon = Math.max(p.horizon, players);
   const ranked = rankedRootMoves(root);
   const k = Math.min(p.candidates, ranked.length);
   const sum = new Float64Array(k);
@@ -139,7 +141,7 @@ export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, c
           stopped = true;
           break;
         }
-        partial[a] = playout(order!, ranked[alive[a]], p.horizon, mixSeed(seed, sampleIndex), me, players);
+        partial[a] = playout(order!, ranked[alive[a]], horizon, mixSeed(seed, sampleIndex), me, players);
         it++;
       }
       // Count a determinization only if every candidate played it, to keep the pairing.
