@@ -44,12 +44,14 @@ let det: GameState | null = null;
 let order: GameState | null = null;
 let scratch: GameState | null = null;
 
-/** Plays `move` then `horizon` heuristic plies on a copy of `order`; the mover's lead after. */
+/** Plays `move` then `horizon` heuristic plies (at least one round) on a copy of `order`; the
+ * mover's lead after. */
 function playout(order: GameState, move: number, horizon: number, seed: number, me: number, players: number): number {
+  const plies = Math.max(horizon, players);
   const d = det!.copyFrom(order);
   applyPacked(d, move);
   discardUnplaceable(d);
-  for (let h = 0; h < horizon && !bagEmpty(d); h++) {
+  for (let h = 0; h < plies && !bagEmpty(d); h++) {
     const n = listMoves(d, moves);
     scoreMoves(d, moves, n, scores, scratch!, 'heuristic');
     applyPacked(d, moves[argmax(scores, n, new Rng(mixSeed(seed, h)))]);
@@ -121,7 +123,6 @@ export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, c
   ensureScratch();
   const me = root.currentPlayer;
   const players = root.players;
-  const horizon = Math.max(p.horizon, players);
   const ranked = rankedRootMoves(root);
   const k = Math.min(p.candidates, ranked.length);
   const sum = new Float64Array(k);
@@ -141,7 +142,7 @@ export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, c
           stopped = true;
           break;
         }
-        partial[a] = playout(order!, ranked[alive[a]], horizon, mixSeed(seed, sampleIndex), me, players);
+        partial[a] = playout(order!, ranked[alive[a]], p.horizon, mixSeed(seed, sampleIndex), me, players);
         it++;
       }
       // Count a determinization only if every candidate played it, to keep the pairing.
