@@ -15,6 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type RolloutParams, SEARCH_LEVELS, rankedRootMoves, rolloutSearch, rolloutValues } from '../bot-engine/bots/rollout.ts';
 import { packMove } from '../bot-engine/bots/moves.ts';
+import { isBotLevel } from '../bot-engine/bots/index.ts';
 import { mixSeed } from '../bot-engine/rng.ts';
 import { selfPlayPositions } from './lib/positions.ts';
 
@@ -27,6 +28,8 @@ const { values } = parseArgs({
     seeds: { type: 'string', default: '3' },
     configs: { type: 'string' },
     'oracle-cache': { type: 'string' },
+    /** Level of the self-play games the positions come from. */
+    'positions-from': { type: 'string', default: 'medium' },
   },
 });
 const [games, every, oracleSamples, oracleCandidates, seeds] = ['games', 'every', 'oracle-samples', 'oracle-candidates', 'seeds'].map((k) => {
@@ -39,7 +42,9 @@ for (const [name, c] of Object.entries(configs)) {
   if (c.candidates > oracleCandidates) throw new Error(`${name}: ${c.candidates} candidates, more than the oracle's ${oracleCandidates}`);
 }
 
-const positions = selfPlayPositions(games, every, 'medium', 'regret');
+const from = values['positions-from']!;
+if (!isBotLevel(from)) throw new Error(`--positions-from: unknown level ${from}`);
+const positions = selfPlayPositions(games, every, from, 'regret');
 const oracle = oracleValues();
 const names = ['heuristic', ...Object.keys(configs)];
 /** Per setting: regret in each position (mean over seeds), share of oracle-best picks, CPU. */
