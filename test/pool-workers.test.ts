@@ -50,7 +50,9 @@ test('ready only after every worker is warm; games are refused with 503 before',
 });
 
 test('a worker that crashes mid-search: retried cheaply, respawned, counted', async () => {
-  const { pool, metrics, close } = makePool(fixture('pool-crash-worker.mjs'));
+  // Two workers: the retry goes to the warm survivor, so its short budget does not have to
+  // cover the replacement's spawn (which a loaded machine can stretch past it).
+  const { pool, metrics, close } = makePool(fixture('pool-crash-worker.mjs'), { workers: 2 });
   try {
     await pool.start();
     const scheduler = new BotScheduler({ pool, metrics, deadlineMs: 500, logger: silent });
@@ -60,9 +62,15 @@ test('a worker that crashes mid-search: retried cheaply, respawned, counted', as
     assert.equal(answer.level, 'random');
     assert.ok(!('error' in resolveMove(v, answer.move)), 'the move is legal');
     assert.equal((await metrics.searchFailures.get()).values.find((x) => x.labels.reason === 'crash')?.value, 1);
-    // The replacement thread comes up and answers.
+    // The pool answers again, and the replacement thread comes up.
     const again = await scheduler.move(v, 'random', 8);
     assert.equal(again.source, 'search');
+    // A replacement is listed once it answers a search: keep both threads busy until it has.
+    const replacementAnswered = () => pool.summary().workers.some((w) => w.respawn);
+    for (let i = 0; i < 200 && !replacementAnswered(); i++) {
+      await Promise.all([scheduler.move(v, 'random', 9), scheduler.move(v, 'random', 10)]);
+      await new Promise((r) => setTimeout(r, 50));
+    }
     assert.equal(await total(metrics.respawns), 1);
     const summary = pool.summary();
     assert.ok(summary.workers.some((w) => !w.alive));
