@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BOT_LEVELS, type BotLevel, type BotDecision, chooseMove } from '../bot-engine/bots/index.ts';
 import { search } from '../bot-engine/bots/mcts.ts'; // the ISMCTS baseline, at a small budget
-import { evaluate, finalValues, margin } from '../bot-engine/bots/evaluate.ts';
+import { TERMS, TERM_SCORE, evaluate, evaluateTerms, finalValues, leafValues, margin } from '../bot-engine/bots/evaluate.ts';
 import { MAX_MOVES, listMoves, moveFi, moveR, moveSpot, scoreMoves } from '../bot-engine/bots/moves.ts';
 import { rolloutSearch } from '../bot-engine/bots/rollout.ts';
 import { legalMoves, newGame, resolvedToMove } from '../bot-engine/game.ts';
@@ -145,6 +145,31 @@ test('a raised stop stops the search promptly and still returns a legal move', (
     const now = chooseMove(view(s), level, 5, { shouldStop: () => true });
     assert.equal(now.iterations, 0);
     assertLegal(s, now, level);
+  }
+});
+
+test('the evaluation splits into terms that add up to it; unit leaf weights give it back', () => {
+  const unit = { start: new Array(TERMS).fill(1), end: new Array(TERMS).fill(1) };
+  const scoreOnly = { start: new Array(TERMS).fill(0), end: new Array(TERMS).fill(0) };
+  for (const [players, turns] of [[2, 30], [3, 45], [4, 20]]) {
+    const s = midGame(`terms-${players}`, players, turns);
+    const value = new Float64Array(4);
+    const terms = new Float64Array(4 * TERMS);
+    evaluateTerms(s, value, terms);
+    const plain = new Float64Array(4);
+    evaluate(s, plain);
+    const leaf = new Float64Array(4);
+    for (let p = 0; p < players; p++) {
+      assert.equal(value[p], plain[p], 'splitting does not change the value');
+      const sum = terms.subarray(p * TERMS, (p + 1) * TERMS).reduce((a, b) => a + b, 0);
+      assert.ok(Math.abs(sum - value[p]) < 1e-9, `player ${p}: terms add to ${sum}, value ${value[p]}`);
+      assert.equal(terms[p * TERMS + TERM_SCORE], s.score(p));
+    }
+    assert.ok(terms.some((v, i) => i % TERMS !== TERM_SCORE && v > 0), 'the mid-game has more than banked points');
+    leafValues(s, leaf, unit);
+    for (let p = 0; p < players; p++) assert.ok(Math.abs(leaf[p] - plain[p]) < 1e-9, `player ${p}: ${leaf[p]} vs ${plain[p]}`);
+    leafValues(s, leaf, scoreOnly);
+    for (let p = 0; p < players; p++) assert.equal(leaf[p], s.score(p), 'the score keeps weight 1');
   }
 });
 

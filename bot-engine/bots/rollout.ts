@@ -19,7 +19,7 @@
 import { BAG_SIZE, GameState, H_BAGPOS } from '../state.ts';
 import { bagEmpty, discardUnplaceable, finalScoring } from '../rules.ts';
 import { Rng, mixSeed } from '../rng.ts';
-import { evaluate, finalValues, margin } from './evaluate.ts';
+import { type LeafWeights, evaluate, finalValues, leafValues, margin } from './evaluate.ts';
 import { MAX_MOVES, applyPacked, argmax, listMoves, moveFi, moveR, moveSpot, scoreMoves } from './moves.ts';
 import type { BotDecision, SearchControl } from './index.ts';
 
@@ -33,6 +33,9 @@ export interface RolloutParams {
   horizon: number;
   /** Sequential halving: after each round keep the better half (false: one flat round). */
   halving: boolean;
+  /** How a rollout's leaf is judged: the static evaluation (absent), or its terms reweighted
+   * to predict the final lead (LEAF_WEIGHTS). */
+  leaf?: LeafWeights;
 }
 
 const rootMoves = new Int32Array(MAX_MOVES);
@@ -46,7 +49,7 @@ let scratch: GameState | null = null;
 
 /** Plays `move` then `horizon` heuristic plies (at least one round) on a copy of `order`; the
  * mover's lead after. */
-function playout(order: GameState, move: number, horizon: number, seed: number, me: number, players: number): number {
+function playout(order: GameState, move: number, horizon: number, seed: number, me: number, players: number, leaf?: LeafWeights): number {
   const plies = Math.max(horizon, players);
   const d = det!.copyFrom(order);
   applyPacked(d, move);
@@ -60,7 +63,8 @@ function playout(order: GameState, move: number, horizon: number, seed: number, 
   if (bagEmpty(d)) {
     finalScoring(d);
     finalValues(d, values);
-  } else evaluate(d, values);
+  } else if (leaf) leafValues(d, values, leaf);
+  else evaluate(d, values);
   return margin(values, players, me);
 }
 
@@ -142,7 +146,7 @@ export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, c
           stopped = true;
           break;
         }
-        partial[a] = playout(order!, ranked[alive[a]], p.horizon, mixSeed(seed, sampleIndex), me, players);
+        partial[a] = playout(order!, ranked[alive[a]], p.horizon, mixSeed(seed, sampleIndex), me, players, p.leaf);
         it++;
       }
       // Count a determinization only if every candidate played it, to keep the pairing.
