@@ -8,7 +8,7 @@ import { BOT_LEVELS, type BotLevel, type BotDecision, chooseMove } from '../bot-
 import { search } from '../bot-engine/bots/mcts.ts'; // the ISMCTS baseline, at a small budget
 import { TERMS, TERM_SCORE, evaluate, evaluateTerms, finalValues, leafValues, margin } from '../bot-engine/bots/evaluate.ts';
 import { MAX_MOVES, listMoves, moveFi, moveR, moveSpot, scoreMoves } from '../bot-engine/bots/moves.ts';
-import { rolloutSearch } from '../bot-engine/bots/rollout.ts';
+import { SEARCH_LEVELS, rolloutPlies, rolloutSearch } from '../bot-engine/bots/rollout.ts';
 import { legalMoves, newGame, resolvedToMove } from '../bot-engine/game.ts';
 import { type Rules, bagEmpty, discardUnplaceable, finalScoring, hideBag, place } from '../bot-engine/rules.ts';
 import { BAG_SIZE, GameState, H_BAGPOS } from '../bot-engine/state.ts';
@@ -145,6 +145,26 @@ test('a raised stop stops the search promptly and still returns a legal move', (
     const now = chooseMove(view(s), level, 5, { shouldStop: () => true });
     assert.equal(now.iterations, 0);
     assertLegal(s, now, level);
+  }
+});
+
+test('search budgets: rollouts and their length follow the level table at 2, 3 and 4 players', () => {
+  for (const horizon of [1, 2, 3, 4, 6]) assert.equal(rolloutPlies(horizon, 2), Math.max(2, horizon), 'two players: the horizon as given');
+  for (const players of [3, 4]) {
+    assert.equal(rolloutPlies(2, players), players, 'horizon 2 = one round');
+    assert.equal(rolloutPlies(4, players), 2 * players, 'horizon 4 = two rounds');
+  }
+  for (const players of [2, 3, 4] as const) {
+    const s = midGame(`budget-${players}`, players, 20);
+    const distinct = listMoves(s, new Int32Array(MAX_MOVES));
+    for (const level of ['medium', 'hard', 'expert'] as const) {
+      const p = SEARCH_LEVELS[level];
+      let field = Math.min(p.candidates, distinct);
+      let samples = (players === 2 ? undefined : p.samplesByPlayers?.[players]) ?? p.samples;
+      let rollouts = 0;
+      for (; field > 1; field = Math.ceil(field / 2), samples *= 2) rollouts += field * samples;
+      assert.equal(chooseMove(view(s), level, 3).iterations, rollouts, `${level}, ${players} players`);
+    }
   }
 });
 

@@ -69,3 +69,17 @@ test('a checkpoint of a different tournament is refused, and --fresh discards it
   assert.equal(fresh.code, 0, fresh.stderr);
   assert.equal(JSON.parse(readFileSync(out, 'utf8')).games, 2);
 });
+
+test('with 3 players the summary gives the win rate against par, and no Elo', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-tournament-'));
+  const out = join(dir, 'three.json');
+  const child = spawn(process.execPath, [cli, '--a', 'heuristic', '--b', 'random', '--players', '3', '--games', '4', '--workers', '1', '--seed', 'par-test', '--out', out, '--no-ladder'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d));
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  assert.equal(code, 0);
+  const line = stdout.split('\n').find((l) => l.includes('win rate'));
+  assert.ok(line, stdout);
+  assert.match(line, /Elo n\/a \(par 33\.3%\)$/);
+  assert.equal(JSON.parse(readFileSync(out, 'utf8')).players, 3);
+});

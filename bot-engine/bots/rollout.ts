@@ -28,8 +28,11 @@ export interface RolloutParams {
   candidates: number;
   /** Determinizations per candidate in the first round; doubled each round as the field halves. */
   samples: number;
-  /** Plies played out after the candidate move (every player on the heuristic policy); at least
-   * one full round (`players` plies), so every rollout reaches the mover's own next move. */
+  /** The same at 3 and 4 players, where rollouts are longer (default: `samples`). */
+  samplesByPlayers?: { 3?: number; 4?: number };
+  /** Plies played out after the candidate move (every player on the heuristic policy) in a
+   * 2-player game, i.e. horizon / 2 rounds; with more players the same number of rounds (at
+   * least one), so a rollout always stops at the same seat and reaches the mover's next move. */
   horizon: number;
   /** Sequential halving: after each round keep the better half (false: one flat round). */
   halving: boolean;
@@ -47,10 +50,16 @@ let det: GameState | null = null;
 let order: GameState | null = null;
 let scratch: GameState | null = null;
 
-/** Plays `move` then `horizon` heuristic plies (at least one round) on a copy of `order`; the
+/** Plies a rollout plays after the candidate: `horizon` counts 2-player plies, so it plays
+ * horizon / 2 rounds (horizon × players / 2 plies, rounded up), and at least one round. */
+export function rolloutPlies(horizon: number, players: number): number {
+  return Math.max(players, Math.ceil((horizon * players) / 2));
+}
+
+/** Plays `move` then `horizon` heuristic plies (scaled to rounds) on a copy of `order`; the
  * mover's lead after. */
 function playout(order: GameState, move: number, horizon: number, seed: number, me: number, players: number, leaf?: LeafWeights): number {
-  const plies = Math.max(horizon, players);
+  const plies = rolloutPlies(horizon, players);
   const d = det!.copyFrom(order);
   applyPacked(d, move);
   discardUnplaceable(d);
@@ -115,8 +124,8 @@ export function rankedRootMoves(root: GameState): number[] {
 
 export const SEARCH_LEVELS: Record<'medium' | 'hard' | 'expert', RolloutParams> = {
   medium: { candidates: 8, samples: 4, horizon: 2, halving: true },
-  hard: { candidates: 12, samples: 4, horizon: 4, halving: true },
-  expert: { candidates: 12, samples: 8, horizon: 4, halving: true },
+  hard: { candidates: 12, samples: 4, samplesByPlayers: { 3: 3, 4: 2 }, horizon: 4, halving: true },
+  expert: { candidates: 12, samples: 8, samplesByPlayers: { 3: 5, 4: 4 }, horizon: 4, halving: true },
 };
 
 export function searchMove(root: GameState, level: 'medium' | 'hard' | 'expert', seed: number, control?: SearchControl): BotDecision {
@@ -134,7 +143,7 @@ export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, c
   const rng = new Rng(seed);
   let it = 0;
   let stopped = false;
-  let samples = p.samples;
+  let samples = p.samplesByPlayers?.[players as 3 | 4] ?? p.samples;
   let sampleIndex = 0;
   while (alive.length > 1 && !stopped) {
     // One round: every surviving candidate on the same fresh determinizations (paired).
