@@ -7,7 +7,7 @@
 // - Candidates: the best `candidates` root moves by the one-ply static evaluation (what
 //   `heuristic` would play first) — progressive narrowing instead of widening.
 // - Each candidate is played out on the SAME determinizations (common random numbers): the move,
-//   then `horizon` plies with every player on the heuristic policy, then the static evaluation
+//   then `horizon` / 2 rounds with every player on the heuristic policy, then the static evaluation
 //   of the mover's lead (exact scores if the bag runs out). Pairing removes most of the luck of
 //   the draw from the difference between two candidates.
 // - Sequential halving: after each round the better half survives and the next round doubles
@@ -37,7 +37,7 @@ export interface RolloutParams {
   /** Sequential halving: after each round keep the better half (false: one flat round). */
   halving: boolean;
   /** How a rollout's leaf is judged: the static evaluation (absent), or its terms reweighted
-   * to predict the final lead (LEAF_WEIGHTS). */
+   * to predict the final lead (fitted by bench/calibrate-leaf.ts; an experiment, no level). */
   leaf?: LeafWeights;
 }
 
