@@ -22,6 +22,8 @@ test('bench tiny mode runs the HTTP, pool-study, games and capacity loads and wr
     assert.match(r.stderr, /pool study: \(1\) fixed warm/, 'prints progress');
     const md = readFileSync(join(dir, 'docs', 'BENCHMARKS.md'), 'utf8');
     for (const name of ['http', 'pool-study', 'games', 'capacity', 'targets']) assert.ok(md.includes(`<!-- ${name}:start -->`) && md.includes(`<!-- ${name}:end -->`), `section ${name}`);
+    // Every section says how much CPU the host took away during its run (Linux: /proc/stat).
+    assert.equal(md.match(/CPU steal \d+\.\d % of the run/g)?.length, 5, 'CPU steal in every section');
 
     const http = JSON.parse(readFileSync(join(dir, 'docs', 'results', 'http.json'), 'utf8'));
     assert.ok(http.routes.length >= 5);

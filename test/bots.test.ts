@@ -193,6 +193,22 @@ test('the evaluation splits into terms that add up to it; unit leaf weights give
   }
 });
 
+test('a search judging its leaves by unit weights plays as the plain search; other weights change its view', () => {
+  const unit = { start: new Array(TERMS).fill(1), end: new Array(TERMS).fill(1) };
+  const scoreOnly = { start: new Array(TERMS).fill(0), end: new Array(TERMS).fill(0) };
+  const params = { candidates: 6, samples: 2, horizon: 2, halving: true };
+  let changed = 0;
+  for (let g = 0; g < 6; g++) {
+    const s = view(midGame(`leaf-${g}`, 2 + (g % 3), 12 + 7 * g));
+    const plain = rolloutSearch(s, params, g);
+    assert.deepEqual(rolloutSearch(s, { ...params, leaf: unit }, g), plain);
+    const d = rolloutSearch(s, { ...params, leaf: scoreOnly }, g);
+    assertLegal(s, d, `score-only leaf ${g}`);
+    if (d.fi !== plain.fi || d.r !== plain.r || d.spot !== plain.spot) changed++;
+  }
+  assert.ok(changed > 0, 'judging leaves by the score alone changes some moves');
+});
+
 test('the evaluation is finite and counts banked points', () => {
   const s = midGame('eval', 4, 40);
   const out = new Float64Array(4);

@@ -1,4 +1,4 @@
-// CPU and memory of a process (the server child), read from /proc; and the machine's load.
+// CPU and memory of a process (the server child), read from /proc; and the machine's load and CPU steal.
 
 import { readFileSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
@@ -36,14 +36,28 @@ export interface MachineInfo {
   node: string;
   loadavg: number[];
   date: string;
+  /** Machine-wide CPU ticks from /proc/stat, all and stolen (null off Linux). */
+  ticks: { total: number; steal: number } | null;
+}
+
+/** Steal = time the hypervisor ran other guests on this machine's vCPUs: on a shared host it
+ * inflates every latency here, so each report gives it for its own run. */
+function cpuTicks(): MachineInfo['ticks'] {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    return { total: f.reduce((a, b) => a + b, 0), steal: f[7] ?? 0 };
+  } catch {
+    return null;
+  }
 }
 
 export function machine(): MachineInfo {
   const c = cpus();
-  return { cpus: c.length, model: c[0]?.model ?? 'unknown', node: process.version, loadavg: loadavg().map((x) => Math.round(x * 100) / 100), date: new Date().toISOString() };
+  return { cpus: c.length, model: c[0]?.model ?? 'unknown', node: process.version, loadavg: loadavg().map((x) => Math.round(x * 100) / 100), date: new Date().toISOString(), ticks: cpuTicks() };
 }
 
 export function machineLine(m: MachineInfo, end?: MachineInfo): string {
   const la = (x: MachineInfo) => x.loadavg.join(' / ');
-  return `${m.cpus} × ${m.model}, Node ${m.node}, ${m.date.slice(0, 16).replace('T', ' ')} UTC; load average (1/5/15 min) ${la(m)} at the start${end ? `, ${la(end)} at the end` : ''} (the machine is shared: other work running at the same time inflates the numbers)`;
+  const steal = end?.ticks && m.ticks && end.ticks.total > m.ticks.total ? (end.ticks.steal - m.ticks.steal) / (end.ticks.total - m.ticks.total) : null;
+  return `${m.cpus} × ${m.model}, Node ${m.node}, ${m.date.slice(0, 16).replace('T', ' ')} UTC; load average (1/5/15 min) ${la(m)} at the start${end ? `, ${la(end)} at the end` : ''}${steal === null ? '' : `; CPU steal ${(100 * steal).toFixed(1)} % of the run: time the host gave this machine's CPUs to other guests`} (the machine is shared: other work running at the same time inflates the numbers)`;
 }

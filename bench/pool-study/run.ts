@@ -91,12 +91,15 @@ function calibrate(count: number, seed: number): Candidate[] {
   // JIT warm-up so the calibration measures warm code, as a warm worker runs it.
   const w = newGame({ players: 2, seed: 'calibrate-warmup' });
   for (let i = 0; i < 3; i++) botSearch({ state: hideBag(w.clone()).buffer, level: 'medium', seed: i, deadline: Date.now() + 5000 });
+  // Levels take turns by attempt, not by find: a level whose searches all fall under 50 ms
+  // (a faster engine) is skipped instead of stalling the calibration.
+  let attempts = 0;
   for (let g = 0; out.length < count && g < 50; g++) {
     const s = newGame({ players: 2, seed: `pool-study-${seed}-${g}` });
     for (let t = 0; !s.finished && out.length < count; t++) {
       const moves = legalMoves(s);
       if (t % 7 === 3) {
-        const level = levels[out.length % levels.length];
+        const level = levels[attempts++ % levels.length];
         const state = hideBag(s.clone()).buffer;
         const r = botSearch({ state: state.slice(0), level, seed: t, deadline: Date.now() + 5000 });
         if (r.runMs >= 50 && r.runMs <= 500) out.push({ state, level, seed: t, warmMs: r.runMs });
