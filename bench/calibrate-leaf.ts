@@ -128,11 +128,13 @@ const train = samples.filter((x) => x.game % 4 !== 0);
 const held = samples.filter((x) => x.game % 4 === 0);
 const coef = leastSquares(train);
 const k = FITTED.length;
-const fitted: LeafWeights = { start: new Array(TERMS).fill(1), end: new Array(TERMS).fill(1) };
+const start: number[] = new Array(TERMS).fill(1);
+const end: number[] = new Array(TERMS).fill(1);
 FITTED.forEach((t, i) => {
-  (fitted.end as number[])[t] = round(coef[1 + i]);
-  (fitted.start as number[])[t] = round(coef[1 + k + i]);
+  end[t] = round(coef[1 + i]);
+  start[t] = round(coef[1 + k + i]);
 });
+const fitted: LeafWeights = { start, end };
 
 function round(v: number): number {
   return Math.round(v * 1000) / 1000;
