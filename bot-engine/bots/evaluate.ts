@@ -203,12 +203,13 @@ export function evaluate(s: GameState, out: Float64Array, sameBoard = false): vo
   setContext(s);
   const turnsLeft = ctxTiles / players;
   const base = followerBase(turnsLeft);
-  for (let p = 0; p < players; p++) out[p] = s.h[H_SCORE + p] + supplyValue(s.followers(p), base);
-  if (terms) {
-    terms.fill(0);
-    for (let p = 0; p < players; p++) {
+  terms?.fill(0);
+  for (let p = 0; p < players; p++) {
+    const supply = supplyValue(s.followers(p), base);
+    out[p] = s.h[H_SCORE + p] + supply;
+    if (terms) {
       terms[p * TERMS + TERM_SCORE] = s.h[H_SCORE + p];
-      terms[p * TERMS + TERM_SUPPLY] = supplyValue(s.followers(p), base);
+      terms[p * TERMS + TERM_SUPPLY] = supply;
     }
   }
   const tiny = s.h[H_TINY_CITY] === 1;
