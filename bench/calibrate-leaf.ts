@@ -163,5 +163,14 @@ console.log(`  (constant: ${coef[0].toFixed(2)} points to the player to move)`);
 console.log('\nheld-out mean squared error of the final lead − score lead (points²):');
 console.log(`  ${''.padEnd(26)} ${['all', ...thirds.map(([t]) => t)].map((h) => h.padStart(13)).join('')}`);
 for (const [name, e] of Object.entries(error)) console.log(`  ${name.padEnd(26)} ${Object.values(e).map((v) => v.toFixed(1).padStart(13)).join('')}`);
+// How far the final lead strays from the static evaluation's, by tiles still to come: the
+// spread a 2-player search that plays to win (winValue in bot-engine/bots/rollout.ts) assumes.
+const spread = Array.from({ length: Math.ceil(TOTAL_TILES / 8) }, (_, b) => {
+  const rows = samples.filter((x) => Math.floor((x.share * TOTAL_TILES) / 8) === b);
+  const mse = rows.reduce((sum, x) => sum + (x.target - x.staticLead) ** 2, 0) / Math.max(rows.length, 1);
+  return { tilesLeft: `${8 * b}–${8 * b + 7}`, positions: rows.length, pointsSq: round(mse), perTile: round(mse / (8 * b + 3.5)) };
+});
+console.log('\nspread of the final lead around the static evaluation\'s, by tiles left (points²; per tile):');
+for (const r of spread) console.log(`  ${r.tilesLeft.padEnd(7)} ${r.pointsSq.toFixed(1).padStart(8)} ${r.perTile.toFixed(2).padStart(8)}   (${r.positions} positions)`);
 console.log(`\nLeafWeights: ${JSON.stringify(fitted)}`);
-if (args.out) writeFileSync(args.out, JSON.stringify({ games, level, players, seed: args.seed, positions: { fitted: train.length, heldOut: held.length }, weights: fitted, constant: round(coef[0]), heldOutError: error }, null, 2) + '\n');
+if (args.out) writeFileSync(args.out, JSON.stringify({ games, level, players, seed: args.seed, positions: { fitted: train.length, heldOut: held.length }, weights: fitted, constant: round(coef[0]), heldOutError: error, staticSpread: spread }, null, 2) + '\n');

@@ -27,6 +27,10 @@ test('bench/calibrate-leaf.ts fits every term and reports held-out errors', () =
   for (const e of Object.values(errors) as Record<string, number>[]) for (const v of Object.values(e)) assert.ok(v >= 0);
   // Least squares on the training games: on held-out games it still beats predicting no change.
   assert.ok(errors.fit.all < errors['no change'].all, JSON.stringify(errors));
+  // The spread by tiles left covers every position once, and the last tiles stray least.
+  const spread = saved.staticSpread as { positions: number; pointsSq: number; perTile: number }[];
+  assert.equal(spread.reduce((n, b) => n + b.positions, 0), saved.positions.fitted + saved.positions.heldOut);
+  assert.ok(spread[0].pointsSq < spread[4].pointsSq, JSON.stringify(spread));
   assert.match(r.stdout, /LeafWeights: \{"start":\[/);
 });
 

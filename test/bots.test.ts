@@ -8,7 +8,7 @@ import { BOT_LEVELS, type BotLevel, type BotDecision, chooseMove } from '../bot-
 import { search } from '../bot-engine/bots/mcts.ts'; // the ISMCTS baseline, at a small budget
 import { TERMS, TERM_SCORE, evaluate, evaluateTerms, finalValues, leafValues, margin } from '../bot-engine/bots/evaluate.ts';
 import { MAX_MOVES, listMoves, moveFi, moveR, moveSpot, scoreMoves } from '../bot-engine/bots/moves.ts';
-import { SEARCH_LEVELS, rolloutPlies, rolloutSearch } from '../bot-engine/bots/rollout.ts';
+import { SEARCH_LEVELS, rankedRootMoves, rolloutPlies, rolloutSearch, rolloutValues, winValue } from '../bot-engine/bots/rollout.ts';
 import { legalMoves, newGame, resolvedToMove } from '../bot-engine/game.ts';
 import { type Rules, bagEmpty, discardUnplaceable, finalScoring, hideBag, place } from '../bot-engine/rules.ts';
 import { BAG_SIZE, GameState, H_BAGPOS } from '../bot-engine/state.ts';
@@ -207,6 +207,33 @@ test('a search judging its leaves by unit weights plays as the plain search; oth
     if (d.fi !== plain.fi || d.r !== plain.r || d.spot !== plain.spot) changed++;
   }
   assert.ok(changed > 0, 'judging leaves by the score alone changes some moves');
+});
+
+test('a search playing to win: safe when ahead, gambling when behind, more so as the tiles run out', () => {
+  for (const tiles of [60, 20, 2, 0]) {
+    assert.equal(winValue(0, tiles), 0.5, 'an even game is a coin flip');
+    for (const lead of [1, 5, 20]) {
+      assert.ok(Math.abs(winValue(lead, tiles) + winValue(-lead, tiles) - 1) < 1e-12, 'one side\'s lead is the other\'s deficit');
+      assert.ok(winValue(lead, tiles) > winValue(lead - 1, tiles), 'more lead is worth more');
+    }
+  }
+  assert.ok(winValue(5, 4) > winValue(5, 40), 'a lead is safer with fewer tiles to come');
+  // A sure nothing against an even chance of ±10 points: the lead alone is indifferent.
+  const gamble = (lead: number, tiles: number) => (winValue(lead + 10, tiles) + winValue(lead - 10, tiles)) / 2;
+  for (const tiles of [30, 8]) {
+    assert.ok(winValue(6, tiles) > gamble(6, tiles), `ahead with ${tiles} tiles left: stay safe`);
+    assert.ok(winValue(-6, tiles) < gamble(-6, tiles), `behind with ${tiles} tiles left: gamble`);
+  }
+  // A rollout's leaf is judged so at 2 players (one sample, 2 plies: the leaf is 3 tiles on);
+  // with more players the search still maximises the lead.
+  for (const players of [2, 3]) {
+    const s = view(midGame(`win-${players}`, players, 30));
+    const moves = rankedRootMoves(s).slice(0, 6);
+    const lead = rolloutValues(s, moves, 2, 1, 7);
+    const win = rolloutValues(s, moves, 2, 1, 7, 'win');
+    if (players === 3) assert.deepEqual(win, lead);
+    else for (let a = 0; a < moves.length; a++) assert.ok(Math.abs(win[a] - winValue(lead[a], s.tilesLeft - 3)) < 1e-12, `move ${a}: ${win[a]} for a lead of ${lead[a]}`);
+  }
 });
 
 test('the evaluation is finite and counts banked points', () => {

@@ -39,6 +39,10 @@ export interface RolloutParams {
   /** How a rollout's leaf is judged: the static evaluation (absent), or its terms reweighted
    * to predict the final lead (fitted by bench/calibrate-leaf.ts; an experiment, no level). */
   leaf?: LeafWeights;
+  /** What a rollout's leaf is worth to the mover: its lead in points (default), or with 'win' at
+   * 2 players its chance of winning (`winValue`); at 3–4 players always the lead. An experiment,
+   * no level: measured no stronger (docs/BOTS.md, seventh screen). */
+  objective?: 'lead' | 'win';
 }
 
 const rootMoves = new Int32Array(MAX_MOVES);
@@ -56,10 +60,27 @@ export function rolloutPlies(horizon: number, players: number): number {
   return Math.max(players, Math.ceil((horizon * players) / 2));
 }
 
-/** Plays `move` then `horizon` heuristic plies (scaled to rounds) on a copy of `order`; the
- * mover's lead after. */
-function playout(order: GameState, move: number, horizon: number, seed: number, me: number, players: number, leaf?: LeafWeights): number {
-  const plies = rolloutPlies(horizon, players);
+/** Spread of the final lead around the static evaluation's, in points² per tile still to come,
+ * and its cap (2-player heuristic self-play: bench/calibrate-leaf.ts prints it by tiles left). */
+const SPREAD_PER_TILE = 10;
+const SPREAD_CAP = 440;
+/** Weight of the lead itself next to the chance, so a decided game is still played for points. */
+const LEAD_WEIGHT = 0.05;
+
+/**
+ * A 2-player leaf judged by the chance that its lead holds: Φ(lead / σ), σ² the spread still to
+ * come (a logistic stands in for Φ), plus a small share of the lead. Maximising it instead of
+ * the lead plays safe when ahead and takes risks when behind; the lead alone would not.
+ */
+export function winValue(lead: number, tilesLeft: number): number {
+  const z = lead / Math.sqrt(Math.min(SPREAD_PER_TILE * Math.max(tilesLeft, 0.1), SPREAD_CAP));
+  return 1 / (1 + Math.exp(-1.702 * z)) + LEAD_WEIGHT * z;
+}
+
+/** Plays `move` then `p.horizon` heuristic plies (scaled to rounds) on a copy of `order`; the
+ * leaf's worth to the mover (`p.objective`). */
+function playout(order: GameState, move: number, p: RolloutParams, seed: number, me: number, players: number): number {
+  const plies = rolloutPlies(p.horizon, players);
   const d = det!.copyFrom(order);
   applyPacked(d, move);
   discardUnplaceable(d);
@@ -72,9 +93,10 @@ function playout(order: GameState, move: number, horizon: number, seed: number, 
   if (bagEmpty(d)) {
     finalScoring(d);
     finalValues(d, values);
-  } else if (leaf) leafValues(d, values, leaf);
+  } else if (p.leaf) leafValues(d, values, p.leaf);
   else evaluate(d, values);
-  return margin(values, players, me);
+  const lead = margin(values, players, me);
+  return p.objective === 'win' && players === 2 ? winValue(lead, d.tilesLeft) : lead;
 }
 
 /** Copies `root` into `order` and shuffles the tiles after the current one (one sample of the
@@ -98,16 +120,18 @@ function ensureScratch(): void {
 }
 
 /**
- * Mean rollout value (the mover's lead) of each of `moves` over `samples` paired
- * determinizations: the yardstick bench/regret.ts measures a level's choices against.
+ * Mean rollout value (the mover's lead, or with 'win' its worth as the search judges it) of each
+ * of `moves` over `samples` paired determinizations: the yardstick bench/regret.ts measures a
+ * level's choices against.
  */
-export function rolloutValues(root: GameState, moves: readonly number[], horizon: number, samples: number, seed: number): number[] {
+export function rolloutValues(root: GameState, moves: readonly number[], horizon: number, samples: number, seed: number, objective: RolloutParams['objective'] = 'lead'): number[] {
   ensureScratch();
   const rng = new Rng(seed);
+  const p: RolloutParams = { candidates: moves.length, samples, horizon, halving: false, objective };
   const sum = moves.map(() => 0);
   for (let s = 0; s < samples; s++) {
     determinize(order!, root, rng);
-    for (let a = 0; a < moves.length; a++) sum[a] += playout(order!, moves[a], horizon, mixSeed(seed, s), root.currentPlayer, root.players);
+    for (let a = 0; a < moves.length; a++) sum[a] += playout(order!, moves[a], p, mixSeed(seed, s), root.currentPlayer, root.players);
   }
   return sum.map((v) => v / samples);
 }
@@ -155,7 +179,7 @@ export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, c
           stopped = true;
           break;
         }
-        partial[a] = playout(order!, ranked[alive[a]], p.horizon, mixSeed(seed, sampleIndex), me, players, p.leaf);
+        partial[a] = playout(order!, ranked[alive[a]], p, mixSeed(seed, sampleIndex), me, players);
         it++;
       }
       // Count a determinization only if every candidate played it, to keep the pairing.
