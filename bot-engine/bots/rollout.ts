@@ -44,7 +44,8 @@ export interface RolloutParams {
    * no level: measured no stronger (docs/BOTS.md, seventh screen). */
   objective?: 'lead' | 'win';
   /** Leaves judged: the last `leafPlies` positions of a rollout, averaged (default 1: the end
-   * only). Two mixes a leaf after an opponent's move into one after the mover's own. */
+   * only). Two mixes a leaf after an opponent's move into one after the mover's own. An
+   * experiment, no level: measured weaker (docs/BOTS.md, ninth screen). */
   leafPlies?: number;
 }
 
@@ -135,14 +136,14 @@ function ensureScratch(): void {
 }
 
 /**
- * Mean rollout value (the mover's lead, or its worth as `leaf` options judge it) of each of
+ * Mean rollout value (the mover's lead, or its worth as the `judge` options say) of each of
  * `moves` over `samples` paired determinizations: the yardstick bench/regret.ts measures a
  * level's choices against.
  */
-export function rolloutValues(root: GameState, moves: readonly number[], horizon: number, samples: number, seed: number, leaf: Pick<RolloutParams, 'objective' | 'leafPlies'> = {}): number[] {
+export function rolloutValues(root: GameState, moves: readonly number[], horizon: number, samples: number, seed: number, judge: Pick<RolloutParams, 'objective' | 'leafPlies'> = {}): number[] {
   ensureScratch();
   const rng = new Rng(seed);
-  const p: RolloutParams = { candidates: moves.length, samples, horizon, halving: false, ...leaf };
+  const p: RolloutParams = { candidates: moves.length, samples, horizon, halving: false, ...judge };
   const sum = moves.map(() => 0);
   for (let s = 0; s < samples; s++) {
     determinize(order!, root, rng);
