@@ -230,30 +230,10 @@ test('a search playing to win: safe when ahead, gambling when behind, more so as
     const s = view(midGame(`win-${players}`, players, 30));
     const moves = rankedRootMoves(s).slice(0, 6);
     const lead = rolloutValues(s, moves, 2, 1, 7);
-    const win = rolloutValues(s, moves, 2, 1, 7, { objective: 'win' });
+    const win = rolloutValues(s, moves, 2, 1, 7, 'win');
     if (players === 3) assert.deepEqual(win, lead);
     else for (let a = 0; a < moves.length; a++) assert.ok(Math.abs(win[a] - winValue(lead[a], s.tilesLeft - 3)) < 1e-12, `move ${a}: ${win[a]} for a lead of ${lead[a]}`);
   }
-});
-
-test('leafPlies averages the last leaves of a rollout; 1 is the plain search', () => {
-  for (const players of [2, 3]) {
-    const s = view(midGame(`leaves-${players}`, players, 24));
-    const moves = rankedRootMoves(s).slice(0, 5);
-    // Rollouts of one horizon replay those of a shorter one ply for ply (same tiles, same
-    // tie-breaks), so the mean of the last two leaves is the mean of the two horizons' values.
-    const short = rolloutValues(s, moves, 3, 4, 11);
-    const long = rolloutValues(s, moves, 4, 4, 11);
-    assert.equal(rolloutPlies(4, players) - rolloutPlies(3, players), 1);
-    const both = rolloutValues(s, moves, 4, 4, 11, { leafPlies: 2 });
-    for (let a = 0; a < moves.length; a++) {
-      assert.ok(Math.abs(both[a] - (short[a] + long[a]) / 2) < 1e-9, `${players} players, move ${a}: ${both[a]} is not the mean of ${short[a]} and ${long[a]}`);
-    }
-    assert.ok(moves.some((_, a) => both[a] !== long[a]), 'a second leaf changes the values');
-  }
-  const s = view(midGame('leaves-search', 2, 30));
-  const plain = rolloutSearch(s, SEARCH_LEVELS.hard, 5);
-  assert.deepEqual(rolloutSearch(s, { ...SEARCH_LEVELS.hard, leafPlies: 1 }, 5), plain);
 });
 
 test('the evaluation is finite and counts banked points', () => {

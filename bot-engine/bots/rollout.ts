@@ -43,10 +43,6 @@ export interface RolloutParams {
    * 2 players its chance of winning (`winValue`); at 3–4 players always the lead. An experiment,
    * no level: measured no stronger (docs/BOTS.md, seventh screen). */
   objective?: 'lead' | 'win';
-  /** Leaves judged: the last `leafPlies` positions of a rollout, averaged (default 1: the end
-   * only). Two mixes a leaf after an opponent's move into one after the mover's own. An
-   * experiment, no level: measured weaker (docs/BOTS.md, ninth screen). */
-  leafPlies?: number;
 }
 
 const rootMoves = new Int32Array(MAX_MOVES);
@@ -88,28 +84,16 @@ function playout(order: GameState, move: number, p: RolloutParams, seed: number,
   const d = det!.copyFrom(order);
   applyPacked(d, move);
   discardUnplaceable(d);
-  const firstLeaf = plies - (p.leafPlies ?? 1);
-  let sum = 0;
-  let leaves = 0;
   for (let h = 0; h < plies && !bagEmpty(d); h++) {
     const n = listMoves(d, moves);
     scoreMoves(d, moves, n, scores, scratch!, 'heuristic');
     applyPacked(d, moves[argmax(scores, n, new Rng(mixSeed(seed, h)))]);
     discardUnplaceable(d);
-    if (h >= firstLeaf && h < plies - 1 && !bagEmpty(d)) {
-      sum += leafWorth(d, p, me, players);
-      leaves++;
-    }
   }
-  if (bagEmpty(d)) finalScoring(d);
-  return (sum + leafWorth(d, p, me, players)) / (leaves + 1);
-}
-
-/** A leaf's worth to the mover (`p.objective`): exact scores once the bag is empty (after
- * finalScoring), else the static evaluation or its reweighted terms. */
-function leafWorth(d: GameState, p: RolloutParams, me: number, players: number): number {
-  if (bagEmpty(d)) finalValues(d, values);
-  else if (p.leaf) leafValues(d, values, p.leaf);
+  if (bagEmpty(d)) {
+    finalScoring(d);
+    finalValues(d, values);
+  } else if (p.leaf) leafValues(d, values, p.leaf);
   else evaluate(d, values);
   const lead = margin(values, players, me);
   return p.objective === 'win' && players === 2 ? winValue(lead, d.tilesLeft) : lead;
@@ -136,14 +120,14 @@ function ensureScratch(): void {
 }
 
 /**
- * Mean rollout value (the mover's lead, or its worth as the `judge` options say) of each of
- * `moves` over `samples` paired determinizations: the yardstick bench/regret.ts measures a
+ * Mean rollout value (the mover's lead, or with 'win' its worth as the search judges it) of each
+ * of `moves` over `samples` paired determinizations: the yardstick bench/regret.ts measures a
  * level's choices against.
  */
-export function rolloutValues(root: GameState, moves: readonly number[], horizon: number, samples: number, seed: number, judge: Pick<RolloutParams, 'objective' | 'leafPlies'> = {}): number[] {
+export function rolloutValues(root: GameState, moves: readonly number[], horizon: number, samples: number, seed: number, objective: RolloutParams['objective'] = 'lead'): number[] {
   ensureScratch();
   const rng = new Rng(seed);
-  const p: RolloutParams = { candidates: moves.length, samples, horizon, halving: false, ...judge };
+  const p: RolloutParams = { candidates: moves.length, samples, horizon, halving: false, objective };
   const sum = moves.map(() => 0);
   for (let s = 0; s < samples; s++) {
     determinize(order!, root, rng);
