@@ -1,7 +1,7 @@
 // How often two search settings pick the same move: `node bench/agreement.ts [--games 5]
 // [--every 5] [--configs '{"name":{"candidates":8,"samples":4,"horizon":2,"halving":true},…}']`.
 //
-// Plays `medium` self-play games and, every `every` turns, asks each setting (and `heuristic`)
+// Plays `hard` self-play games and, every `every` turns, asks each setting (and `heuristic`)
 // for its move in that position. Cheap next to a tournament: it shows whether more budget
 // changes decisions at all (a setting that agrees with a smaller one on nearly every move cannot
 // beat it by much), not which setting is stronger.
@@ -24,7 +24,7 @@ if (!Number.isInteger(games) || games < 1 || !Number.isInteger(every) || every <
 const configs: Record<string, RolloutParams> = values.configs ? JSON.parse(values.configs) : SEARCH_LEVELS;
 const names = [...Object.keys(configs), 'heuristic'];
 const same = new Map<string, number>();
-const positions = selfPlayPositions(games, every, 'medium', 'agreement');
+const positions = selfPlayPositions(games, every, 'hard', 'agreement');
 for (const { view, seed } of positions) {
   const picked = names.map((name) => {
     const d = name === 'heuristic' ? chooseMove(view, 'heuristic', seed) : rolloutSearch(view, configs[name], seed);
@@ -37,5 +37,5 @@ for (const { view, seed } of positions) {
     }
   }
 }
-console.log(`${positions.length} positions from ${games} medium self-play games`);
+console.log(`${positions.length} positions from ${games} hard self-play games`);
 for (const [pair, n] of same) console.log(`${pair}: ${((100 * n) / positions.length).toFixed(0)}% same move`);

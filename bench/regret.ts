@@ -3,10 +3,10 @@
 // [--seeds 3] [--configs '{"name":{"candidates":12,"samples":4,"horizon":4,"halving":true},…}']
 // [--oracle-cache FILE]` (the oracle's values, reused when its settings match: it is the slow part).
 //
-// The levels above `medium` share one policy and one evaluation; what separates them is how much
-// noise is left in their choice. So: in each position (every `every`-th turn of `medium` self-play
+// The rollout levels share one policy and one evaluation; what separates them is how much
+// noise is left in their choice. So: in each position (every `every`-th turn of `hard` self-play
 // games), the oracle plays the `oracle-candidates` best root moves out `oracle-samples` times on
-// paired determinizations (horizon 4, as hard and expert) and keeps each move's mean lead. A
+// paired determinizations (horizon 4, as expert) and keeps each move's mean lead. A
 // setting's regret in that position = the oracle's best value − the oracle's value of the move the
 // setting picked, averaged over `seeds` search seeds. Minutes instead of the hours a 400-game
 // tournament takes, and it ranks settings at equal CPU; it cannot see bias all settings share.
@@ -29,7 +29,7 @@ const { values } = parseArgs({
     configs: { type: 'string' },
     'oracle-cache': { type: 'string' },
     /** Level of the self-play games the positions come from. */
-    'positions-from': { type: 'string', default: 'medium' },
+    'positions-from': { type: 'string', default: 'hard' },
   },
 });
 const [games, every, oracleSamples, oracleCandidates, seeds] = ['games', 'every', 'oracle-samples', 'oracle-candidates', 'seeds'].map((k) => {
@@ -73,7 +73,7 @@ for (const [i, { view, seed }] of positions.entries()) {
   if (process.stderr.isTTY) process.stderr.write(`\r${i + 1}/${positions.length} positions`);
 }
 const first = names[1];
-console.log(`${positions.length} positions from ${games} medium self-play games; oracle: ${oracleCandidates} moves × ${oracleSamples} determinizations, horizon 4; ${seeds} seeds per setting; ${((performance.now() - started) / 1000).toFixed(0)} s`);
+console.log(`${positions.length} positions from ${games} ${from} self-play games; oracle: ${oracleCandidates} moves × ${oracleSamples} determinizations, horizon 4; ${seeds} seeds per setting; ${((performance.now() - started) / 1000).toFixed(0)} s`);
 console.log(`setting | mean regret (points of lead) | vs ${first}, paired (± 95%) | oracle-best move | CPU ms/move`);
 for (const n of names) {
   const r = regret.get(n)!;

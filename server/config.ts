@@ -47,7 +47,7 @@ export const DEFAULTS: Config = {
   reservedCores: 1,
   maxQueue: 64,
   botDeadlineMs: 2000,
-  warmupLevel: 'medium',
+  warmupLevel: 'hard',
   warmupTimeoutMs: 20000,
   cgroupRoot: '/sys/fs/cgroup',
   workerFile: null,

@@ -30,8 +30,8 @@ export interface CapacityOptions {
 }
 
 export const CAPACITY_MODES: Record<'tiny' | 'quick' | 'full', CapacityOptions> = {
-  tiny: { levels: ['medium'], steps: [2], thinkMs: [300, 600], rampSeconds: 1, seconds: 2.5, loopP99Ms: 5, bisect: false, plotDir: null },
-  quick: { levels: ['medium'], steps: [10, 40], thinkMs: [2000, 5000], rampSeconds: 3, seconds: 10, loopP99Ms: 5, bisect: false, plotDir: null },
+  tiny: { levels: ['hard'], steps: [2], thinkMs: [300, 600], rampSeconds: 1, seconds: 2.5, loopP99Ms: 5, bisect: false, plotDir: null },
+  quick: { levels: ['hard'], steps: [10, 40], thinkMs: [2000, 5000], rampSeconds: 3, seconds: 10, loopP99Ms: 5, bisect: false, plotDir: null },
   full: { levels: ['medium', 'hard', 'expert'], steps: [2, 5, 10, 20, 40, 80], thinkMs: [2000, 5000], rampSeconds: 5, seconds: 25, loopP99Ms: 5, bisect: true, plotDir: 'docs/bench' },
 };
 

@@ -33,7 +33,7 @@ export interface GamesOptions {
 export const GAMES_MODES: Record<'tiny' | 'quick' | 'full', GamesOptions> = {
   tiny: { people: 4, level: 'greedy', thinkMs: [110, 160], rampSeconds: 1, steadySeconds: 1.5, httpSeconds: 1, httpConnections: 4, seconds: 3.5, graceSeconds: 1, plotDir: null },
   quick: { people: 40, level: 'greedy', thinkMs: [100, 300], rampSeconds: 3, steadySeconds: 8, httpSeconds: 5, httpConnections: 10, seconds: 18, graceSeconds: 5, plotDir: 'docs/bench' },
-  full: { people: 200, level: 'medium', thinkMs: [1000, 3000], rampSeconds: 15, steadySeconds: 40, httpSeconds: 15, httpConnections: 10, seconds: 80, graceSeconds: 60, plotDir: 'docs/bench' },
+  full: { people: 200, level: 'hard', thinkMs: [1000, 3000], rampSeconds: 15, steadySeconds: 40, httpSeconds: 15, httpConnections: 10, seconds: 80, graceSeconds: 60, plotDir: 'docs/bench' },
 };
 
 export interface GamesReport {
@@ -62,7 +62,7 @@ export async function runGames(o: GamesOptions): Promise<{ report: GamesReport; 
   let httpLoaded: Promise<CannonResult | null> | null = null;
   const httpFrom = (o.rampSeconds + o.steadySeconds) * 1000;
   try {
-    const created = await fetch(`${server.url}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seats: [{ kind: 'person' }, { kind: 'bot', level: 'medium' }] }) });
+    const created = await fetch(`${server.url}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seats: [{ kind: 'person' }, { kind: 'bot', level: 'hard' }] }) });
     const target = `${server.url}/api/games/${((await created.json()) as { id: string }).id}`;
     progress(`games: HTTP on the idle server (GET /api/games/:id, ${o.httpConnections} connections, ${o.httpSeconds} s)`);
     httpIdle = await runCannonChild({ title: 'idle', url: target, connections: o.httpConnections, duration: o.httpSeconds }).catch(() => null);

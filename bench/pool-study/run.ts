@@ -90,7 +90,7 @@ function calibrate(count: number, seed: number): Candidate[] {
   const pick = rng(seed);
   // JIT warm-up so the calibration measures warm code, as a warm worker runs it.
   const w = newGame({ players: 2, seed: 'calibrate-warmup' });
-  for (let i = 0; i < 3; i++) botSearch({ state: hideBag(w.clone()).buffer, level: 'medium', seed: i, deadline: Date.now() + 5000 });
+  for (let i = 0; i < 3; i++) botSearch({ state: hideBag(w.clone()).buffer, level: 'hard', seed: i, deadline: Date.now() + 5000 });
   // Levels take turns by attempt, not by find: a level whose searches all fall under 50 ms
   // (a faster engine) is skipped instead of stalling the calibration.
   let attempts = 0;
@@ -179,7 +179,7 @@ async function runStrategy(s: Strategy, o: StudyOptions, cands: Candidate[], arr
     pool.on('workerCreate', (w: { threadId: number }) => created.push({ threadId: w.threadId, at: performance.now() }));
     if (s.warm) {
       const barrier = new SharedArrayBuffer(8);
-      const task: WarmupTask = { level: 'medium', seed: 1, moves: 4, budgetMs: 300, barrier, workers: s.min, barrierTimeoutMs: 20000 };
+      const task: WarmupTask = { level: 'hard', seed: 1, moves: 4, budgetMs: 300, barrier, workers: s.min, barrierTimeoutMs: 20000 };
       const results = (await Promise.all(Array.from({ length: s.min }, (_, i) => pool!.run({ ...task, seed: i + 1 }, { name: 'warmup' })))) as WarmupResult[];
       for (const r of results) warmCpu.set(r.worker.threadId, r.warmCpuMs);
     } else {

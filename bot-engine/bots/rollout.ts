@@ -147,8 +147,8 @@ export function rankedRootMoves(root: GameState): number[] {
 }
 
 export const SEARCH_LEVELS: Record<'medium' | 'hard' | 'expert', RolloutParams> = {
-  medium: { candidates: 8, samples: 4, horizon: 2, halving: true },
-  hard: { candidates: 12, samples: 3, samplesByPlayers: { 3: 3, 4: 2 }, horizon: 4, halving: true },
+  medium: { candidates: 4, samples: 2, horizon: 2, halving: true },
+  hard: { candidates: 8, samples: 4, horizon: 2, halving: true },
   expert: { candidates: 12, samples: 8, samplesByPlayers: { 3: 5, 4: 4 }, horizon: 4, halving: true },
 };
 

@@ -12,9 +12,9 @@ const LEVEL_INFO: Record<string, string> = {
   random: 'random — plays any legal move',
   greedy: 'greedy — best points now',
   heuristic: 'heuristic — weighs the board',
-  medium: 'medium — searches ahead',
-  hard: 'hard — searches longer',
-  expert: 'expert — strongest, slowest',
+  medium: 'medium — looks a round ahead',
+  hard: 'hard — weighs more moves a round ahead',
+  expert: 'expert — looks two rounds ahead',
 };
 
 type Opp = 'open' | (typeof BOT_LEVELS)[number];
