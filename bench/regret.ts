@@ -3,7 +3,7 @@
 // [--seeds 3] [--configs '{"name":{"candidates":12,"samples":4,"horizon":4,"halving":true},…}']
 // [--oracle-cache FILE]` (the oracle's values, reused when its settings match: it is the slow part).
 //
-// The rollout levels share one policy and one evaluation; what separates them is how much
+// Settings at one horizon share one policy and one evaluation; what separates them is how much
 // noise is left in their choice. So: in each position (every `every`-th turn of `hard` self-play
 // games), the oracle plays the `oracle-candidates` best root moves out `oracle-samples` times on
 // paired determinizations (horizon 4, as expert) and keeps each move's mean lead. A

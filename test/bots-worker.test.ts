@@ -43,7 +43,7 @@ function task(s: GameState, level: SearchTask['level'], seed: number, deadline =
 
 test('same task on two different pool workers gives the same move as in-process', { skip: !built && 'run npm run build first' }, async () => {
   const s = position('worker-det', 14);
-  for (const level of ['heuristic', 'medium'] as const) {
+  for (const level of ['heuristic', 'hard'] as const) {
     const expected = resolvedToMove(s, chooseMove(hideBag(s.clone()), level, 1234));
     const threads = new Set<number>();
     // Two at a time on a pool of two: each runs on its own worker.

@@ -168,7 +168,7 @@ test('queue wait and run time are measured apart: searches behind a busy worker 
   const { pool, close } = makePool(null, { workers: 1 });
   try {
     await pool.start();
-    const task = () => ({ state: view().buffer, level: 'medium' as const, seed: 3, deadline: Date.now() + 5000 });
+    const task = () => ({ state: view().buffer, level: 'hard' as const, seed: 3, deadline: Date.now() + 5000 });
     const results = await Promise.all([pool.search(task()), pool.search(task()), pool.search(task())]);
     const runs = results.map((r) => r.runMs);
     const tasks = pool.summary().tasks;

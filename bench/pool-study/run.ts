@@ -16,6 +16,7 @@ import { hideBag } from '../../bot-engine/rules.ts';
 import botSearch, { type SearchTask } from '../../bot-engine/worker.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { WarmupResult, WarmupTask } from '../../server/pool/worker.ts';
+import { DEFAULTS } from '../../server/config.ts';
 import { runCannonChild, type CannonResult } from '../lib/cannon.ts';
 import { benchFile } from '../lib/paths.ts';
 import { machine, machineLine, type MachineInfo } from '../lib/proc.ts';
@@ -83,6 +84,13 @@ interface Arrival {
   candidate: number;
 }
 
+/** "expert 27, hard 3": which levels the calibration found in the 50–500 ms band. */
+function levelCounts(cands: readonly Pick<Candidate, 'level'>[]): string {
+  const n = new Map<BotLevel, number>();
+  for (const c of cands) n.set(c.level, (n.get(c.level) ?? 0) + 1);
+  return [...n].map(([level, count]) => `${level} ${count}`).join(', ');
+}
+
 /** Positions from seeded games, searched once on this (warm) thread; keeps those of 50–500 ms. */
 function calibrate(count: number, seed: number): Candidate[] {
   const levels: BotLevel[] = ['medium', 'hard', 'expert'];
@@ -90,7 +98,7 @@ function calibrate(count: number, seed: number): Candidate[] {
   const pick = rng(seed);
   // JIT warm-up so the calibration measures warm code, as a warm worker runs it.
   const w = newGame({ players: 2, seed: 'calibrate-warmup' });
-  for (let i = 0; i < 3; i++) botSearch({ state: hideBag(w.clone()).buffer, level: 'hard', seed: i, deadline: Date.now() + 5000 });
+  for (let i = 0; i < 3; i++) botSearch({ state: hideBag(w.clone()).buffer, level: DEFAULTS.warmupLevel, seed: i, deadline: Date.now() + 5000 });
   // Levels take turns by attempt, not by find: a level whose searches all fall under 50 ms
   // (a faster engine) is skipped instead of stalling the calibration.
   let attempts = 0;
@@ -179,7 +187,7 @@ async function runStrategy(s: Strategy, o: StudyOptions, cands: Candidate[], arr
     pool.on('workerCreate', (w: { threadId: number }) => created.push({ threadId: w.threadId, at: performance.now() }));
     if (s.warm) {
       const barrier = new SharedArrayBuffer(8);
-      const task: WarmupTask = { level: 'hard', seed: 1, moves: 4, budgetMs: 300, barrier, workers: s.min, barrierTimeoutMs: 20000 };
+      const task: WarmupTask = { level: DEFAULTS.warmupLevel, seed: 1, moves: 4, budgetMs: 300, barrier, workers: s.min, barrierTimeoutMs: 20000 };
       const results = (await Promise.all(Array.from({ length: s.min }, (_, i) => pool!.run({ ...task, seed: i + 1 }, { name: 'warmup' })))) as WarmupResult[];
       for (const r of results) warmCpu.set(r.worker.threadId, r.warmCpuMs);
     } else {
@@ -395,7 +403,7 @@ function studyMarkdown(r: StudyReport): string {
   const plots = o.plotDir ? `\n![queue wait and run time per search](bench/pool-study-timeline.svg)\n\n![latency by strategy](bench/pool-study-latency.svg)\n![spawn against compute CPU](bench/pool-study-cpu.svg)\n![event loop and HTTP](bench/pool-study-loop.svg)\n` : '';
   return `Measured by \`bench/pool-study/run.ts\` (\`npm run bench\` runs it for ${STUDY_MODES.quick.seconds} s per strategy, \`npm run bench:full\` for ${STUDY_MODES.full.seconds} s). Machine: ${machineLine(r.machine, r.machineEnd)}.
 
-**Workload** (identical for every strategy): ${r.workload.searches} real bot searches over ${o.seconds} s — bursts of ${o.burst[0]}–${o.burst[1]} searches every ~${o.burstEveryMs / 1000} s plus a Poisson trickle of ${o.tricklePerSec}/s — drawn from ${r.workload.candidates.length} positions (medium/hard/expert) whose warm single-thread search takes 50–500 ms (${r.workload.candidates.map((c) => Math.round(c.warmMs)).join(', ')} ms); offered ≈ ${round(r.workload.offeredCpuMsPerSec / 1000, 2)} CPU-seconds per second. The worker is the server's own pool worker (\`server/pool/worker.ts\`, compiled), plus thread-CPU accounting. Searches are iteration-bounded, so CPU contention shows up as longer run times. The same process runs a small fastify server under a steady ${o.httpRate} req/s autocannon load (4 connections, from a child process); event-loop delay is \`monitorEventLoopDelay\` at 1 ms resolution, resolution subtracted. Every pool has an unbounded queue here (the server bounds its own); atomics \`'disabled'\` unless stated; warm pools run 4 \`medium\` warm-up searches per worker before the workload.
+**Workload** (identical for every strategy): ${r.workload.searches} real bot searches over ${o.seconds} s — bursts of ${o.burst[0]}–${o.burst[1]} searches every ~${o.burstEveryMs / 1000} s plus a Poisson trickle of ${o.tricklePerSec}/s — drawn from ${r.workload.candidates.length} positions (${levelCounts(r.workload.candidates)}) whose warm single-thread search takes 50–500 ms (${r.workload.candidates.map((c) => Math.round(c.warmMs)).join(', ')} ms); offered ≈ ${round(r.workload.offeredCpuMsPerSec / 1000, 2)} CPU-seconds per second. The worker is the server's own pool worker (\`server/pool/worker.ts\`, compiled), plus thread-CPU accounting. Searches are iteration-bounded, so CPU contention shows up as longer run times. The same process runs a small fastify server under a steady ${o.httpRate} req/s autocannon load (4 connections, from a child process); event-loop delay is \`monitorEventLoopDelay\` at 1 ms resolution, resolution subtracted. Every pool has an unbounded queue here (the server bounds its own); atomics \`'disabled'\` unless stated; warm pools run 4 \`${DEFAULTS.warmupLevel}\` warm-up searches per worker before the workload.
 
 - **spawns** = worker threads started after the workload began. **spawn CPU** = worker-thread CPU not spent inside search tasks (module load, JIT warm-up, piscina dispatch), measured with \`process.threadCpuUsage()\` in the worker: before ready / during the run. **compute** = CPU inside the searches. **cold ×** = median run time over the same search's warm run time (code not yet optimised runs slower).
 - **queue wait** = submit → the task starts in a worker (for a fresh worker: includes the thread's start-up); **run** = inside the worker; **total** = submit → result on the main thread.
