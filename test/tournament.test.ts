@@ -36,9 +36,10 @@ test('a killed tournament resumes from its checkpoint with the uninterrupted res
   const cut = join(dir, 'cut.json');
   const checkpoint = `${cut}.partial.jsonl`;
   const killed = await run([...base, '--out', cut], (kill) => {
-    // Kill hard once two pairs are on disk: no chance to clean up.
+    // Kill hard once two pairs are on disk: no chance to clean up. Count finished lines only: a
+    // line caught mid-write would be dropped on resume (the resumed run plays that pair again).
     const poll = setInterval(() => {
-      const lines = existsSync(checkpoint) ? readFileSync(checkpoint, 'utf8').split('\n').filter(Boolean).length : 0;
+      const lines = existsSync(checkpoint) ? (readFileSync(checkpoint, 'utf8').match(/\n/g) ?? []).length : 0;
       if (lines >= 3) {
         clearInterval(poll);
         kill();
