@@ -271,7 +271,7 @@ async function main(): Promise<void> {
   const players = Number(values.players);
   if (!Number.isInteger(games) || games < 2) throw new Error('--games must be an integer ≥ 2');
   if (!Number.isInteger(workers) || workers < 1) throw new Error('--workers must be an integer ≥ 1');
-  if (![2, 3, 4].includes(players)) throw new Error('--players must be 2, 3 or 4');
+  if (![2, 3, 4, 5].includes(players)) throw new Error('--players must be 2, 3, 4 or 5');
   const rules = parseRules(values.rules);
   const maxMs = values['max-minutes'] ? Number(values['max-minutes']) * 60_000 : Infinity;
   if (!(maxMs > 0)) throw new Error('--max-minutes must be a positive number');

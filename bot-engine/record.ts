@@ -2,7 +2,7 @@
 // a record rebuilds the exact state anywhere.
 
 import { ROT_SPOT_NAMES, TILE_NAMES, tileIndex } from './tiles.ts';
-import { GameState, H_LOG } from './state.ts';
+import { GameState, H_LOG, MAX_PLAYERS } from './state.ts';
 import { type Rules, type ScoreEvent, canPlaceAnywhere, bagEmpty, discard, drawType, finalScoring, initState, place, rulesOf, canonicalBag, shuffledBag } from './rules.ts';
 import { normalizeRules, resolveMove, type Move } from './game.ts';
 
@@ -48,7 +48,7 @@ function checkHeader(record: unknown): asserts record is GameRecord {
   if (!record || typeof record !== 'object' || Array.isArray(record)) throw new RecordError('a record is a JSON object');
   const r = record as Partial<GameRecord>;
   if (r.format !== RECORD_FORMAT) throw new RecordError(`format must be "${RECORD_FORMAT}"`);
-  if (!Array.isArray(r.players) || r.players.length < 2 || r.players.length > 4) throw new RecordError('players must list 2 to 4 names');
+  if (!Array.isArray(r.players) || r.players.length < 1 || r.players.length > MAX_PLAYERS) throw new RecordError(`players must list 1 to ${MAX_PLAYERS} names`);
   if (r.players.some((p) => typeof p !== 'string' || p.length === 0)) throw new RecordError('every player name must be a non-empty string');
   if (new Set(r.players).size !== r.players.length) throw new RecordError('player names must be distinct');
   if (r.seed !== undefined && typeof r.seed !== 'string') throw new RecordError('seed must be a string');

@@ -89,7 +89,7 @@ export function shuffledBag(seed: string): number[] {
 }
 
 export function initState(s: GameState, players: number, rules: Rules, bag: readonly number[]): GameState {
-  if (!Number.isInteger(players) || players < 2 || players > MAX_PLAYERS) throw new Error('a game has 2 to 4 players');
+  if (!Number.isInteger(players) || players < 1 || players > MAX_PLAYERS) throw new Error(`a game has 1 to ${MAX_PLAYERS} players`);
   if (bag.length !== BAG_SIZE) throw new Error(`the bag holds ${BAG_SIZE} tiles`);
   s.bytes.fill(0);
   const h = s.h;
@@ -133,7 +133,8 @@ function union(s: GameState, a: number, b: number, closedEdges: number): void {
   s.open[ra] += s.open[rb] - closedEdges;
   s.pennants[ra] += s.pennants[rb];
   const m = s.meeples;
-  for (let p = 0; p < MAX_PLAYERS; p++) m[ra * 4 + p] += m[rb * 4 + p];
+  for (let p = 0; p < MAX_PLAYERS; p++) m[ra * MAX_PLAYERS + p] += m[rb * MAX_PLAYERS + p];
+  s.followersOn[ra] += s.followersOn[rb];
   const t = s.next[ra];
   s.next[ra] = s.next[rb];
   s.next[rb] = t;
@@ -167,20 +168,47 @@ export function canPlaceAnywhere(s: GameState, type: number): boolean {
   return false;
 }
 
-/** Local segments of `type` at rotation r on `cell` where a follower may stand (ignores supply). */
+// Scratch for freeSpots: each neighbour feature the tile would join, and the local segment
+// that joins it (4 edges + 8 half-edges at most).
+const joinRoot = new Int32Array(12);
+const joinSeg = new Int8Array(12);
+
+/** Local segments of `type` at rotation r on `cell` where a follower may stand (ignores supply):
+ * those whose feature, once the tile joins its neighbours, holds no follower. Two segments of the
+ * tile can end up in one feature through a neighbour's, so occupation spreads across them. */
 export function freeSpots(s: GameState, type: number, r: number, cell: number): number {
   const tr = type * 4 + r;
-  let taken = 0;
+  let joins = 0;
   for (let d = 0; d < 4; d++) {
     const q = s.cellTile[neighbour(cell, d)] - 1;
     if (q < 0) continue;
     const qtr = s.ptype[q] * 4 + s.prot[q];
     const od = (d + 2) & 3;
     const es = ROT_EDGE_SEG[tr * 4 + d];
-    if (es >= 0 && s.meepleAny[find(s, q * MAX_SEGMENTS + ROT_EDGE_SEG[qtr * 4 + od])] !== 0) taken |= 1 << es;
+    if (es >= 0) {
+      joinRoot[joins] = find(s, q * MAX_SEGMENTS + ROT_EDGE_SEG[qtr * 4 + od]);
+      joinSeg[joins++] = es;
+    }
     for (let h = 2 * d; h < 2 * d + 2; h++) {
       const f = ROT_HALF_FIELD[tr * 8 + h];
-      if (f >= 0 && s.meepleAny[find(s, q * MAX_SEGMENTS + ROT_HALF_FIELD[qtr * 8 + OPPOSITE_HALF[h]])] !== 0) taken |= 1 << f;
+      if (f < 0) continue;
+      joinRoot[joins] = find(s, q * MAX_SEGMENTS + ROT_HALF_FIELD[qtr * 8 + OPPOSITE_HALF[h]]);
+      joinSeg[joins++] = f;
+    }
+  }
+  let taken = 0;
+  for (let i = 0; i < joins; i++) if (s.followersOn[joinRoot[i]] !== 0) taken |= 1 << joinSeg[i];
+  // A taken segment takes every other segment that joins one of the same neighbour features.
+  for (let grew = taken !== 0; grew; ) {
+    grew = false;
+    for (let i = 0; i < joins; i++) {
+      if (!(taken & (1 << joinSeg[i]))) continue;
+      for (let j = 0; j < joins; j++) {
+        if (joinRoot[j] === joinRoot[i] && !(taken & (1 << joinSeg[j]))) {
+          taken |= 1 << joinSeg[j];
+          grew = true;
+        }
+      }
     }
   }
   return ((1 << SEG_COUNT[type]) - 1) & ~taken;
@@ -222,7 +250,8 @@ export function addFollowerToLastPlaced(s: GameState, spot: number): boolean {
   const player = s.pplayer[p];
   s.pspot[p] = spot;
   s.owner[seg] = player;
-  s.meeples[root * 4 + player]++;
+  s.meeples[root * MAX_PLAYERS + player]++;
+  s.followersOn[root]++;
   s.h[H_FOLLOWERS + player]--;
   return true;
 }
@@ -234,7 +263,9 @@ export function takeBackFollowerFromLastPlaced(s: GameState, spot: number): void
   const player = s.pplayer[p];
   s.pspot[p] = -1;
   s.owner[seg] = -1;
-  s.meeples[find(s, seg) * 4 + player]--;
+  const root = find(s, seg);
+  s.meeples[root * MAX_PLAYERS + player]--;
+  s.followersOn[root]--;
   s.h[H_FOLLOWERS + player]++;
 }
 
@@ -311,7 +342,9 @@ function placeAt(s: GameState, type: number, x: number, y: number, r: number, pl
   }
   if (spot >= 0) {
     s.owner[base + spot] = player;
-    s.meeples[find(s, base + spot) * 4 + player]++;
+    const root = find(s, base + spot);
+    s.meeples[root * MAX_PLAYERS + player]++;
+    s.followersOn[root]++;
     h[H_FOLLOWERS + player]--;
   }
   // Monasteries: this tile is a neighbour of any around it, and counts its own neighbours.
@@ -391,7 +424,7 @@ export function majority(s: GameState, root: number): number {
   let best = 0;
   let mask = 0;
   for (let p = 0; p < MAX_PLAYERS; p++) {
-    const c = m[root * 4 + p];
+    const c = m[root * MAX_PLAYERS + p];
     if (c > best) {
       best = c;
       mask = 1 << p;
@@ -413,7 +446,7 @@ function award(s: GameState, winners: number, points: number, kind: number, phas
 
 /** Scores a completed feature in play and returns its followers to their supplies. */
 function scoreFeature(s: GameState, root: number, phase: ScoreEvent['phase'], events?: ScoreEvent[]): void {
-  if (s.meepleAny[root] === 0) return;
+  if (s.followersOn[root] === 0) return;
   const kind = s.kind[root];
   const points = featurePoints(s, root, phase === 'play');
   award(s, majority(s, root), points, kind, phase, kind === KIND_MONASTERY ? 9 - s.open[root] : featureTiles(s, root), events);
@@ -426,7 +459,8 @@ function scoreFeature(s: GameState, root: number, phase: ScoreEvent['phase'], ev
     }
     n = s.next[n];
   } while (n !== root);
-  s.meepleAny[root] = 0;
+  s.meeples.fill(0, root * MAX_PLAYERS, root * MAX_PLAYERS + MAX_PLAYERS);
+  s.followersOn[root] = 0;
 }
 
 /** End of game: incomplete roads, cities and monasteries, then farms. Followers stay shown. */
@@ -434,7 +468,7 @@ export function finalScoring(s: GameState, events?: ScoreEvent[]): void {
   if (s.h[H_FINISHED]) return;
   const nodes = s.h[H_PLACED] * MAX_SEGMENTS;
   for (let n = 0; n < nodes; n++) {
-    if (s.parent[n] !== n || s.size[n] === 0 || s.kind[n] === KIND_FIELD || s.meepleAny[n] === 0) continue;
+    if (s.parent[n] !== n || s.size[n] === 0 || s.kind[n] === KIND_FIELD || s.followersOn[n] === 0) continue;
     if (s.open[n] === 0) continue;
     const kind = s.kind[n];
     const tiles = kind === KIND_MONASTERY ? 9 - s.open[n] : featureTiles(s, n);
@@ -481,7 +515,7 @@ function scoreFarms(s: GameState, oncePerPlayer: boolean, events?: ScoreEvent[])
   const nodes = s.h[H_PLACED] * MAX_SEGMENTS;
   if (oncePerPlayer) paidStamp.fill(0);
   for (let n = 0; n < nodes; n++) {
-    if (!isFarmRoot(s, n) || s.meepleAny[n] === 0) continue;
+    if (!isFarmRoot(s, n) || s.followersOn[n] === 0) continue;
     const winners = majority(s, n);
     if (!oncePerPlayer) {
       let cities = 0;
@@ -490,11 +524,11 @@ function scoreFarms(s: GameState, oncePerPlayer: boolean, events?: ScoreEvent[])
       continue;
     }
     // Per winner, only cities not yet paid to that player; group winners by equal pay.
-    const unpaid = [0, 0, 0, 0];
+    const unpaid = new Array<number>(MAX_PLAYERS).fill(0);
     forEachFarmCity(s, n, (city) => {
       for (let p = 0; p < MAX_PLAYERS; p++) {
-        if (winners & (1 << p) && paidStamp[city * 4 + p] === 0) {
-          paidStamp[city * 4 + p] = 1;
+        if (winners & (1 << p) && paidStamp[city * MAX_PLAYERS + p] === 0) {
+          paidStamp[city * MAX_PLAYERS + p] = 1;
           unpaid[p]++;
         }
       }
@@ -515,11 +549,11 @@ function scoreFarmsFirstEdition(s: GameState, events?: ScoreEvent[]): void {
   const nodes = s.h[H_PLACED] * MAX_SEGMENTS;
   const farmersAt = new Map<number, number[]>();
   for (let n = 0; n < nodes; n++) {
-    if (!isFarmRoot(s, n) || s.meepleAny[n] === 0) continue;
+    if (!isFarmRoot(s, n) || s.followersOn[n] === 0) continue;
     forEachFarmCity(s, n, (city) => {
       let counts = farmersAt.get(city);
-      if (!counts) farmersAt.set(city, (counts = [0, 0, 0, 0]));
-      for (let p = 0; p < MAX_PLAYERS; p++) counts[p] += s.meeples[n * 4 + p];
+      if (!counts) farmersAt.set(city, (counts = new Array<number>(MAX_PLAYERS).fill(0)));
+      for (let p = 0; p < MAX_PLAYERS; p++) counts[p] += s.meeples[n * MAX_PLAYERS + p];
     });
   }
   for (const city of [...farmersAt.keys()].sort((a, b) => a - b)) {

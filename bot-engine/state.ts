@@ -11,7 +11,7 @@ export const BOARD_SIDE = 1 << BOARD_BITS;
 export const BOARD_MASK = BOARD_SIDE - 1;
 export const CELLS = BOARD_SIDE * BOARD_SIDE;
 export const NODES = TOTAL_TILES * MAX_SEGMENTS;
-export const MAX_PLAYERS = 4;
+export const MAX_PLAYERS = 5;
 export const FOLLOWERS = 7;
 /** Each placement adds at most 3 frontier cells and removes 1. */
 export const MAX_FRONTIER = 4 + 2 * TOTAL_TILES;
@@ -27,10 +27,10 @@ export const H_FARMERS = 5; // farmer-scoring edition: 1, 2 or 3
 export const H_FINISHED = 6; // 1 once final scoring ran
 export const H_FRONTIER = 7; // frontier length
 export const H_LOG = 8; // log length
-export const H_SCORE = 12; // 4 slots
-export const H_FOLLOWERS = 16; // 4 slots: followers in supply
-export const H_BY_KIND = 20; // 16 slots: [player*4 + kind] points
-const HEADER_INTS = 36;
+export const H_SCORE = 12; // MAX_PLAYERS slots
+export const H_FOLLOWERS = H_SCORE + MAX_PLAYERS; // MAX_PLAYERS slots: followers in supply
+export const H_BY_KIND = H_FOLLOWERS + MAX_PLAYERS; // 4 × MAX_PLAYERS slots: [player*4 + kind] points
+const HEADER_INTS = H_BY_KIND + 4 * MAX_PLAYERS;
 
 interface Layout {
   bytes: number;
@@ -46,7 +46,8 @@ const layout: Layout = (() => {
     offset += length * align;
   };
   add('header', HEADER_INTS, 'i32', 4);
-  add('meeples', NODES * MAX_PLAYERS, 'u8', 1); // first u8 section: 4-aligned for the u32 view
+  add('meeples', NODES * MAX_PLAYERS, 'u8', 1);
+  add('followersOn', NODES, 'u8', 1);
   add('parent', NODES, 'i16', 2);
   add('next', NODES, 'i16', 2);
   add('size', NODES, 'i16', 2);
@@ -87,10 +88,10 @@ export class GameState {
   readonly buffer: ArrayBuffer;
   readonly bytes: Uint8Array;
   readonly h: Int32Array;
-  /** Followers per player on each feature root: [node*4 + player]. */
+  /** Followers per player on each feature root: [node * MAX_PLAYERS + player]. */
   readonly meeples: Uint8Array;
-  /** The same bytes read four at a time: non-zero when a root holds any follower. */
-  readonly meepleAny: Uint32Array;
+  /** Followers of any player on each feature root (the sum of its `meeples`). */
+  readonly followersOn: Uint8Array;
   readonly parent: Int16Array;
   /** Circular list of a feature's member segments. */
   readonly next: Int16Array;
@@ -129,7 +130,7 @@ export class GameState {
     this.bytes = new Uint8Array(buffer);
     this.h = view(buffer, 'header');
     this.meeples = view(buffer, 'meeples');
-    this.meepleAny = new Uint32Array(buffer, layout.sections.meeples[0], NODES);
+    this.followersOn = view(buffer, 'followersOn');
     this.parent = view(buffer, 'parent');
     this.next = view(buffer, 'next');
     this.size = view(buffer, 'size');

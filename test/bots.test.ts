@@ -49,14 +49,14 @@ function midGame(seed: string, players: number, turns: number, rules?: Partial<R
   return s;
 }
 
-test('bots play only legal moves in whole games under every rule option, 2-4 players', () => {
+test('bots play only legal moves in whole games under every rule option, 2-5 players', () => {
   let games = 0;
   for (let i = 0; i < RULES.length; i++) {
-    for (const players of [2, 3, 4]) {
+    for (const players of [2, 3, 4, 5]) {
       const rules = RULES[i];
       const s = newGame({ players, seed: `legal-${i}-${players}`, rules });
       // Seats cycle through the cheap levels and a small-budget search.
-      const seats = ['random', 'greedy', 'heuristic', 'lite', 'rollout', 'heuristic'].slice((i + players) % 3, ((i + players) % 3) + players);
+      const seats = ['random', 'greedy', 'heuristic', 'lite', 'rollout', 'heuristic', 'greedy'].slice((i + players) % 3, ((i + players) % 3) + players);
       let turn = 0;
       while (!bagEmpty(s)) {
         const seat = s.currentPlayer;
@@ -75,7 +75,7 @@ test('bots play only legal moves in whole games under every rule option, 2-4 pla
       games++;
     }
   }
-  assert.equal(games, 18);
+  assert.equal(games, 24);
 });
 
 test('every level, at its real budget, answers legally at several points of a game', () => {
@@ -84,6 +84,7 @@ test('every level, at its real budget, answers legally at several points of a ga
       [3, 2],
       [30, 3],
       [60, 4],
+      [45, 5],
     ] as const) {
       const s = midGame(`levels-${level}-${turns}`, players, turns, RULES[turns % RULES.length]);
       if (bagEmpty(s)) continue;

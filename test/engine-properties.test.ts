@@ -2,7 +2,7 @@
 // from-scratch flood fill, follower conservation, legal moves against brute force, records.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GameState, H_BAGPOS, H_FRONTIER, cellOf, neighbour } from '../bot-engine/state.ts';
+import { GameState, H_BAGPOS, H_FRONTIER, MAX_PLAYERS, cellOf, neighbour } from '../bot-engine/state.ts';
 import {
   DISTINCT_ROTATIONS,
   HAS_MONASTERY,
@@ -16,13 +16,14 @@ import {
   SEG_COUNT,
   SEG_KIND,
   SEG_PENNANT,
+  tileIndex,
 } from '../bot-engine/tiles.ts';
-import { addFollowerToLastPlaced, bagEmpty, canPlaceAnywhere, takeBackFollowerFromLastPlaced, discardUnplaceable, featureTiles, finalScoring, find, freeSpots, hideBag, listPlacements, place, shuffledBag } from '../bot-engine/rules.ts';
-import { newGame, legalMoves, playMove } from '../bot-engine/game.ts';
+import { addFollowerToLastPlaced, bagEmpty, canPlaceAnywhere, drawType, takeBackFollowerFromLastPlaced, discardUnplaceable, featureTiles, finalScoring, find, freeSpots, hideBag, listPlacements, place, shuffledBag } from '../bot-engine/rules.ts';
+import { newGame, legalMoves, legalPlacements, playMove } from '../bot-engine/game.ts';
 import { randomMove } from '../bot-engine/playout.ts';
 import { MAX_MOVES, listMoves, moveFi, moveR, moveSpot } from '../bot-engine/bots/moves.ts';
 import { Rng } from '../bot-engine/rng.ts';
-import { replayRecord, toRecord } from '../bot-engine/record.ts';
+import { RecordError, replayRecord, toRecord } from '../bot-engine/record.ts';
 import type { Rules } from '../bot-engine/rules.ts';
 
 const RULE_SETS: Rules[] = [
@@ -78,7 +79,7 @@ function recount(s: GameState): Map<number, RefFeature> {
   for (const start of adj.keys()) {
     if (byNode.has(start)) continue;
     const kind = SEG_KIND[s.ptype[(start / 8) | 0] * 8 + (start % 8)];
-    const f: RefFeature = { kind, nodes: [], tiles: 0, open: 0, pennants: 0, meeples: [0, 0, 0, 0] };
+    const f: RefFeature = { kind, nodes: [], tiles: 0, open: 0, pennants: 0, meeples: new Array(MAX_PLAYERS).fill(0) };
     const stack = [start];
     byNode.set(start, f);
     while (stack.length) {
@@ -112,7 +113,8 @@ function checkBookkeeping(s: GameState, where: string): void {
     if (f.kind === KIND_CITY || f.kind === KIND_ROAD || f.kind === KIND_MONASTERY) assert.equal(s.open[root], f.open, `${where}: open edges of node ${n}`);
     if (f.kind !== KIND_MONASTERY) assert.equal(featureTiles(s, root), f.tiles, `${where}: tiles of node ${n}`);
     assert.equal(s.pennants[root], f.pennants, `${where}: pennants`);
-    for (let p = 0; p < 4; p++) assert.equal(s.meeples[root * 4 + p], f.meeples[p], `${where}: followers of ${p} on node ${n}`);
+    for (let p = 0; p < MAX_PLAYERS; p++) assert.equal(s.meeples[root * MAX_PLAYERS + p], f.meeples[p], `${where}: followers of ${p} on node ${n}`);
+    assert.equal(s.followersOn[root], f.meeples.reduce((a, b) => a + b), `${where}: followers on node ${n}`);
   }
   assert.equal(new Set(rootOf.values()).size, rootOf.size, `${where}: two features share a root`);
   for (let p = 0; p < s.players; p++) {
@@ -150,7 +152,7 @@ const out = new Int32Array(1024);
 test('random games: bookkeeping equals a recount, followers are conserved, legal placements equal brute force', () => {
   for (let g = 0; g < 60; g++) {
     const rules = RULE_SETS[g % 3];
-    const s = newGame({ players: 2 + (g % 3), rules, seed: `prop-${g}` });
+    const s = newGame({ players: 2 + (g % 4), rules, seed: `prop-${g}` });
     const rng = new Rng(g);
     while (!bagEmpty(s)) {
       const type = s.currentTile;
@@ -169,36 +171,90 @@ test('random games: bookkeeping equals a recount, followers are conserved, legal
   }
 });
 
-test('free follower spots equal the spots whose feature, once joined, holds no follower', () => {
-  for (let g = 0; g < 20; g++) {
-    const s = newGame({ players: 2, seed: `spots-${g}` });
+/** The nodes of `start`'s feature, by walking the board tile to tile (no union-find). */
+function walkFeature(s: GameState, start: number): number[] {
+  const seen = new Set([start]);
+  const stack = [start];
+  while (stack.length) {
+    const n = stack.pop()!;
+    const p = (n / MAX_SEGMENTS) | 0;
+    const local = n % MAX_SEGMENTS;
+    const tr = s.ptype[p] * 4 + s.prot[p];
+    for (let d = 0; d < 4; d++) {
+      const q = s.cellTile[neighbour(s.pcell[p], d)] - 1;
+      if (q < 0) continue;
+      const qtr = s.ptype[q] * 4 + s.prot[q];
+      const across: number[] = [];
+      if (ROT_EDGE_SEG[tr * 4 + d] === local) across.push(ROT_EDGE_SEG[qtr * 4 + ((d + 2) & 3)]);
+      for (let h = 2 * d; h < 2 * d + 2; h++) if (ROT_HALF_FIELD[tr * 8 + h] === local) across.push(ROT_HALF_FIELD[qtr * 8 + [5, 4, 7, 6, 1, 0, 3, 2][h]]);
+      for (const m of across.map((l) => q * MAX_SEGMENTS + l)) if (!seen.has(m)) {
+        seen.add(m);
+        stack.push(m);
+      }
+    }
+  }
+  return [...seen];
+}
+
+test('free follower spots of every placement equal brute force: place the tile, walk each feature, look for a follower', () => {
+  // Every placement of every turn, 2-5 players, followers placed often: occupied features are
+  // common, and so are new tiles whose segments join through one neighbouring feature.
+  let joinedThroughNeighbour = 0;
+  for (let g = 0; g < 50; g++) {
+    const players = 2 + (g % 4);
+    const s = newGame({ players, rules: RULE_SETS[g % 3], seed: `spots-${g}` });
     const rng = new Rng(100 + g);
+    const trial = new GameState();
     while (!bagEmpty(s)) {
       const type = s.currentTile;
       const n = listPlacements(s, type, out);
-      const pick = out[rng.below(n)];
-      const fi = pick >> 2;
-      const r = pick & 3;
-      const free = freeSpots(s, type, r, s.fcell[fi]);
-      const trial = s.clone();
-      const p = trial.placed;
-      place(trial, fi, r, -1);
-      const ref = recount(trial);
-      // Judge by the followers that stood before the tile (scoring may send some home).
-      for (let i = 0; i < SEG_COUNT[type]; i++) {
-        const occupied = ref.get(p * MAX_SEGMENTS + i)!.nodes.some((n) => s.owner[n] >= 0);
-        assert.equal(Boolean(free & (1 << i)), !occupied, `game ${g}, segment ${i}`);
+      for (let k = 0; k < n; k++) {
+        const fi = out[k] >> 2;
+        const r = out[k] & 3;
+        const free = freeSpots(s, type, r, s.fcell[fi]);
+        const p = s.placed;
+        place(trial.copyFrom(s), fi, r, -1);
+        for (let i = 0; i < SEG_COUNT[type]; i++) {
+          const feature = walkFeature(trial, p * MAX_SEGMENTS + i);
+          // Followers as they stood before the tile (its scoring may have sent some home).
+          const occupied = feature.some((node) => node < p * MAX_SEGMENTS && s.owner[node] >= 0);
+          assert.equal(Boolean(free & (1 << i)), !occupied, `game ${g}, ${s.fx[fi]},${s.fy[fi]} rotation ${r * 90}: segment ${i} of ${type}`);
+          if (occupied && feature.filter((node) => node >= p * MAX_SEGMENTS).length > 1) joinedThroughNeighbour++;
+        }
       }
-      const m = randomMove(s, rng, 0.6);
+      const m = randomMove(s, rng, 0.9);
       place(s, m.fi, m.r, m.spot);
       discardUnplaceable(s);
     }
   }
+  assert.ok(joinedThroughNeighbour > 0, 'the games hold occupied features that join two segments of the new tile');
+});
+
+test('the reported case: a follower reaching an occupied field through its own tile and a neighbour is refused', () => {
+  const record = {
+    format: 'tessera-game/1',
+    players: ['A', 'B'],
+    final: true,
+    moves: [
+      { tile: 'U', x: -1, y: 0, rotation: 0, meeple: 'field:SW' },
+      { tile: 'E', x: 0, y: -1, rotation: 180, meeple: null },
+      { tile: 'A', x: 1, y: -1, rotation: 0, meeple: null },
+      { tile: 'J', x: 1, y: 0, rotation: 180, meeple: 'field:NW' },
+    ],
+  };
+  assert.throws(() => replayRecord(record), (e: unknown) => e instanceof RecordError && e.moveIndex === 3 && /already has a follower/.test(e.message));
+  // Without the follower the same move is legal, and the spot is not offered.
+  const without = replayRecord({ ...record, moves: [...record.moves.slice(0, 3), { ...record.moves[3], meeple: null }] });
+  assert.equal(without.state.placed, 5);
+  const before = replayRecord({ ...record, moves: record.moves.slice(0, 3), final: false }).state;
+  assert.ok(drawType(before, tileIndex('J')));
+  const spot = legalPlacements(before).find((m) => m.x === 1 && m.y === 0 && m.rotation === 180);
+  assert.ok(spot && !spot.meeples.includes('field:NW') && spot.meeples.includes('road:N'), JSON.stringify(spot));
 });
 
 test('record → replay reproduces the same state byte for byte, and the same scores', () => {
   for (let g = 0; g < 40; g++) {
-    const players = ['Ann', 'Ben', 'Cat', 'Dan'].slice(0, 2 + (g % 3));
+    const players = ['Ann', 'Ben', 'Cat', 'Dan', 'Eve'].slice(0, 1 + (g % 5));
     const s = newGame({ players: players.length, rules: RULE_SETS[g % 3], seed: `rec-${g}` });
     const rng = new Rng(g);
     const stopAt = g % 4 === 0 ? 30 : Infinity; // some records are of unfinished games

@@ -151,9 +151,20 @@ test('illegal placements are refused with the move index and a reason', () => {
 });
 
 test('records with a bad header are refused without a move index', () => {
-  const bad = [null, [], { format: 'x', players: ['a', 'b'], moves: [] }, { format: 'tessera-game/1', players: ['a'], moves: [] }, { format: 'tessera-game/1', players: ['a', 'a'], moves: [] }, { format: 'tessera-game/1', players: ['a', 'b'], moves: [], rules: { farmers: '4th' } }];
+  const bad = [null, [], { format: 'x', players: ['a', 'b'], moves: [] }, { format: 'tessera-game/1', players: [], moves: [] }, { format: 'tessera-game/1', players: ['a', 'b', 'c', 'd', 'e', 'f'], moves: [] }, { format: 'tessera-game/1', players: ['a', 'a'], moves: [] }, { format: 'tessera-game/1', players: ['a', 'b'], moves: [], rules: { farmers: '4th' } }];
   for (const record of bad) {
     const e = failure(() => replayRecord(record));
     assert.equal(e.moveIndex, undefined);
   }
+});
+
+test('records hold 1 to 5 players: a solo record plays every move itself, a fifth seat moves fifth and scores', () => {
+  const solo = replay([P('V', 0, 1, 270, 'road:E'), P('V', 1, 1, 0), P('V', 1, 2, 90), P('V', 0, 2, 180)], { players: ['Solo'] });
+  assert.deepEqual(solo.scores, { Solo: 4 });
+  assert.deepEqual(solo.steps.map((s) => s.seat), [0, 0, 0, 0]);
+  // Five seats: the fifth (seat 4) closes a road loop with its follower on it; seat 0 moves next.
+  const five = replay([P('V', 0, 1, 270), P('V', 1, 1, 0), P('V', 1, 2, 90), P('U', -1, 0, 0), P('V', 0, 2, 180, 'road:N'), P('U', -2, 0, 0)], { players: ['A', 'B', 'C', 'D', 'E'] });
+  assert.deepEqual(five.steps.map((s) => s.seat), [0, 1, 2, 3, 4, 0]);
+  assert.deepEqual(five.scores, { A: 0, B: 0, C: 0, D: 0, E: 4 });
+  assert.equal(five.state.followers(4), 7, 'the follower came home');
 });

@@ -162,8 +162,9 @@ test('a dropped connection reconnects with its token and gets its full view', as
   for (const c of [again, bad]) c.close();
 });
 
-test('turn clock: a bot plays a timed-out person, who then takes the seat back', async () => {
-  const created = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }], clock: { turnSeconds: 1 }, standIn: 'random' });
+test('turn clock at five seats: a bot plays a timed-out person, who then takes the seat back', async () => {
+  const bots = Array(3).fill({ kind: 'bot', level: 'random' });
+  const created = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }, ...bots], clock: { turnSeconds: 1 }, standIn: 'random' });
   assert.equal(created.status, 201);
   assert.equal(created.body.clock.turnSeconds, 1);
   const id = created.body.id;
@@ -232,8 +233,8 @@ test('spectators get the public view only: no legal placements, no tokens', asyn
   for (const c of [watcher, me]) c.close();
 });
 
-test('rematch: the same seats start a new game; finished games are listed with their scores', async () => {
-  const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'greedy' }]);
+test('rematch of a five-seat game: the same seats start a new game; finished games are listed with their scores', async () => {
+  const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'greedy' }, ...Array(3).fill({ kind: 'bot', level: 'random' })]);
   const me = await Client.join(server.ws, id, tokens.get(0));
   const final = await playUntilOver(new Map([[0, me]]));
   me.close();

@@ -1,10 +1,10 @@
 // Whole games over real WebSockets against a listening server: person vs bot to the final
-// scores, and four seats with two people and two bots. The published record replays exactly.
+// scores, and five seats with two people and three bots. The published record replays exactly.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { replayRecord } from '../bot-engine/record.ts';
-import { Client, createGame, get, playUntilOver, type Running, startServer } from './server-helpers.ts';
+import { Client, createGame, get, playUntilOver, post, type Running, startServer } from './server-helpers.ts';
 
 let server: Running;
 before(async () => {
@@ -48,8 +48,11 @@ test('a person plays a bot over WebSocket to the final scores', async () => {
   me.close();
 });
 
-test('four seats: two people and two bots', async () => {
-  const { id, tokens } = await createGame(server.base, [{ kind: 'bot', level: 'random' }, { kind: 'person' }, { kind: 'bot', level: 'greedy' }, { kind: 'person' }]);
+test('five seats: two people and three bots; a sixth seat is refused', async () => {
+  const six = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, ...Array(5).fill({ kind: 'bot', level: 'random' })] });
+  assert.equal(six.status, 400);
+  assert.match(six.body.message, /seats/);
+  const { id, tokens } = await createGame(server.base, [{ kind: 'bot', level: 'random' }, { kind: 'person' }, { kind: 'bot', level: 'greedy' }, { kind: 'person' }, { kind: 'bot', level: 'heuristic' }]);
   const a = await Client.join(server.ws, id, tokens.get(1));
   const b = await Client.join(server.ws, id, tokens.get(3));
   const watcher = await Client.join(server.ws, id);
@@ -59,17 +62,19 @@ test('four seats: two people and two bots', async () => {
       [3, b],
     ]),
   );
-  assert.equal(final.seats.length, 4);
+  assert.equal(final.seats.length, 5);
   assert.deepEqual(
     final.seats.map((s: any) => s.kind),
-    ['bot', 'person', 'bot', 'person'],
+    ['bot', 'person', 'bot', 'person', 'bot'],
   );
+  // Seven followers each, fifth seat included: in the supply or standing on the board.
+  for (const seat of final.seats) assert.equal(seat.followers + final.followers.filter((f: any) => f.player === seat.seat).length, 7, `seat ${seat.seat}`);
   // A watcher sees every move but never a list of legal placements.
   const seen = watcher.frames.filter((f) => f.type === 'state');
   assert.ok(seen.length > 60);
   assert.ok(seen.every((f) => f.view.legal === null && f.view.you === null));
   const bySeat = new Set(seen.map((f) => f.last?.seat).filter((s) => s !== undefined));
-  assert.deepEqual([...bySeat].sort(), [0, 1, 2, 3]);
+  assert.deepEqual([...bySeat].sort(), [0, 1, 2, 3, 4]);
   await checkRecord(id, final);
   // Someone who arrives now gets the whole game in the welcome, as the live frames showed it.
   const live = new Map<number, any>();

@@ -22,7 +22,7 @@
 // - Budgets are iteration counts, so the move is a function of (view, params, seed); the control
 //   only caps the time and is reported through `stopped`.
 
-import { BAG_SIZE, GameState, H_BAGPOS } from '../state.ts';
+import { BAG_SIZE, GameState, H_BAGPOS, MAX_PLAYERS } from '../state.ts';
 import { bagEmpty, discardUnplaceable, finalScoring } from '../rules.ts';
 import { TILE_TYPES } from '../tiles.ts';
 import { Rng } from '../rng.ts';
@@ -55,8 +55,8 @@ export const ISMCTS_LEVELS: Record<'medium' | 'hard' | 'expert', SearchParams> =
 
 class Chance {
   /** Static value (per player) of the position right after the move. */
-  readonly value = new Float64Array(4);
-  readonly acc = new Float64Array(4);
+  readonly value = new Float64Array(MAX_PLAYERS);
+  readonly acc = new Float64Array(MAX_PLAYERS);
   readonly childValue: Float64Array[] = [];
   sumW = 0;
   readonly children: (Decision | undefined)[] = new Array(TILE_TYPES);
@@ -73,7 +73,7 @@ class Decision {
   n!: Int32Array;
   chance!: (Chance | undefined)[];
   /** Current value estimate (per player): the best move's, by this node's player. */
-  readonly value = new Float64Array(4);
+  readonly value = new Float64Array(MAX_PLAYERS);
   constructor(player: number) {
     this.player = player;
   }
@@ -81,7 +81,7 @@ class Decision {
 
 const allMoves = new Int32Array(MAX_MOVES);
 const allScores = new Float64Array(MAX_MOVES);
-const raw = new Float64Array(4);
+const raw = new Float64Array(MAX_PLAYERS);
 const pathNodes: Decision[] = [];
 const pathIdx = new Int32Array(64);
 let det: GameState | null = null;
@@ -181,7 +181,7 @@ function refreshChance(c: Chance, t: number, child: Decision): void {
   const w = c.weight[t];
   let old = c.childValue[t];
   if (!old) {
-    old = c.childValue[t] = new Float64Array(4);
+    old = c.childValue[t] = new Float64Array(MAX_PLAYERS);
     c.sumW += w;
   } else for (let p = 0; p < players; p++) c.acc[p] -= w * old[p];
   for (let p = 0; p < players; p++) {

@@ -16,7 +16,7 @@
 //   level, seed). `control` is polled before every rollout; on a stop, the determinizations every
 //   surviving candidate played decide (a partly played one is dropped), else the best prior.
 
-import { BAG_SIZE, GameState, H_BAGPOS } from '../state.ts';
+import { BAG_SIZE, GameState, H_BAGPOS, MAX_PLAYERS } from '../state.ts';
 import { bagEmpty, discardUnplaceable, finalScoring } from '../rules.ts';
 import { Rng, mixSeed } from '../rng.ts';
 import { type LeafWeights, evaluate, finalValues, leafValues, margin } from './evaluate.ts';
@@ -28,8 +28,8 @@ export interface RolloutParams {
   candidates: number;
   /** Determinizations per candidate in the first round; doubled each round as the field halves. */
   samples: number;
-  /** The same at 3 and 4 players, where rollouts are longer (default: `samples`). */
-  samplesByPlayers?: { 3?: number; 4?: number };
+  /** The same at 3 to 5 players, where rollouts are longer (default: `samples`). */
+  samplesByPlayers?: { 3?: number; 4?: number; 5?: number };
   /** Plies played out after the candidate move (every player on the heuristic policy) in a
    * 2-player game, i.e. horizon / 2 rounds; with more players the same number of rounds (at
    * least one), so a rollout always stops at the same seat and reaches the mover's next move. */
@@ -40,7 +40,7 @@ export interface RolloutParams {
    * to predict the final lead (fitted by bench/calibrate-leaf.ts; an experiment, no level). */
   leaf?: LeafWeights;
   /** What a rollout's leaf is worth to the mover: its lead in points (default), or with 'win' at
-   * 2 players its chance of winning (`winValue`); at 3–4 players always the lead. An experiment,
+   * 2 players its chance of winning (`winValue`); at 3–5 players always the lead. An experiment,
    * no level: measured no stronger (docs/BOTS.md, seventh screen). */
   objective?: 'lead' | 'win';
 }
@@ -49,7 +49,7 @@ const rootMoves = new Int32Array(MAX_MOVES);
 const rootScores = new Float64Array(MAX_MOVES);
 const moves = new Int32Array(MAX_MOVES);
 const scores = new Float64Array(MAX_MOVES);
-const values = new Float64Array(4);
+const values = new Float64Array(MAX_PLAYERS);
 let det: GameState | null = null;
 let order: GameState | null = null;
 let scratch: GameState | null = null;
@@ -149,7 +149,7 @@ export function rankedRootMoves(root: GameState): number[] {
 export const SEARCH_LEVELS: Record<'medium' | 'hard' | 'expert', RolloutParams> = {
   medium: { candidates: 4, samples: 2, horizon: 2, halving: true },
   hard: { candidates: 8, samples: 4, horizon: 2, halving: true },
-  expert: { candidates: 12, samples: 8, samplesByPlayers: { 3: 5, 4: 4 }, horizon: 4, halving: true },
+  expert: { candidates: 12, samples: 8, samplesByPlayers: { 3: 5, 4: 4, 5: 3 }, horizon: 4, halving: true },
 };
 
 export function searchMove(root: GameState, level: 'medium' | 'hard' | 'expert', seed: number, control?: SearchControl): BotDecision {
@@ -167,7 +167,7 @@ export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, c
   const rng = new Rng(seed);
   let it = 0;
   let stopped = false;
-  let samples = p.samplesByPlayers?.[players as 3 | 4] ?? p.samples;
+  let samples = p.samplesByPlayers?.[players as 3 | 4 | 5] ?? p.samples;
   let sampleIndex = 0;
   while (alive.length > 1 && !stopped) {
     // One round: every surviving candidate on the same fresh determinizations (paired).

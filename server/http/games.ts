@@ -3,6 +3,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { BOT_LEVELS, type BotLevel } from '../../bot-engine/bots/index.ts';
+import { MAX_PLAYERS } from '../../bot-engine/state.ts';
 import type { Room } from '../games/room.ts';
 import { HttpError } from './errors.ts';
 
@@ -89,8 +90,8 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['games'],
-        summary: 'Create a game: 2 to 4 seats, each a person or a bot with its level; at least one person',
-        body: { type: 'object', required: ['seats'], additionalProperties: false, properties: { seats: { type: 'array', minItems: 2, maxItems: 4, items: seatSchema }, rules: rulesSchema, clock: clockSchema, standIn: { type: 'string', enum: [...BOT_LEVELS], description: 'level of the bot that plays for a timed-out or absent person (default heuristic)' } } },
+        summary: `Create a game: 2 to ${MAX_PLAYERS} seats, each a person or a bot with its level; at least one person`,
+        body: { type: 'object', required: ['seats'], additionalProperties: false, properties: { seats: { type: 'array', minItems: 2, maxItems: MAX_PLAYERS, items: seatSchema }, rules: rulesSchema, clock: clockSchema, standIn: { type: 'string', enum: [...BOT_LEVELS], description: 'level of the bot that plays for a timed-out or absent person (default heuristic)' } } },
         response: { 201: gameSummary, ...errors, 503: { $ref: 'Error#' } },
       },
     },
