@@ -119,6 +119,8 @@ test('HTTP API: schemas, errors, OpenAPI, probes, metrics, pool summary', async 
   const openapi = await get(server.base, '/openapi.json');
   assert.equal(openapi.status, 200);
   for (const path of ['/api/games', '/api/games/{id}', '/api/games/{id}/seats', '/api/games/{id}/record', '/healthz', '/readyz', '/metrics', '/api/pool']) assert.ok(openapi.body.paths[path], path);
+  const seats = openapi.body.paths['/api/games'].post.requestBody.content['application/json'].schema.properties.seats;
+  assert.deepEqual([seats.minItems, seats.maxItems], [2, 5], 'the API documents 2 to 5 seats');
   assert.equal((await get(server.base, '/healthz')).body.status, 'ok');
   assert.equal((await get(server.base, '/readyz')).status, 200);
   const metrics = await get(server.base, '/metrics');
