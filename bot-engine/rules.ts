@@ -25,6 +25,7 @@ import {
 import {
   BAG_SIZE,
   FOLLOWERS,
+  FOLLOWER_BITS,
   GameState,
   H_BAGPOS,
   H_BY_KIND,
@@ -41,6 +42,7 @@ import {
   MAX_PLAYERS,
   NODES,
   cellOf,
+  followersOf,
   neighbour,
 } from './state.ts';
 import { Rng } from './rng.ts';
@@ -132,9 +134,7 @@ function union(s: GameState, a: number, b: number, closedEdges: number): void {
   s.size[ra] += s.size[rb];
   s.open[ra] += s.open[rb] - closedEdges;
   s.pennants[ra] += s.pennants[rb];
-  const m = s.meeples;
-  for (let p = 0; p < MAX_PLAYERS; p++) m[ra * MAX_PLAYERS + p] += m[rb * MAX_PLAYERS + p];
-  s.followersOn[ra] += s.followersOn[rb];
+  s.meeples[ra] += s.meeples[rb];
   const t = s.next[ra];
   s.next[ra] = s.next[rb];
   s.next[rb] = t;
@@ -197,7 +197,7 @@ export function freeSpots(s: GameState, type: number, r: number, cell: number): 
     }
   }
   let taken = 0;
-  for (let i = 0; i < joins; i++) if (s.followersOn[joinRoot[i]] !== 0) taken |= 1 << joinSeg[i];
+  for (let i = 0; i < joins; i++) if (s.meeples[joinRoot[i]] !== 0) taken |= 1 << joinSeg[i];
   // A taken segment takes every other segment that joins one of the same neighbour features.
   for (let grew = taken !== 0; grew; ) {
     grew = false;
@@ -250,8 +250,7 @@ export function addFollowerToLastPlaced(s: GameState, spot: number): boolean {
   const player = s.pplayer[p];
   s.pspot[p] = spot;
   s.owner[seg] = player;
-  s.meeples[root * MAX_PLAYERS + player]++;
-  s.followersOn[root]++;
+  s.meeples[root] += 1 << (player * FOLLOWER_BITS);
   s.h[H_FOLLOWERS + player]--;
   return true;
 }
@@ -264,8 +263,7 @@ export function takeBackFollowerFromLastPlaced(s: GameState, spot: number): void
   s.pspot[p] = -1;
   s.owner[seg] = -1;
   const root = find(s, seg);
-  s.meeples[root * MAX_PLAYERS + player]--;
-  s.followersOn[root]--;
+  s.meeples[root] -= 1 << (player * FOLLOWER_BITS);
   s.h[H_FOLLOWERS + player]++;
 }
 
@@ -343,8 +341,7 @@ function placeAt(s: GameState, type: number, x: number, y: number, r: number, pl
   if (spot >= 0) {
     s.owner[base + spot] = player;
     const root = find(s, base + spot);
-    s.meeples[root * MAX_PLAYERS + player]++;
-    s.followersOn[root]++;
+    s.meeples[root] += 1 << (player * FOLLOWER_BITS);
     h[H_FOLLOWERS + player]--;
   }
   // Monasteries: this tile is a neighbour of any around it, and counts its own neighbours.
@@ -420,11 +417,11 @@ export function featurePoints(s: GameState, root: number, complete: boolean): nu
 
 /** Players with the most followers on a root, as a bitmask (0 when none stands there). */
 export function majority(s: GameState, root: number): number {
-  const m = s.meeples;
+  let m = s.meeples[root];
   let best = 0;
   let mask = 0;
-  for (let p = 0; p < MAX_PLAYERS; p++) {
-    const c = m[root * MAX_PLAYERS + p];
+  for (let p = 0; m !== 0; p++, m >>= FOLLOWER_BITS) {
+    const c = m & 7;
     if (c > best) {
       best = c;
       mask = 1 << p;
@@ -446,7 +443,7 @@ function award(s: GameState, winners: number, points: number, kind: number, phas
 
 /** Scores a completed feature in play and returns its followers to their supplies. */
 function scoreFeature(s: GameState, root: number, phase: ScoreEvent['phase'], events?: ScoreEvent[]): void {
-  if (s.followersOn[root] === 0) return;
+  if (s.meeples[root] === 0) return;
   const kind = s.kind[root];
   const points = featurePoints(s, root, phase === 'play');
   award(s, majority(s, root), points, kind, phase, kind === KIND_MONASTERY ? 9 - s.open[root] : featureTiles(s, root), events);
@@ -459,8 +456,7 @@ function scoreFeature(s: GameState, root: number, phase: ScoreEvent['phase'], ev
     }
     n = s.next[n];
   } while (n !== root);
-  s.meeples.fill(0, root * MAX_PLAYERS, root * MAX_PLAYERS + MAX_PLAYERS);
-  s.followersOn[root] = 0;
+  s.meeples[root] = 0;
 }
 
 /** End of game: incomplete roads, cities and monasteries, then farms. Followers stay shown. */
@@ -468,7 +464,7 @@ export function finalScoring(s: GameState, events?: ScoreEvent[]): void {
   if (s.h[H_FINISHED]) return;
   const nodes = s.h[H_PLACED] * MAX_SEGMENTS;
   for (let n = 0; n < nodes; n++) {
-    if (s.parent[n] !== n || s.size[n] === 0 || s.kind[n] === KIND_FIELD || s.followersOn[n] === 0) continue;
+    if (s.parent[n] !== n || s.size[n] === 0 || s.kind[n] === KIND_FIELD || s.meeples[n] === 0) continue;
     if (s.open[n] === 0) continue;
     const kind = s.kind[n];
     const tiles = kind === KIND_MONASTERY ? 9 - s.open[n] : featureTiles(s, n);
@@ -515,7 +511,7 @@ function scoreFarms(s: GameState, oncePerPlayer: boolean, events?: ScoreEvent[])
   const nodes = s.h[H_PLACED] * MAX_SEGMENTS;
   if (oncePerPlayer) paidStamp.fill(0);
   for (let n = 0; n < nodes; n++) {
-    if (!isFarmRoot(s, n) || s.followersOn[n] === 0) continue;
+    if (!isFarmRoot(s, n) || s.meeples[n] === 0) continue;
     const winners = majority(s, n);
     if (!oncePerPlayer) {
       let cities = 0;
@@ -549,11 +545,11 @@ function scoreFarmsFirstEdition(s: GameState, events?: ScoreEvent[]): void {
   const nodes = s.h[H_PLACED] * MAX_SEGMENTS;
   const farmersAt = new Map<number, number[]>();
   for (let n = 0; n < nodes; n++) {
-    if (!isFarmRoot(s, n) || s.followersOn[n] === 0) continue;
+    if (!isFarmRoot(s, n) || s.meeples[n] === 0) continue;
     forEachFarmCity(s, n, (city) => {
       let counts = farmersAt.get(city);
       if (!counts) farmersAt.set(city, (counts = new Array<number>(MAX_PLAYERS).fill(0)));
-      for (let p = 0; p < MAX_PLAYERS; p++) counts[p] += s.meeples[n * MAX_PLAYERS + p];
+      for (let p = 0; p < MAX_PLAYERS; p++) counts[p] += followersOf(s, n, p);
     });
   }
   for (const city of [...farmersAt.keys()].sort((a, b) => a - b)) {

@@ -46,8 +46,7 @@ const layout: Layout = (() => {
     offset += length * align;
   };
   add('header', HEADER_INTS, 'i32', 4);
-  add('meeples', NODES * MAX_PLAYERS, 'u8', 1);
-  add('followersOn', NODES, 'u8', 1);
+  add('meeples', NODES, 'u16', 2);
   add('parent', NODES, 'i16', 2);
   add('next', NODES, 'i16', 2);
   add('size', NODES, 'i16', 2);
@@ -88,10 +87,9 @@ export class GameState {
   readonly buffer: ArrayBuffer;
   readonly bytes: Uint8Array;
   readonly h: Int32Array;
-  /** Followers per player on each feature root: [node * MAX_PLAYERS + player]. */
-  readonly meeples: Uint8Array;
-  /** Followers of any player on each feature root (the sum of its `meeples`). */
-  readonly followersOn: Uint8Array;
+  /** Followers on each feature root, FOLLOWER_BITS per player (`followersOf`); 0 when none.
+   * A player has 7, so a count never carries into the next: joining two features adds them. */
+  readonly meeples: Uint16Array;
   readonly parent: Int16Array;
   /** Circular list of a feature's member segments. */
   readonly next: Int16Array;
@@ -130,7 +128,6 @@ export class GameState {
     this.bytes = new Uint8Array(buffer);
     this.h = view(buffer, 'header');
     this.meeples = view(buffer, 'meeples');
-    this.followersOn = view(buffer, 'followersOn');
     this.parent = view(buffer, 'parent');
     this.next = view(buffer, 'next');
     this.size = view(buffer, 'size');
@@ -215,6 +212,14 @@ export class GameState {
   followers(player: number): number {
     return this.h[H_FOLLOWERS + player];
   }
+}
+
+/** Bits per player in a `meeples` word: counts 0..7. */
+export const FOLLOWER_BITS = 3;
+
+/** Followers `player` has on the feature rooted at `root`. */
+export function followersOf(s: GameState, root: number, player: number): number {
+  return (s.meeples[root] >> (player * FOLLOWER_BITS)) & 7;
 }
 
 export function cellOf(x: number, y: number): number {

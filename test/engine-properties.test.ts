@@ -2,7 +2,7 @@
 // from-scratch flood fill, follower conservation, legal moves against brute force, records.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GameState, H_BAGPOS, H_FRONTIER, MAX_PLAYERS, cellOf, neighbour } from '../bot-engine/state.ts';
+import { GameState, H_BAGPOS, H_FRONTIER, MAX_PLAYERS, cellOf, followersOf, neighbour } from '../bot-engine/state.ts';
 import {
   DISTINCT_ROTATIONS,
   HAS_MONASTERY,
@@ -113,8 +113,8 @@ function checkBookkeeping(s: GameState, where: string): void {
     if (f.kind === KIND_CITY || f.kind === KIND_ROAD || f.kind === KIND_MONASTERY) assert.equal(s.open[root], f.open, `${where}: open edges of node ${n}`);
     if (f.kind !== KIND_MONASTERY) assert.equal(featureTiles(s, root), f.tiles, `${where}: tiles of node ${n}`);
     assert.equal(s.pennants[root], f.pennants, `${where}: pennants`);
-    for (let p = 0; p < MAX_PLAYERS; p++) assert.equal(s.meeples[root * MAX_PLAYERS + p], f.meeples[p], `${where}: followers of ${p} on node ${n}`);
-    assert.equal(s.followersOn[root], f.meeples.reduce((a, b) => a + b), `${where}: followers on node ${n}`);
+    for (let p = 0; p < MAX_PLAYERS; p++) assert.equal(followersOf(s, root, p), f.meeples[p], `${where}: followers of ${p} on node ${n}`);
+    assert.equal(s.meeples[root] === 0, f.meeples.every((c) => c === 0), `${where}: any follower on node ${n}`);
   }
   assert.equal(new Set(rootOf.values()).size, rootOf.size, `${where}: two features share a root`);
   for (let p = 0; p < s.players; p++) {

@@ -16,7 +16,7 @@
 // Followers in the supply are worth a concave amount that shrinks as the game runs out of turns.
 
 import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, MAX_SEGMENTS, FIT, ROT_EDGE_SEG, SEG_FIELD_CITIES, TILE_TYPES, TOTAL_TILES } from '../tiles.ts';
-import { CELLS, GameState, H_FARMERS, H_SCORE, H_TINY_CITY, MAX_PLAYERS, NODES, cellOf, neighbour } from '../state.ts';
+import { CELLS, GameState, H_FARMERS, H_SCORE, H_TINY_CITY, MAX_PLAYERS, NODES, cellOf, followersOf, neighbour } from '../state.ts';
 import { find, majority } from '../rules.ts';
 
 /** Tunable weights (exported so experiments and docs can name them). */
@@ -265,7 +265,7 @@ export function evaluate(s: GameState, out: Float64Array, sameBoard = false): vo
         if (terms) terms[p * TERMS + kind] += points;
       }
       if (kind !== KIND_FIELD && chance > 0) {
-        const m = s.meeples[root * MAX_PLAYERS + p];
+        const m = followersOf(s, root, p);
         if (m > 0) {
           const back = m * chance * base * EVAL.returnShare * EVAL.supplyWeights[Math.min(7, s.followers(p))];
           out[p] += back;
