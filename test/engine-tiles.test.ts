@@ -1,4 +1,4 @@
-// The engine's tile data against RULES.md itself: the table is parsed here independently.
+// The engine's tile data against docs/RULES.md: the table is parsed here independently.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ import {
   tileIndex,
 } from '../bot-engine/tiles.ts';
 
-const rulesPath = fileURLToPath(new URL('../../shared/docs/RULES.md', import.meta.url));
+const rulesPath = fileURLToPath(new URL('../docs/RULES.md', import.meta.url));
 const rows = readFileSync(rulesPath, 'utf8')
   .split('\n')
   .filter((l) => /^\| [A-X] \|/.test(l))
