@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TILES, TILE_NAMES } from '../bot-engine/tiles.ts';
-import { rotatePoint, spotDirection, spotPosition, spotSegment, tileDefs, tileMarkup } from '../client/src/art.ts';
-import { eventText, moveText, spotLabel } from '../client/src/text.ts';
+import { PLAYER_COLORS, PLAYER_GLYPHS, meepleMarkup, rotatePoint, spotDirection, spotPosition, spotSegment, tileDefs, tileMarkup } from '../client/src/art.ts';
+import { eventText, glyphName, moveText, spotLabel } from '../client/src/text.ts';
+import { MAX_PLAYERS } from '../bot-engine/state.ts';
 
 const ROTATIONS = [0, 90, 180, 270];
 
@@ -91,4 +92,15 @@ test('words for spots, moves and scorings', () => {
   assert.equal(eventText({ players: [0, 1], kind: 'city', points: 8, phase: 'play', tiles: 4 }, seats), 'Ada and greedy bot 2 score 8 for a completed city (4 tiles)');
   assert.equal(eventText({ players: [1], kind: 'farm', points: 6, phase: 'final', tiles: 2 }, seats), 'greedy bot 2 scores 6 for a farm (2 completed cities)');
   assert.equal(eventText({ players: [0], kind: 'road', points: 3, phase: 'final', tiles: 3 }, seats), 'Ada scores 3 for an unfinished road (3 tiles)');
+});
+
+test('every seat a game can have gets its own colour, glyph and glyph name, on its meeples too', () => {
+  assert.equal(MAX_PLAYERS, 5);
+  assert.equal(new Set(PLAYER_COLORS.slice(0, MAX_PLAYERS)).size, MAX_PLAYERS);
+  assert.equal(new Set(PLAYER_GLYPHS.slice(0, MAX_PLAYERS)).size, MAX_PLAYERS);
+  const names = Array.from({ length: MAX_PLAYERS }, (_, p) => glyphName(p));
+  assert.ok(names.every(Boolean) && new Set(names).size === MAX_PLAYERS, names.join());
+  const glyphPaths = Array.from({ length: MAX_PLAYERS }, (_, p) => /<path d="([^"]+)"/.exec(meepleMarkup(p, 0, 0))![1]);
+  assert.equal(new Set(glyphPaths).size, MAX_PLAYERS, 'each seat\'s meeple carries its own glyph');
+  for (let p = 0; p < MAX_PLAYERS; p++) assert.match(meepleMarkup(p, 0, 0), new RegExp(`fill="${PLAYER_COLORS[p]}"`));
 });

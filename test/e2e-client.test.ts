@@ -1,7 +1,7 @@
 // The browser client end to end: the real server (buildApp on 127.0.0.1, port 0, a temp data
 // dir) and Debian's Chromium driven by playwright-core (nothing downloaded). A person creates a
 // game against a bot, places tiles and followers by clicking, sees the bot answer, refreshes and
-// resumes, survives a dropped connection, plays a whole short game (four seats, three fast bots)
+// resumes, survives a dropped connection, plays a whole short game (five seats, four fast bots)
 // to the end screen, replays it and asks for a rematch; a friend joins by the invite link and a
 // third browser watches; the dashboard draws its charts. Screenshots go to test-results/e2e/.
 //
@@ -232,16 +232,18 @@ test('play a bot by clicking: tiles, a follower, the bot answers, refresh and re
   await context.close();
 });
 
-test('a short game to the end screen (keyboard play), replay, rematch', async () => {
+test('a five-seat game to the end screen (keyboard play), on a phone too; replay, rematch', async () => {
   const { context, page, errors } = await newPage();
   await page.goto(base + '/');
   await page.fill('input[name=name]', 'Bea');
-  // Three random bots: the person places only a quarter of the 71 tiles.
+  // Four random bots (the most a table takes): the person places only a fifth of the 71 tiles.
   await page.selectOption('select[data-opp="0"]', 'random');
-  await page.click('[data-action=add]');
-  await page.selectOption('select[data-opp="1"]', 'random');
-  await page.click('[data-action=add]');
-  await page.selectOption('select[data-opp="2"]', 'random');
+  for (let i = 1; i < 4; i++) {
+    await page.click('[data-action=add]');
+    await page.selectOption(`select[data-opp="${i}"]`, 'random');
+  }
+  assert.ok(await page.locator('[data-action=add]').isDisabled(), 'no sixth seat');
+  await shot(page, '06-lobby-five-seats');
   await page.check('input[name=tinyCity]');
   await page.click('button[type=submit]:has-text("Create game")');
   let turn = -1;
@@ -254,11 +256,19 @@ test('a short game to the end screen (keyboard play), replay, rematch', async ()
     await page.keyboard.press('n');
     await page.waitForSelector('.layer-tentative .tentative');
     if (moves % 4 === 0) await page.keyboard.press('1');
-    if (moves === 6) await shot(page, '06-keyboard-placement');
+    if (moves === 6) {
+      await shot(page, '06-keyboard-placement-five-seats');
+      // The five players fit the side panel on a phone as well.
+      await page.setViewportSize({ width: 390, height: 844 });
+      assert.equal(await page.locator('.players .player').count(), 5);
+      assert.ok(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth), 'no horizontal overflow on a phone');
+      await shot(page, '06b-five-seats-phone');
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
     await page.keyboard.press('Enter');
     moves++;
   }
-  assert.ok(moves >= 12, `played ${moves} moves`);
+  assert.ok(moves >= 10, `played ${moves} moves`);
   await page.waitForSelector('.dialog.end');
   const final = await gameView(page);
   assert.equal(final.status, 'finished');
@@ -267,11 +277,23 @@ test('a short game to the end screen (keyboard play), replay, rematch', async ()
 
   // The end screen breaks every score down by feature; the rows add up.
   const rows = await page.$$eval('.scores tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.textContent))));
-  assert.equal(rows.length, 4);
+  assert.equal(rows.length, 5);
   for (const r of rows) assert.equal(r[1] + r[2] + r[3] + r[4], r[5], `row ${r}`);
   const totals = rows.map((r) => r[5]).sort((a, b) => a - b);
   assert.deepEqual(totals, final.seats.map((s: { score: number }) => s.score).sort((a: number, b: number) => a - b));
   assert.match((await page.textContent('.dialog.end'))!, /Roads.*Cities.*Monasteries.*Farms/s);
+  assert.match((await page.textContent('.dialog.end'))!, /★/, 'the fifth seat has its glyph');
+
+  // On a phone, upright and sideways, the five-row end screen and the side panel fit the width.
+  for (const [width, height, name] of [[390, 844, '07b-end-screen-phone'], [844, 390, '07c-end-screen-phone-landscape']] as const) {
+    await page.setViewportSize({ width, height });
+    await page.waitForSelector('.dialog.end');
+    assert.ok(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth), `no horizontal overflow at ${width}×${height}`);
+    const table = (await page.locator('.scores').boundingBox())!;
+    assert.ok(table.x >= 0 && table.x + table.width <= width, `the score table fits at ${width}×${height}`);
+    await shot(page, name);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // The replay viewer rebuilds the game from its record: the last step shows the final scores.
   await page.click('.dialog.end a:has-text("Watch the replay")');
@@ -302,7 +324,7 @@ test('a short game to the end screen (keyboard play), replay, rematch', async ()
   await page.waitForFunction((h) => (globalThis as any).location.hash !== h && (globalThis as any).location.hash.startsWith('#/g/'), oldHash);
   assert.equal(await waitMyTurn(page), 'mine');
   const again = await gameView(page);
-  assert.equal(again.seats.length, 4);
+  assert.equal(again.seats.length, 5);
   assert.equal(again.rules.tinyCity, true);
   assert.equal(again.you, 0);
   assert.deepEqual(errors, []);

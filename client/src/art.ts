@@ -251,11 +251,19 @@ export function tileDefs(): string {
 
 /** Okabe–Ito colours (distinguishable with the common colour-vision deficiencies), each also
  * with its own glyph so no one has to tell players apart by colour alone. */
-export const PLAYER_COLORS = ['#0072B2', '#D55E00', '#F0E442', '#CC79A7'];
-export const PLAYER_INK = ['#fff', '#fff', '#222', '#222'];
-export const PLAYER_GLYPHS = ['●', '■', '▲', '◆'];
-export const PLAYER_GLYPH_NAMES = ['circle', 'square', 'triangle', 'diamond'];
-const GLYPH_PATHS = ['M0 -0.6m-2.6 0a2.6 2.6 0 1 0 5.2 0a2.6 2.6 0 1 0 -5.2 0', 'M-2.3 -2.9h4.6v4.6h-4.6z', 'M0 -3.4L2.8 1.6H-2.8Z', 'M0 -3.4L2.8 -0.6L0 2.2L-2.8 -0.6Z'];
+// The fifth is Okabe–Ito's black: the palette's green and sky blue sit too close to the fields
+// and to the first seat's blue.
+export const PLAYER_COLORS = ['#0072B2', '#D55E00', '#F0E442', '#CC79A7', '#000000'];
+export const PLAYER_INK = ['#fff', '#fff', '#222', '#222', '#fff'];
+export const PLAYER_GLYPHS = ['●', '■', '▲', '◆', '★'];
+export const PLAYER_GLYPH_NAMES = ['circle', 'square', 'triangle', 'diamond', 'star'];
+const GLYPH_PATHS = [
+  'M0 -0.6m-2.6 0a2.6 2.6 0 1 0 5.2 0a2.6 2.6 0 1 0 -5.2 0',
+  'M-2.3 -2.9h4.6v4.6h-4.6z',
+  'M0 -3.4L2.8 1.6H-2.8Z',
+  'M0 -3.4L2.8 -0.6L0 2.2L-2.8 -0.6Z',
+  'M0 -3.7L.79 -1.49L3.14 -1.42L1.28 .02L1.94 2.27L0 .95L-1.94 2.27L-1.28 .02L-3.14 -1.42L-.79 -1.49Z',
+];
 
 export const MEEPLE_PATH =
   'M0 -13C3 -13 4.6 -10.6 4.3 -8.3C4.1 -6.8 3.4 -5.8 2.6 -5.1L9.5 -2.6C11.5 -1.9 11.6 1.4 9.4 1.9L5 2.6L8.5 10.5C9 11.6 8.3 12.5 7.2 12.5H2.2L0 7.5L-2.2 12.5H-7.2C-8.3 12.5 -9 11.6 -8.5 10.5L-5 2.6L-9.4 1.9C-11.6 1.4 -11.5 -1.9 -9.5 -2.6L-2.6 -5.1C-3.4 -5.8 -4.1 -6.8 -4.3 -8.3C-4.6 -10.6 -3 -13 0 -13Z';

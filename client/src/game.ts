@@ -502,14 +502,14 @@ ${mine ? `<div class="row rot-row"><button class="btn icon" data-action="rot-ccw
       .map((s) => {
         const p = s.points;
         const seg = (n: number, cls: string) => (n > 0 ? `<span class="seg ${cls}" style="flex:${n}" title="${cls} ${n}"></span>` : '');
-        return `<div class="bar-row"><span class="bar-name">${esc(seatName(v.seats, s.seat))}</span><span class="bar" style="width:${(s.score / maxScore) * 100}%">${seg(p.road, 'road')}${seg(p.city, 'city')}${seg(p.monastery, 'monastery')}${seg(p.farm, 'farm')}</span></div>`;
+        return `<div class="bar-row" style="--pc:${PLAYER_COLORS[s.seat]}"><span class="bar-name"><span class="log-dot" aria-hidden="true">${PLAYER_GLYPHS[s.seat]}</span>${esc(seatName(v.seats, s.seat))}</span><span class="bar" style="width:${(s.score / maxScore) * 100}%">${seg(p.road, 'road')}${seg(p.city, 'city')}${seg(p.monastery, 'monastery')}${seg(p.farm, 'farm')}</span></div>`;
       })
       .join('');
     const title = winners.length > 1 ? `${winners.map((w) => seatName(v.seats, w.seat)).join(' and ')} share the win!` : v.you !== null && winners[0]?.seat === v.you ? 'You win!' : `${seatName(v.seats, winners[0]?.seat ?? 0)} wins!`;
     overlay.hidden = false;
     overlay.innerHTML = `<div class="dialog end" role="dialog" aria-modal="true" aria-labelledby="end-title">
 <h2 id="end-title">${ICONS.trophy} ${esc(title)}</h2>
-<table class="scores"><thead><tr><th>#</th><th>Player</th><th>Roads</th><th>Cities</th><th>Monasteries</th><th>Farms</th><th>Total</th></tr></thead><tbody>${rows}</tbody></table>
+<table class="scores"><thead><tr><th>#</th><th>Player</th><th data-short="Road">Roads</th><th data-short="City">Cities</th><th data-short="Mon.">Monasteries</th><th data-short="Farm">Farms</th><th data-short="Σ">Total</th></tr></thead><tbody>${rows}</tbody></table>
 <div class="score-bars" aria-hidden="true">${bars}<div class="legend"><span class="seg road"></span>roads <span class="seg city"></span>cities <span class="seg monastery"></span>monasteries <span class="seg farm"></span>farms</div></div>
 <div class="row">${held ? `<button class="btn primary" data-action="rematch">${v.rematch ? 'Join the rematch' : 'Rematch'}</button>` : ''}<a class="btn" href="#/replay/${encodeURIComponent(v.gameId)}">Watch the replay</a><button class="btn" data-action="close-overlay">See the board</button><a class="btn" href="#/">Lobby</a></div></div>`;
     overlay.querySelector<HTMLElement>('.btn')?.focus();

@@ -1,4 +1,4 @@
-// The lobby: create a game (1–3 opponents, any mix of bot levels and open seats for people,
+// The lobby: create a game (1–4 opponents, any mix of bot levels and open seats for people,
 // rule options), open games to join, this browser's games to resume or replay, and a game to
 // watch by its link or id.
 
@@ -7,6 +7,9 @@ import { PLAYER_COLORS, PLAYER_GLYPHS, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
 import { esc, toast } from './dom.ts';
 import { BOT_LEVELS, type GameSummary } from './protocol.ts';
+import { MAX_PLAYERS } from '../../bot-engine/state.ts';
+
+const MAX_OPPONENTS = MAX_PLAYERS - 1;
 
 const LEVEL_INFO: Record<string, string> = {
   random: 'random — plays any legal move',
@@ -85,7 +88,7 @@ export function mountLobby(root: HTMLElement): () => void {
 ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-action="remove" data-i="${i}" aria-label="Remove seat ${i + 2}">×</button>` : ''}</li>`,
         )
         .join('');
-    root.querySelector<HTMLButtonElement>('[data-action=add]')!.disabled = opponents.length >= 3;
+    root.querySelector<HTMLButtonElement>('[data-action=add]')!.disabled = opponents.length >= MAX_OPPONENTS;
   }
 
   function seatsText(g: GameSummary): string {
@@ -182,7 +185,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     const t = (e.target as HTMLElement).closest<HTMLElement>('[data-action]');
     if (!t) return;
     const a = t.dataset.action;
-    if (a === 'add' && opponents.length < 3) {
+    if (a === 'add' && opponents.length < MAX_OPPONENTS) {
       opponents.push('open');
       renderSeats();
     } else if (a === 'remove') {
