@@ -4,16 +4,6 @@
 import type { BotLevel } from '../bot-engine/bots/index.ts';
 import type { Rules } from '../bot-engine/rules.ts';
 import { type MatchResult, playMatch } from './match.ts';
-import { SEARCH_LEVELS } from '../bot-engine/bots/rollout.ts';
-
-// Experiments: TESSERA_SEARCH_PARAMS='{"hard":{"candidates":16}}' overrides a search level's
-// parameters in this worker (the tournament records the override in its JSON).
-const override = process.env.TESSERA_SEARCH_PARAMS;
-if (override) {
-  for (const [level, params] of Object.entries(JSON.parse(override) as Record<string, object>)) {
-    Object.assign(SEARCH_LEVELS[level as keyof typeof SEARCH_LEVELS], params);
-  }
-}
 
 export interface PairTask {
   a: BotLevel;

@@ -54,8 +54,6 @@ export interface TournamentSummary {
   /** Games asked for, when a time bound (maxMinutes) cut the run short. */
   requestedGames?: number;
   maxMinutes?: number;
-  /** Search parameters overridden for an experiment (TESSERA_SEARCH_PARAMS). */
-  searchOverride?: unknown;
   /** Pairs taken from an interrupted run's checkpoint (wallSeconds counts this run only). */
   resumedPairs?: number;
 }
@@ -63,7 +61,7 @@ export interface TournamentSummary {
 /** What a checkpoint must match to be resumed: the same games with the same bots. */
 function checkpointKey(a: BotLevel, b: BotLevel, players: number, rules: Rules, seed: string): string {
   const params = (l: BotLevel) => (l in SEARCH_LEVELS ? SEARCH_LEVELS[l as keyof typeof SEARCH_LEVELS] : null);
-  return JSON.stringify({ a, b, players, rules, seed, params: [params(a), params(b)], override: process.env.TESSERA_SEARCH_PARAMS ?? null });
+  return JSON.stringify({ a, b, players, rules, seed, params: [params(a), params(b)] });
 }
 
 /** Pairs recorded by an earlier run of the same tournament; refuses a checkpoint of another one. */
@@ -350,7 +348,6 @@ async function main(): Promise<void> {
   results.sort((x, y) => pairIndex(x) - pairIndex(y));
   const summary = summarise(a, b, players, rules, seed, workers, results, (performance.now() - started) / 1000);
   if (timedOut) Object.assign(summary, { requestedGames: games, maxMinutes: Number(values['max-minutes']) });
-  if (process.env.TESSERA_SEARCH_PARAMS) summary.searchOverride = JSON.parse(process.env.TESSERA_SEARCH_PARAMS);
   if (resumed.length > 0) summary.resumedPairs = resumed.length;
   console.log(formatSummary(summary));
   writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);

@@ -5,10 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BOT_LEVELS, type BotLevel, type BotDecision, chooseMove } from '../bot-engine/bots/index.ts';
-import { search } from '../bot-engine/bots/mcts.ts'; // the ISMCTS baseline, at a small budget
-import { TERMS, TERM_SCORE, evaluate, evaluateTerms, finalValues, leafValues, margin } from '../bot-engine/bots/evaluate.ts';
+import { evaluate, finalValues, margin } from '../bot-engine/bots/evaluate.ts';
 import { MAX_MOVES, listMoves, moveFi, moveR, moveSpot, scoreMoves } from '../bot-engine/bots/moves.ts';
-import { SEARCH_LEVELS, rankedRootMoves, rolloutPlies, rolloutSearch, rolloutValues, winValue } from '../bot-engine/bots/rollout.ts';
+import { SEARCH_LEVELS, rolloutPlies, rolloutSearch } from '../bot-engine/bots/rollout.ts';
 import { legalMoves, newGame, resolvedToMove } from '../bot-engine/game.ts';
 import { type Rules, bagEmpty, discardUnplaceable, finalScoring, hideBag, place } from '../bot-engine/rules.ts';
 import { BAG_SIZE, GameState, H_BAGPOS } from '../bot-engine/state.ts';
@@ -18,10 +17,10 @@ import { randomMove } from '../bot-engine/playout.ts';
 const RULES: Rules[] = [];
 for (const tinyCity of [false, true]) for (const farmers of ['1st', '2nd', '3rd'] as const) RULES.push({ tinyCity, farmers });
 
-/** Small budgets for the searches (rollout.ts: medium/hard/expert; mcts.ts: the ISMCTS
- * baseline), cheap enough for whole games. */
+/** Small budgets for the search (rollout.ts: medium/hard/expert), one round ahead and two (as
+ * expert), cheap enough for whole games. */
 const ROLLOUT_LITE = { candidates: 3, samples: 1, horizon: 1, halving: true };
-const LITE = { iterations: 24, innerMoves: 6, k0: 2, widen: 0.5, c: 0.1, priorVisits: 2, maxDepth: 2, scale: 15 };
+const TWO_ROUNDS_LITE = { candidates: 2, samples: 1, horizon: 4, halving: true };
 
 function key(m: { x: number; y: number; rotation: number; meeple: string | null }): string {
   return `${m.x},${m.y},${m.rotation},${m.meeple}`;
@@ -56,7 +55,7 @@ test('bots play only legal moves in whole games under every rule option, 2-5 pla
       const rules = RULES[i];
       const s = newGame({ players, seed: `legal-${i}-${players}`, rules });
       // Seats cycle through the cheap levels and a small-budget search.
-      const seats = ['random', 'greedy', 'heuristic', 'lite', 'rollout', 'heuristic', 'greedy'].slice((i + players) % 3, ((i + players) % 3) + players);
+      const seats = ['random', 'greedy', 'heuristic', 'two-rounds', 'rollout', 'heuristic', 'greedy'].slice((i + players) % 3, ((i + players) % 3) + players);
       let turn = 0;
       while (!bagEmpty(s)) {
         const seat = s.currentPlayer;
@@ -64,7 +63,7 @@ test('bots play only legal moves in whole games under every rule option, 2-5 pla
         const level = seats[seat];
         const seed = mixSeed(i, players, turn, seat);
         const d =
-          level === 'lite' ? search(v, LITE, seed) : level === 'rollout' ? rolloutSearch(v, ROLLOUT_LITE, seed) : chooseMove(v, level as BotLevel, seed);
+          level === 'two-rounds' ? rolloutSearch(v, TWO_ROUNDS_LITE, seed) : level === 'rollout' ? rolloutSearch(v, ROLLOUT_LITE, seed) : chooseMove(v, level as BotLevel, seed);
         assertLegal(s, d, `${JSON.stringify(rules)} ${players}p turn ${turn} ${level}`);
         place(s, d.fi, d.r, d.spot);
         discardUnplaceable(s);
@@ -149,13 +148,13 @@ test('a raised stop stops the search promptly and still returns a legal move', (
   }
 });
 
-test('search budgets: rollouts and their length follow the level table at 2, 3 and 4 players', () => {
+test('search budgets: rollouts and their length follow the level table at 2 to 5 players', () => {
   for (const horizon of [1, 2, 3, 4, 6]) assert.equal(rolloutPlies(horizon, 2), Math.max(2, horizon), 'two players: the horizon as given');
-  for (const players of [3, 4]) {
+  for (const players of [3, 4, 5]) {
     assert.equal(rolloutPlies(2, players), players, 'horizon 2 = one round');
     assert.equal(rolloutPlies(4, players), 2 * players, 'horizon 4 = two rounds');
   }
-  for (const players of [2, 3, 4] as const) {
+  for (const players of [2, 3, 4, 5] as const) {
     const s = midGame(`budget-${players}`, players, 20);
     const distinct = listMoves(s, new Int32Array(MAX_MOVES));
     for (const level of ['medium', 'hard', 'expert'] as const) {
@@ -166,74 +165,6 @@ test('search budgets: rollouts and their length follow the level table at 2, 3 a
       for (; field > 1; field = Math.ceil(field / 2), samples *= 2) rollouts += field * samples;
       assert.equal(chooseMove(view(s), level, 3).iterations, rollouts, `${level}, ${players} players`);
     }
-  }
-});
-
-test('the evaluation splits into terms that add up to it; unit leaf weights give it back', () => {
-  const unit = { start: new Array(TERMS).fill(1), end: new Array(TERMS).fill(1) };
-  const scoreOnly = { start: new Array(TERMS).fill(0), end: new Array(TERMS).fill(0) };
-  for (const [players, turns] of [[2, 30], [3, 45], [4, 20]]) {
-    const s = midGame(`terms-${players}`, players, turns);
-    const value = new Float64Array(4);
-    const terms = new Float64Array(4 * TERMS);
-    evaluateTerms(s, value, terms);
-    const plain = new Float64Array(4);
-    evaluate(s, plain);
-    const leaf = new Float64Array(4);
-    for (let p = 0; p < players; p++) {
-      assert.equal(value[p], plain[p], 'splitting does not change the value');
-      const sum = terms.subarray(p * TERMS, (p + 1) * TERMS).reduce((a, b) => a + b, 0);
-      assert.ok(Math.abs(sum - value[p]) < 1e-9, `player ${p}: terms add to ${sum}, value ${value[p]}`);
-      assert.equal(terms[p * TERMS + TERM_SCORE], s.score(p));
-    }
-    assert.ok(terms.some((v, i) => i % TERMS !== TERM_SCORE && v > 0), 'the mid-game has more than banked points');
-    leafValues(s, leaf, unit);
-    for (let p = 0; p < players; p++) assert.ok(Math.abs(leaf[p] - plain[p]) < 1e-9, `player ${p}: ${leaf[p]} vs ${plain[p]}`);
-    leafValues(s, leaf, scoreOnly);
-    for (let p = 0; p < players; p++) assert.equal(leaf[p], s.score(p), 'the score keeps weight 1');
-  }
-});
-
-test('a search judging its leaves by unit weights plays as the plain search; other weights change its view', () => {
-  const unit = { start: new Array(TERMS).fill(1), end: new Array(TERMS).fill(1) };
-  const scoreOnly = { start: new Array(TERMS).fill(0), end: new Array(TERMS).fill(0) };
-  const params = { candidates: 6, samples: 2, horizon: 2, halving: true };
-  let changed = 0;
-  for (let g = 0; g < 6; g++) {
-    const s = view(midGame(`leaf-${g}`, 2 + (g % 3), 12 + 7 * g));
-    const plain = rolloutSearch(s, params, g);
-    assert.deepEqual(rolloutSearch(s, { ...params, leaf: unit }, g), plain);
-    const d = rolloutSearch(s, { ...params, leaf: scoreOnly }, g);
-    assertLegal(s, d, `score-only leaf ${g}`);
-    if (d.fi !== plain.fi || d.r !== plain.r || d.spot !== plain.spot) changed++;
-  }
-  assert.ok(changed > 0, 'judging leaves by the score alone changes some moves');
-});
-
-test('a search playing to win: safe when ahead, gambling when behind, more so as the tiles run out', () => {
-  for (const tiles of [60, 20, 2, 0]) {
-    assert.equal(winValue(0, tiles), 0.5, 'an even game is a coin flip');
-    for (const lead of [1, 5, 20]) {
-      assert.ok(Math.abs(winValue(lead, tiles) + winValue(-lead, tiles) - 1) < 1e-12, 'one side\'s lead is the other\'s deficit');
-      assert.ok(winValue(lead, tiles) > winValue(lead - 1, tiles), 'more lead is worth more');
-    }
-  }
-  assert.ok(winValue(5, 4) > winValue(5, 40), 'a lead is safer with fewer tiles to come');
-  // A sure nothing against an even chance of ±10 points: the lead alone is indifferent.
-  const gamble = (lead: number, tiles: number) => (winValue(lead + 10, tiles) + winValue(lead - 10, tiles)) / 2;
-  for (const tiles of [30, 8]) {
-    assert.ok(winValue(6, tiles) > gamble(6, tiles), `ahead with ${tiles} tiles left: stay safe`);
-    assert.ok(winValue(-6, tiles) < gamble(-6, tiles), `behind with ${tiles} tiles left: gamble`);
-  }
-  // A rollout's leaf is judged so at 2 players (one sample, 2 plies: the leaf is 3 tiles on);
-  // with more players the search still maximises the lead.
-  for (const players of [2, 3]) {
-    const s = view(midGame(`win-${players}`, players, 30));
-    const moves = rankedRootMoves(s).slice(0, 6);
-    const lead = rolloutValues(s, moves, 2, 1, 7);
-    const win = rolloutValues(s, moves, 2, 1, 7, 'win');
-    if (players === 3) assert.deepEqual(win, lead);
-    else for (let a = 0; a < moves.length; a++) assert.ok(Math.abs(win[a] - winValue(lead[a], s.tilesLeft - 3)) < 1e-12, `move ${a}: ${win[a]} for a lead of ${lead[a]}`);
   }
 });
 
@@ -305,4 +236,14 @@ test('the evaluation of a position does not depend on what was evaluated before 
   const forward = judge(positions);
   const backward = judge([...positions].reverse());
   for (const p of positions) assert.deepEqual(backward.get(p), forward.get(p));
+});
+
+test('the level table cannot be changed by a caller', () => {
+  assert.throws(() => {
+    (SEARCH_LEVELS.hard as { candidates: number }).candidates = 99;
+  }, TypeError);
+  assert.throws(() => {
+    (SEARCH_LEVELS as Record<string, unknown>).hard = { candidates: 99 };
+  }, TypeError);
+  assert.equal(SEARCH_LEVELS.hard.candidates, 8);
 });

@@ -15,8 +15,8 @@
 //   is expected back with that chance (follower economy), one on a hopeless feature is stranded.
 // Followers in the supply are worth a concave amount that shrinks as the game runs out of turns.
 
-import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, MAX_SEGMENTS, FIT, ROT_EDGE_SEG, SEG_FIELD_CITIES, TILE_TYPES, TOTAL_TILES } from '../tiles.ts';
-import { CELLS, GameState, H_FARMERS, H_SCORE, H_TINY_CITY, MAX_PLAYERS, NODES, cellOf, followersOf, neighbour } from '../state.ts';
+import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, MAX_SEGMENTS, FIT, ROT_EDGE_SEG, SEG_FIELD_CITIES, TILE_TYPES } from '../tiles.ts';
+import { CELLS, GameState, H_FARMERS, H_SCORE, H_TINY_CITY, NODES, cellOf, followersOf, neighbour } from '../state.ts';
 import { find, majority } from '../rules.ts';
 
 /** Tunable weights (exported so experiments and docs can name them). */
@@ -39,14 +39,6 @@ export const EVAL = {
   farmFuture: 0.4,
 };
 
-/** The evaluation's terms, per player: points expected from each feature kind (indices are the
- * kinds: city, road, farm, monastery), the score so far, followers in the supply, and followers
- * expected back. A player's value is their sum. */
-export const TERMS = 7;
-export const TERM_SCORE = 4;
-export const TERM_SUPPLY = 5;
-export const TERM_RETURN = 6;
-
 const cellStamp = new Int32Array(CELLS);
 const rootStamp = new Int32Array(NODES);
 const chanceStamp = new Int32Array(NODES);
@@ -57,8 +49,6 @@ const cityStamp = new Int32Array(NODES);
 const farmStamp = new Int32Array(NODES);
 const farmCache = new Float64Array(NODES);
 let stamp = 0;
-/** Leaf terms per player (`terms[p * TERMS + t]`), filled by evaluate only while set. */
-let terms: Float64Array | null = null;
 let cityMark = 0;
 let cellMark = 0;
 let rootMark = 0;
@@ -203,15 +193,7 @@ export function evaluate(s: GameState, out: Float64Array, sameBoard = false): vo
   setContext(s);
   const turnsLeft = ctxTiles / players;
   const base = followerBase(turnsLeft);
-  terms?.fill(0);
-  for (let p = 0; p < players; p++) {
-    const supply = supplyValue(s.followers(p), base);
-    out[p] = s.h[H_SCORE + p] + supply;
-    if (terms) {
-      terms[p * TERMS + TERM_SCORE] = s.h[H_SCORE + p];
-      terms[p * TERMS + TERM_SUPPLY] = supply;
-    }
-  }
+  for (let p = 0; p < players; p++) out[p] = s.h[H_SCORE + p] + supplyValue(s.followers(p), base);
   const tiny = s.h[H_TINY_CITY] === 1;
   const cityFarm = s.h[H_FARMERS] === 1 ? 4 : 3;
   rootMark++;
@@ -262,53 +244,14 @@ export function evaluate(s: GameState, out: Float64Array, sameBoard = false): vo
     for (let p = 0; p < players; p++) {
       if (win & (1 << p)) {
         out[p] += points;
-        if (terms) terms[p * TERMS + kind] += points;
       }
       if (kind !== KIND_FIELD && chance > 0) {
         const m = followersOf(s, root, p);
         if (m > 0) {
-          const back = m * chance * base * EVAL.returnShare * EVAL.supplyWeights[Math.min(7, s.followers(p))];
-          out[p] += back;
-          if (terms) terms[p * TERMS + TERM_RETURN] += back;
+          out[p] += m * chance * base * EVAL.returnShare * EVAL.supplyWeights[Math.min(7, s.followers(p))];
         }
       }
     }
-  }
-}
-
-/** evaluate, and each player's value split into its terms (`into[p * TERMS + t]`). */
-export function evaluateTerms(s: GameState, out: Float64Array, into: Float64Array): void {
-  terms = into;
-  try {
-    evaluate(s, out);
-  } finally {
-    terms = null;
-  }
-}
-
-/**
- * Weights of the terms (by term index; the score's is always 1) for judging a rollout's leaf,
- * each linear in the share of the 72 tiles still to come: `end + (start − end) × share`.
- * Fitted by bench/calibrate-leaf.ts; measured no stronger than the plain evaluation (BOTS.md).
- */
-export interface LeafWeights {
-  start: readonly number[];
-  end: readonly number[];
-}
-
-const leafTerms = new Float64Array(MAX_PLAYERS * TERMS);
-
-/** Each player's value at a rollout's leaf: the terms of `evaluate`, reweighted by `w`. */
-export function leafValues(s: GameState, out: Float64Array, w: LeafWeights): void {
-  evaluateTerms(s, out, leafTerms);
-  const share = ctxTiles / TOTAL_TILES;
-  for (let p = 0; p < s.players; p++) {
-    let v = leafTerms[p * TERMS + TERM_SCORE];
-    for (let t = 0; t < TERMS; t++) {
-      if (t === TERM_SCORE) continue;
-      v += (w.end[t] + (w.start[t] - w.end[t]) * share) * leafTerms[p * TERMS + t];
-    }
-    out[p] = v;
   }
 }
 

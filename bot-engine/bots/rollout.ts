@@ -19,7 +19,7 @@
 import { BAG_SIZE, GameState, H_BAGPOS, MAX_PLAYERS } from '../state.ts';
 import { bagEmpty, discardUnplaceable, finalScoring } from '../rules.ts';
 import { Rng, mixSeed } from '../rng.ts';
-import { type LeafWeights, evaluate, finalValues, leafValues, margin } from './evaluate.ts';
+import { evaluate, finalValues, margin } from './evaluate.ts';
 import { MAX_MOVES, applyPacked, argmax, listMoves, moveFi, moveR, moveSpot, scoreMoves } from './moves.ts';
 import type { BotDecision, SearchControl } from './index.ts';
 
@@ -36,13 +36,6 @@ export interface RolloutParams {
   horizon: number;
   /** Sequential halving: after each round keep the better half (false: one flat round). */
   halving: boolean;
-  /** How a rollout's leaf is judged: the static evaluation (absent), or its terms reweighted
-   * to predict the final lead (fitted by bench/calibrate-leaf.ts; an experiment, no level). */
-  leaf?: LeafWeights;
-  /** What a rollout's leaf is worth to the mover: its lead in points (default), or with 'win' at
-   * 2 players its chance of winning (`winValue`); at 3–5 players always the lead. An experiment,
-   * no level: measured no stronger (docs/BOTS.md, seventh screen). */
-  objective?: 'lead' | 'win';
 }
 
 const rootMoves = new Int32Array(MAX_MOVES);
@@ -60,25 +53,8 @@ export function rolloutPlies(horizon: number, players: number): number {
   return Math.max(players, Math.ceil((horizon * players) / 2));
 }
 
-/** Spread of the final lead around the static evaluation's, in points² per tile still to come,
- * and its cap (2-player heuristic self-play: bench/calibrate-leaf.ts prints it by tiles left). */
-const SPREAD_PER_TILE = 10;
-const SPREAD_CAP = 440;
-/** Weight of the lead itself next to the chance, so a decided game is still played for points. */
-const LEAD_WEIGHT = 0.05;
-
-/**
- * A 2-player leaf judged by the chance that its lead holds: Φ(lead / σ), σ² the spread still to
- * come (a logistic stands in for Φ), plus a small share of the lead. Maximising it instead of
- * the lead plays safe when ahead and takes risks when behind; the lead alone would not.
- */
-export function winValue(lead: number, tilesLeft: number): number {
-  const z = lead / Math.sqrt(Math.min(SPREAD_PER_TILE * Math.max(tilesLeft, 0.1), SPREAD_CAP));
-  return 1 / (1 + Math.exp(-1.702 * z)) + LEAD_WEIGHT * z;
-}
-
 /** Plays `move` then `p.horizon` heuristic plies (scaled to rounds) on a copy of `order`; the
- * leaf's worth to the mover (`p.objective`). */
+ * mover's lead at the leaf. */
 function playout(order: GameState, move: number, p: RolloutParams, seed: number, me: number, players: number): number {
   const plies = rolloutPlies(p.horizon, players);
   const d = det!.copyFrom(order);
@@ -93,10 +69,8 @@ function playout(order: GameState, move: number, p: RolloutParams, seed: number,
   if (bagEmpty(d)) {
     finalScoring(d);
     finalValues(d, values);
-  } else if (p.leaf) leafValues(d, values, p.leaf);
-  else evaluate(d, values);
-  const lead = margin(values, players, me);
-  return p.objective === 'win' && players === 2 ? winValue(lead, d.tilesLeft) : lead;
+  } else evaluate(d, values);
+  return margin(values, players, me);
 }
 
 /** Copies `root` into `order` and shuffles the tiles after the current one (one sample of the
@@ -120,14 +94,13 @@ function ensureScratch(): void {
 }
 
 /**
- * Mean rollout value (the mover's lead, or with 'win' its worth as the search judges it) of each
- * of `moves` over `samples` paired determinizations: the yardstick bench/regret.ts measures a
- * level's choices against.
+ * Mean rollout value (the mover's lead) of each of `moves` over `samples` paired
+ * determinizations: the yardstick research/regret.ts measures a level's choices against.
  */
-export function rolloutValues(root: GameState, moves: readonly number[], horizon: number, samples: number, seed: number, objective: RolloutParams['objective'] = 'lead'): number[] {
+export function rolloutValues(root: GameState, moves: readonly number[], horizon: number, samples: number, seed: number): number[] {
   ensureScratch();
   const rng = new Rng(seed);
-  const p: RolloutParams = { candidates: moves.length, samples, horizon, halving: false, objective };
+  const p: RolloutParams = { candidates: moves.length, samples, horizon, halving: false };
   const sum = moves.map(() => 0);
   for (let s = 0; s < samples; s++) {
     determinize(order!, root, rng);
@@ -146,11 +119,12 @@ export function rankedRootMoves(root: GameState): number[] {
   return idx.map((i) => rootMoves[i]);
 }
 
-export const SEARCH_LEVELS: Record<'medium' | 'hard' | 'expert', RolloutParams> = {
-  medium: { candidates: 4, samples: 2, horizon: 2, halving: true },
-  hard: { candidates: 8, samples: 4, horizon: 2, halving: true },
-  expert: { candidates: 12, samples: 8, samplesByPlayers: { 3: 5, 4: 4, 5: 3 }, horizon: 4, halving: true },
-};
+/** The levels' budgets; frozen, so no caller can make a level play differently by mutating it. */
+export const SEARCH_LEVELS: Readonly<Record<'medium' | 'hard' | 'expert', Readonly<RolloutParams>>> = Object.freeze({
+  medium: Object.freeze({ candidates: 4, samples: 2, horizon: 2, halving: true }),
+  hard: Object.freeze({ candidates: 8, samples: 4, horizon: 2, halving: true }),
+  expert: Object.freeze({ candidates: 12, samples: 8, samplesByPlayers: Object.freeze({ 3: 5, 4: 4, 5: 2 }), horizon: 4, halving: true }),
+});
 
 export function searchMove(root: GameState, level: 'medium' | 'hard' | 'expert', seed: number, control?: SearchControl): BotDecision {
   return rolloutSearch(root, SEARCH_LEVELS[level], seed, control);

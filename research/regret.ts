@@ -1,5 +1,5 @@
 // How much a search setting loses per move against a far larger search:
-// `node bench/regret.ts [--games 6] [--every 4] [--oracle-samples 128] [--oracle-candidates 20]
+// `node research/regret.ts [--games 6] [--every 4] [--oracle-samples 128] [--oracle-candidates 20]
 // [--seeds 3] [--configs '{"name":{"candidates":12,"samples":4,"horizon":4,"halving":true},…}']
 // [--oracle-cache FILE]` (the oracle's values, reused when its settings match: it is the slow part).
 //

@@ -1,4 +1,4 @@
-// How often two search settings pick the same move: `node bench/agreement.ts [--games 5]
+// How often two search settings pick the same move: `node research/agreement.ts [--games 5]
 // [--every 5] [--configs '{"name":{"candidates":8,"samples":4,"horizon":2,"halving":true},…}']`.
 //
 // Plays `hard` self-play games and, every `every` turns, asks each setting (and `heuristic`)

@@ -1,4 +1,4 @@
-// The regret screen runs, reports every setting, reuses its oracle cache and refuses a setting
+// research/regret.ts runs, reports every setting, reuses its oracle cache and refuses a setting
 // the oracle cannot judge (its numbers are read in docs/BOTS.md, not here).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const script = fileURLToPath(new URL('../bench/regret.ts', import.meta.url));
+const script = fileURLToPath(new URL('../regret.ts', import.meta.url));
 const small = { candidates: 4, samples: 2, horizon: 1, halving: true };
 
 function regret(args: string[]) {
@@ -24,7 +24,7 @@ function rows(stdout: string): Map<string, number> {
   return found;
 }
 
-test('bench/regret.ts reports each setting and reads its oracle back from the cache', () => {
+test('research/regret.ts reports each setting and reads its oracle back from the cache', () => {
   const cache = join(mkdtempSync(join(tmpdir(), 'tessera-regret-')), 'oracle.json');
   const configs = ['--configs', JSON.stringify({ small, wider: { ...small, candidates: 6 } }), '--oracle-cache', cache];
   const first = regret(configs);
@@ -45,7 +45,7 @@ test('bench/regret.ts reports each setting and reads its oracle back from the ca
   for (const [name, r] of rows(flat.stdout)) assert.equal(r, 0, name);
 });
 
-test('bench/regret.ts refuses a setting with more candidates than the oracle judges', () => {
+test('research/regret.ts refuses a setting with more candidates than the oracle judges', () => {
   const r = regret(['--configs', JSON.stringify({ big: { ...small, candidates: 7 } })]);
   assert.notEqual(r.status, 0);
   assert.match(r.stderr, /big: 7 candidates, more than the oracle's 6/);
