@@ -1,14 +1,13 @@
 // The engine's public face: games, moves in RULES.md notation, validation with clear errors.
-// `applyMove` is a pure (state, move) → state function; `playMove` is its in-place twin.
+// `playMove` applies a move in place (a bot copies states into preallocated ones instead).
 
 import { MAX_SEGMENTS, ROT_EDGES, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TILE_NAMES, fits, rotationIndex } from './tiles.ts';
-import { GameState, H_FOLLOWERS, H_FRONTIER, cellOf } from './state.ts';
+import { GameState, H_BY_KIND, H_FOLLOWERS, H_FRONTIER, cellOf } from './state.ts';
 import {
   DEFAULT_RULES,
   type Rules,
   type ScoreEvent,
   bagEmpty,
-  canonicalBag,
   discardUnplaceable,
   finalScoring,
   freeSpots,
@@ -53,11 +52,6 @@ export function newGame(options: NewGameOptions): GameState {
   const s = initState(new GameState(), options.players, normalizeRules(options.rules), shuffledBag(options.seed));
   discardUnplaceable(s);
   return s;
-}
-
-/** A game whose bag holds the tiles in canonical order (for records without a seed). */
-export function newUndealtGame(players: number, rules?: Partial<Rules>): GameState {
-  return initState(new GameState(), players, normalizeRules(rules), canonicalBag());
 }
 
 export function tileName(type: number): string {
@@ -140,13 +134,6 @@ export function playMove(s: GameState, move: Move, dealt = true): MoveOutcome | 
   return { events, discarded: discarded.map(tileName), finished: s.finished };
 }
 
-/** The pure form: a new state, or the error (the given state is never changed). */
-export function applyMove(s: GameState, move: Move): { state: GameState; outcome: MoveOutcome } | { error: string } {
-  const next = s.clone();
-  const outcome = playMove(next, move);
-  return 'error' in outcome ? outcome : { state: next, outcome };
-}
-
 export interface Follower {
   player: number;
   x: number;
@@ -163,6 +150,19 @@ export function followersOnBoard(s: GameState): Follower[] {
     out.push({ player: s.owner[p * MAX_SEGMENTS + spot], x: s.px[p], y: s.py[p], spot: ROT_SPOT_NAMES[s.ptype[p] * 4 + s.prot[p]][spot] });
   }
   return out;
+}
+
+/** A player's score split by the kind of feature that paid it. */
+export interface Points {
+  city: number;
+  road: number;
+  monastery: number;
+  farm: number;
+}
+
+export function pointsByKind(s: GameState, player: number): Points {
+  const at = H_BY_KIND + player * 4; // kinds in tiles.ts order: city, road, field, monastery
+  return { city: s.h[at], road: s.h[at + 1], farm: s.h[at + 2], monastery: s.h[at + 3] };
 }
 
 export interface BoardTile {

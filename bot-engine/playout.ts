@@ -1,7 +1,6 @@
 // Uniformly random play straight on the flat state: the `random` bot, property tests and
 // the engine benchmark all use it.
 
-import { SEG_COUNT } from './tiles.ts';
 import { GameState, H_FOLLOWERS } from './state.ts';
 import { type ScoreEvent, bagEmpty, discardUnplaceable, finalScoring, freeSpots, listPlacements, place } from './rules.ts';
 import type { Rng } from './rng.ts';
@@ -35,14 +34,14 @@ export function playRandomGame(s: GameState, rng: Rng, events?: ScoreEvent[]): v
   finalScoring(s, events);
 }
 
-export function popcount(x: number): number {
+function popcount(x: number): number {
   let c = 0;
   for (; x !== 0; x &= x - 1) c++;
   return c;
 }
 
 /** Index of the k-th set bit of mask (k from 0). */
-export function nthBit(mask: number, k: number): number {
+function nthBit(mask: number, k: number): number {
   for (let i = 0; i < 32; i++) if (mask & (1 << i) && k-- === 0) return i;
   return -1;
 }

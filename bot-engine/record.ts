@@ -64,7 +64,7 @@ function tileOf(name: unknown, index: number): number {
 }
 
 /** Applies one record move to the state; throws RecordError if it is illegal there. */
-export function applyRecordMove(s: GameState, move: RecordMove, index: number, events?: ScoreEvent[]): void {
+function applyRecordMove(s: GameState, move: RecordMove, index: number, events?: ScoreEvent[]): void {
   if (!move || typeof move !== 'object') throw new RecordError('a move is an object', index);
   if (bagEmpty(s) || s.finished) throw new RecordError('the bag is empty: no move can follow', index);
   const isDiscard = 'discard' in move;
@@ -81,8 +81,18 @@ export function applyRecordMove(s: GameState, move: RecordMove, index: number, e
   place(s, resolved.fi, resolved.r, resolved.spot, events);
 }
 
-/** Rebuilds a game from its record, validating every move. Throws RecordError. */
-export function replayRecord(record: unknown): ReplayResult {
+/** One step of a replay: the setup (`start`), a record move, or the final scoring. */
+export type ReplayStep = { state: GameState; events: ScoreEvent[] } & (
+  | { kind: 'start' }
+  | { kind: 'move'; moveIndex: number; move: RecordMove; seat: number }
+  | { kind: 'final' }
+);
+
+/**
+ * Replays a record step by step, validating every move (throws RecordError at the first bad one).
+ * Every step yields the same live state, advanced: read what you need before the next step.
+ */
+export function* replaySteps(record: unknown): Generator<ReplayStep, void, undefined> {
   checkHeader(record);
   let rules: Rules;
   try {
@@ -92,24 +102,35 @@ export function replayRecord(record: unknown): ReplayResult {
   }
   const bag = record.seed === undefined ? canonicalBag() : shuffledBag(record.seed);
   const state = initState(new GameState(), record.players.length, rules, bag);
-  const names = record.players;
-  const events: NamedEvent[] = [];
-  const named = (e: ScoreEvent, moveIndex?: number): NamedEvent => ({ ...e, players: e.players.map((p) => names[p]), ...(moveIndex === undefined ? {} : { moveIndex }) });
-  const steps = record.moves.map((move, i) => {
+  yield { kind: 'start', state, events: [] };
+  for (const [moveIndex, move] of record.moves.entries()) {
     const seat = state.currentPlayer;
-    const raw: ScoreEvent[] = [];
-    applyRecordMove(state, move, i, raw);
-    for (const e of raw) events.push(named(e, i));
-    return { seat, events: raw };
-  });
-  const finalEvents: ScoreEvent[] = [];
-  if (record.final) {
-    finalScoring(state, finalEvents);
-    for (const e of finalEvents) events.push(named(e));
+    const events: ScoreEvent[] = [];
+    applyRecordMove(state, move, moveIndex, events);
+    yield { kind: 'move', moveIndex, move, seat, state, events };
   }
-  const scores: Record<string, number> = {};
-  names.forEach((n, i) => (scores[n] = state.score(i)));
-  return { state, scores, events, steps, finalEvents };
+  if (record.final) {
+    const events: ScoreEvent[] = [];
+    finalScoring(state, events);
+    yield { kind: 'final', state, events };
+  }
+}
+
+/** Rebuilds a game from its record, validating every move. Throws RecordError. */
+export function replayRecord(record: unknown): ReplayResult {
+  let state: GameState | null = null;
+  const steps: ReplayResult['steps'] = [];
+  const finalEvents: ScoreEvent[] = [];
+  const events: NamedEvent[] = [];
+  for (const step of replaySteps(record)) {
+    state = step.state;
+    if (step.kind === 'move') steps.push({ seat: step.seat, events: step.events });
+    if (step.kind === 'final') finalEvents.push(...step.events);
+    const names = (record as GameRecord).players; // checked by the first step
+    for (const e of step.events) events.push({ ...e, players: e.players.map((p) => names[p]), ...(step.kind === 'move' ? { moveIndex: step.moveIndex } : {}) });
+  }
+  const scores = Object.fromEntries((record as GameRecord).players.map((name, i) => [name, state!.score(i)]));
+  return { state: state!, scores, events, steps, finalEvents };
 }
 
 /** The record of any state, finished or not; it replays to the same state. */

@@ -140,11 +140,6 @@ function union(s: GameState, a: number, b: number, closedEdges: number): void {
   s.next[rb] = t;
 }
 
-/** Bitmask of the distinct rotations of `type` that fit at frontier slot `fi`. */
-export function fitMask(s: GameState, type: number, fi: number): number {
-  return FIT[type * 256 + s.cellCode[s.fcell[fi]]];
-}
-
 /** Writes every legal placement of `type` as (frontier slot << 2 | rotation); returns the count. */
 export function listPlacements(s: GameState, type: number, out: Int32Array): number {
   let n = 0;
@@ -220,7 +215,6 @@ export function place(s: GameState, fi: number, r: number, spot: number, events?
   const h = s.h;
   const type = s.bag[h[H_BAGPOS]];
   const player = h[H_CURRENT];
-  const cell = s.fcell[fi];
   const x = s.fx[fi];
   const y = s.fy[fi];
   const last = h[H_FRONTIER] - 1;
@@ -405,7 +399,7 @@ export function featureTiles(s: GameState, root: number): number {
 }
 
 /** Points a road, city or monastery is worth now (complete or not, by `phase`). */
-export function featurePoints(s: GameState, root: number, complete: boolean): number {
+function featurePoints(s: GameState, root: number, complete: boolean): number {
   const kind = s.kind[root];
   if (kind === KIND_MONASTERY) return 9 - Math.max(0, s.open[root]);
   const tiles = featureTiles(s, root);
@@ -482,7 +476,7 @@ const paidStamp = new Int32Array(NODES * MAX_PLAYERS);
 let farmStampValue = 0;
 
 /** Calls fn for each distinct completed city root the farm rooted at `root` touches. */
-export function forEachFarmCity(s: GameState, root: number, fn: (city: number) => void): void {
+function forEachFarmCity(s: GameState, root: number, fn: (city: number) => void): void {
   farmStampValue++;
   let n = root;
   do {

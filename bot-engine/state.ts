@@ -6,15 +6,15 @@ import { MAX_SEGMENTS, TOTAL_TILES, TILE_TYPES } from './tiles.ts';
 
 /** The board is a 128×128 torus: a game spans at most 72 tiles plus a frontier ring, so no two
  * live cells ever share an index. Cell = (y & 127) << 7 | (x & 127). */
-export const BOARD_BITS = 7;
-export const BOARD_SIDE = 1 << BOARD_BITS;
-export const BOARD_MASK = BOARD_SIDE - 1;
+const BOARD_BITS = 7;
+const BOARD_SIDE = 1 << BOARD_BITS;
+const BOARD_MASK = BOARD_SIDE - 1;
 export const CELLS = BOARD_SIDE * BOARD_SIDE;
 export const NODES = TOTAL_TILES * MAX_SEGMENTS;
 export const MAX_PLAYERS = 5;
 export const FOLLOWERS = 7;
 /** Each placement adds at most 3 frontier cells and removes 1. */
-export const MAX_FRONTIER = 4 + 2 * TOTAL_TILES;
+const MAX_FRONTIER = 4 + 2 * TOTAL_TILES;
 export const BAG_SIZE = TOTAL_TILES - 1;
 
 // Header slots (Int32).
@@ -72,7 +72,7 @@ const layout: Layout = (() => {
   return { bytes: Math.ceil(offset / 8) * 8, sections };
 })();
 
-export const STATE_BYTES = layout.bytes;
+const STATE_BYTES = layout.bytes;
 /** Where the board arrays (`cellTile`, then `cellCode`, the last sections) begin. */
 const BOARD_OFFSET = layout.sections.cellTile[0];
 

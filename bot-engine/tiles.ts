@@ -1,17 +1,15 @@
 // The 24 tile types, written in RULES.md's own notation and compiled once into flat tables
 // indexed by (type, rotation) so the hot paths never parse or allocate.
 
-export type FeatureKind = 'city' | 'road' | 'field' | 'monastery';
 export const KIND_CITY = 0;
 export const KIND_ROAD = 1;
 export const KIND_FIELD = 2;
 export const KIND_MONASTERY = 3;
-export const KIND_NAMES: readonly FeatureKind[] = ['city', 'road', 'field', 'monastery'];
 
 /** Edge letters as 2-bit codes; 0 means "no tile there" in a cell's constraint. */
-export const EDGE_CITY = 1;
-export const EDGE_ROAD = 2;
-export const EDGE_FIELD = 3;
+const EDGE_CITY = 1;
+const EDGE_ROAD = 2;
+const EDGE_FIELD = 3;
 
 export const EDGES = ['N', 'E', 'S', 'W'] as const;
 export const CORNERS = ['NE', 'SE', 'SW', 'NW'] as const;

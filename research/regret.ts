@@ -15,7 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type RolloutParams, SEARCH_LEVELS, rankedRootMoves, rolloutSearch, rolloutValues } from '../bot-engine/bots/rollout.ts';
 import { packMove } from '../bot-engine/bots/moves.ts';
-import { isBotLevel } from '../bot-engine/bots/index.ts';
+import { isBotLevel } from '../bot-engine/bots/levels.ts';
 import { mixSeed } from '../bot-engine/rng.ts';
 import { selfPlayPositions } from './lib/positions.ts';
 

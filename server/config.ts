@@ -1,7 +1,7 @@
 // Server configuration: read once from environment variables, validated, with defaults.
 // Every variable is documented in README.md under "Configuration".
 
-import { isBotLevel, type BotLevel } from '../bot-engine/bots/index.ts';
+import { isBotLevel, type BotLevel } from '../bot-engine/bots/levels.ts';
 
 export interface Config {
   port: number;

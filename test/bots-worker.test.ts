@@ -1,4 +1,4 @@
-// The search worker as the server runs it: compiled dist/bot-engine/worker.js on a piscina pool
+// The search task as the server runs it: compiled dist/server/pool/search.js on a piscina pool
 // (npm test builds first). Same task → same move on two different workers, and the deadline and
 // the shared cancellation flag stop a search without killing its worker.
 
@@ -13,9 +13,9 @@ import { discardUnplaceable, hideBag, place } from '../bot-engine/rules.ts';
 import { Rng } from '../bot-engine/rng.ts';
 import { randomMove } from '../bot-engine/playout.ts';
 import type { GameState } from '../bot-engine/state.ts';
-import type { SearchResult, SearchTask } from '../bot-engine/worker.ts';
+import type { SearchResult, SearchTask } from '../server/pool/search.ts';
 
-const workerFile = new URL('../dist/bot-engine/worker.js', import.meta.url);
+const workerFile = new URL('../dist/server/pool/search.js', import.meta.url);
 const built = existsSync(fileURLToPath(workerFile));
 let pool: Piscina;
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { runCannonChild, type CannonResult } from '../lib/cannon.ts';
 import { machine, machineLine, type MachineInfo } from '../lib/proc.ts';
 import { startServer } from '../lib/server.ts';
-import { fmt, progress, round, sleep, table, type Summary } from '../lib/stats.ts';
+import { fmt, progress, round, sleep, type Summary } from '../lib/stats.ts';
 import { lines, scatterPanels } from '../lib/svg.ts';
 import { loopDelay, runLoad, windowStats, type LoadResult } from './load.ts';
 

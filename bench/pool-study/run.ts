@@ -13,7 +13,7 @@ import Fastify from 'fastify';
 import { Piscina } from 'piscina';
 import { legalMoves, newGame, playMove } from '../../bot-engine/game.ts';
 import { hideBag } from '../../bot-engine/rules.ts';
-import botSearch, { type SearchTask } from '../../bot-engine/worker.ts';
+import botSearch, { type SearchTask } from '../../server/pool/search.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { WarmupResult, WarmupTask } from '../../server/pool/worker.ts';
 import { DEFAULTS } from '../../server/config.ts';

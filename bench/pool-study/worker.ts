@@ -3,7 +3,7 @@
 // started, and the thread's total CPU when it ended.
 
 import search, { warmup } from '../../server/pool/worker.ts';
-import type { SearchTask } from '../../bot-engine/worker.ts';
+import type { SearchTask } from '../../server/pool/search.ts';
 import type { PoolSearchResult } from '../../server/pool/worker.ts';
 
 export { warmup };

@@ -20,7 +20,7 @@ import { CELLS, GameState, H_FARMERS, H_SCORE, H_TINY_CITY, NODES, cellOf, follo
 import { find, majority } from '../rules.ts';
 
 /** Tunable weights (exported so experiments and docs can name them). */
-export const EVAL = {
+const EVAL = {
   /** Marginal value of the i-th follower in the supply, as a fraction of the base value. */
   supplyWeights: [1, 1, 0.95, 0.8, 0.6, 0.45, 0.3, 0.2],
   /** Base follower value: min(cap, perTurn × own turns left). */

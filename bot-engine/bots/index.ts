@@ -10,12 +10,9 @@ import { greedyMove } from './greedy.ts';
 import { heuristicMove } from './heuristic.ts';
 import { searchMove } from './rollout.ts';
 
-export const BOT_LEVELS = ['random', 'greedy', 'heuristic', 'medium', 'hard', 'expert'] as const;
-export type BotLevel = (typeof BOT_LEVELS)[number];
+import type { BotLevel } from './levels.ts';
 
-export function isBotLevel(value: unknown): value is BotLevel {
-  return typeof value === 'string' && (BOT_LEVELS as readonly string[]).includes(value);
-}
+export { BOT_LEVELS, type BotLevel, isBotLevel } from './levels.ts';
 
 /** Polled by searches between iterations; true means stop now and answer with the best so far. */
 export interface SearchControl {

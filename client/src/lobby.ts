@@ -6,19 +6,11 @@ import { ApiError, api, savedName, saveName, seats as heldSeats, type SeatReques
 import { PLAYER_COLORS, PLAYER_GLYPHS, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
 import { esc, toast } from './dom.ts';
-import { BOT_LEVELS, type GameSummary } from './protocol.ts';
+import { BOT_LEVELS, LEVEL_SUMMARY, type GameSummary } from './protocol.ts';
 import { MAX_PLAYERS } from '../../bot-engine/state.ts';
 
 const MAX_OPPONENTS = MAX_PLAYERS - 1;
 
-const LEVEL_INFO: Record<string, string> = {
-  random: 'random — plays any legal move',
-  greedy: 'greedy — best points now',
-  heuristic: 'heuristic — weighs the board',
-  medium: 'medium — looks a round ahead',
-  hard: 'hard — weighs more moves a round ahead',
-  expert: 'expert — looks two rounds ahead',
-};
 
 type Opp = 'open' | (typeof BOT_LEVELS)[number];
 
@@ -84,7 +76,7 @@ export function mountLobby(root: HTMLElement): () => void {
       opponents
         .map(
           (o, i) => `<li class="seat-row" style="--pc:${PLAYER_COLORS[i + 1]}"><span class="swatch">${PLAYER_GLYPHS[i + 1]}</span>
-<select data-opp="${i}" aria-label="Seat ${i + 2}">${BOT_LEVELS.map((l) => `<option value="${l}" ${o === l ? 'selected' : ''}>Bot: ${esc(LEVEL_INFO[l] ?? l)}</option>`).join('')}<option value="open" ${o === 'open' ? 'selected' : ''}>Open seat for a person (invite link)</option></select>
+<select data-opp="${i}" aria-label="Seat ${i + 2}">${BOT_LEVELS.map((l) => `<option value="${l}" ${o === l ? 'selected' : ''}>Bot: ${esc(`${l} — ${LEVEL_SUMMARY[l]}`)}</option>`).join('')}<option value="open" ${o === 'open' ? 'selected' : ''}>Open seat for a person (invite link)</option></select>
 ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-action="remove" data-i="${i}" aria-label="Remove seat ${i + 2}">×</button>` : ''}</li>`,
         )
         .join('');

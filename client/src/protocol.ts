@@ -7,13 +7,9 @@ export type { ErrorCode, ServerFrame } from '../../server/ws/protocol.ts';
 export type { GameStatus, GameView, LastMove, Placement, Points, SeatView } from '../../server/games/view.ts';
 export type { BoardTile, Follower, Move } from '../../bot-engine/game.ts';
 export type { Rules, ScoreEvent } from '../../bot-engine/rules.ts';
-import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { GameStatus, SeatView } from '../../server/games/view.ts';
 import type { Rules } from '../../bot-engine/rules.ts';
-export type { BotLevel };
-
-// A value list of its own: importing the engine's would bundle every bot into the page.
-export const BOT_LEVELS: readonly BotLevel[] = ['random', 'greedy', 'heuristic', 'medium', 'hard', 'expert'];
+export { BOT_LEVELS, LEVEL_SUMMARY, type BotLevel } from '../../bot-engine/bots/levels.ts';
 
 export interface GameSummary {
   id: string;

@@ -2,10 +2,9 @@
 // the browser with the same pure engine the server uses, one snapshot per move. Step, play at a
 // chosen speed, or jump anywhere with the slider or the move list.
 
-import { normalizeRules, boardTiles, followersOnBoard, type BoardTile, type Follower } from '../../bot-engine/game.ts';
-import { applyRecordMove, type GameRecord, type RecordMove } from '../../bot-engine/record.ts';
-import { type ScoreEvent, canonicalBag, finalScoring, initState, shuffledBag } from '../../bot-engine/rules.ts';
-import { GameState, H_BY_KIND, H_FOLLOWERS } from '../../bot-engine/state.ts';
+import { boardTiles, followersOnBoard, pointsByKind, type BoardTile, type Follower, type Points } from '../../bot-engine/game.ts';
+import { replaySteps, type GameRecord, type RecordMove } from '../../bot-engine/record.ts';
+import type { ScoreEvent } from '../../bot-engine/rules.ts';
 import { ApiError, api } from './api.ts';
 import { ICONS, PLAYER_COLORS, PLAYER_GLYPHS, meepleIcon, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
@@ -18,7 +17,7 @@ interface Snapshot {
   board: BoardTile[];
   followers: Follower[];
   scores: number[];
-  points: { city: number; road: number; farm: number; monastery: number }[];
+  points: Points[];
   followersLeft: number[];
   /** The move that led here (null for the start and for final scoring). */
   move: RecordMove | null;
@@ -28,30 +27,23 @@ interface Snapshot {
 }
 
 export function buildSnapshots(record: GameRecord): Snapshot[] {
-  const players = record.players.length;
-  const s = initState(new GameState(), players, normalizeRules(record.rules), record.seed === undefined ? canonicalBag() : shuffledBag(record.seed));
-  const snap = (move: RecordMove | null, seat: number | null, events: ScoreEvent[], label: string): Snapshot => ({
-    board: boardTiles(s),
-    followers: followersOnBoard(s),
-    scores: Array.from({ length: players }, (_, p) => s.score(p)),
-    points: Array.from({ length: players }, (_, p) => ({ city: s.h[H_BY_KIND + p * 4], road: s.h[H_BY_KIND + p * 4 + 1], farm: s.h[H_BY_KIND + p * 4 + 2], monastery: s.h[H_BY_KIND + p * 4 + 3] })),
-    followersLeft: Array.from({ length: players }, (_, p) => s.h[H_FOLLOWERS + p]),
-    move,
-    seat,
-    events,
-    label,
-  });
-  const out: Snapshot[] = [snap(null, null, [], 'Start: tile D at (0, 0)')];
-  record.moves.forEach((m, i) => {
-    const seat = s.currentPlayer;
-    const events: ScoreEvent[] = [];
-    applyRecordMove(s, m, i, events);
-    out.push(snap(m, seat, events, 'discard' in m ? `Tile ${m.discard} fits nowhere: discarded` : ''));
-  });
-  if (record.final) {
-    const events: ScoreEvent[] = [];
-    finalScoring(s, events);
-    out.push(snap(null, null, events, 'Final scoring'));
+  const seats = Array.from({ length: record.players.length }, (_, p) => p);
+  const out: Snapshot[] = [];
+  for (const step of replaySteps(record)) {
+    const s = step.state;
+    const move = step.kind === 'move' ? step.move : null;
+    const label = step.kind === 'start' ? 'Start: tile D at (0, 0)' : step.kind === 'final' ? 'Final scoring' : move && 'discard' in move ? `Tile ${move.discard} fits nowhere: discarded` : '';
+    out.push({
+      board: boardTiles(s),
+      followers: followersOnBoard(s),
+      scores: seats.map((p) => s.score(p)),
+      points: seats.map((p) => pointsByKind(s, p)),
+      followersLeft: seats.map((p) => s.followers(p)),
+      move,
+      seat: step.kind === 'move' ? step.seat : null,
+      events: step.events,
+      label,
+    });
   }
   return out;
 }

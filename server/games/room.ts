@@ -5,7 +5,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import { type Move, newGame, playMove, tileName } from '../../bot-engine/game.ts';
 import { type RecordMove, RECORD_FORMAT, type GameRecord, replayRecord } from '../../bot-engine/record.ts';
-import { hideBag, type ScoreEvent } from '../../bot-engine/rules.ts';
+import { hideBag } from '../../bot-engine/rules.ts';
 import { fnv1a, mixSeed } from '../../bot-engine/rng.ts';
 import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';

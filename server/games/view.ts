@@ -1,11 +1,10 @@
 // What one seat may see of a game: the board, scores, the tile being placed, and, for the seat
 // that must place it, the legal placements. Never the bag order.
 
-import { type BoardTile, type Follower, boardTiles, followersOnBoard, legalPlacements, tileName } from '../../bot-engine/game.ts';
+import { type BoardTile, type Follower, type Move, type Points, boardTiles, followersOnBoard, legalPlacements, pointsByKind, tileName } from '../../bot-engine/game.ts';
 import type { Rules } from '../../bot-engine/rules.ts';
-import { type GameState, H_BY_KIND } from '../../bot-engine/state.ts';
+import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
-import type { Move } from '../../bot-engine/game.ts';
 import type { ScoreEvent } from '../../bot-engine/rules.ts';
 
 export type GameStatus = 'waiting' | 'playing' | 'finished';
@@ -30,12 +29,7 @@ export interface LastMove {
   bot?: { source: MoveSource; level: string; elapsedMs: number; standIn?: boolean };
 }
 
-export interface Points {
-  city: number;
-  road: number;
-  monastery: number;
-  farm: number;
-}
+export type { Points };
 
 export interface SeatView {
   seat: number;
@@ -96,10 +90,6 @@ export interface SeatInfo {
   standIn: StandInReason | null;
 }
 
-export function pointsOf(s: GameState, p: number): Points {
-  const at = H_BY_KIND + p * 4;
-  return { city: s.h[at], road: s.h[at + 1], farm: s.h[at + 2], monastery: s.h[at + 3] };
-}
 
 export interface ViewInput {
   gameId: string;
@@ -124,7 +114,7 @@ export function seatView(input: ViewInput, you: number | null): GameView {
     rules: input.rules,
     turn: input.turn,
     you,
-    seats: input.seats.map((seat, p) => ({ seat: p, ...seat, score: state.score(p), followers: state.followers(p), points: pointsOf(state, p) })),
+    seats: input.seats.map((seat, p) => ({ seat: p, ...seat, score: state.score(p), followers: state.followers(p), points: pointsByKind(state, p) })),
     currentSeat: current,
     tile: state.currentTile >= 0 && !state.finished ? tileName(state.currentTile) : null,
     tilesLeft: state.finished ? 0 : state.tilesLeft,

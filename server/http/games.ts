@@ -2,7 +2,7 @@
 // finished game's record.
 
 import type { FastifyInstance } from 'fastify';
-import { BOT_LEVELS, type BotLevel } from '../../bot-engine/bots/index.ts';
+import { BOT_LEVELS, type BotLevel } from '../../bot-engine/bots/levels.ts';
 import { MAX_PLAYERS } from '../../bot-engine/state.ts';
 import type { Room } from '../games/room.ts';
 import { HttpError } from './errors.ts';

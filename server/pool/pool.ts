@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
-import type { SearchTask } from '../../bot-engine/worker.ts';
+import type { SearchTask } from './search.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { Metrics } from '../metrics.ts';
 import type { PoolSizing } from './sizing.ts';

@@ -3,7 +3,7 @@
 // event loop. Imports stay minimal because load time is part of the spawn cost.
 
 import { threadId, workerData } from 'node:worker_threads';
-import botSearch, { type SearchResult, type SearchTask } from '../../bot-engine/worker.ts';
+import botSearch, { type SearchResult, type SearchTask } from './search.ts';
 import { newGame, playMove } from '../../bot-engine/game.ts';
 import { hideBag } from '../../bot-engine/rules.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';

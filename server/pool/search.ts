@@ -1,12 +1,13 @@
-// The piscina worker entry. Tasks are synchronous, pure CPU: no timers, no promises left behind
-// (an idle piscina worker may sit in Atomics.wait and starve them). It imports only what a
-// search needs, because its load time is part of the spawn cost the server measures.
+// One bot search as a worker task: the engine's pure chooseMove, given the thread glue it must
+// not have itself (a wall-clock deadline, a cancel flag shared with the server, thread-CPU
+// timing). Synchronous, pure CPU: no timers, no promises left behind (an idle piscina worker may
+// sit in Atomics.wait and starve them). It imports only what a search needs, because its load
+// time is part of the spawn cost the server measures.
 
-import { GameState } from './state.ts';
-import { type BotLevel, chooseMove } from './bots/index.ts';
-import { resolvedToMove } from './game.ts';
-import type { Move } from './game.ts';
 import { threadId } from 'node:worker_threads';
+import { GameState } from '../../bot-engine/state.ts';
+import { type BotLevel, chooseMove } from '../../bot-engine/bots/index.ts';
+import { type Move, resolvedToMove } from '../../bot-engine/game.ts';
 
 export interface SearchTask {
   /** GameState bytes of the bot's view (bag hidden with hideBag). */
