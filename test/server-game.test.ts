@@ -52,20 +52,21 @@ test('five seats: two people and three bots; a sixth seat is refused', async () 
   const six = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, ...Array(5).fill({ kind: 'bot', level: 'random' })] });
   assert.equal(six.status, 400);
   assert.match(six.body.message, /seats/);
-  const { id, tokens } = await createGame(server.base, [{ kind: 'bot', level: 'random' }, { kind: 'person' }, { kind: 'bot', level: 'greedy' }, { kind: 'person' }, { kind: 'bot', level: 'heuristic' }]);
+  // People in the second and the fifth seat (each joins naming its seat).
+  const { id, tokens } = await createGame(server.base, [{ kind: 'bot', level: 'random' }, { kind: 'person' }, { kind: 'bot', level: 'greedy' }, { kind: 'bot', level: 'heuristic' }, { kind: 'person' }]);
   const a = await Client.join(server.ws, id, tokens.get(1));
-  const b = await Client.join(server.ws, id, tokens.get(3));
+  const b = await Client.join(server.ws, id, tokens.get(4));
   const watcher = await Client.join(server.ws, id);
   const final = await playUntilOver(
     new Map([
       [1, a],
-      [3, b],
+      [4, b],
     ]),
   );
   assert.equal(final.seats.length, 5);
   assert.deepEqual(
     final.seats.map((s: any) => s.kind),
-    ['bot', 'person', 'bot', 'person', 'bot'],
+    ['bot', 'person', 'bot', 'bot', 'person'],
   );
   // Seven followers each, fifth seat included: in the supply or standing on the board.
   for (const seat of final.seats) assert.equal(seat.followers + final.followers.filter((f: any) => f.player === seat.seat).length, 7, `seat ${seat.seat}`);

@@ -127,7 +127,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
         tags: ['games'],
         summary: 'Take an open person seat; returns the seat token (shown only here) for the WebSocket hello',
         params: idParams,
-        body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string', minLength: 1, maxLength: 32, pattern: '\\S' }, seat: { type: 'integer', minimum: 0, maximum: 3 } } },
+        body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string', minLength: 1, maxLength: 32, pattern: '\\S' }, seat: { type: 'integer', minimum: 0, maximum: MAX_PLAYERS - 1 } } },
         response: { 201: { type: 'object', required: ['gameId', 'seat', 'token'], properties: { gameId: { type: 'string' }, seat: { type: 'integer' }, token: { type: 'string' } } }, ...errors },
       },
     },
