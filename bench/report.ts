@@ -8,7 +8,7 @@ const docs = join(process.cwd(), 'docs');
 
 export function writeReport(name: string, title: string, markdown: string, results: unknown): void {
   mkdirSync(join(docs, 'results'), { recursive: true });
-  writeFileSync(join(docs, 'results', `${name}.json`), JSON.stringify(results, null, 2) + '\n');
+  writeFileSync(join(docs, 'results', `${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
   const file = join(docs, 'BENCHMARKS.md');
   const start = `<!-- ${name}:start -->`;
   const end = `<!-- ${name}:end -->`;

@@ -1,7 +1,7 @@
 // Uniformly random play straight on the flat state: the `random` bot, property tests and
 // the engine benchmark all use it.
 
-import { GameState, H_FOLLOWERS } from './state.ts';
+import { type GameState, H_FOLLOWERS } from './state.ts';
 import { type ScoreEvent, bagEmpty, discardUnplaceable, finalScoring, freeSpots, listPlacements, place } from './rules.ts';
 import type { Rng } from './rng.ts';
 

@@ -26,7 +26,7 @@ import {
   BAG_SIZE,
   FOLLOWERS,
   FOLLOWER_BITS,
-  GameState,
+  type GameState,
   H_BAGPOS,
   H_BY_KIND,
   H_CURRENT,
@@ -541,8 +541,8 @@ function scoreFarmsFirstEdition(s: GameState, events?: ScoreEvent[]): void {
   for (let n = 0; n < nodes; n++) {
     if (!isFarmRoot(s, n) || s.meeples[n] === 0) continue;
     forEachFarmCity(s, n, (city) => {
-      let counts = farmersAt.get(city);
-      if (!counts) farmersAt.set(city, (counts = new Array<number>(MAX_PLAYERS).fill(0)));
+      const counts = farmersAt.get(city) ?? new Array<number>(MAX_PLAYERS).fill(0);
+      farmersAt.set(city, counts);
       for (let p = 0; p < MAX_PLAYERS; p++) counts[p] += followersOf(s, n, p);
     });
   }

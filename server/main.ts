@@ -2,10 +2,10 @@
 // SIGTERM/SIGINT close gracefully (sockets 1001, in-flight bot moves stored, pool closed), exit 0.
 
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
 
 async function main(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (e) {

@@ -134,7 +134,7 @@ async function placeByClicking(page: Page, p: Placement, meeple: string | null):
 
 test('play a bot by clicking: tiles, a follower, the bot answers, refresh and resume, reconnect', async () => {
   const { context, page, errors } = await newPage();
-  await page.goto(base + '/');
+  await page.goto(`${base}/`);
   await page.waitForSelector('.lobby');
   await page.fill('input[name=name]', 'Ada');
   await page.selectOption('select[data-opp="0"]', 'greedy');
@@ -224,7 +224,7 @@ test('play a bot by clicking: tiles, a follower, the bot answers, refresh and re
   assert.equal(await waitMyTurn(page, v2.turn), 'mine');
 
   // The lobby lists the game under "Your games" to resume.
-  await page.goto(base + '/');
+  await page.goto(`${base}/`);
   await page.waitForSelector(`.my-games a[href="#/g/${encodeURIComponent(gameId)}"]`);
   await page.click(`.my-games a[href="#/g/${encodeURIComponent(gameId)}"]`);
   assert.equal(await waitMyTurn(page), 'mine');
@@ -234,7 +234,7 @@ test('play a bot by clicking: tiles, a follower, the bot answers, refresh and re
 
 test('a five-seat game to the end screen (keyboard play), on a phone too; replay, rematch', async () => {
   const { context, page, errors } = await newPage();
-  await page.goto(base + '/');
+  await page.goto(`${base}/`);
   await page.fill('input[name=name]', 'Bea');
   // Four random bots (the most a table takes): the person places only a fifth of the 71 tiles.
   await page.selectOption('select[data-opp="0"]', 'random');
@@ -333,7 +333,7 @@ test('a five-seat game to the end screen (keyboard play), on a phone too; replay
 
 test('invite link: a friend joins an open seat, a third browser watches; phone-sized screen', async () => {
   const host = await newPage();
-  await host.page.goto(base + '/');
+  await host.page.goto(`${base}/`);
   await host.page.fill('input[name=name]', 'Cy');
   await host.page.selectOption('select[data-opp="0"]', 'open');
   await host.page.click('[data-action=add]');
@@ -383,7 +383,7 @@ test('invite link: a friend joins an open seat, a third browser watches; phone-s
 
 test('the tile gallery draws all 24 tiles with their follower spots', async () => {
   const { context, page, errors } = await newPage({ width: 1300, height: 900 });
-  await page.goto(base + '/#/tiles');
+  await page.goto(`${base}/#/tiles`);
   await page.waitForSelector('.gallery-tile');
   assert.equal(await page.locator('.gallery-card').count(), 24);
   assert.equal(await page.locator('.gallery-tile').count(), 96);
@@ -394,7 +394,7 @@ test('the tile gallery draws all 24 tiles with their follower spots', async () =
 
 test('the dashboard charts the pool live', async () => {
   const { context, page, errors } = await newPage({ width: 1400, height: 1100 });
-  await page.goto(base + '/dashboard');
+  await page.goto(`${base}/dashboard`);
   await page.waitForSelector('.panel-card[data-card=spawn] svg rect');
   await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('.kpi').length >= 8);
   // Bots have moved in the games above: the run-time histogram has bars, the workers compute.

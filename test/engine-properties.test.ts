@@ -266,7 +266,7 @@ test('record → replay reproduces the same state byte for byte, and the same sc
     const record = JSON.parse(JSON.stringify(toRecord(s, players, `rec-${g}`)));
     const replayed = replayRecord(record);
     assert.ok(Buffer.from(replayed.state.bytes).equals(Buffer.from(s.bytes)), `game ${g}: replayed state differs`);
-    players.forEach((name, i) => assert.equal(replayed.scores[name], s.score(i)));
+    for (const [i, name] of players.entries()) assert.equal(replayed.scores[name], s.score(i));
   }
 });
 

@@ -8,14 +8,16 @@ import { after, test } from 'node:test';
 import { decidePoolSize, readCpuQuota } from '../server/pool/sizing.ts';
 
 const dirs: string[] = [];
-after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 function fakeCgroup(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'tessera-cgroup-'));
   dirs.push(root);
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(join(root, path, '..'), { recursive: true });
-    writeFileSync(join(root, path), content + '\n');
+    writeFileSync(join(root, path), `${content}\n`);
   }
   return root;
 }

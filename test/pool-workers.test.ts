@@ -21,7 +21,14 @@ function makePool(workerFile: string | null, opts: { workers?: number; maxQueue?
   const workers = opts.workers ?? 1;
   const sizing = { workers, reason: 'test', availableParallelism: 2, quotaCpus: null, quotaSource: 'test', usableCores: 2, reservedCores: 1, setting: workers };
   const pool = new BotPool({ sizing, maxQueue: opts.maxQueue ?? 8, workerFile, warmupLevel: 'random', warmupTimeoutMs: opts.warmupTimeoutMs ?? 10000, logger: silent, metrics });
-  return { pool, metrics, close: async () => (await pool.close(), metrics.close()) };
+  return {
+    pool,
+    metrics,
+    close: async () => {
+      await pool.close();
+      metrics.close();
+    },
+  };
 }
 
 const view = () => hideBag(newGame({ players: 2, seed: 'pool-test' }));

@@ -19,8 +19,7 @@ async function startProcess(env: Record<string, string>): Promise<{ child: Child
   const ready = new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk) => {
       buffered += chunk;
-      let nl;
-      while ((nl = buffered.indexOf('\n')) >= 0) {
+      for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
         const line = buffered.slice(0, nl);
         buffered = buffered.slice(nl + 1);
         try {
@@ -43,7 +42,7 @@ test('SIGTERM: sockets closed with 1001, clean exit 0', async () => {
   const { child, base, logs } = await startProcess({});
   assert.ok(base, 'server came up');
   const { id, tokens } = await createGame(base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
-  const c = await Client.join(base.replace('http', 'ws') + '/ws', id, tokens.get(0));
+  const c = await Client.join(`${base.replace('http', 'ws')}/ws`, id, tokens.get(0));
   await c.peekState();
   const exited = once(child, 'exit');
   child.kill('SIGTERM');

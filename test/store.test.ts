@@ -106,7 +106,7 @@ test('sqlite store: moves acknowledged before a SIGKILL are all there after it',
   const store = new SqliteStore({ path });
   const moves = store.get('k')!.moves;
   assert.ok(moves.length >= acknowledged + 1, `${moves.length} stored, ${acknowledged + 1} acknowledged`);
-  moves.forEach((m, i) => assert.equal('x' in m && m.x, i));
+  for (const [i, m] of moves.entries()) assert.equal('x' in m && m.x, i);
   store.close();
 });
 

@@ -16,7 +16,7 @@
 // Followers in the supply are worth a concave amount that shrinks as the game runs out of turns.
 
 import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, MAX_SEGMENTS, FIT, ROT_EDGE_SEG, SEG_FIELD_CITIES, TILE_TYPES } from '../tiles.ts';
-import { CELLS, GameState, H_FARMERS, H_SCORE, H_TINY_CITY, NODES, cellOf, followersOf, neighbour } from '../state.ts';
+import { CELLS, type GameState, H_FARMERS, H_SCORE, H_TINY_CITY, NODES, cellOf, followersOf, neighbour } from '../state.ts';
 import { find, majority } from '../rules.ts';
 
 /** Tunable weights (exported so experiments and docs can name them). */

@@ -355,7 +355,7 @@ export class BoardView {
       svg.classList.remove('panning');
       if (!d || d.moved || cancelled) return;
       const spot = d.target?.closest?.('[data-spot]');
-      if (spot && spot.closest('.layer-spots')) {
+      if (spot?.closest('.layer-spots')) {
         this.cb.onSpot?.(spot.getAttribute('data-spot')!);
         return;
       }

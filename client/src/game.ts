@@ -329,7 +329,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
 
   function renderGhost(): void {
     const v = view;
-    if (!v || !v.tile || !hover || !myTurn() || pending || (sel && sel.x === hover.x && sel.y === hover.y)) {
+    if (!v?.tile || !hover || !myTurn() || pending || (sel && sel.x === hover.x && sel.y === hover.y)) {
       board.setGhost(null);
       return;
     }

@@ -94,7 +94,7 @@ export function mountReplay(root: HTMLElement, gameId: string): () => void {
     seats = seatViews(at);
     renderControls();
     renderPlayers();
-    movesEl.querySelectorAll('.current').forEach((e) => e.classList.remove('current'));
+    for (const e of movesEl.querySelectorAll('.current')) e.classList.remove('current');
     const li = movesEl.querySelector<HTMLElement>(`[data-step="${at}"]`);
     li?.classList.add('current');
     // Scroll the move list only (scrollIntoView would scroll the whole panel too).

@@ -14,17 +14,17 @@ function main(argv: string[]): number {
   try {
     record = JSON.parse(readFileSync(file === '-' ? 0 : file, 'utf8'));
   } catch (e) {
-    process.stdout.write(JSON.stringify({ error: `cannot read a JSON record: ${(e as Error).message}` }) + '\n');
+    process.stdout.write(`${JSON.stringify({ error: `cannot read a JSON record: ${(e as Error).message}` })}\n`);
     return 1;
   }
   try {
     const { scores, events } = replayRecord(record);
-    process.stdout.write(JSON.stringify({ scores, events }) + '\n');
+    process.stdout.write(`${JSON.stringify({ scores, events })}\n`);
     return 0;
   } catch (e) {
     if (!(e instanceof RecordError)) throw e;
     const out = e.moveIndex === undefined ? { error: e.message } : { error: e.message, moveIndex: e.moveIndex };
-    process.stdout.write(JSON.stringify(out) + '\n');
+    process.stdout.write(`${JSON.stringify(out)}\n`);
     return 1;
   }
 }

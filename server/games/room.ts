@@ -309,8 +309,8 @@ export class Room {
   private broadcast(): void {
     const views = new Map<number | null, GameView>();
     for (const sub of this.subscribers) {
-      let v = views.get(sub.seat);
-      if (!v) views.set(sub.seat, (v = this.view(sub.seat)));
+      const v = views.get(sub.seat) ?? this.view(sub.seat);
+      views.set(sub.seat, v);
       sub.update(v, this.lastMove);
     }
   }

@@ -69,7 +69,7 @@ export class SqliteStore implements GameStore {
   create(setup: GameSetup, holders: (SeatHolder | null)[]): void {
     this.transaction(() => {
       this.statements.insertGame.run(setup.id, setup.createdAt, JSON.stringify(setup), JSON.stringify(holders));
-      holders.forEach((h, seat) => h && this.statements.setName.run(setup.id, seat, h.name));
+      for (const [seat, h] of holders.entries()) if (h) this.statements.setName.run(setup.id, seat, h.name);
     });
   }
 
@@ -87,7 +87,7 @@ export class SqliteStore implements GameStore {
   appendMoves(id: string, moves: RecordMove[], finished: boolean): void {
     this.transaction(() => {
       const start = Number(this.row(id).move_count);
-      moves.forEach((m, i) => this.statements.insertMove.run(id, start + i, JSON.stringify(m)));
+      for (const [i, m] of moves.entries()) this.statements.insertMove.run(id, start + i, JSON.stringify(m));
       const done = finished ? 1 : 0;
       this.statements.advance.run(moves.length, done, done, new Date().toISOString(), id);
     });

@@ -43,11 +43,11 @@ export function check(schema: Schema, value: unknown, path = ''): string | null 
   }
   if (typeOf(value) === 'object') {
     const obj = value as Record<string, unknown>;
-    for (const key of schema.required ?? []) if (!(key in obj)) return `${path ? path + '.' : ''}${key} is required`;
+    for (const key of schema.required ?? []) if (!(key in obj)) return `${path ? `${path}.` : ''}${key} is required`;
     for (const [key, v] of Object.entries(obj)) {
       const sub = schema.properties?.[key];
       if (!sub) {
-        if (schema.additionalProperties === false) return `${path ? path + '.' : ''}${key} is not allowed`;
+        if (schema.additionalProperties === false) return `${path ? `${path}.` : ''}${key} is not allowed`;
         continue;
       }
       const problem = check(sub, v, path ? `${path}.${key}` : key);

@@ -87,7 +87,7 @@ async function http(method: string, path: string, body?: unknown): Promise<{ sta
 /** One WebSocket session on a seat: hello, then answer every `state` where it is our turn, until
  * `stop(view)` says so. Resolves with the last view and how many bot moves were seen. */
 function playSession(gameId: string, token: string, stop: (view: View, placed: number) => boolean, timeoutMs: number): Promise<{ view: View | null; placed: number; botMoves: number; welcome: boolean }> {
-  const wsUrl = base.replace(/^http/, 'ws') + '/ws';
+  const wsUrl = `${base.replace(/^http/, 'ws')}/ws`;
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(wsUrl);
     let view: View | null = null;
@@ -186,7 +186,7 @@ async function play(): Promise<void> {
   if (!check(joined.status === 201 && typeof joined.json?.token === 'string', 'POST /api/games/:id/seats on the second game', `${joined.status} ${joined.text.slice(0, 200)}`)) return;
 
   const started = Date.now();
-  let session;
+  let session: Awaited<ReturnType<typeof playSession>>;
   try {
     session = await playSession(gameId, joined.json.token, (view, placed) => view.status === 'finished' || (placed >= ourMoves && view.currentSeat === view.you), 90_000);
   } catch (e) {

@@ -108,7 +108,7 @@ export function histogram(opts: { buckets: Bucket[]; color: string; markers?: { 
     const h = (H - T - B) * (b.count / max);
     parts.push(`<rect x="${(x0 + 1.5).toFixed(1)}" y="${(H - B - h).toFixed(1)}" width="${Math.max(1, bw - 3).toFixed(1)}" height="${h.toFixed(1)}" fill="${opts.color}" rx="2"><title>≤ ${b.le === Infinity ? '∞' : fmt(b.le, ' ms')}: ${b.count}</title></rect>`);
     if (b.count > 0) parts.push(`<text x="${x0 + bw / 2}" y="${H - B - h - 3}" text-anchor="middle">${b.count}</text>`);
-    const lab = b.le === Infinity ? '>' + fmt(bs[i - 1]?.le ?? 0) : fmt(b.le);
+    const lab = b.le === Infinity ? `>${fmt(bs[i - 1]?.le ?? 0)}` : fmt(b.le);
     if (n <= 10 || i % 2 === 0) parts.push(`<text x="${x0 + bw / 2}" y="${H - B + 13}" text-anchor="middle">${lab}</text>`);
   });
   parts.push(`<text x="${W - R}" y="${H - 3}" text-anchor="end">bucket upper bound, ms</text>`);
