@@ -55,7 +55,9 @@ const enumerateNs = timePerCall(hot.length, rounds * 50, () => {
 const enumerateColdNs = timePerCall(states.length, rounds, () => {
   for (const s of states) sink += listPlacements(s, s.currentTile, out);
 });
-console.log(`legal placements (mid-game, ${frontier.toFixed(1)} frontier cells, ${(placementsListed / states.length).toFixed(1)} placements): ${enumerateNs.toFixed(0)} ns/call in cache, ${enumerateColdNs.toFixed(0)} ns/call across 1,000 states`);
+console.log(
+  `legal placements (mid-game, ${frontier.toFixed(1)} frontier cells, ${(placementsListed / states.length).toFixed(1)} placements): ${enumerateNs.toFixed(0)} ns/call in cache, ${enumerateColdNs.toFixed(0)} ns/call across 1,000 states`,
+);
 
 const fullMovesNs = timePerCall(states.length, rounds / 4, () => {
   for (const s of states) {

@@ -81,7 +81,10 @@ function readCheckpoint(file: string, key: string): PairResult[] {
 
 function parseRules(text: string | undefined): Rules {
   const out: Partial<Rules> = {};
-  for (const part of (text ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const part of (text ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     const [k, v] = part.split('=');
     if (k === 'tinyCity') out.tinyCity = v === undefined || v === 'true';
     else if (k === 'farmers') out.farmers = v as Rules['farmers'];
@@ -220,7 +223,9 @@ const LADDER_END = '<!-- ladder:end -->';
 /** Rebuilds the ladder table in docs/BOTS.md from the JSON results in docs/tournaments/. */
 export function updateLadder(dir: string, botsMd: string): void {
   const rows: TournamentSummary[] = [];
-  for (const f of readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((x) => x.endsWith('.json'))
+    .sort()) {
     rows.push(JSON.parse(readFileSync(join(dir, f), 'utf8')) as TournamentSummary);
   }
   const order = (l: string) => (BOT_LEVELS as readonly string[]).indexOf(l);

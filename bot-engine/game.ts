@@ -3,19 +3,7 @@
 
 import { MAX_SEGMENTS, ROT_EDGES, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TILE_NAMES, fits, rotationIndex } from './tiles.ts';
 import { GameState, H_BY_KIND, H_FOLLOWERS, H_FRONTIER, cellOf } from './state.ts';
-import {
-  DEFAULT_RULES,
-  type Rules,
-  type ScoreEvent,
-  bagEmpty,
-  discardUnplaceable,
-  finalScoring,
-  freeSpots,
-  initState,
-  listPlacements,
-  place,
-  shuffledBag,
-} from './rules.ts';
+import { DEFAULT_RULES, type Rules, type ScoreEvent, bagEmpty, discardUnplaceable, finalScoring, freeSpots, initState, listPlacements, place, shuffledBag } from './rules.ts';
 
 export interface Move {
   x: number;

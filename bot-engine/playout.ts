@@ -45,4 +45,3 @@ function nthBit(mask: number, k: number): number {
   for (let i = 0; i < 32; i++) if (mask & (1 << i) && k-- === 0) return i;
   return -1;
 }
-

@@ -82,11 +82,7 @@ function applyRecordMove(s: GameState, move: RecordMove, index: number, events?:
 }
 
 /** One step of a replay: the setup (`start`), a record move, or the final scoring. */
-export type ReplayStep = { state: GameState; events: ScoreEvent[] } & (
-  | { kind: 'start' }
-  | { kind: 'move'; moveIndex: number; move: RecordMove; seat: number }
-  | { kind: 'final' }
-);
+export type ReplayStep = { state: GameState; events: ScoreEvent[] } & ({ kind: 'start' } | { kind: 'move'; moveIndex: number; move: RecordMove; seat: number } | { kind: 'final' });
 
 /**
  * Replays a record step by step, validating every move (throws RecordError at the first bad one).

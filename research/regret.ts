@@ -73,7 +73,9 @@ for (const [i, { view, seed }] of positions.entries()) {
   if (process.stderr.isTTY) process.stderr.write(`\r${i + 1}/${positions.length} positions`);
 }
 const first = names[1];
-console.log(`${positions.length} positions from ${games} ${from} self-play games; oracle: ${oracleCandidates} moves × ${oracleSamples} determinizations, horizon 4; ${seeds} seeds per setting; ${((performance.now() - started) / 1000).toFixed(0)} s`);
+console.log(
+  `${positions.length} positions from ${games} ${from} self-play games; oracle: ${oracleCandidates} moves × ${oracleSamples} determinizations, horizon 4; ${seeds} seeds per setting; ${((performance.now() - started) / 1000).toFixed(0)} s`,
+);
 console.log(`setting | mean regret (points of lead) | vs ${first}, paired (± 95%) | oracle-best move | CPU ms/move`);
 for (const n of names) {
   const r = regret.get(n)!;

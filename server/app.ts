@@ -59,7 +59,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, bodyLimit: 16 * 1024, logController });
   const metrics = new Metrics();
   const sizing = decidePoolSize({ setting: config.botWorkers, reservedCores: config.reservedCores, cgroupRoot: config.cgroupRoot });
-  const pool = new BotPool({ sizing, maxQueue: config.maxQueue, workerFile: config.workerFile, warmupLevel: config.warmupLevel, warmupTimeoutMs: config.warmupTimeoutMs, logger: logger.child({ component: 'pool' }), metrics });
+  const pool = new BotPool({
+    sizing,
+    maxQueue: config.maxQueue,
+    workerFile: config.workerFile,
+    warmupLevel: config.warmupLevel,
+    warmupTimeoutMs: config.warmupTimeoutMs,
+    logger: logger.child({ component: 'pool' }),
+    metrics,
+  });
   const scheduler = new BotScheduler({ pool, metrics, deadlineMs: config.botDeadlineMs, logger });
   // Embedded by default: one SQLite file under the data directory (":memory:" keeps nothing).
   const store = options.store ?? new SqliteStore({ path: config.dataDir === ':memory:' ? ':memory:' : join(config.dataDir, 'tessera.db') });
@@ -90,7 +98,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Unfinished games come back at once (people can reconnect); their bots move once the pool is warm.
   tessera.games.restore();
   tessera.poolStarted = pool.start();
-  tessera.poolStarted.then(() => tessera.games.resumeBots(), () => {});
+  tessera.poolStarted.then(
+    () => tessera.games.resumeBots(),
+    () => {},
+  );
   tessera.poolStarted.catch((e: Error) => {
     poolError = e;
     logger.fatal({ err: e }, `bot pool failed to start: ${e.message}`);

@@ -19,10 +19,13 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => {
-      app.log.error('shutdown took too long, exiting');
-      process.exit(1);
-    }, config.shutdownGraceMs * 2 + 5000);
+    const force = setTimeout(
+      () => {
+        app.log.error('shutdown took too long, exiting');
+        process.exit(1);
+      },
+      config.shutdownGraceMs * 2 + 5000,
+    );
     force.unref();
     app.close().then(
       () => {

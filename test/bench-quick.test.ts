@@ -27,7 +27,8 @@ test('bench tiny mode runs the HTTP, pool-study, games and capacity loads and wr
 
     const http = JSON.parse(readFileSync(join(dir, 'docs', 'results', 'http.json'), 'utf8'));
     assert.ok(http.routes.length >= 5);
-    for (const route of http.routes) assert.ok(route.requestsPerSec > 0 && route.errors === 0 && route.non2xx === 0, `${route.route}: ${route.requestsPerSec} req/s, ${route.errors} errors, ${route.non2xx} non-2xx`);
+    for (const route of http.routes)
+      assert.ok(route.requestsPerSec > 0 && route.errors === 0 && route.non2xx === 0, `${route.route}: ${route.requestsPerSec} req/s, ${route.errors} errors, ${route.non2xx} non-2xx`);
     assert.equal(http.serverExitCode, 0);
 
     const study = JSON.parse(readFileSync(join(dir, 'docs', 'results', 'pool-study.json'), 'utf8'));

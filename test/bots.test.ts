@@ -62,8 +62,7 @@ test('bots play only legal moves in whole games under every rule option, 2-5 pla
         const v = view(s);
         const level = seats[seat];
         const seed = mixSeed(i, players, turn, seat);
-        const d =
-          level === 'two-rounds' ? rolloutSearch(v, TWO_ROUNDS_LITE, seed) : level === 'rollout' ? rolloutSearch(v, ROLLOUT_LITE, seed) : chooseMove(v, level as BotLevel, seed);
+        const d = level === 'two-rounds' ? rolloutSearch(v, TWO_ROUNDS_LITE, seed) : level === 'rollout' ? rolloutSearch(v, ROLLOUT_LITE, seed) : chooseMove(v, level as BotLevel, seed);
         assertLegal(s, d, `${JSON.stringify(rules)} ${players}p turn ${turn} ${level}`);
         place(s, d.fi, d.r, d.spot);
         discardUnplaceable(s);

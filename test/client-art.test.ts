@@ -73,7 +73,11 @@ test('tile SVG matches the tile table', () => {
     assert.equal((svg.match(/url\(#t-city\)/g) ?? []).length, cities, `${def.name} cities`);
     // Each road is drawn twice (edge, then surface).
     assert.equal((svg.match(/stroke-width="10"/g) ?? []).length, roads, `${def.name} roads`);
-    assert.equal(svg.includes('class="monastery"'), def.segments.some((s) => s.kind === 3), `${def.name} monastery`);
+    assert.equal(
+      svg.includes('class="monastery"'),
+      def.segments.some((s) => s.kind === 3),
+      `${def.name} monastery`,
+    );
     assert.equal((svg.match(/class="pennant"/g) ?? []).length, def.segments.some((s) => s.pennant) ? 1 : 0, `${def.name} pennant`);
   }
   const defs = tileDefs();
@@ -88,7 +92,10 @@ test('words for spots, moves and scorings', () => {
     { seat: 0, name: 'Ada', kind: 'person' as const, connected: true, standIn: null, score: 0, followers: 7, points: { city: 0, road: 0, monastery: 0, farm: 0 } },
     { seat: 1, name: 'greedy bot 2', kind: 'bot' as const, level: 'greedy' as const, connected: true, standIn: null, score: 0, followers: 7, points: { city: 0, road: 0, monastery: 0, farm: 0 } },
   ];
-  assert.equal(moveText({ turn: 0, seat: 0, tile: 'U', move: { x: 1, y: 0, rotation: 90, meeple: 'road:N' }, events: [], discarded: [] }, seats), 'Ada placed U at (1, 0) turned 90° with a follower on the road (centre)');
+  assert.equal(
+    moveText({ turn: 0, seat: 0, tile: 'U', move: { x: 1, y: 0, rotation: 90, meeple: 'road:N' }, events: [], discarded: [] }, seats),
+    'Ada placed U at (1, 0) turned 90° with a follower on the road (centre)',
+  );
   assert.equal(eventText({ players: [0, 1], kind: 'city', points: 8, phase: 'play', tiles: 4 }, seats), 'Ada and greedy bot 2 score 8 for a completed city (4 tiles)');
   assert.equal(eventText({ players: [1], kind: 'farm', points: 6, phase: 'final', tiles: 2 }, seats), 'greedy bot 2 scores 6 for a farm (2 completed cities)');
   assert.equal(eventText({ players: [0], kind: 'road', points: 3, phase: 'final', tiles: 3 }, seats), 'Ada scores 3 for an unfinished road (3 tiles)');
@@ -101,6 +108,6 @@ test('every seat a game can have gets its own colour, glyph and glyph name, on i
   const names = Array.from({ length: MAX_PLAYERS }, (_, p) => glyphName(p));
   assert.ok(names.every(Boolean) && new Set(names).size === MAX_PLAYERS, names.join());
   const glyphPaths = Array.from({ length: MAX_PLAYERS }, (_, p) => /<path d="([^"]+)"/.exec(meepleMarkup(p, 0, 0))![1]);
-  assert.equal(new Set(glyphPaths).size, MAX_PLAYERS, 'each seat\'s meeple carries its own glyph');
+  assert.equal(new Set(glyphPaths).size, MAX_PLAYERS, "each seat's meeple carries its own glyph");
   for (let p = 0; p < MAX_PLAYERS; p++) assert.match(meepleMarkup(p, 0, 0), new RegExp(`fill="${PLAYER_COLORS[p]}"`));
 });

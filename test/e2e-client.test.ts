@@ -32,7 +32,10 @@ before(async () => {
   assert.ok(existsSync(WEB), 'the client is not built: run `npm run build` (or `npm run build:client`)');
   mkdirSync(SHOTS, { recursive: true });
   dataDir = mkdtempSync(join(tmpdir(), 'tessera-e2e-'));
-  const config = loadConfig({}, { port: 0, host: '127.0.0.1', logLevel: 'silent', dataDir, botWorkers: 1, warmupLevel: 'random', botDeadlineMs: 1500, wsMessagesPerSecond: 200, wsBurst: 200, shutdownGraceMs: 500 });
+  const config = loadConfig(
+    {},
+    { port: 0, host: '127.0.0.1', logLevel: 'silent', dataDir, botWorkers: 1, warmupLevel: 'random', botDeadlineMs: 1500, wsMessagesPerSecond: 200, wsBurst: 200, shutdownGraceMs: 500 },
+  );
   app = await buildApp(config);
   await app.listen({ port: 0, host: '127.0.0.1' });
   await app.tessera.poolStarted;
@@ -210,7 +213,10 @@ test('play a bot by clicking: tiles, a follower, the bot answers, refresh and re
   assert.equal(resumed.you, 0);
   assert.equal(resumed.turn, before.turn);
   assert.equal(resumed.board.length, before.board.length);
-  assert.deepEqual(resumed.seats.map((s: { score: number }) => s.score), before.seats.map((s: { score: number }) => s.score));
+  assert.deepEqual(
+    resumed.seats.map((s: { score: number }) => s.score),
+    before.seats.map((s: { score: number }) => s.score),
+  );
   // The log comes back too (from the welcome's history): one entry per tile placed.
   assert.equal(await page.locator('.log li.log-move').count(), before.board.length - 1, 'the log is rebuilt after the refresh');
   await shot(page, '05-resumed-after-refresh');
@@ -280,12 +286,18 @@ test('a five-seat game to the end screen (keyboard play), on a phone too; replay
   assert.equal(rows.length, 5);
   for (const r of rows) assert.equal(r[1] + r[2] + r[3] + r[4], r[5], `row ${r}`);
   const totals = rows.map((r) => r[5]).sort((a, b) => a - b);
-  assert.deepEqual(totals, final.seats.map((s: { score: number }) => s.score).sort((a: number, b: number) => a - b));
+  assert.deepEqual(
+    totals,
+    final.seats.map((s: { score: number }) => s.score).sort((a: number, b: number) => a - b),
+  );
   assert.match((await page.textContent('.dialog.end'))!, /Roads.*Cities.*Monasteries.*Farms/s);
   assert.match((await page.textContent('.dialog.end'))!, /★/, 'the fifth seat has its glyph');
 
   // On a phone, upright and sideways, the five-row end screen and the side panel fit the width.
-  for (const [width, height, name] of [[390, 844, '07b-end-screen-phone'], [844, 390, '07c-end-screen-phone-landscape']] as const) {
+  for (const [width, height, name] of [
+    [390, 844, '07b-end-screen-phone'],
+    [844, 390, '07c-end-screen-phone-landscape'],
+  ] as const) {
     await page.setViewportSize({ width, height });
     await page.waitForSelector('.dialog.end');
     assert.ok(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth), `no horizontal overflow at ${width}×${height}`);
@@ -302,13 +314,16 @@ test('a five-seat game to the end screen (keyboard play), on a phone too; replay
   const lastStep = Number(await page.getAttribute('.game', 'data-step'));
   assert.ok(lastStep >= 71, `the record has ${lastStep} steps`);
   const replayScores = await page.$$eval('.players .p-score', (els) => els.map((e) => Number(e.textContent)));
-  assert.deepEqual(replayScores, final.seats.map((s: { score: number }) => s.score));
+  assert.deepEqual(
+    replayScores,
+    final.seats.map((s: { score: number }) => s.score),
+  );
   await shot(page, '08-replay-end');
   await page.click('[data-action=start]');
   assert.equal(await page.getAttribute('.game', 'data-step'), '0');
   for (let i = 0; i < 10; i++) await page.click('[data-action=fwd]');
   assert.equal(await page.getAttribute('.game', 'data-step'), '10');
-  assert.equal(await page.locator('.board .layer-tiles use').count() >= 9, true);
+  assert.equal((await page.locator('.board .layer-tiles use').count()) >= 9, true);
   await page.$eval('[data-action=seek]', (el: any) => {
     el.value = '30';
     el.dispatchEvent(new (globalThis as any).Event('input', { bubbles: true }));

@@ -18,7 +18,22 @@ import {
   SEG_PENNANT,
   tileIndex,
 } from '../bot-engine/tiles.ts';
-import { addFollowerToLastPlaced, bagEmpty, canPlaceAnywhere, drawType, takeBackFollowerFromLastPlaced, discardUnplaceable, featureTiles, finalScoring, find, freeSpots, hideBag, listPlacements, place, shuffledBag } from '../bot-engine/rules.ts';
+import {
+  addFollowerToLastPlaced,
+  bagEmpty,
+  canPlaceAnywhere,
+  drawType,
+  takeBackFollowerFromLastPlaced,
+  discardUnplaceable,
+  featureTiles,
+  finalScoring,
+  find,
+  freeSpots,
+  hideBag,
+  listPlacements,
+  place,
+  shuffledBag,
+} from '../bot-engine/rules.ts';
 import { newGame, legalMoves, legalPlacements, playMove } from '../bot-engine/game.ts';
 import { randomMove } from '../bot-engine/playout.ts';
 import { MAX_MOVES, listMoves, moveFi, moveR, moveSpot } from '../bot-engine/bots/moves.ts';
@@ -49,10 +64,11 @@ function recount(s: GameState): Map<number, RefFeature> {
     adj.get(b)!.push(a);
   };
   const open = new Map<number, number>();
-  for (let p = 0; p < s.placed; p++) for (let i = 0; i < SEG_COUNT[s.ptype[p]]; i++) {
-    adj.set(p * MAX_SEGMENTS + i, []);
-    open.set(p * MAX_SEGMENTS + i, 0);
-  }
+  for (let p = 0; p < s.placed; p++)
+    for (let i = 0; i < SEG_COUNT[s.ptype[p]]; i++) {
+      adj.set(p * MAX_SEGMENTS + i, []);
+      open.set(p * MAX_SEGMENTS + i, 0);
+    }
   const opposite = [5, 4, 7, 6, 1, 0, 3, 2];
   for (let p = 0; p < s.placed; p++) {
     const tr = s.ptype[p] * 4 + s.prot[p];
@@ -85,10 +101,11 @@ function recount(s: GameState): Map<number, RefFeature> {
     while (stack.length) {
       const n = stack.pop()!;
       f.nodes.push(n);
-      for (const m of adj.get(n)!) if (!byNode.has(m)) {
-        byNode.set(m, f);
-        stack.push(m);
-      }
+      for (const m of adj.get(n)!)
+        if (!byNode.has(m)) {
+          byNode.set(m, f);
+          stack.push(m);
+        }
     }
     const tiles = new Set(f.nodes.map((n) => (n / 8) | 0));
     f.tiles = tiles.size;
@@ -114,7 +131,11 @@ function checkBookkeeping(s: GameState, where: string): void {
     if (f.kind !== KIND_MONASTERY) assert.equal(featureTiles(s, root), f.tiles, `${where}: tiles of node ${n}`);
     assert.equal(s.pennants[root], f.pennants, `${where}: pennants`);
     for (let p = 0; p < MAX_PLAYERS; p++) assert.equal(followersOf(s, root, p), f.meeples[p], `${where}: followers of ${p} on node ${n}`);
-    assert.equal(s.meeples[root] === 0, f.meeples.every((c) => c === 0), `${where}: any follower on node ${n}`);
+    assert.equal(
+      s.meeples[root] === 0,
+      f.meeples.every((c) => c === 0),
+      `${where}: any follower on node ${n}`,
+    );
   }
   assert.equal(new Set(rootOf.values()).size, rootOf.size, `${where}: two features share a root`);
   for (let p = 0; p < s.players; p++) {
@@ -127,23 +148,29 @@ function checkBookkeeping(s: GameState, where: string): void {
 /** Every (x, y, distinct rotation) that fits, by trying all cells around every tile. */
 function bruteForcePlacements(s: GameState, type: number): Set<string> {
   const out = new Set<string>();
-  for (let p = 0; p < s.placed; p++) for (const [dx, dy] of [[0, -1], [1, 0], [0, 1], [-1, 0]]) {
-    const x = s.px[p] + dx;
-    const y = s.py[p] + dy;
-    if (s.cellTile[cellOf(x, y)]) continue;
-    for (let r = 0; r < 4; r++) {
-      if (!(DISTINCT_ROTATIONS[type] & (1 << r))) continue;
-      const edges = ROT_EDGES[type * 4 + r];
-      let ok = true;
-      for (let d = 0; d < 4 && ok; d++) {
-        const q = s.cellTile[neighbour(cellOf(x, y), d)] - 1;
-        if (q < 0) continue;
-        const theirs = (ROT_EDGES[s.ptype[q] * 4 + s.prot[q]] >> (((d + 2) & 3) * 2)) & 3;
-        ok = theirs === ((edges >> (d * 2)) & 3);
+  for (let p = 0; p < s.placed; p++)
+    for (const [dx, dy] of [
+      [0, -1],
+      [1, 0],
+      [0, 1],
+      [-1, 0],
+    ]) {
+      const x = s.px[p] + dx;
+      const y = s.py[p] + dy;
+      if (s.cellTile[cellOf(x, y)]) continue;
+      for (let r = 0; r < 4; r++) {
+        if (!(DISTINCT_ROTATIONS[type] & (1 << r))) continue;
+        const edges = ROT_EDGES[type * 4 + r];
+        let ok = true;
+        for (let d = 0; d < 4 && ok; d++) {
+          const q = s.cellTile[neighbour(cellOf(x, y), d)] - 1;
+          if (q < 0) continue;
+          const theirs = (ROT_EDGES[s.ptype[q] * 4 + s.prot[q]] >> (((d + 2) & 3) * 2)) & 3;
+          ok = theirs === ((edges >> (d * 2)) & 3);
+        }
+        if (ok) out.add(`${x},${y},${r}`);
       }
-      if (ok) out.add(`${x},${y},${r}`);
     }
-  }
   return out;
 }
 
@@ -187,10 +214,11 @@ function walkFeature(s: GameState, start: number): number[] {
       const across: number[] = [];
       if (ROT_EDGE_SEG[tr * 4 + d] === local) across.push(ROT_EDGE_SEG[qtr * 4 + ((d + 2) & 3)]);
       for (let h = 2 * d; h < 2 * d + 2; h++) if (ROT_HALF_FIELD[tr * 8 + h] === local) across.push(ROT_HALF_FIELD[qtr * 8 + [5, 4, 7, 6, 1, 0, 3, 2][h]]);
-      for (const m of across.map((l) => q * MAX_SEGMENTS + l)) if (!seen.has(m)) {
-        seen.add(m);
-        stack.push(m);
-      }
+      for (const m of across.map((l) => q * MAX_SEGMENTS + l))
+        if (!seen.has(m)) {
+          seen.add(m);
+          stack.push(m);
+        }
     }
   }
   return [...seen];
@@ -242,7 +270,10 @@ test('the reported case: a follower reaching an occupied field through its own t
       { tile: 'J', x: 1, y: 0, rotation: 180, meeple: 'field:NW' },
     ],
   };
-  assert.throws(() => replayRecord(record), (e: unknown) => e instanceof RecordError && e.moveIndex === 3 && /already has a follower/.test(e.message));
+  assert.throws(
+    () => replayRecord(record),
+    (e: unknown) => e instanceof RecordError && e.moveIndex === 3 && /already has a follower/.test(e.message),
+  );
   // Without the follower the same move is legal, and the spot is not offered.
   const without = replayRecord({ ...record, moves: [...record.moves.slice(0, 3), { ...record.moves[3], meeple: null }] });
   assert.equal(without.state.placed, 5);

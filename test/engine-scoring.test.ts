@@ -28,20 +28,29 @@ function failure(fn: () => unknown): RecordError {
 
 test('road loop of four curves completes and scores 4 for its owner', () => {
   const r = replay([P('V', 0, 1, 270, 'road:E'), P('V', 1, 1, 0), P('V', 1, 2, 90), P('V', 0, 2, 180)]);
-  assert.deepEqual(r.events.map((e) => [e.kind, e.players, e.points, e.phase, e.moveIndex]), [['road', ['Alice'], 4, 'play', 3]]);
+  assert.deepEqual(
+    r.events.map((e) => [e.kind, e.players, e.points, e.phase, e.moveIndex]),
+    [['road', ['Alice'], 4, 'play', 3]],
+  );
   assert.equal(r.state.followers(0), 7, 'the follower came home');
 });
 
 test('a road that leaves a junction and comes back counts the junction tile once', () => {
   // W at (0,1): roads E; S; W end at its junction. E and S are joined by three curves.
   const r = replay([P('W', 0, 1, 0, 'road:E'), P('V', 1, 1, 0), P('V', 1, 2, 90), P('V', 0, 2, 180)]);
-  assert.deepEqual(r.events.map((e) => [e.kind, e.points, e.tiles]), [['road', 4, 4]]);
+  assert.deepEqual(
+    r.events.map((e) => [e.kind, e.points, e.tiles]),
+    [['road', 4, 4]],
+  );
 });
 
 test('a city entering one tile through two separate segments counts that tile once', () => {
   // I at (0,1) rotated 180: cities E and S, separate; three N tiles close the ring.
   const r = replay([P('I', 0, 1, 180, 'city:E'), P('N', 1, 1, 270), P('N', 1, 2, 0), P('N', 0, 2, 90)]);
-  assert.deepEqual(r.events.map((e) => [e.kind, e.players, e.points, e.tiles]), [['city', ['Alice'], 8, 4]]);
+  assert.deepEqual(
+    r.events.map((e) => [e.kind, e.players, e.points, e.tiles]),
+    [['city', ['Alice'], 8, 4]],
+  );
 });
 
 test('a follower placed on a feature it completes scores and returns at once; tinyCity halves a two-tile city', () => {
@@ -61,7 +70,10 @@ const tieMoves = [P('U', -1, 0, 0, 'road:W'), P('V', 0, 1, 270, 'road:E'), P('V'
 test('tied majorities both score in full (final scoring of an open road)', () => {
   const r = replay(tieMoves, { final: true });
   assert.deepEqual(r.scores, { Alice: 5, Bob: 5 });
-  assert.deepEqual(r.events.map((e) => [e.kind, e.players, e.points, e.phase]), [['road', ['Alice', 'Bob'], 5, 'final']]);
+  assert.deepEqual(
+    r.events.map((e) => [e.kind, e.players, e.points, e.phase]),
+    [['road', ['Alice', 'Bob'], 5, 'final']],
+  );
 });
 
 test('two followers of one player on one feature score it once, and outvote one', () => {
@@ -69,18 +81,17 @@ test('two followers of one player on one feature score it once, and outvote one'
   const alone = replay([P('U', -1, 0, 0, 'road:W'), P('E', 0, -1, 180), P('V', 0, 1, 270, 'road:E'), P('V', 1, 0, 0), P('V', 1, 1, 90)], { final: true });
   assert.deepEqual(alone.scores, { Alice: 5, Bob: 0 });
   // Alice's two roads and Bob's one end up as one 8-tile road: 2 against 1.
-  const outvoted = replay(
-    [P('U', -1, 0, 0, 'road:W'), P('V', -1, 1, 0, 'road:S'), P('V', 0, 1, 270, 'road:E'), P('V', 0, 2, 90), P('V', -1, 2, 180), P('V', 1, 0, 0), P('V', 1, 1, 90)],
-    { final: true },
-  );
+  const outvoted = replay([P('U', -1, 0, 0, 'road:W'), P('V', -1, 1, 0, 'road:S'), P('V', 0, 1, 270, 'road:E'), P('V', 0, 2, 90), P('V', -1, 2, 180), P('V', 1, 0, 0), P('V', 1, 1, 90)], {
+    final: true,
+  });
   assert.deepEqual(outvoted.scores, { Alice: 8, Bob: 0 });
 });
 
 test('three players take turns in order; a tie on a joined road pays both', () => {
-  const r = replay(
-    [P('U', -1, 0, 0, 'road:W'), P('W', 1, 0, 0, 'road:S'), P('E', 0, -1, 180), P('V', 0, 1, 270, 'road:E'), P('U', -2, 0, 0), P('V', 1, 1, 90)],
-    { final: true, players: ['Alice', 'Bob', 'Carol'] },
-  );
+  const r = replay([P('U', -1, 0, 0, 'road:W'), P('W', 1, 0, 0, 'road:S'), P('E', 0, -1, 180), P('V', 0, 1, 270, 'road:E'), P('U', -2, 0, 0), P('V', 1, 1, 90)], {
+    final: true,
+    players: ['Alice', 'Bob', 'Carol'],
+  });
   // Alice: the west road (U, U, D, junction) alone = 4; the curve road E-S, joined to Bob's, 1 vs 1 = 3 each.
   assert.deepEqual(r.scores, { Alice: 4 + 3, Bob: 3, Carol: 0 });
 });
@@ -98,7 +109,10 @@ test('occupancy: a feature joined to an occupied one refuses a follower; a separ
 test('monastery: 9 when surrounded in play, 1 + neighbours at the end', () => {
   const ring = [P('B', 0, 1, 0, 'monastery'), P('U', -1, 0, 0), P('U', 1, 0, 0), P('B', -1, 1, 0), P('B', 1, 1, 0), P('B', 0, 2, 0), P('E', -1, 2, 180), P('E', 1, 2, 180)];
   const done = replay(ring);
-  assert.deepEqual(done.events.map((e) => [e.kind, e.players, e.points, e.moveIndex]), [['monastery', ['Alice'], 9, 7]]);
+  assert.deepEqual(
+    done.events.map((e) => [e.kind, e.players, e.points, e.moveIndex]),
+    [['monastery', ['Alice'], 9, 7]],
+  );
   assert.equal(done.state.followers(0), 7);
   const open = replay([P('B', 0, 1, 0, 'monastery'), P('B', 1, 1, 0)], { final: true });
   assert.deepEqual(open.scores, { Alice: 3, Bob: 0 }); // itself + D + the B east of it
@@ -112,7 +126,17 @@ const farmMoves = [P('E', 0, -1, 180, 'field:NE'), P('E', 0, -2, 0), P('U', 1, 0
 test('farms, 3rd edition: 3 per completed city per farm; one city feeds two farms; a farm feeds on two cities', () => {
   const r = replay(farmMoves, { final: true });
   assert.deepEqual(r.scores, { Alice: 6 + 3, Bob: 3 });
-  assert.deepEqual(r.events.filter((e) => e.kind === 'farm').map((e) => [e.players, e.points]).sort(), [[['Alice'], 3], [['Alice'], 6], [['Bob'], 3]]);
+  assert.deepEqual(
+    r.events
+      .filter((e) => e.kind === 'farm')
+      .map((e) => [e.players, e.points])
+      .sort(),
+    [
+      [['Alice'], 3],
+      [['Alice'], 6],
+      [['Bob'], 3],
+    ],
+  );
 });
 
 test('farms, 2nd edition: a city pays each player at most once across farms', () => {
@@ -151,7 +175,15 @@ test('illegal placements are refused with the move index and a reason', () => {
 });
 
 test('records with a bad header are refused without a move index', () => {
-  const bad = [null, [], { format: 'x', players: ['a', 'b'], moves: [] }, { format: 'tessera-game/1', players: [], moves: [] }, { format: 'tessera-game/1', players: ['a', 'b', 'c', 'd', 'e', 'f'], moves: [] }, { format: 'tessera-game/1', players: ['a', 'a'], moves: [] }, { format: 'tessera-game/1', players: ['a', 'b'], moves: [], rules: { farmers: '4th' } }];
+  const bad = [
+    null,
+    [],
+    { format: 'x', players: ['a', 'b'], moves: [] },
+    { format: 'tessera-game/1', players: [], moves: [] },
+    { format: 'tessera-game/1', players: ['a', 'b', 'c', 'd', 'e', 'f'], moves: [] },
+    { format: 'tessera-game/1', players: ['a', 'a'], moves: [] },
+    { format: 'tessera-game/1', players: ['a', 'b'], moves: [], rules: { farmers: '4th' } },
+  ];
   for (const record of bad) {
     const e = failure(() => replayRecord(record));
     assert.equal(e.moveIndex, undefined);
@@ -161,10 +193,16 @@ test('records with a bad header are refused without a move index', () => {
 test('records hold 1 to 5 players: a solo record plays every move itself, a fifth seat moves fifth and scores', () => {
   const solo = replay([P('V', 0, 1, 270, 'road:E'), P('V', 1, 1, 0), P('V', 1, 2, 90), P('V', 0, 2, 180)], { players: ['Solo'] });
   assert.deepEqual(solo.scores, { Solo: 4 });
-  assert.deepEqual(solo.steps.map((s) => s.seat), [0, 0, 0, 0]);
+  assert.deepEqual(
+    solo.steps.map((s) => s.seat),
+    [0, 0, 0, 0],
+  );
   // Five seats: the fifth (seat 4) closes a road loop with its follower on it; seat 0 moves next.
   const five = replay([P('V', 0, 1, 270), P('V', 1, 1, 0), P('V', 1, 2, 90), P('U', -1, 0, 0), P('V', 0, 2, 180, 'road:N'), P('U', -2, 0, 0)], { players: ['A', 'B', 'C', 'D', 'E'] });
-  assert.deepEqual(five.steps.map((s) => s.seat), [0, 1, 2, 3, 4, 0]);
+  assert.deepEqual(
+    five.steps.map((s) => s.seat),
+    [0, 1, 2, 3, 4, 0],
+  );
   assert.deepEqual(five.scores, { A: 0, B: 0, C: 0, D: 0, E: 4 });
   assert.equal(five.state.followers(4), 7, 'the follower came home');
 });

@@ -24,7 +24,12 @@ const rulesPath = fileURLToPath(new URL('../docs/RULES.md', import.meta.url));
 const rows = readFileSync(rulesPath, 'utf8')
   .split('\n')
   .filter((l) => /^\| [A-X] \|/.test(l))
-  .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+  .map((l) =>
+    l
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim()),
+  );
 
 const sortedKey = (xs: string[]) => [...xs].sort().join(',');
 const edgeSet = (idx: number[]) => sortedKey(idx.map((i) => EDGES[i]));
@@ -52,10 +57,20 @@ for (const [type, , edges, cities, roads, monastery, pennant, fields] of rows) {
     assert.equal(def.edges.map((e) => ' CRF'[e]).join(''), edges);
     const segs = (kind: number) => def.segments.filter((s) => s.kind === kind);
     const expectCities = cities === '-' ? [] : cities.split(';').map((g) => sortedKey(g.trim().split('+')));
-    assert.deepEqual(segs(KIND_CITY).map((s) => edgeSet(s.sides)).sort(), expectCities.sort());
+    assert.deepEqual(
+      segs(KIND_CITY)
+        .map((s) => edgeSet(s.sides))
+        .sort(),
+      expectCities.sort(),
+    );
     for (const c of segs(KIND_CITY)) assert.equal(c.pennant, pennant === 'yes');
     const expectRoads = roads === '-' ? [] : roads.split(';').map((g) => sortedKey(g.trim().split('-')));
-    assert.deepEqual(segs(KIND_ROAD).map((s) => edgeSet(s.sides)).sort(), expectRoads.sort());
+    assert.deepEqual(
+      segs(KIND_ROAD)
+        .map((s) => edgeSet(s.sides))
+        .sort(),
+      expectRoads.sort(),
+    );
     assert.equal(segs(KIND_MONASTERY).length, monastery === 'yes' ? 1 : 0);
 
     const cityNames = segs(KIND_CITY).map((s) => edgeSet(s.sides));
@@ -66,12 +81,18 @@ for (const [type, , edges, cities, roads, monastery, pennant, fields] of rows) {
       assert.ok(found, `${type}: no city at ${token}`);
       return edgeSet(found.sides);
     };
-    const text = fields.replace(/^one field:\s*/, '').replace(/\(two fields\)/, '').trim();
-    const expectFields = text === '-' ? [] : text.split(';').map((part) => {
-      const [corners, touching] = part.split('->').map((x) => x.trim());
-      const touched = touching ? [...new Set(touching.split(/\s+and\s+/).map(cityOf))].sort() : [];
-      return `${sortedKey(corners.split(/\s+/))} -> ${touched.join(' | ')}`;
-    });
+    const text = fields
+      .replace(/^one field:\s*/, '')
+      .replace(/\(two fields\)/, '')
+      .trim();
+    const expectFields =
+      text === '-'
+        ? []
+        : text.split(';').map((part) => {
+            const [corners, touching] = part.split('->').map((x) => x.trim());
+            const touched = touching ? [...new Set(touching.split(/\s+and\s+/).map(cityOf))].sort() : [];
+            return `${sortedKey(corners.split(/\s+/))} -> ${touched.join(' | ')}`;
+          });
     const actualFields = segs(KIND_FIELD).map((f) => {
       const touched = [...new Set(f.cities.map((c) => edgeSet(def.segments[c].sides)))].sort();
       return `${sortedKey(f.sides.map((c) => CORNERS[c]))} -> ${touched.join(' | ')}`;

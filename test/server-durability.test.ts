@@ -24,7 +24,17 @@ interface Child {
 /** `npm start`'s process on a data directory; resolves once it logs that it is ready. */
 async function startChild(dataDir: string): Promise<Child> {
   const proc = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', TESSERA_DATA_DIR: dataDir, TESSERA_BOT_WORKERS: '1', TESSERA_WARMUP_LEVEL: 'random', TESSERA_WS_RATE: '1000', TESSERA_WS_BURST: '1000' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      TESSERA_DATA_DIR: dataDir,
+      TESSERA_BOT_WORKERS: '1',
+      TESSERA_WARMUP_LEVEL: 'random',
+      TESSERA_WS_RATE: '1000',
+      TESSERA_WS_BURST: '1000',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let buffered = '';
@@ -104,7 +114,10 @@ test('SIGKILL at random points: no accepted move is lost, and the game plays on 
     assert.equal(final.status, 'finished');
     const record = await get(server.base, `/api/games/${id}/record`);
     assert.equal(record.status, 200);
-    assert.deepEqual(Object.values(replayRecord(record.body).scores), final.seats.map((s: { score: number }) => s.score));
+    assert.deepEqual(
+      Object.values(replayRecord(record.body).scores),
+      final.seats.map((s: { score: number }) => s.score),
+    );
     me.close();
   } finally {
     if (server) await killHard(server);
@@ -244,7 +257,10 @@ test('rematch of a five-seat game: the same seats start a new game; finished gam
   assert.equal(again.body.seat, 0);
   const next = await get(server.base, `/api/games/${again.body.gameId}`);
   assert.equal(next.body.status, 'playing');
-  assert.deepEqual(next.body.seats.map((s: { kind: string; level?: string; name: string }) => [s.kind, s.level, s.name]), final.seats.map((s: { kind: string; level?: string; name: string }) => [s.kind, s.level, s.name]));
+  assert.deepEqual(
+    next.body.seats.map((s: { kind: string; level?: string; name: string }) => [s.kind, s.level, s.name]),
+    final.seats.map((s: { kind: string; level?: string; name: string }) => [s.kind, s.level, s.name]),
+  );
   assert.equal((await get(server.base, `/api/games/${id}`)).body.rematch, again.body.gameId);
   // Asking twice gives the same game and seat (with a fresh token); nobody else can take it.
   const twice = await post(server.base, `/api/games/${id}/rematch`, { token: tokens.get(0) });
@@ -258,6 +274,9 @@ test('rematch of a five-seat game: the same seats start a new game; finished gam
   assert.equal(listed.status, 200);
   const entry = listed.body.games.find((g: { id: string }) => g.id === id);
   assert.ok(entry, 'the finished game is listed under its player');
-  assert.deepEqual(entry.players.map((p: { score: number }) => p.score), final.seats.map((s: { score: number }) => s.score));
+  assert.deepEqual(
+    entry.players.map((p: { score: number }) => p.score),
+    final.seats.map((s: { score: number }) => s.score),
+  );
   assert.equal((await get(server.base, '/api/games/finished?before=garbage')).status, 400);
 });

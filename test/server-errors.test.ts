@@ -88,7 +88,9 @@ test('a browser origin outside the allow-list cannot open a WebSocket', async ()
   const status = (origin: string) =>
     new Promise<number>((resolve, reject) => {
       const socket = connect(Number(url.port), url.hostname, () => {
-        socket.write(`GET /ws HTTP/1.1\r\nHost: ${url.host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: ${origin}\r\n\r\n`);
+        socket.write(
+          `GET /ws HTTP/1.1\r\nHost: ${url.host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: ${origin}\r\n\r\n`,
+        );
       });
       socket.once('data', (chunk) => {
         socket.destroy();
@@ -104,7 +106,17 @@ test('HTTP API: schemas, errors, OpenAPI, probes, metrics, pool summary', async 
   const bad = await post(server.base, '/api/games', { seats: [{ kind: 'person' }] });
   assert.equal(bad.status, 400);
   assert.equal(bad.body.code, 'bad_request');
-  assert.equal((await post(server.base, '/api/games', { seats: [{ kind: 'bot', level: 'random' }, { kind: 'bot', level: 'random' }] })).status, 400);
+  assert.equal(
+    (
+      await post(server.base, '/api/games', {
+        seats: [
+          { kind: 'bot', level: 'random' },
+          { kind: 'bot', level: 'random' },
+        ],
+      })
+    ).status,
+    400,
+  );
   assert.equal((await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'godlike' }] })).status, 400);
   assert.equal((await get(server.base, '/api/games/nope')).body.code, 'unknown_game');
   const { id } = await createGame(server.base, [{ kind: 'person' }, { kind: 'person' }]);
@@ -124,7 +136,17 @@ test('HTTP API: schemas, errors, OpenAPI, probes, metrics, pool summary', async 
   assert.equal((await get(server.base, '/healthz')).body.status, 'ok');
   assert.equal((await get(server.base, '/readyz')).status, 200);
   const metrics = await get(server.base, '/metrics');
-  for (const name of ['tessera_pool_task_queue_wait_seconds', 'tessera_pool_worker_spawn_cpu_seconds', 'tessera_pool_respawns_total', 'tessera_event_loop_delay_seconds', 'tessera_event_loop_utilization', 'tessera_shed_total', 'tessera_bot_degraded_total', 'tessera_bot_deadline_hits_total']) assert.match(metrics.body, new RegExp(`^# TYPE ${name} `, 'm'));
+  for (const name of [
+    'tessera_pool_task_queue_wait_seconds',
+    'tessera_pool_worker_spawn_cpu_seconds',
+    'tessera_pool_respawns_total',
+    'tessera_event_loop_delay_seconds',
+    'tessera_event_loop_utilization',
+    'tessera_shed_total',
+    'tessera_bot_degraded_total',
+    'tessera_bot_deadline_hits_total',
+  ])
+    assert.match(metrics.body, new RegExp(`^# TYPE ${name} `, 'm'));
   const pool = (await get(server.base, '/api/pool')).body;
   assert.equal(pool.ready, true);
   assert.equal(pool.workers.length, 1);

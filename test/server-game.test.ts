@@ -20,7 +20,10 @@ async function checkRecord(id: string, final: any): Promise<void> {
   assert.equal(rec.body.format, 'tessera-game/1');
   assert.equal(rec.body.final, true);
   const { scores } = replayRecord(rec.body);
-  assert.deepEqual(Object.values(scores), final.seats.map((s: any) => s.score));
+  assert.deepEqual(
+    Object.values(scores),
+    final.seats.map((s: any) => s.score),
+  );
 }
 
 test('a person plays a bot over WebSocket to the final scores', async () => {
@@ -53,7 +56,13 @@ test('five seats: two people and three bots; a sixth seat is refused', async () 
   assert.equal(six.status, 400);
   assert.match(six.body.message, /seats/);
   // People in the second and the fifth seat (each joins naming its seat).
-  const { id, tokens } = await createGame(server.base, [{ kind: 'bot', level: 'random' }, { kind: 'person' }, { kind: 'bot', level: 'greedy' }, { kind: 'bot', level: 'heuristic' }, { kind: 'person' }]);
+  const { id, tokens } = await createGame(server.base, [
+    { kind: 'bot', level: 'random' },
+    { kind: 'person' },
+    { kind: 'bot', level: 'greedy' },
+    { kind: 'bot', level: 'heuristic' },
+    { kind: 'person' },
+  ]);
   const a = await Client.join(server.ws, id, tokens.get(1));
   const b = await Client.join(server.ws, id, tokens.get(4));
   const watcher = await Client.join(server.ws, id);
@@ -82,8 +91,14 @@ test('five seats: two people and three bots; a sixth seat is refused', async () 
   for (const f of seen) if (f.last) live.set(f.last.turn, { ...f.last, bot: undefined });
   const late = await Client.join(server.ws, id);
   const welcome = late.welcome;
-  assert.deepEqual(welcome.history.map((m: any) => ({ ...m, bot: undefined })), [...live.values()]);
-  assert.ok(welcome.history.at(-1).events.some((e: any) => e.phase === 'final'), 'final scoring comes with the last tile');
+  assert.deepEqual(
+    welcome.history.map((m: any) => ({ ...m, bot: undefined })),
+    [...live.values()],
+  );
+  assert.ok(
+    welcome.history.at(-1).events.some((e: any) => e.phase === 'final'),
+    'final scoring comes with the last tile',
+  );
   for (const c of [a, b, watcher, late]) c.close();
 });
 

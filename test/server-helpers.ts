@@ -6,7 +6,22 @@ import { buildApp } from '../server/app.ts';
 import { type Config, loadConfig } from '../server/config.ts';
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return loadConfig({}, { port: 0, host: '127.0.0.1', logLevel: 'silent', dataDir: ':memory:', botWorkers: 1, warmupLevel: 'random', botDeadlineMs: 1000, wsMessagesPerSecond: 1000, wsBurst: 1000, shutdownGraceMs: 1000, ...overrides });
+  return loadConfig(
+    {},
+    {
+      port: 0,
+      host: '127.0.0.1',
+      logLevel: 'silent',
+      dataDir: ':memory:',
+      botWorkers: 1,
+      warmupLevel: 'random',
+      botDeadlineMs: 1000,
+      wsMessagesPerSecond: 1000,
+      wsBurst: 1000,
+      shutdownGraceMs: 1000,
+      ...overrides,
+    },
+  );
 }
 
 export interface Running {

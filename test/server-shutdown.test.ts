@@ -12,7 +12,10 @@ const main = fileURLToPath(new URL('../dist/server/main.js', import.meta.url));
 
 /** Starts dist/server/main.js on a free port; resolves once it logs "tessera ready". */
 async function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; logs: any[] }> {
-  const child = spawn(process.execPath, [main], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', TESSERA_BOT_WORKERS: '1', TESSERA_WARMUP_LEVEL: 'random', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [main], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', TESSERA_BOT_WORKERS: '1', TESSERA_WARMUP_LEVEL: 'random', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const logs: any[] = [];
   let buffered = '';
   let base = '';

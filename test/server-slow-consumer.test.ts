@@ -32,7 +32,15 @@ function fakeSocket() {
 test('a slow consumer is dropped once its unread output passes the bound', () => {
   const metrics = new Metrics();
   const { socket, sent } = fakeSocket();
-  const conn = new Connection(socket as unknown as WebSocket, { games: {} as GameService, metrics, log: pino({ level: 'silent' }), maxMessageBytes: 4096, messagesPerSecond: 10, burst: 10, maxBufferedBytes: 10_000 });
+  const conn = new Connection(socket as unknown as WebSocket, {
+    games: {} as GameService,
+    metrics,
+    log: pino({ level: 'silent' }),
+    maxMessageBytes: 4096,
+    messagesPerSecond: 10,
+    burst: 10,
+    maxBufferedBytes: 10_000,
+  });
   const frame = { type: 'bye' as const, reason: 'x'.repeat(3000) };
   for (let i = 0; i < 10; i++) conn.send(frame);
   assert.equal(socket.terminated, true);

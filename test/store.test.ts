@@ -52,17 +52,32 @@ for (const [name, make] of stores) {
   test(`${name} store: unfinished games for recovery; finished ones listed newest first, paged, by player`, async () => {
     const store = make();
     for (let i = 0; i < 5; i++) {
-      store.create(setup(`f${i}`), [{ name: i % 2 ? 'Alice' : 'Bob', tokenHash: null }, { name: 'Bot', tokenHash: null }]);
+      store.create(setup(`f${i}`), [
+        { name: i % 2 ? 'Alice' : 'Bob', tokenHash: null },
+        { name: 'Bot', tokenHash: null },
+      ]);
       store.appendMoves(`f${i}`, [move(i)], i < 4);
       await new Promise((r) => setTimeout(r, 3)); // distinct finish times
     }
-    assert.deepEqual(store.unfinished().map((g) => g.setup.id), ['f4']);
+    assert.deepEqual(
+      store.unfinished().map((g) => g.setup.id),
+      ['f4'],
+    );
     const first = store.listFinished({ limit: 2 });
-    assert.deepEqual(first.games.map((g) => g.setup.id), ['f3', 'f2']);
+    assert.deepEqual(
+      first.games.map((g) => g.setup.id),
+      ['f3', 'f2'],
+    );
     const second = store.listFinished({ limit: 2, before: first.next! });
-    assert.deepEqual(second.games.map((g) => g.setup.id), ['f1', 'f0']);
+    assert.deepEqual(
+      second.games.map((g) => g.setup.id),
+      ['f1', 'f0'],
+    );
     assert.equal(second.next, null);
-    assert.deepEqual(store.listFinished({ player: 'alice' }).games.map((g) => g.setup.id), ['f3', 'f1']);
+    assert.deepEqual(
+      store.listFinished({ player: 'alice' }).games.map((g) => g.setup.id),
+      ['f3', 'f1'],
+    );
     assert.deepEqual(store.listFinished({ player: 'nobody' }).games, []);
     store.close();
   });

@@ -74,7 +74,9 @@ test('a checkpoint of a different tournament is refused, and --fresh discards it
 test('with 3 players the summary gives the win rate against par, and no Elo', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-tournament-'));
   const out = join(dir, 'three.json');
-  const child = spawn(process.execPath, [cli, '--a', 'heuristic', '--b', 'random', '--players', '3', '--games', '4', '--workers', '1', '--seed', 'par-test', '--out', out, '--no-ladder'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [cli, '--a', 'heuristic', '--b', 'random', '--players', '3', '--games', '4', '--workers', '1', '--seed', 'par-test', '--out', out, '--no-ladder'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   let stdout = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d));
   const code = await new Promise((resolve) => child.on('exit', resolve));

@@ -64,7 +64,19 @@ export interface CapacityReport {
 async function step(level: string, games: number, o: CapacityOptions): Promise<Step> {
   const server = await startServer();
   try {
-    const r = await runLoad({ url: server.url, pid: server.pid, people: games, level, thinkMs: o.thinkMs, rampMs: o.rampSeconds * 1000, seconds: o.rampSeconds + o.seconds, graceMs: 0, seed: games, quiet: true, pollAtMs: [o.rampSeconds * 1000, (o.rampSeconds + o.seconds) * 1000 - 50] });
+    const r = await runLoad({
+      url: server.url,
+      pid: server.pid,
+      people: games,
+      level,
+      thinkMs: o.thinkMs,
+      rampMs: o.rampSeconds * 1000,
+      seconds: o.rampSeconds + o.seconds,
+      graceMs: 0,
+      seed: games,
+      quiet: true,
+      pollAtMs: [o.rampSeconds * 1000, (o.rampSeconds + o.seconds) * 1000 - 50],
+    });
     // One /api/pool read at the end of the ramp (resets the server's histogram), one at the end:
     // the second covers exactly the measured window, so its p99 is the window's p99.
     const w = windowStats(r, o.rampSeconds * 1000 + 1, (o.rampSeconds + o.seconds) * 1000);
@@ -139,7 +151,13 @@ export async function runCapacity(o: CapacityOptions): Promise<{ report: Capacit
         title: 'Bot move p99 against concurrent games, per level',
         xLabel: 'concurrent games (1 person + 1 bot each)',
         yLabel: 'bot move p99 (ms)',
-        series: o.levels.map((level) => ({ name: `${level} (limit ${(BUDGET_MS[level] ?? 0) + 100} ms)`, points: steps.filter((s) => s.level === level).sort((a, b) => a.games - b.games).map((s) => [s.games, s.bot.p99] as [number, number]) })),
+        series: o.levels.map((level) => ({
+          name: `${level} (limit ${(BUDGET_MS[level] ?? 0) + 100} ms)`,
+          points: steps
+            .filter((s) => s.level === level)
+            .sort((a, b) => a.games - b.games)
+            .map((s) => [s.games, s.bot.p99] as [number, number]),
+        })),
       }),
     );
   }
@@ -148,9 +166,29 @@ export async function runCapacity(o: CapacityOptions): Promise<{ report: Capacit
 
 function capacityMarkdown(r: CapacityReport): string {
   const o = r.options;
-  const rows = r.steps.map((s) => [s.level, s.games, s.bot.count, `${s.bot.p50} / ${s.bot.p99} / ${s.bot.max}`, `${s.loopP99Ms} / ${s.loopMaxMs}`, s.queueWaitP99Ms, s.utilization, s.degraded, s.fallback, s.pass ? 'pass' : `fail: ${s.why}`]);
-  const knees = Object.entries(r.knee).map(([level, k]) => `**${level}**: ${k.games} games with both criteria${k.firstFail !== null ? ` (first failing step ${k.firstFail})` : ''}; ${k.botOnly} games on bot p99 ≤ ${k.limitMs} ms alone${k.botFirstFail !== null ? ` (fails at ${k.botFirstFail})` : ' (no step failed: the knee is above the largest step tried)'}`);
-  return `Measured by \`bench/capacity/run.ts\`: for each level, steps of N concurrent games (one simulated person with think time ${o.thinkMs[0] / 1000}–${o.thinkMs[1] / 1000} s against one bot, played through the WebSocket protocol), each step against a fresh server with its defaults (one bot worker here), ${o.rampSeconds} s ramp then ${o.seconds} s measured. A step passes when bot move p99 (queue + search, as the server reports it) ≤ the level's budget + 100 ms (budgets: ${Object.entries(BUDGET_MS).map(([k, v]) => `${k} ${v}`).join(', ')} ms) and the server's event-loop delay p99 over the measured window (its own loop monitor: how late a 10 ms timer fires) ≤ ${o.loopP99Ms} ms. Steps grow until bot p99 fails${o.bisect ? ', then that gap is bisected once' : ''} (the loop criterion is recorded at every step; on a shared machine it can fail on scheduling noise at any size, so both knees are given). Machine: ${machineLine(r.machine, r.machineEnd)}; the load generator shares the cores with the server.
+  const rows = r.steps.map((s) => [
+    s.level,
+    s.games,
+    s.bot.count,
+    `${s.bot.p50} / ${s.bot.p99} / ${s.bot.max}`,
+    `${s.loopP99Ms} / ${s.loopMaxMs}`,
+    s.queueWaitP99Ms,
+    s.utilization,
+    s.degraded,
+    s.fallback,
+    s.pass ? 'pass' : `fail: ${s.why}`,
+  ]);
+  const knees = Object.entries(r.knee).map(
+    ([level, k]) =>
+      `**${level}**: ${k.games} games with both criteria${k.firstFail !== null ? ` (first failing step ${k.firstFail})` : ''}; ${k.botOnly} games on bot p99 ≤ ${k.limitMs} ms alone${k.botFirstFail !== null ? ` (fails at ${k.botFirstFail})` : ' (no step failed: the knee is above the largest step tried)'}`,
+  );
+  return `Measured by \`bench/capacity/run.ts\`: for each level, steps of N concurrent games (one simulated person with think time ${o.thinkMs[0] / 1000}–${o.thinkMs[1] / 1000} s against one bot, played through the WebSocket protocol), each step against a fresh server with its defaults (one bot worker here), ${o.rampSeconds} s ramp then ${o.seconds} s measured. A step passes when bot move p99 (queue + search, as the server reports it) ≤ the level's budget + 100 ms (budgets: ${Object.entries(
+    BUDGET_MS,
+  )
+    .map(([k, v]) => `${k} ${v}`)
+    .join(
+      ', ',
+    )} ms) and the server's event-loop delay p99 over the measured window (its own loop monitor: how late a 10 ms timer fires) ≤ ${o.loopP99Ms} ms. Steps grow until bot p99 fails${o.bisect ? ', then that gap is bisected once' : ''} (the loop criterion is recorded at every step; on a shared machine it can fail on scheduling noise at any size, so both knees are given). Machine: ${machineLine(r.machine, r.machineEnd)}; the load generator shares the cores with the server.
 
 **Knee:** ${knees.join('; ')}.
 

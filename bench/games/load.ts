@@ -279,7 +279,16 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       }
       if (!p) continue;
       const d = loopDelay(p);
-      res.windows.push({ at: round(now()), loopP99Ms: d.p99, loopMaxMs: d.max, utilization: round(p.utilization, 3), queueDepth: p.queue.depth, inFlight: p.queue.inFlight, games: p.games, sockets: p.sockets });
+      res.windows.push({
+        at: round(now()),
+        loopP99Ms: d.p99,
+        loopMaxMs: d.max,
+        utilization: round(p.utilization, 3),
+        queueDepth: p.queue.depth,
+        inFlight: p.queue.inFlight,
+        games: p.games,
+        sockets: p.sockets,
+      });
       if (!o.quiet && now() - lastLog > 5000) {
         lastLog = now();
         progress(`  ${Math.round(now() / 1000)} s: ${p.games} games, ${p.sockets} sockets, queue ${p.queue.depth}, ${res.gamesFinished} finished, ${res.botMoves} bot moves, loop p99 ${d.p99} ms`);
@@ -301,7 +310,12 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   res.moveAckMs = summarize(acks, 2);
   if (procs.length >= 2) {
     const cores = procs.slice(1).map((s, i) => coresUsed(procs[i], s));
-    res.cpu = { coresMean: round(coresUsed(procs[0], procs.at(-1)!), 2), coresMax: round(Math.max(...cores), 2), rssMbMax: round(Math.max(...procs.map((s) => s.rssMb))), rssMbEnd: round(procs.at(-1)!.rssMb) };
+    res.cpu = {
+      coresMean: round(coresUsed(procs[0], procs.at(-1)!), 2),
+      coresMax: round(Math.max(...cores), 2),
+      rssMbMax: round(Math.max(...procs.map((s) => s.rssMb))),
+      rssMbEnd: round(procs.at(-1)!.rssMb),
+    };
   }
   return res;
 }

@@ -62,7 +62,11 @@ export async function runGames(o: GamesOptions): Promise<{ report: GamesReport; 
   let httpLoaded: Promise<CannonResult | null> | null = null;
   const httpFrom = (o.rampSeconds + o.steadySeconds) * 1000;
   try {
-    const created = await fetch(`${server.url}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seats: [{ kind: 'person' }, { kind: 'bot', level: 'hard' }] }) });
+    const created = await fetch(`${server.url}/api/games`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seats: [{ kind: 'person' }, { kind: 'bot', level: 'hard' }] }),
+    });
     const target = `${server.url}/api/games/${((await created.json()) as { id: string }).id}`;
     progress(`games: HTTP on the idle server (GET /api/games/:id, ${o.httpConnections} connections, ${o.httpSeconds} s)`);
     httpIdle = await runCannonChild({ title: 'idle', url: target, connections: o.httpConnections, duration: o.httpSeconds }).catch(() => null);
@@ -120,7 +124,16 @@ export async function runGames(o: GamesOptions): Promise<{ report: GamesReport; 
   if (o.plotDir) {
     mkdirSync(o.plotDir, { recursive: true });
     const pts = botSamples.map((s) => [s.at / 1000, s.elapsedMs] as [number, number]);
-    writeFileSync(join(o.plotDir, 'games-bot-latency.svg'), scatterPanels({ title: `Bot move time (queue + run) during the games run (${o.people} people, ${o.level})`, panels: [{ title: `HTTP load from ${httpFrom / 1000} to ${httpFrom / 1000 + o.httpSeconds} s`, series: [{ name: 'bot move', points: pts }] }], xLabel: 's into the run', yLabel: 'ms', columns: 1 }));
+    writeFileSync(
+      join(o.plotDir, 'games-bot-latency.svg'),
+      scatterPanels({
+        title: `Bot move time (queue + run) during the games run (${o.people} people, ${o.level})`,
+        panels: [{ title: `HTTP load from ${httpFrom / 1000} to ${httpFrom / 1000 + o.httpSeconds} s`, series: [{ name: 'bot move', points: pts }] }],
+        xLabel: 's into the run',
+        yLabel: 'ms',
+        columns: 1,
+      }),
+    );
     writeFileSync(
       join(o.plotDir, 'games-loop.svg'),
       lines({
@@ -149,7 +162,10 @@ function gamesMarkdown(r: GamesReport): string {
   const q = pool?.tasks;
   const ld = pool ? loopDelay(pool) : null;
   const errs = l.errors;
-  const wsErr = Object.entries(errs.wsErrorFrames).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+  const wsErr =
+    Object.entries(errs.wsErrorFrames)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ') || 'none';
   const yes = (b: boolean | null) => (b === null ? 'not measured' : b ? 'met' : 'MISSED');
   const plots = o.plotDir ? `\n![bot move time](bench/games-bot-latency.svg)\n\n![event loop and queue](bench/games-loop.svg)\n` : '';
   return `Measured by \`bench/games/run.ts\`: ${o.people} simulated people, each creating a game against one \`${o.level}\` bot over HTTP, taking the seat and playing through the WebSocket protocol (random legal placement, think time ${o.thinkMs[0]}–${o.thinkMs[1]} ms), game after game; people start over ${o.rampSeconds} s, no new game after ${o.seconds} s, games still running ${o.graceSeconds} s later are abandoned. The server is the real one (\`dist/server/main.js\` as a child process, defaults: one bot worker on this ${r.machine.cpus}-core machine, queue bound 64, in-memory store). Windows: **steady** = ${o.rampSeconds}–${o.rampSeconds + o.steadySeconds} s (games only); **with HTTP** = the ${o.httpSeconds} s of concurrent autocannon (max rate, ${o.httpConnections} connections, \`GET /api/games/:id\`, from a child process). Event-loop delay comes from the server's own \`/api/pool\` (polled every ~1.05 s; \`eventLoop.lastSecond\`: how late a 10 ms timer fires, over the last second); "p99" below is the worst ~1 s window's p99. Bot move time is what the server's scheduler reports with each bot move (queue wait + search + overhead). Machine: ${machineLine(r.machine, r.machineEnd)}. The load generator (one process, ${o.people} sockets), autocannon and the server all share these ${r.machine.cpus} cores.
@@ -157,7 +173,9 @@ function gamesMarkdown(r: GamesReport): string {
 | | |
 |---|---|
 | games started / finished / abandoned | ${l.gamesStarted} / ${l.gamesFinished} / ${l.gamesAbandoned} (peak ${r.targets.peakGames} running; game length p50 ${l.gameSeconds.p50} s) |
-| moves | ${l.personMoves} by people, ${l.botMoves} by bots (${Object.entries(l.botMoveSources).map(([k, v]) => `${k} ${v}`).join(', ')}) |
+| moves | ${l.personMoves} by people, ${l.botMoves} by bots (${Object.entries(l.botMoveSources)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}) |
 | bot move p50 / p95 / p99 / max ms, steady | ${s4(r.steady.bot)} |
 | bot move p50 / p95 / p99 / max ms, with HTTP | ${s4(r.loaded.bot)} |
 | pool queue wait p50 / p90 / p99 / max ms (whole run, /api/pool) | ${q ? `${q.queueWaitMs.p50} / ${q.queueWaitMs.p90} / ${q.queueWaitMs.p99} / ${q.queueWaitMs.max}` : '–'} |

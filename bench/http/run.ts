@@ -61,7 +61,15 @@ export async function runHttp(o: HttpOptions): Promise<{ report: HttpReport; mar
     for (const c of cases) {
       progress(`http: ${c.route} for ${o.seconds} s, ${o.connections} connections`);
       const p0 = sampleProc(server.pid);
-      const r = await runCannon({ title: c.route, url: `${server.url}${c.path}`, connections: o.connections, duration: o.seconds, method: c.method, body: c.body, headers: c.body ? { 'content-type': 'application/json' } : undefined });
+      const r = await runCannon({
+        title: c.route,
+        url: `${server.url}${c.path}`,
+        connections: o.connections,
+        duration: o.seconds,
+        method: c.method,
+        body: c.body,
+        headers: c.body ? { 'content-type': 'application/json' } : undefined,
+      });
       const p1 = sampleProc(server.pid);
       routes.push({ ...r, route: c.route, serverCpuCores: p0 && p1 ? round(coresUsed(p0, p1), 2) : null });
       progress(`  ${r.requestsPerSec} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, ${r.errors + r.non2xx} errors`);

@@ -49,7 +49,9 @@ export async function runCannon(o: CannonOptions): Promise<CannonResult> {
     duration,
     timeout: 10,
     ...(o.overallRate ? { overallRate: o.overallRate } : {}),
-    ...(o.paths ? { requests: o.paths.map((path) => ({ method: o.method ?? 'GET', path, ...(o.body ? { body: o.body } : {}), ...(o.headers ? { headers: o.headers } : {}) })) } : { method: o.method ?? 'GET', ...(o.body ? { body: o.body } : {}), ...(o.headers ? { headers: o.headers } : {}) }),
+    ...(o.paths
+      ? { requests: o.paths.map((path) => ({ method: o.method ?? 'GET', path, ...(o.body ? { body: o.body } : {}), ...(o.headers ? { headers: o.headers } : {}) })) }
+      : { method: o.method ?? 'GET', ...(o.body ? { body: o.body } : {}), ...(o.headers ? { headers: o.headers } : {}) }),
   });
   const total = r.requests.total ?? r['2xx'] + r.non2xx;
   return {

@@ -24,7 +24,14 @@ export function percentile(sorted: readonly number[], p: number): number {
 export function summarize(values: readonly number[], digits = 1): Summary {
   const s = [...values].sort((a, b) => a - b);
   const mean = s.length ? s.reduce((a, b) => a + b, 0) / s.length : 0;
-  return { count: s.length, p50: round(percentile(s, 50), digits), p95: round(percentile(s, 95), digits), p99: round(percentile(s, 99), digits), max: round(s.at(-1) ?? 0, digits), mean: round(mean, digits) };
+  return {
+    count: s.length,
+    p50: round(percentile(s, 50), digits),
+    p95: round(percentile(s, 95), digits),
+    p99: round(percentile(s, 99), digits),
+    max: round(s.at(-1) ?? 0, digits),
+    mean: round(mean, digits),
+  };
 }
 
 /** Deterministic PRNG (mulberry32) so every strategy sees the same workload. */

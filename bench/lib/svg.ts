@@ -118,7 +118,12 @@ export function bars(o: BarOptions): string {
   const yt = ticks(Math.max(1, ...vals, o.target?.value ?? 0));
   const top = yt.at(-1)!;
   const sy = (v: number) => f.y + f.h - (v / top) * f.h;
-  let body = legend(20, 36, o.series.map((s) => s.name), COLORS);
+  let body = legend(
+    20,
+    36,
+    o.series.map((s) => s.name),
+    COLORS,
+  );
   body += `<rect x="${f.x}" y="${f.y}" width="${f.w}" height="${f.h}" fill="none" stroke="#999"/>`;
   for (const t of yt) body += `<line x1="${f.x}" x2="${f.x + f.w}" y1="${n(sy(t))}" y2="${n(sy(t))}" stroke="#eee"/><text x="${f.x - 4}" y="${n(sy(t) + 3)}" text-anchor="end">${t}</text>`;
   body += `<text transform="translate(${f.x - 40},${f.y + f.h / 2}) rotate(-90)" text-anchor="middle">${esc(o.yLabel)}</text>`;
@@ -158,7 +163,13 @@ export function lines(o: LineOptions): string {
   const yt = ticks(Math.max(1, ...all.map((p) => p[1]), o.target?.value ?? 0));
   const sx = (v: number) => f.x + (v / xt.at(-1)!) * f.w;
   const sy = (v: number) => f.y + f.h - (v / yt.at(-1)!) * f.h;
-  let body = legend(20, 36, o.series.map((s) => s.name), COLORS) + axes(f, xt, yt, sx, sy, o.xLabel, o.yLabel);
+  let body =
+    legend(
+      20,
+      36,
+      o.series.map((s) => s.name),
+      COLORS,
+    ) + axes(f, xt, yt, sx, sy, o.xLabel, o.yLabel);
   o.series.forEach((s, k) => {
     const c = COLORS[k % COLORS.length];
     body += `<polyline fill="none" stroke="${c}" stroke-width="1.5" points="${s.points.map(([x, y]) => `${n(sx(x))},${n(sy(y))}`).join(' ')}"/>`;

@@ -128,7 +128,8 @@ function workload(o: StudyOptions, candidates: number): Arrival[] {
     const n = o.burst[0] + Math.floor(r() * (o.burst[1] - o.burst[0] + 1));
     for (let i = 0; i < n; i++) out.push({ atMs: t + r() * 100, candidate: Math.floor(r() * candidates) });
   }
-  if (o.tricklePerSec > 0) for (let t = -Math.log(1 - r()) * (1000 / o.tricklePerSec); t < end; t += -Math.log(1 - r()) * (1000 / o.tricklePerSec)) out.push({ atMs: t, candidate: Math.floor(r() * candidates) });
+  if (o.tricklePerSec > 0)
+    for (let t = -Math.log(1 - r()) * (1000 / o.tricklePerSec); t < end; t += -Math.log(1 - r()) * (1000 / o.tricklePerSec)) out.push({ atMs: t, candidate: Math.floor(r() * candidates) });
   return out.sort((a, b) => a.atMs - b.atMs);
 }
 
@@ -172,7 +173,14 @@ export interface StrategyResult {
 
 async function runStrategy(s: Strategy, o: StudyOptions, cands: Candidate[], arrivals: Arrival[]): Promise<StrategyResult> {
   const app = Fastify({ logger: false });
-  const games = Array.from({ length: 50 }, (_, i) => ({ id: `g${i}`, status: 'waiting', seats: [{ seat: 0, kind: 'person', name: 'x' }, { seat: 1, kind: 'bot', level: 'hard' }] }));
+  const games = Array.from({ length: 50 }, (_, i) => ({
+    id: `g${i}`,
+    status: 'waiting',
+    seats: [
+      { seat: 0, kind: 'person', name: 'x' },
+      { seat: 1, kind: 'bot', level: 'hard' },
+    ],
+  }));
   app.get('/api/games', async () => ({ games }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/games`;
@@ -246,7 +254,16 @@ async function runStrategy(s: Strategy, o: StudyOptions, cands: Candidate[], arr
     th.lastCpu = Math.max(th.lastCpu, r.threadCpuMs);
     th.compute += r.cpuMs;
     threads.set(r.worker.threadId, th);
-    records.push({ submitMs: round(submitMs, 2), queueWaitMs: round(Math.max(0, startMs - submitMs), 3), runMs: round(r.runMs, 2), totalMs: round(totalMs, 2), cpuMs: round(r.cpuMs, 2), warmMs: round(c.warmMs, 1), threadId: r.worker.threadId, level: c.level });
+    records.push({
+      submitMs: round(submitMs, 2),
+      queueWaitMs: round(Math.max(0, startMs - submitMs), 3),
+      runMs: round(r.runMs, 2),
+      totalMs: round(totalMs, 2),
+      cpuMs: round(r.cpuMs, 2),
+      warmMs: round(c.warmMs, 1),
+      threadId: r.worker.threadId,
+      level: c.level,
+    });
   };
 
   const pending: Promise<void>[] = [];
@@ -299,7 +316,10 @@ async function runStrategy(s: Strategy, o: StudyOptions, cands: Candidate[], arr
     spawnToComputeDuring: compute > 0 ? round(spawnDuring / compute, 3) : 0,
     readyMs: round(readyMs),
     runSlowdown: round(slow[Math.floor(slow.length / 2)] ?? 0, 2),
-    queueWaitMs: summarize(records.map((r) => r.queueWaitMs), 2),
+    queueWaitMs: summarize(
+      records.map((r) => r.queueWaitMs),
+      2,
+    ),
     runMs: summarize(records.map((r) => r.runMs)),
     totalMs: summarize(records.map((r) => r.totalMs)),
     eventLoopDelayMs: { p50: ld(50), p99: ld(99), max: round(Math.max(0, loop.max / 1e6 - 1), 2) },
@@ -331,7 +351,9 @@ export async function runPoolStudy(o: StudyOptions): Promise<{ report: StudyRepo
   for (const s of strategies().filter((x) => !o.only || o.only.includes(x.id))) {
     progress(`pool study: ${s.label} …`);
     const r = await runStrategy(s, o, cands, arrivals);
-    progress(`  ${r.searches} searches, ${r.spawnsDuringRun} spawns during run; total p50/p99 ${r.totalMs.p50}/${r.totalMs.p99} ms (queue p99 ${r.queueWaitMs.p99}, run p99 ${r.runMs.p99}); loop p99/max ${r.eventLoopDelayMs.p99}/${r.eventLoopDelayMs.max} ms; HTTP p99 ${r.http?.latencyMs.p99 ?? '–'} ms`);
+    progress(
+      `  ${r.searches} searches, ${r.spawnsDuringRun} spawns during run; total p50/p99 ${r.totalMs.p50}/${r.totalMs.p99} ms (queue p99 ${r.queueWaitMs.p99}, run p99 ${r.runMs.p99}); loop p99/max ${r.eventLoopDelayMs.p99}/${r.eventLoopDelayMs.max} ms; HTTP p99 ${r.http?.latencyMs.p99 ?? '–'} ms`,
+    );
     results.push(r);
     await sleep(500);
   }
@@ -364,19 +386,51 @@ function writePlots(r: StudyReport, dir: string): void {
       { name: 'run time', points: s.records.map((x) => [x.submitMs / 1000, x.runMs] as [number, number]) },
     ],
   }));
-  writeFileSync(join(dir, 'pool-study-timeline.svg'), scatterPanels({ title: 'Per search: queue wait and run time against submit time', panels, xLabel: 'submitted at (s into the workload)', yLabel: 'ms', columns: 2 }));
+  writeFileSync(
+    join(dir, 'pool-study-timeline.svg'),
+    scatterPanels({ title: 'Per search: queue wait and run time against submit time', panels, xLabel: 'submitted at (s into the workload)', yLabel: 'ms', columns: 2 }),
+  );
   const groups = r.results.map((s) => s.id);
   writeFileSync(
     join(dir, 'pool-study-latency.svg'),
-    bars({ title: 'Bot search latency by strategy (ms)', groups, yLabel: 'ms', series: [{ name: 'queue wait p99', values: r.results.map((s) => s.queueWaitMs.p99) }, { name: 'run p99', values: r.results.map((s) => s.runMs.p99) }, { name: 'total p50', values: r.results.map((s) => s.totalMs.p50) }, { name: 'total p99', values: r.results.map((s) => s.totalMs.p99) }] }),
+    bars({
+      title: 'Bot search latency by strategy (ms)',
+      groups,
+      yLabel: 'ms',
+      series: [
+        { name: 'queue wait p99', values: r.results.map((s) => s.queueWaitMs.p99) },
+        { name: 'run p99', values: r.results.map((s) => s.runMs.p99) },
+        { name: 'total p50', values: r.results.map((s) => s.totalMs.p50) },
+        { name: 'total p99', values: r.results.map((s) => s.totalMs.p99) },
+      ],
+    }),
   );
   writeFileSync(
     join(dir, 'pool-study-cpu.svg'),
-    bars({ title: 'Worker CPU: spawning against computing (ms)', groups, yLabel: 'CPU ms', series: [{ name: 'spawn before ready', values: r.results.map((s) => s.spawnCpuBeforeMs) }, { name: 'spawn during run', values: r.results.map((s) => s.spawnCpuDuringMs) }, { name: 'compute', values: r.results.map((s) => s.computeCpuMs) }] }),
+    bars({
+      title: 'Worker CPU: spawning against computing (ms)',
+      groups,
+      yLabel: 'CPU ms',
+      series: [
+        { name: 'spawn before ready', values: r.results.map((s) => s.spawnCpuBeforeMs) },
+        { name: 'spawn during run', values: r.results.map((s) => s.spawnCpuDuringMs) },
+        { name: 'compute', values: r.results.map((s) => s.computeCpuMs) },
+      ],
+    }),
   );
   writeFileSync(
     join(dir, 'pool-study-loop.svg'),
-    bars({ title: 'Main thread: event-loop delay and HTTP latency (ms)', groups, yLabel: 'ms', target: { value: 20, label: 'loop max target 20 ms' }, series: [{ name: 'loop delay p99', values: r.results.map((s) => s.eventLoopDelayMs.p99) }, { name: 'loop delay max', values: r.results.map((s) => s.eventLoopDelayMs.max) }, { name: 'HTTP p99', values: r.results.map((s) => s.http?.latencyMs.p99 ?? null) }] }),
+    bars({
+      title: 'Main thread: event-loop delay and HTTP latency (ms)',
+      groups,
+      yLabel: 'ms',
+      target: { value: 20, label: 'loop max target 20 ms' },
+      series: [
+        { name: 'loop delay p99', values: r.results.map((s) => s.eventLoopDelayMs.p99) },
+        { name: 'loop delay max', values: r.results.map((s) => s.eventLoopDelayMs.max) },
+        { name: 'HTTP p99', values: r.results.map((s) => s.http?.latencyMs.p99 ?? null) },
+      ],
+    }),
   );
   progress(`pool study: plots in ${dir}/pool-study-*.svg`);
 }
@@ -400,7 +454,9 @@ function studyMarkdown(r: StudyReport): string {
   ]);
   const t = r.targets;
   const fixed = r.results.find((s) => s.id === 'fixed');
-  const plots = o.plotDir ? `\n![queue wait and run time per search](bench/pool-study-timeline.svg)\n\n![latency by strategy](bench/pool-study-latency.svg)\n![spawn against compute CPU](bench/pool-study-cpu.svg)\n![event loop and HTTP](bench/pool-study-loop.svg)\n` : '';
+  const plots = o.plotDir
+    ? `\n![queue wait and run time per search](bench/pool-study-timeline.svg)\n\n![latency by strategy](bench/pool-study-latency.svg)\n![spawn against compute CPU](bench/pool-study-cpu.svg)\n![event loop and HTTP](bench/pool-study-loop.svg)\n`
+    : '';
   return `Measured by \`bench/pool-study/run.ts\` (\`npm run bench\` runs it for ${STUDY_MODES.quick.seconds} s per strategy, \`npm run bench:full\` for ${STUDY_MODES.full.seconds} s). Machine: ${machineLine(r.machine, r.machineEnd)}.
 
 **Workload** (identical for every strategy): ${r.workload.searches} real bot searches over ${o.seconds} s — bursts of ${o.burst[0]}–${o.burst[1]} searches every ~${o.burstEveryMs / 1000} s plus a Poisson trickle of ${o.tricklePerSec}/s — drawn from ${r.workload.candidates.length} positions (${levelCounts(r.workload.candidates)}) whose warm single-thread search takes 50–500 ms (${r.workload.candidates.map((c) => Math.round(c.warmMs)).join(', ')} ms); offered ≈ ${round(r.workload.offeredCpuMsPerSec / 1000, 2)} CPU-seconds per second. The worker is the server's own pool worker (\`server/pool/worker.ts\`, compiled), plus thread-CPU accounting. Searches are iteration-bounded, so CPU contention shows up as longer run times. The same process runs a small fastify server under a steady ${o.httpRate} req/s autocannon load (4 connections, from a child process); event-loop delay is \`monitorEventLoopDelay\` at 1 ms resolution, resolution subtracted. Every pool has an unbounded queue here (the server bounds its own); atomics \`'disabled'\` unless stated; warm pools run 4 \`${DEFAULTS.warmupLevel}\` warm-up searches per worker before the workload.

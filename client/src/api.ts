@@ -35,11 +35,14 @@ export interface SeatRequest {
 }
 
 export const api = {
-  createGame: (seats: SeatRequest[], rules?: Partial<Rules>, clock?: { turnSeconds: number | null }) => call<GameSummary>('POST', '/api/games', { seats, ...(rules ? { rules } : {}), ...(clock ? { clock } : {}) }),
-  finishedGames: (limit = 8) => call<{ games: { id: string; finishedAt?: string; players: { seat: number; name: string; kind: string; level?: string; score: number }[] }[] }>('GET', `/api/games/finished?limit=${limit}`),
+  createGame: (seats: SeatRequest[], rules?: Partial<Rules>, clock?: { turnSeconds: number | null }) =>
+    call<GameSummary>('POST', '/api/games', { seats, ...(rules ? { rules } : {}), ...(clock ? { clock } : {}) }),
+  finishedGames: (limit = 8) =>
+    call<{ games: { id: string; finishedAt?: string; players: { seat: number; name: string; kind: string; level?: string; score: number }[] }[] }>('GET', `/api/games/finished?limit=${limit}`),
   openGames: (limit = 50) => call<{ games: GameSummary[] }>('GET', `/api/games?limit=${limit}`),
   game: (id: string) => call<GameSummary>('GET', `/api/games/${encodeURIComponent(id)}`),
-  join: (id: string, name: string, seat?: number) => call<{ gameId: string; seat: number; token: string }>('POST', `/api/games/${encodeURIComponent(id)}/seats`, { name, ...(seat === undefined ? {} : { seat }) }),
+  join: (id: string, name: string, seat?: number) =>
+    call<{ gameId: string; seat: number; token: string }>('POST', `/api/games/${encodeURIComponent(id)}/seats`, { name, ...(seat === undefined ? {} : { seat }) }),
   record: (id: string) => call<unknown>('GET', `/api/games/${encodeURIComponent(id)}/record`),
   /** Issue D's rematch endpoint, when the server has it. */
   rematch: (id: string, token: string) => call<{ gameId: string; seat?: number; token?: string; id?: string }>('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token }),

@@ -125,7 +125,12 @@ export const SEGMENT_SPOTS: Pt[][] = TILES.map((def) =>
       if (p) return p;
     }
     // A fallback that is never used by the base game's table, kept for safety.
-    const corner: Pt[] = [[80, 20], [80, 80], [20, 80], [20, 20]];
+    const corner: Pt[] = [
+      [80, 20],
+      [80, 80],
+      [20, 80],
+      [20, 20],
+    ];
     return corner[seg.sides[0]];
   }),
 );
@@ -158,7 +163,8 @@ export function spotDirection(tile: string, rotation: number, spot: string): str
 
 /** Small inline icons (no emoji fonts needed). */
 export const ICONS = {
-  clock: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="9" r="6" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M8 5.5V9l2.3 1.6M6 1.5h4" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg>',
+  clock:
+    '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="9" r="6" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M8 5.5V9l2.3 1.6M6 1.5h4" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg>',
   bot: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><rect x="2.5" y="5" width="11" height="8.5" rx="2" fill="none" stroke="currentColor" stroke-width="1.5"/><circle cx="6" cy="9" r="1.2" fill="currentColor"/><circle cx="10" cy="9" r="1.2" fill="currentColor"/><path d="M8 5V2.5M1 8.5v2.5M15 8.5v2.5" stroke="currentColor" stroke-width="1.5" stroke-linecap="round"/></svg>',
   eye: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M1 8s2.6-4.5 7-4.5S15 8 15 8s-2.6 4.5-7 4.5S1 8 1 8Z" fill="none" stroke="currentColor" stroke-width="1.5"/><circle cx="8" cy="8" r="2.2" fill="currentColor"/></svg>',
   start: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M3 2.5v11M13 2.5 5 8l8 5.5Z" fill="currentColor" stroke="currentColor" stroke-width="1.6" stroke-linejoin="round"/></svg>',
@@ -167,7 +173,8 @@ export const ICONS = {
   pause: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 2.5h3v11H4ZM9 2.5h3v11H9Z" fill="currentColor"/></svg>',
   fwd: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 2.5 12 8l-8 5.5Z" fill="currentColor"/></svg>',
   end: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M13 2.5v11M3 2.5 11 8l-8 5.5Z" fill="currentColor" stroke="currentColor" stroke-width="1.6" stroke-linejoin="round"/></svg>',
-  trophy: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M4.5 2h7v3.5a3.5 3.5 0 0 1-7 0Z" fill="#e0b331" stroke="#8a6a12" stroke-width="1"/><path d="M4.5 3.2H2.2v1c0 1.6 1.1 2.6 2.6 2.7M11.5 3.2h2.3v1c0 1.6-1.1 2.6-2.6 2.7" fill="none" stroke="#8a6a12" stroke-width="1"/><path d="M7 9h2v2.5H7ZM5 13.8h6v-1.4a1 1 0 0 0-1-1H6a1 1 0 0 0-1 1Z" fill="#e0b331" stroke="#8a6a12" stroke-width="1"/></svg>',
+  trophy:
+    '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M4.5 2h7v3.5a3.5 3.5 0 0 1-7 0Z" fill="#e0b331" stroke="#8a6a12" stroke-width="1"/><path d="M4.5 3.2H2.2v1c0 1.6 1.1 2.6 2.6 2.7M11.5 3.2h2.3v1c0 1.6-1.1 2.6-2.6 2.7" fill="none" stroke="#8a6a12" stroke-width="1"/><path d="M7 9h2v2.5H7ZM5 13.8h6v-1.4a1 1 0 0 0-1-1H6a1 1 0 0 0-1 1Z" fill="#e0b331" stroke="#8a6a12" stroke-width="1"/></svg>',
 };
 
 /** The local segment a spot name reaches (so "city:N" and "city:W" of one city are one spot). */
@@ -284,7 +291,8 @@ export function meepleMarkup(player: number, x: number, y: number, opts: { farme
 
 /** A small standalone SVG of one tile (side panel, lobby). */
 export function tileIcon(tile: string | null, rotation = 0, size = 96): string {
-  if (!tile) return `<svg class="tile-icon" width="${size}" height="${size}" viewBox="0 0 100 100" aria-hidden="true"><rect x="2" y="2" width="96" height="96" rx="6" fill="none" stroke="#999" stroke-dasharray="6 5" stroke-width="3"/></svg>`;
+  if (!tile)
+    return `<svg class="tile-icon" width="${size}" height="${size}" viewBox="0 0 100 100" aria-hidden="true"><rect x="2" y="2" width="96" height="96" rx="6" fill="none" stroke="#999" stroke-dasharray="6 5" stroke-width="3"/></svg>`;
   return `<svg class="tile-icon" width="${size}" height="${size}" viewBox="-2 -2 104 104" role="img" aria-label="tile ${tile}, rotated ${rotation} degrees"><use href="#tile-${tile}" transform="rotate(${rotation} 50 50)"/></svg>`;
 }
 

@@ -148,7 +148,9 @@ export class BoardView {
       if (!t) continue;
       const p = spotPosition(t.tile, t.rotation, f.spot);
       if (!p) continue;
-      out.push(`<g class="follower" data-x="${f.x}" data-y="${f.y}" data-spot="${f.spot}" data-player="${f.player}">${meepleMarkup(f.player, f.x * TILE + p.at[0], f.y * TILE + p.at[1], { farmer: p.kind === 'field', scale })}</g>`);
+      out.push(
+        `<g class="follower" data-x="${f.x}" data-y="${f.y}" data-spot="${f.spot}" data-player="${f.player}">${meepleMarkup(f.player, f.x * TILE + p.at[0], f.y * TILE + p.at[1], { farmer: p.kind === 'field', scale })}</g>`,
+      );
     }
     this.layers.followers.innerHTML = out.join('');
   }
@@ -287,12 +289,16 @@ export class BoardView {
 
   private bindInput(): void {
     const svg = this.svg;
-    svg.addEventListener('wheel', (e) => {
-      e.preventDefault();
-      const r = svg.getBoundingClientRect();
-      const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
-      this.zoomAt(Math.exp(-delta * 0.0015), e.clientX - r.left, e.clientY - r.top);
-    }, { passive: false });
+    svg.addEventListener(
+      'wheel',
+      (e) => {
+        e.preventDefault();
+        const r = svg.getBoundingClientRect();
+        const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
+        this.zoomAt(Math.exp(-delta * 0.0015), e.clientX - r.left, e.clientY - r.top);
+      },
+      { passive: false },
+    );
 
     svg.addEventListener('pointerdown', (e) => {
       if (e.button !== 0 && e.pointerType === 'mouse') return;

@@ -16,4 +16,3 @@ export function ensureTileDefs(): void {
   holder.innerHTML = `<defs>${tileDefs()}${MEEPLE_DEFS}</defs>`;
   document.body.prepend(holder);
 }
-

@@ -131,7 +131,16 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
 
   function showConn(s: ConnState, detail?: string): void {
     connEl.dataset.conn = s;
-    connEl.textContent = s === 'open' ? (held ? `connected · seat ${held.seat + 1}` : 'connected · watching') : s === 'connecting' ? 'connecting…' : s === 'reconnecting' ? `reconnecting…${detail ? ` (${detail})` : ''}` : `closed${detail ? `: ${detail}` : ''}`;
+    connEl.textContent =
+      s === 'open'
+        ? held
+          ? `connected · seat ${held.seat + 1}`
+          : 'connected · watching'
+        : s === 'connecting'
+          ? 'connecting…'
+          : s === 'reconnecting'
+            ? `reconnecting…${detail ? ` (${detail})` : ''}`
+            : `closed${detail ? `: ${detail}` : ''}`;
     if (s === 'reconnecting') pending = false;
   }
 
@@ -196,7 +205,8 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
       lastBot = { name: seatName(seats, last.seat), ms: last.bot.elapsedMs, source: last.bot.source };
     }
     log.unshift({ turn: last.turn, seat: last.seat, text: moveText(last, seats), detail, kind: 'move' });
-    for (const e of last.events) log.unshift({ turn: last.turn, seat: e.players.length === 1 ? e.players[0] : null, text: eventText(e, seats), detail: [], kind: e.phase === 'final' ? 'final' : 'score' });
+    for (const e of last.events)
+      log.unshift({ turn: last.turn, seat: e.players.length === 1 ? e.players[0] : null, text: eventText(e, seats), detail: [], kind: e.phase === 'final' ? 'final' : 'score' });
     for (const d of last.discarded) log.unshift({ turn: last.turn, seat: null, text: `Tile ${d} fits nowhere and is discarded; the same player draws again.`, detail: [], kind: 'discard' });
     if (log.length > 300) log.length = 300;
   }
@@ -313,10 +323,15 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     board.setFollowers(v.followers, v.board);
     const latest = [...lastBySeat.entries()].sort((a, b) => b[1].turn - a[1].turn);
     board.setMarks(latest.filter(([, m]) => v.board.some((t) => t.x === m.x && t.y === m.y)).map(([seat, m], i) => ({ x: m.x, y: m.y, player: seat, recent: i === 0 })));
-    const cells: Highlight[] = myTurn() && !pending ? [...legal.entries()].map(([k, rots]) => {
-      const [x, y] = k.split(',').map(Number);
-      return { x, y, fits: rots.has(rotation) };
-    }).filter((c) => !sel || c.x !== sel.x || c.y !== sel.y) : [];
+    const cells: Highlight[] =
+      myTurn() && !pending
+        ? [...legal.entries()]
+            .map(([k, rots]) => {
+              const [x, y] = k.split(',').map(Number);
+              return { x, y, fits: rots.has(rotation) };
+            })
+            .filter((c) => !sel || c.x !== sel.x || c.y !== sel.y)
+        : [];
     board.setHighlights(cells);
     board.setTentative(sel && v.tile ? { tile: v.tile, x: sel.x, y: sel.y, rotation: sel.rotation, player: v.you ?? 0, spots: pending ? [] : spotsFor(sel), meeple: sel.meeple } : null);
     renderGhost();
@@ -380,7 +395,7 @@ ${lastBot ? `<p class="muted small">Last bot move: ${esc(lastBot.name)}, ${Math.
     const mine = myTurn();
     const r = sel ? sel.rotation : rotation;
     const spots = sel ? spotsFor(sel) : [];
-    const myFollowers = v.you !== null ? v.seats[v.you]?.followers ?? 0 : 0;
+    const myFollowers = v.you !== null ? (v.seats[v.you]?.followers ?? 0) : 0;
     const spotButtons =
       sel && mine
         ? `<fieldset class="spots" ${pending ? 'disabled' : ''}><legend>Follower</legend>
@@ -423,10 +438,14 @@ ${mine ? `<div class="row rot-row"><button class="btn icon" data-action="rot-ccw
 
   function renderLog(): void {
     const v = view!;
-    logEl.innerHTML = log
-      .slice(0, 120)
-      .map((e) => `<li class="log-${e.kind}"${e.seat !== null ? ` style="--pc:${PLAYER_COLORS[e.seat]}"` : ''}><span class="log-dot" aria-hidden="true">${e.seat !== null ? PLAYER_GLYPHS[e.seat] : '•'}</span><span>${esc(e.text)}${e.detail.length ? ` <span class="muted">· ${esc(e.detail.join(' · '))}</span>` : ''}</span></li>`)
-      .join('') || `<li class="muted">${v.status === 'waiting' ? 'Nothing yet.' : 'Moves and scorings appear here.'}</li>`;
+    logEl.innerHTML =
+      log
+        .slice(0, 120)
+        .map(
+          (e) =>
+            `<li class="log-${e.kind}"${e.seat !== null ? ` style="--pc:${PLAYER_COLORS[e.seat]}"` : ''}><span class="log-dot" aria-hidden="true">${e.seat !== null ? PLAYER_GLYPHS[e.seat] : '•'}</span><span>${esc(e.text)}${e.detail.length ? ` <span class="muted">· ${esc(e.detail.join(' · '))}</span>` : ''}</span></li>`,
+        )
+        .join('') || `<li class="muted">${v.status === 'waiting' ? 'Nothing yet.' : 'Moves and scorings appear here.'}</li>`;
   }
 
   function renderBanner(): void {
@@ -434,7 +453,10 @@ ${mine ? `<div class="row rot-row"><button class="btn icon" data-action="rot-ccw
     if (v.status === 'waiting') {
       banner.hidden = false;
       const link = gameLink(v.gameId);
-      patch(banner, `<p><strong>Waiting for players.</strong> Send this link to a friend:</p><div class="row"><input class="invite-input" readonly value="${esc(link)}" aria-label="Invite link" data-focus-key="invite-input"><button class="btn primary small" data-action="invite" data-focus-key="banner-invite">Copy</button></div>${!held && v.seats.some((s) => s.kind === 'person' && !s.name) ? '<button class="btn small" data-action="join" data-focus-key="banner-join">Take a seat</button>' : ''}`);
+      patch(
+        banner,
+        `<p><strong>Waiting for players.</strong> Send this link to a friend:</p><div class="row"><input class="invite-input" readonly value="${esc(link)}" aria-label="Invite link" data-focus-key="invite-input"><button class="btn primary small" data-action="invite" data-focus-key="banner-invite">Copy</button></div>${!held && v.seats.some((s) => s.kind === 'person' && !s.name) ? '<button class="btn small" data-action="join" data-focus-key="banner-join">Take a seat</button>' : ''}`,
+      );
     } else if (v.you === null && v.status === 'playing') {
       banner.hidden = false;
       patch(banner, `<p>${ICONS.eye} Watching this game${v.seats.some((s) => s.kind === 'person' && !s.name) ? '' : ''}.</p>`);
@@ -454,7 +476,13 @@ ${mine ? `<div class="row rot-row"><button class="btn icon" data-action="rot-ccw
       clockEl.classList.toggle('low', remaining !== null && remaining < 15000);
     }
     const th = turnBox.querySelector<HTMLElement>('[data-thinking]');
-    if (th) th.innerHTML = v.botThinking && botSince !== null ? `${ICONS.bot} bot is thinking… ${Math.round(performance.now() - botSince)} ms` : v.status === 'playing' && v.seats[v.currentSeat ?? 0]?.kind === 'bot' ? `${ICONS.bot} bot to move` : '';
+    if (th)
+      th.innerHTML =
+        v.botThinking && botSince !== null
+          ? `${ICONS.bot} bot is thinking… ${Math.round(performance.now() - botSince)} ms`
+          : v.status === 'playing' && v.seats[v.currentSeat ?? 0]?.kind === 'bot'
+            ? `${ICONS.bot} bot to move`
+            : '';
   }
   const ticker = window.setInterval(tick, 250);
 
@@ -475,7 +503,15 @@ ${mine ? `<div class="row rot-row"><button class="btn icon" data-action="rot-ccw
     try {
       const r = await api.join(gameId, name);
       saveName(name);
-      held = { gameId, seat: r.seat, token: r.token, name, at: Date.now(), setup: view?.seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })) as SeatRequest[], rules: view?.rules };
+      held = {
+        gameId,
+        seat: r.seat,
+        token: r.token,
+        name,
+        at: Date.now(),
+        setup: view?.seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })) as SeatRequest[],
+        rules: view?.rules,
+      };
       heldSeats.put(held);
       overlay.hidden = true;
       socket.close();
@@ -505,7 +541,12 @@ ${mine ? `<div class="row rot-row"><button class="btn icon" data-action="rot-ccw
         return `<div class="bar-row" style="--pc:${PLAYER_COLORS[s.seat]}"><span class="bar-name"><span class="log-dot" aria-hidden="true">${PLAYER_GLYPHS[s.seat]}</span>${esc(seatName(v.seats, s.seat))}</span><span class="bar" style="width:${(s.score / maxScore) * 100}%">${seg(p.road, 'road')}${seg(p.city, 'city')}${seg(p.monastery, 'monastery')}${seg(p.farm, 'farm')}</span></div>`;
       })
       .join('');
-    const title = winners.length > 1 ? `${winners.map((w) => seatName(v.seats, w.seat)).join(' and ')} share the win!` : v.you !== null && winners[0]?.seat === v.you ? 'You win!' : `${seatName(v.seats, winners[0]?.seat ?? 0)} wins!`;
+    const title =
+      winners.length > 1
+        ? `${winners.map((w) => seatName(v.seats, w.seat)).join(' and ')} share the win!`
+        : v.you !== null && winners[0]?.seat === v.you
+          ? 'You win!'
+          : `${seatName(v.seats, winners[0]?.seat ?? 0)} wins!`;
     overlay.hidden = false;
     overlay.innerHTML = `<div class="dialog end" role="dialog" aria-modal="true" aria-labelledby="end-title">
 <h2 id="end-title">${ICONS.trophy} ${esc(title)}</h2>

@@ -11,7 +11,6 @@ import { MAX_PLAYERS } from '../../bot-engine/state.ts';
 
 const MAX_OPPONENTS = MAX_PLAYERS - 1;
 
-
 type Opp = 'open' | (typeof BOT_LEVELS)[number];
 
 export function mountLobby(root: HTMLElement): () => void {
@@ -95,7 +94,12 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
       const mine = new Set(heldSeats.list().map((s) => s.gameId));
       const list = games.filter((g) => !mine.has(g.id));
       openList.innerHTML = list.length
-        ? list.map((g) => `<li class="game-item"><div>${seatsText(g)}<div class="muted small">${g.rules?.tinyCity ? 'small cities · ' : ''}farmers ${esc(g.rules?.farmers ?? '3rd')} · ${timeAgo(g.createdAt)}</div></div><button class="btn small primary" data-action="join" data-id="${esc(g.id)}">Join</button></li>`).join('')
+        ? list
+            .map(
+              (g) =>
+                `<li class="game-item"><div>${seatsText(g)}<div class="muted small">${g.rules?.tinyCity ? 'small cities · ' : ''}farmers ${esc(g.rules?.farmers ?? '3rd')} · ${timeAgo(g.createdAt)}</div></div><button class="btn small primary" data-action="join" data-id="${esc(g.id)}">Join</button></li>`,
+            )
+            .join('')
         : '<li class="muted">No open games right now. Create one and share its link.</li>';
     } catch {
       openList.innerHTML = '<li class="muted">Could not load the open games.</li>';
@@ -107,7 +111,15 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     try {
       const { games } = await api.finishedGames(6);
       el.innerHTML = games.length
-        ? games.map((g) => `<li class="game-item"><div>${[...g.players].sort((a, b) => b.score - a.score).map((p) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[p.seat]}">${PLAYER_GLYPHS[p.seat]} ${esc(p.name)} ${p.score}</span>`).join(' ')}<div class="muted small">${timeAgo(g.finishedAt)}</div></div><a class="btn small" href="#/replay/${encodeURIComponent(g.id)}">Replay</a></li>`).join('')
+        ? games
+            .map(
+              (g) =>
+                `<li class="game-item"><div>${[...g.players]
+                  .sort((a, b) => b.score - a.score)
+                  .map((p) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[p.seat]}">${PLAYER_GLYPHS[p.seat]} ${esc(p.name)} ${p.score}</span>`)
+                  .join(' ')}<div class="muted small">${timeAgo(g.finishedAt)}</div></div><a class="btn small" href="#/replay/${encodeURIComponent(g.id)}">Replay</a></li>`,
+            )
+            .join('')
         : '<li class="muted">No finished game yet.</li>';
     } catch {
       el.innerHTML = '<li class="muted">Not available on this server.</li>';
@@ -120,11 +132,30 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
       mineList.innerHTML = '<li class="muted">Games you play appear here, to resume after a refresh or on another day.</li>';
       return;
     }
-    const results = await Promise.all(held.map((h) => api.game(h.gameId).then((g) => ({ h, g }), () => ({ h, g: null as GameSummary | null }))));
+    const results = await Promise.all(
+      held.map((h) =>
+        api.game(h.gameId).then(
+          (g) => ({ h, g }),
+          () => ({ h, g: null as GameSummary | null }),
+        ),
+      ),
+    );
     mineList.innerHTML = results
       .map(({ h, g }) => {
-        const status = g ? (g.status === 'finished' ? 'finished' : g.status === 'waiting' ? 'waiting for players' : g.currentSeat === h.seat ? '<strong>your turn</strong>' : 'playing') : 'gone from the server';
-        const action = !g ? `<button class="btn small ghost" data-action="forget" data-id="${esc(h.gameId)}">Forget</button>` : g.status === 'finished' ? `<a class="btn small" href="#/replay/${encodeURIComponent(h.gameId)}">Replay</a> <a class="btn small ghost" href="#/g/${encodeURIComponent(h.gameId)}">Scores</a>` : `<a class="btn small primary" href="#/g/${encodeURIComponent(h.gameId)}">Resume</a>`;
+        const status = g
+          ? g.status === 'finished'
+            ? 'finished'
+            : g.status === 'waiting'
+              ? 'waiting for players'
+              : g.currentSeat === h.seat
+                ? '<strong>your turn</strong>'
+                : 'playing'
+          : 'gone from the server';
+        const action = !g
+          ? `<button class="btn small ghost" data-action="forget" data-id="${esc(h.gameId)}">Forget</button>`
+          : g.status === 'finished'
+            ? `<a class="btn small" href="#/replay/${encodeURIComponent(h.gameId)}">Replay</a> <a class="btn small ghost" href="#/g/${encodeURIComponent(h.gameId)}">Scores</a>`
+            : `<a class="btn small primary" href="#/g/${encodeURIComponent(h.gameId)}">Resume</a>`;
         return `<li class="game-item"><div>${g ? seatsText(g) : `<code>${esc(h.gameId)}</code>`}<div class="muted small">as ${esc(h.name)} · ${status}${g?.tilesLeft !== undefined && g.status === 'playing' ? ` · ${g.tilesLeft} tiles left` : ''}</div></div><div>${action}</div></li>`;
       })
       .join('');
@@ -165,7 +196,15 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     try {
       const g = await api.game(id);
       const joined = await api.join(id, name);
-      heldSeats.put({ gameId: id, seat: joined.seat, token: joined.token, name, at: Date.now(), setup: g.seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules: g.rules });
+      heldSeats.put({
+        gameId: id,
+        seat: joined.seat,
+        token: joined.token,
+        name,
+        at: Date.now(),
+        setup: g.seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })),
+        rules: g.rules,
+      });
       location.hash = `#/g/${encodeURIComponent(id)}`;
     } catch (e) {
       toast(e instanceof ApiError ? e.message : 'Could not join.', 'error', 5000);

@@ -136,7 +136,9 @@ ${sn.events.length ? `<ul class="events">${sn.events.map((e) => `<li>${esc(event
       playersBox,
       `<h2>Players</h2><ol class="players">${seats
         .map(
-          (s) => `<li class="player${s.score === max && at === snaps.length - 1 ? ' current' : ''}" style="--pc:${PLAYER_COLORS[s.seat]}"><div class="p-head"><span class="swatch">${PLAYER_GLYPHS[s.seat]}</span><span class="p-name">${esc(s.name)}</span><span class="p-score">${s.score}</span></div>
+          (
+            s,
+          ) => `<li class="player${s.score === max && at === snaps.length - 1 ? ' current' : ''}" style="--pc:${PLAYER_COLORS[s.seat]}"><div class="p-head"><span class="swatch">${PLAYER_GLYPHS[s.seat]}</span><span class="p-name">${esc(s.name)}</span><span class="p-score">${s.score}</span></div>
 <div class="p-followers">${Array.from({ length: 7 }, (_, i) => meepleIcon(s.seat, 14, i >= s.followers)).join('')}</div>
 <div class="p-points"><span>City ${s.points.city}</span><span>Road ${s.points.road}</span><span>Monastery ${s.points.monastery}</span><span>Farm ${s.points.farm}</span></div></li>`,
         )

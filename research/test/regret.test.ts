@@ -12,7 +12,10 @@ const script = fileURLToPath(new URL('../regret.ts', import.meta.url));
 const small = { candidates: 4, samples: 2, horizon: 1, halving: true };
 
 function regret(args: string[]) {
-  return spawnSync(process.execPath, [script, '--games', '1', '--every', '25', '--oracle-samples', '4', '--oracle-candidates', '6', '--seeds', '1', '--positions-from', 'heuristic', ...args], { encoding: 'utf8', timeout: 120_000 });
+  return spawnSync(process.execPath, [script, '--games', '1', '--every', '25', '--oracle-samples', '4', '--oracle-candidates', '6', '--seeds', '1', '--positions-from', 'heuristic', ...args], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 }
 
 function rows(stdout: string): Map<string, number> {

@@ -136,7 +136,7 @@ export class Room {
   /** Takes an open person seat; returns the seat token (shown once, stored only as a hash).
    * A rematch's seats are kept for the previous game's players (`forRematch`). */
   join(name: string, seat?: number, forRematch = false): { seat: number; token: string } | { error: 'no_seat' | 'name_taken'; message: string } {
-    if (this.setup.rematchOf && !forRematch) return { error: 'no_seat', message: 'the seats of a rematch are kept for the previous game\'s players' };
+    if (this.setup.rematchOf && !forRematch) return { error: 'no_seat', message: "the seats of a rematch are kept for the previous game's players" };
     // Asking twice for one's rematch seat (another tab, a refresh) re-issues its token.
     if (forRematch && seat !== undefined && this.holders[seat]?.name === name) return { seat, token: this.issueToken(seat, name) };
     const open = this.openSeats;
@@ -203,7 +203,17 @@ export class Room {
 
   view(seat: number | null): GameView {
     return seatView(
-      { gameId: this.id, status: this.status, rules: this.setup.rules, turn: this.movesCount, state: this.state, seats: this.seatInfo(), botThinking: this.botPending, clock: { turnSeconds: this.setup.clock.turnSeconds, deadline: this.clock.deadline }, rematch: this.rematchId },
+      {
+        gameId: this.id,
+        status: this.status,
+        rules: this.setup.rules,
+        turn: this.movesCount,
+        state: this.state,
+        seats: this.seatInfo(),
+        botThinking: this.botPending,
+        clock: { turnSeconds: this.setup.clock.turnSeconds, deadline: this.clock.deadline },
+        rematch: this.rematchId,
+      },
       seat,
     );
   }

@@ -116,9 +116,7 @@ export class SqliteStore implements GameStore {
       where.push('(g.finished_at < ? OR (g.finished_at = ? AND g.id < ?))');
       params.push(at, at, id);
     }
-    const rows = this.db
-      .prepare(`SELECT g.* FROM games g WHERE ${where.join(' AND ')} ORDER BY g.finished_at DESC, g.id DESC LIMIT ?`)
-      .all(...params, limit + 1) as Row[];
+    const rows = this.db.prepare(`SELECT g.* FROM games g WHERE ${where.join(' AND ')} ORDER BY g.finished_at DESC, g.id DESC LIMIT ?`).all(...params, limit + 1) as Row[];
     const page = rows.slice(0, limit).map((row) => ({ ...this.toGame(row), finishedAt: row.finished_at as string }));
     const last = page[page.length - 1];
     return { games: page, next: rows.length > limit && last ? encodeCursor(last.finishedAt, last.setup.id) : null };

@@ -90,7 +90,6 @@ export interface SeatInfo {
   standIn: StandInReason | null;
 }
 
-
 export interface ViewInput {
   gameId: string;
   status: GameStatus;

@@ -17,7 +17,8 @@ export async function clientRoutes(app: FastifyInstance, options: { dir?: string
   const root = options.dir ?? clientDir();
   if (!existsSync(`${root}/index.html`)) {
     app.log.warn({ dir: root }, 'browser client not built: run `npm run build:client`');
-    const hint = async (_: unknown, reply: FastifyReply) => reply.code(503).type('text/plain; charset=utf-8').send('The browser client is not built: run `npm run build:client` (or `npm run build`).\n');
+    const hint = async (_: unknown, reply: FastifyReply) =>
+      reply.code(503).type('text/plain; charset=utf-8').send('The browser client is not built: run `npm run build:client` (or `npm run build`).\n');
     app.get('/', { schema: { hide: true } }, hint);
     app.get('/dashboard', { schema: { hide: true } }, hint);
     return;

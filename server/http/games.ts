@@ -28,7 +28,7 @@ const seatSummary = {
     level: { type: 'string' },
     name: { type: ['string', 'null'] },
     connected: { type: 'boolean' },
-    standIn: { type: ['string', 'null'], enum: ['clock', 'away', null], description: 'why a bot plays this person\'s seat for now, or null' },
+    standIn: { type: ['string', 'null'], enum: ['clock', 'away', null], description: "why a bot plays this person's seat for now, or null" },
     score: { type: 'integer' },
     followers: { type: 'integer' },
     points: { type: 'object', properties: { city: { type: 'integer' }, road: { type: 'integer' }, monastery: { type: 'integer' }, farm: { type: 'integer' } } },
@@ -67,7 +67,21 @@ const errors = { 400: { $ref: 'Error#' }, 404: { $ref: 'Error#' }, 409: { $ref: 
 
 function summary(room: Room) {
   const view = room.view(null);
-  return { id: room.id, createdAt: room.setup.createdAt, status: view.status, rules: view.rules, turn: view.turn, seats: view.seats, openSeats: room.openSeats, currentSeat: view.currentSeat, tile: view.tile, tilesLeft: view.tilesLeft, botThinking: view.botThinking, clock: view.clock, rematch: view.rematch };
+  return {
+    id: room.id,
+    createdAt: room.setup.createdAt,
+    status: view.status,
+    rules: view.rules,
+    turn: view.turn,
+    seats: view.seats,
+    openSeats: room.openSeats,
+    currentSeat: view.currentSeat,
+    tile: view.tile,
+    tilesLeft: view.tilesLeft,
+    botThinking: view.botThinking,
+    clock: view.clock,
+    rematch: view.rematch,
+  };
 }
 
 interface CreateBody {
@@ -91,7 +105,17 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['games'],
         summary: `Create a game: 2 to ${MAX_PLAYERS} seats, each a person or a bot with its level; at least one person`,
-        body: { type: 'object', required: ['seats'], additionalProperties: false, properties: { seats: { type: 'array', minItems: 2, maxItems: MAX_PLAYERS, items: seatSchema }, rules: rulesSchema, clock: clockSchema, standIn: { type: 'string', enum: [...BOT_LEVELS], description: 'level of the bot that plays for a timed-out or absent person (default heuristic)' } } },
+        body: {
+          type: 'object',
+          required: ['seats'],
+          additionalProperties: false,
+          properties: {
+            seats: { type: 'array', minItems: 2, maxItems: MAX_PLAYERS, items: seatSchema },
+            rules: rulesSchema,
+            clock: clockSchema,
+            standIn: { type: 'string', enum: [...BOT_LEVELS], description: 'level of the bot that plays for a timed-out or absent person (default heuristic)' },
+          },
+        },
         response: { 201: gameSummary, ...errors, 503: { $ref: 'Error#' } },
       },
     },
@@ -127,7 +151,12 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
         tags: ['games'],
         summary: 'Take an open person seat; returns the seat token (shown only here) for the WebSocket hello',
         params: idParams,
-        body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string', minLength: 1, maxLength: 32, pattern: '\\S' }, seat: { type: 'integer', minimum: 0, maximum: MAX_PLAYERS - 1 } } },
+        body: {
+          type: 'object',
+          required: ['name'],
+          additionalProperties: false,
+          properties: { name: { type: 'string', minLength: 1, maxLength: 32, pattern: '\\S' }, seat: { type: 'integer', minimum: 0, maximum: MAX_PLAYERS - 1 } },
+        },
         response: { 201: { type: 'object', required: ['gameId', 'seat', 'token'], properties: { gameId: { type: 'string' }, seat: { type: 'integer' }, token: { type: 'string' } } }, ...errors },
       },
     },
@@ -144,8 +173,12 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['games'],
-        summary: 'Finished games, most recent first, with final scores; `player` filters by a person\'s name; page with `before` = the previous page\'s `next`',
-        querystring: { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, before: { type: 'string', maxLength: 200 }, player: { type: 'string', minLength: 1, maxLength: 32 } } },
+        summary: "Finished games, most recent first, with final scores; `player` filters by a person's name; page with `before` = the previous page's `next`",
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, before: { type: 'string', maxLength: 200 }, player: { type: 'string', minLength: 1, maxLength: 32 } },
+        },
         response: {
           200: {
             type: 'object',
@@ -159,7 +192,10 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
                     createdAt: { type: 'string' },
                     finishedAt: { type: 'string' },
                     rules: rulesSchema,
-                    players: { type: 'array', items: { type: 'object', properties: { seat: { type: 'integer' }, name: { type: 'string' }, kind: { type: 'string' }, level: { type: 'string' }, score: { type: 'integer' } } } },
+                    players: {
+                      type: 'array',
+                      items: { type: 'object', properties: { seat: { type: 'integer' }, name: { type: 'string' }, kind: { type: 'string' }, level: { type: 'string' }, score: { type: 'integer' } } },
+                    },
                   },
                 },
               },
@@ -185,10 +221,16 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['games'],
-        summary: 'From a finished game, the same seats start a new game: each person asks with their seat token of the finished game and gets their seat (same seat, same name) in the rematch, with a new token',
+        summary:
+          'From a finished game, the same seats start a new game: each person asks with their seat token of the finished game and gets their seat (same seat, same name) in the rematch, with a new token',
         params: idParams,
         body: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: { type: 'string', minLength: 1, maxLength: 128 } } },
-        response: { 201: { type: 'object', required: ['gameId', 'seat', 'token'], properties: { gameId: { type: 'string' }, seat: { type: 'integer' }, token: { type: 'string' } } }, ...errors, 403: { $ref: 'Error#' }, 503: { $ref: 'Error#' } },
+        response: {
+          201: { type: 'object', required: ['gameId', 'seat', 'token'], properties: { gameId: { type: 'string' }, seat: { type: 'integer' }, token: { type: 'string' } } },
+          ...errors,
+          403: { $ref: 'Error#' },
+          503: { $ref: 'Error#' },
+        },
       },
     },
     async (request, reply) => {
@@ -208,9 +250,23 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['games'],
-        summary: 'A finished game\'s tessera-game/1 record (replay it with `npm run replay`)',
+        summary: "A finished game's tessera-game/1 record (replay it with `npm run replay`)",
         params: idParams,
-        response: { 200: { type: 'object', additionalProperties: true, required: ['format', 'players', 'moves'], properties: { format: { type: 'string' }, players: { type: 'array', items: { type: 'string' } }, seed: { type: 'string' }, moves: { type: 'array', items: { type: 'object', additionalProperties: true } }, final: { type: 'boolean' } } }, ...errors },
+        response: {
+          200: {
+            type: 'object',
+            additionalProperties: true,
+            required: ['format', 'players', 'moves'],
+            properties: {
+              format: { type: 'string' },
+              players: { type: 'array', items: { type: 'string' } },
+              seed: { type: 'string' },
+              moves: { type: 'array', items: { type: 'object', additionalProperties: true } },
+              final: { type: 'boolean' },
+            },
+          },
+          ...errors,
+        },
       },
     },
     async (request) => {

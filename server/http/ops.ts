@@ -13,11 +13,15 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/healthz', { schema: { tags: ['ops'], summary: 'Liveness: the process answers', response: { 200: statusSchema } } }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { schema: { tags: ['ops'], summary: 'Ready: every bot worker is warm and the pool is not overloaded', response: { 200: statusSchema, 503: statusSchema } } }, async (_request, reply) => {
-    const reason = app.tessera.notReadyReason();
-    if (reason) return reply.code(503).header('retry-after', '5').send({ status: 'unavailable', reason });
-    return { status: 'ready' };
-  });
+  app.get(
+    '/readyz',
+    { schema: { tags: ['ops'], summary: 'Ready: every bot worker is warm and the pool is not overloaded', response: { 200: statusSchema, 503: statusSchema } } },
+    async (_request, reply) => {
+      const reason = app.tessera.notReadyReason();
+      if (reason) return reply.code(503).header('retry-after', '5').send({ status: 'unavailable', reason });
+      return { status: 'ready' };
+    },
+  );
 
   app.get('/metrics', { schema: { tags: ['ops'], summary: 'Prometheus metrics', produces: ['text/plain'], response: { 200: { type: 'string' } } } }, async (_request, reply) => {
     games.publish();
@@ -25,22 +29,26 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     return metrics.render();
   });
 
-  app.get('/api/pool', { schema: { tags: ['ops'], summary: 'Bot pool summary: sizing, per-worker spawn cost against compute, task histograms, event loop, counters', response: { 200: poolReportSchema } } }, async (): Promise<PoolReport> => {
-    const counter = async (c: Counter<string>) => (await c.get()).values.reduce((n, v) => n + v.value, 0);
-    const byLabel = async (c: Counter<string>, label: string) => Object.fromEntries((await c.get()).values.map((v) => [String(v.labels[label]), v.value]));
-    return {
-      ...pool.summary(),
-      eventLoop: metrics.sampleEventLoop(),
-      counters: {
-        respawns: await counter(metrics.respawns),
-        degraded: await byLabel(metrics.degraded, 'step'),
-        shed: await counter(metrics.shed),
-        deadlineHits: await counter(metrics.deadlineHits),
-        searchFailures: await byLabel(metrics.searchFailures, 'reason'),
-        botMoves: await byLabel(metrics.botMoves, 'source'),
-      },
-      games: games.activeCount(),
-      sockets: app.tessera.socketCount(),
-    };
-  });
+  app.get(
+    '/api/pool',
+    { schema: { tags: ['ops'], summary: 'Bot pool summary: sizing, per-worker spawn cost against compute, task histograms, event loop, counters', response: { 200: poolReportSchema } } },
+    async (): Promise<PoolReport> => {
+      const counter = async (c: Counter<string>) => (await c.get()).values.reduce((n, v) => n + v.value, 0);
+      const byLabel = async (c: Counter<string>, label: string) => Object.fromEntries((await c.get()).values.map((v) => [String(v.labels[label]), v.value]));
+      return {
+        ...pool.summary(),
+        eventLoop: metrics.sampleEventLoop(),
+        counters: {
+          respawns: await counter(metrics.respawns),
+          degraded: await byLabel(metrics.degraded, 'step'),
+          shed: await counter(metrics.shed),
+          deadlineHits: await counter(metrics.deadlineHits),
+          searchFailures: await byLabel(metrics.searchFailures, 'reason'),
+          botMoves: await byLabel(metrics.botMoves, 'source'),
+        },
+        games: games.activeCount(),
+        sockets: app.tessera.socketCount(),
+      };
+    },
+  );
 }

@@ -80,7 +80,23 @@ export class BotPool {
    * Rejects with PoolStartError if the worker module fails to load or warm-up times out. */
   async start(): Promise<void> {
     const { sizing, warmupLevel, warmupTimeoutMs } = this.options;
-    this.log.info({ pool: { workers: sizing.workers, reason: sizing.reason, availableParallelism: sizing.availableParallelism, quotaCpus: sizing.quotaCpus, quotaSource: sizing.quotaSource, usableCores: sizing.usableCores, reservedCores: sizing.reservedCores, setting: sizing.setting, maxQueue: this.maxQueue, workerFile: this.workerFile } }, `bot pool: ${sizing.workers} worker(s) (${sizing.reason})`);
+    this.log.info(
+      {
+        pool: {
+          workers: sizing.workers,
+          reason: sizing.reason,
+          availableParallelism: sizing.availableParallelism,
+          quotaCpus: sizing.quotaCpus,
+          quotaSource: sizing.quotaSource,
+          usableCores: sizing.usableCores,
+          reservedCores: sizing.reservedCores,
+          setting: sizing.setting,
+          maxQueue: this.maxQueue,
+          workerFile: this.workerFile,
+        },
+      },
+      `bot pool: ${sizing.workers} worker(s) (${sizing.reason})`,
+    );
     if (!existsSync(this.workerFile)) throw new PoolStartError(`bot worker file ${this.workerFile} does not exist: run \`npm run build\` first`);
     this.startedAt = performance.now();
     const warmup = { level: warmupLevel, moves: 3, budgetMs: 150 };

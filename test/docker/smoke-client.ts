@@ -86,7 +86,12 @@ async function http(method: string, path: string, body?: unknown): Promise<{ sta
 
 /** One WebSocket session on a seat: hello, then answer every `state` where it is our turn, until
  * `stop(view)` says so. Resolves with the last view and how many bot moves were seen. */
-function playSession(gameId: string, token: string, stop: (view: View, placed: number) => boolean, timeoutMs: number): Promise<{ view: View | null; placed: number; botMoves: number; welcome: boolean }> {
+function playSession(
+  gameId: string,
+  token: string,
+  stop: (view: View, placed: number) => boolean,
+  timeoutMs: number,
+): Promise<{ view: View | null; placed: number; botMoves: number; welcome: boolean }> {
   const wsUrl = `${base.replace(/^http/, 'ws')}/ws`;
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(wsUrl);
@@ -158,7 +163,11 @@ async function fullGame(): Promise<string | null> {
     return null;
   }
   const record = await http('GET', `/api/games/${gameId}/record`);
-  check(record.status === 200 && Array.isArray(record.json?.moves) && record.json.moves.length > 20, `GET /api/games/:id/record: ${record.json?.format} record with ${record.json?.moves?.length} moves`, `${record.status} ${record.text.slice(0, 200)}`);
+  check(
+    record.status === 200 && Array.isArray(record.json?.moves) && record.json.moves.length > 20,
+    `GET /api/games/:id/record: ${record.json?.format} record with ${record.json?.moves?.length} moves`,
+    `${record.status} ${record.text.slice(0, 200)}`,
+  );
   return gameId;
 }
 
@@ -207,7 +216,11 @@ async function play(): Promise<void> {
 
   const metrics = await http('GET', '/metrics');
   const names = new Set([...metrics.text.matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]));
-  check(metrics.status === 200 && names.size > 0 && [...names].some((n) => /bot|pool|worker/.test(n)), `GET /metrics: Prometheus text, ${names.size} metric families including the pool's`, `${metrics.status} ${metrics.text.slice(0, 200)}`);
+  check(
+    metrics.status === 200 && names.size > 0 && [...names].some((n) => /bot|pool|worker/.test(n)),
+    `GET /metrics: Prometheus text, ${names.size} metric families including the pool's`,
+    `${metrics.status} ${metrics.text.slice(0, 200)}`,
+  );
 
   const saved: Saved = { finishedId, gameId, token: joined.json.token, seat: 0, turn: v!.turn };
   writeFileSync(statePath, JSON.stringify(saved));
@@ -226,16 +239,27 @@ async function find(): Promise<void> {
     result('skip', `game not found after restart, and the server wrote nothing to its data volume: persistence (issue D) not in the server yet`);
     return;
   }
-  if (!check(summary.status === 200 && summary.json?.turn === saved.turn && summary.json?.status === 'playing', `after restart on the same volume the game is there at turn ${saved.turn}`, `${summary.status} ${summary.text.slice(0, 200)}`)) return;
+  if (
+    !check(
+      summary.status === 200 && summary.json?.turn === saved.turn && summary.json?.status === 'playing',
+      `after restart on the same volume the game is there at turn ${saved.turn}`,
+      `${summary.status} ${summary.text.slice(0, 200)}`,
+    )
+  )
+    return;
   try {
     const session = await playSession(saved.gameId, saved.token, (view, placed) => placed >= 1 && view.currentSeat === view.you, 30_000);
-    check(session.welcome && session.placed === 1 && session.botMoves >= 1, `the seat token still works after restart: one more move and a bot answer (turn ${session.view?.turn})`, `placed ${session.placed}, bot moves ${session.botMoves}`);
+    check(
+      session.welcome && session.placed === 1 && session.botMoves >= 1,
+      `the seat token still works after restart: one more move and a bot answer (turn ${session.view?.turn})`,
+      `placed ${session.placed}, bot moves ${session.botMoves}`,
+    );
   } catch (e) {
     check(false, 'the seat token still works after restart', (e as Error).message);
   }
   if (saved.finishedId) {
     const record = await http('GET', `/api/games/${saved.finishedId}/record`);
-    check(record.status === 200 && Array.isArray(record.json?.moves), 'after restart the finished game\'s record is still served', `${record.status} ${record.text.slice(0, 200)}`);
+    check(record.status === 200 && Array.isArray(record.json?.moves), "after restart the finished game's record is still served", `${record.status} ${record.text.slice(0, 200)}`);
   }
 }
 

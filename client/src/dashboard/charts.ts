@@ -26,7 +26,17 @@ export function fmt(v: number, unit = ''): string {
 }
 
 /** Values over the last N samples (oldest first), with optional horizontal reference lines. */
-export function lineChart(opts: { series: Series[]; width?: number; height?: number; yMax?: number; unit?: string; refs?: { value: number; label: string; color: string }[]; seconds?: number; label?: string; minMax?: number }): string {
+export function lineChart(opts: {
+  series: Series[];
+  width?: number;
+  height?: number;
+  yMax?: number;
+  unit?: string;
+  refs?: { value: number; label: string; color: string }[];
+  seconds?: number;
+  label?: string;
+  minMax?: number;
+}): string {
   const W = opts.width ?? 420;
   const H = opts.height ?? 170;
   const L = 44;
@@ -48,7 +58,9 @@ export function lineChart(opts: { series: Series[]; width?: number; height?: num
   parts.push(`<text x="${L}" y="${H - 5}">−${Math.round(secs)} s</text><text x="${W - R}" y="${H - 5}" text-anchor="end">now</text>`);
   for (const r of opts.refs ?? []) {
     if (r.value > max) continue;
-    parts.push(`<line x1="${L}" x2="${W - R}" y1="${y(r.value)}" y2="${y(r.value)}" stroke="${r.color}" stroke-dasharray="5 4" stroke-width="1.5"/><text x="${W - R - 2}" y="${y(r.value) - 4}" text-anchor="end" style="fill:${r.color}">${esc(r.label)}</text>`);
+    parts.push(
+      `<line x1="${L}" x2="${W - R}" y1="${y(r.value)}" y2="${y(r.value)}" stroke="${r.color}" stroke-dasharray="5 4" stroke-width="1.5"/><text x="${W - R - 2}" y="${y(r.value) - 4}" text-anchor="end" style="fill:${r.color}">${esc(r.label)}</text>`,
+    );
   }
   for (const s of opts.series) {
     const off = n - s.values.length;
@@ -106,7 +118,9 @@ export function histogram(opts: { buckets: Bucket[]; color: string; markers?: { 
   bs.forEach((b, i) => {
     const x0 = L + i * bw;
     const h = (H - T - B) * (b.count / max);
-    parts.push(`<rect x="${(x0 + 1.5).toFixed(1)}" y="${(H - B - h).toFixed(1)}" width="${Math.max(1, bw - 3).toFixed(1)}" height="${h.toFixed(1)}" fill="${opts.color}" rx="2"><title>≤ ${b.le === Infinity ? '∞' : fmt(b.le, ' ms')}: ${b.count}</title></rect>`);
+    parts.push(
+      `<rect x="${(x0 + 1.5).toFixed(1)}" y="${(H - B - h).toFixed(1)}" width="${Math.max(1, bw - 3).toFixed(1)}" height="${h.toFixed(1)}" fill="${opts.color}" rx="2"><title>≤ ${b.le === Infinity ? '∞' : fmt(b.le, ' ms')}: ${b.count}</title></rect>`,
+    );
     if (b.count > 0) parts.push(`<text x="${x0 + bw / 2}" y="${H - B - h - 3}" text-anchor="middle">${b.count}</text>`);
     const lab = b.le === Infinity ? `>${fmt(bs[i - 1]?.le ?? 0)}` : fmt(b.le);
     if (n <= 10 || i % 2 === 0) parts.push(`<text x="${x0 + bw / 2}" y="${H - B + 13}" text-anchor="middle">${lab}</text>`);
@@ -123,7 +137,9 @@ export function histogram(opts: { buckets: Bucket[]; color: string; markers?: { 
     const hi = bs[i].le === Infinity ? lo * 4 : bs[i].le;
     const f = Math.max(0, Math.min(1, Math.log(m.value / lo) / Math.log(hi / lo)));
     const xm = L + (i + f) * bw;
-    parts.push(`<line x1="${xm}" x2="${xm}" y1="${T - 4}" y2="${H - B}" stroke="${m.color}" stroke-width="1.5" stroke-dasharray="3 2"/><text x="${xm + 3}" y="${T + 6 + stagger * 12}" style="fill:${m.color}">${esc(m.label)} ${fmt(m.value)} ms</text>`);
+    parts.push(
+      `<line x1="${xm}" x2="${xm}" y1="${T - 4}" y2="${H - B}" stroke="${m.color}" stroke-width="1.5" stroke-dasharray="3 2"/><text x="${xm + 3}" y="${T + 6 + stagger * 12}" style="fill:${m.color}">${esc(m.label)} ${fmt(m.value)} ms</text>`,
+    );
     stagger = (stagger + 1) % 3;
   }
   parts.push(`<line class="axis" x1="${L}" x2="${W - R}" y1="${H - B}" y2="${H - B}"/></svg>`);
@@ -153,7 +169,9 @@ export function groupedBars(opts: { rows: { label: string; sub?: string; values:
     r.values.forEach((v, j) => {
       const y = y0 + j * (barH + gap);
       const w = Math.max(v > 0 ? 1.5 : 0, x(v) - L);
-      parts.push(`<rect x="${L}" y="${y}" width="${w.toFixed(1)}" height="${barH}" rx="2" fill="${opts.series[j].color}"><title>${esc(opts.series[j].name)}: ${fmt(v, opts.unit)}</title></rect><text x="${L + w + 4}" y="${y + barH - 1}">${fmt(v, opts.unit)}</text>`);
+      parts.push(
+        `<rect x="${L}" y="${y}" width="${w.toFixed(1)}" height="${barH}" rx="2" fill="${opts.series[j].color}"><title>${esc(opts.series[j].name)}: ${fmt(v, opts.unit)}</title></rect><text x="${L + w + 4}" y="${y + barH - 1}">${fmt(v, opts.unit)}</text>`,
+      );
     });
   });
   parts.push('</svg>');

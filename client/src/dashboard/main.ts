@@ -129,12 +129,19 @@ function coresDiagram(p: PoolReport): string {
     const reserved = !worker && usable && i < p.size + s.reservedCores;
     const fill = worker ? C.green : reserved ? C.blue : usable ? '#3b4840' : '#262e29';
     const label = worker ? `W${i + 1}` : reserved ? 'main' : i >= quota ? '×' : '';
-    cells.push(`<rect x="${x}" y="${y}" width="${size}" height="${size}" rx="4" fill="${fill}" ${usable ? '' : 'stroke="#3b4840" stroke-dasharray="3 2"'}><title>core ${i + 1}: ${worker ? 'bot worker' : reserved ? 'reserved (main thread, I/O)' : usable ? 'usable, unused' : 'beyond the CPU quota'}</title></rect><text x="${x + size / 2}" y="${y + size / 2 + 4}" text-anchor="middle" style="fill:${worker || reserved ? '#10160f' : '#8a9a8f'};font-weight:700;font-size:9.5px">${label}</text>`);
+    cells.push(
+      `<rect x="${x}" y="${y}" width="${size}" height="${size}" rx="4" fill="${fill}" ${usable ? '' : 'stroke="#3b4840" stroke-dasharray="3 2"'}><title>core ${i + 1}: ${worker ? 'bot worker' : reserved ? 'reserved (main thread, I/O)' : usable ? 'usable, unused' : 'beyond the CPU quota'}</title></rect><text x="${x + size / 2}" y="${y + size / 2 + 4}" text-anchor="middle" style="fill:${worker || reserved ? '#10160f' : '#8a9a8f'};font-weight:700;font-size:9.5px">${label}</text>`,
+    );
   }
   // Extra workers beyond the cores (an explicit setting may ask for more).
   const extra = Math.max(0, p.size - n);
   return `<svg viewBox="0 0 ${Math.max(W, 200)} ${H}" role="img" aria-label="cores and workers">${cells.join('')}</svg>
-${legend([{ name: `bot workers (${p.size})`, color: C.green }, { name: `reserved (${s.reservedCores})`, color: C.blue }, { name: 'usable, unused', color: '#3b4840' }, { name: 'beyond quota', color: '#262e29' }])}
+${legend([
+  { name: `bot workers (${p.size})`, color: C.green },
+  { name: `reserved (${s.reservedCores})`, color: C.blue },
+  { name: 'usable, unused', color: '#3b4840' },
+  { name: 'beyond quota', color: '#262e29' },
+])}
 <p class="note"><strong>${p.size} worker${p.size === 1 ? '' : 's'}</strong>: ${esc(s.reason)}${extra ? ` (${extra} more than cores)` : ''}.<br>
 available parallelism ${s.availableParallelism} · CPU quota ${s.quotaCpus === null ? 'none' : fmt(s.quotaCpus)} <span title="${esc(s.quotaSource)}">(${esc(shorten(s.quotaSource))})</span> · usable ${s.usableCores} · setting ${s.setting ?? 'auto'} · warm-up ${fmt(p.warmupMs, ' ms')}</p>`;
 }
@@ -162,7 +169,10 @@ function warmupTimeline(p: PoolReport): string {
 <text x="${x(warm) + 4}" y="${y + 10}">${fmt(warm, ' ms')}</text>`;
   });
   return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="worker start-up timeline">${rows.join('')}<line class="axis" x1="${L}" x2="${W - R}" y1="${H - 20}" y2="${H - 20}"/><text x="${L}" y="${H - 6}">pool created</text><text x="${W - R}" y="${H - 6}" text-anchor="end">${fmt(max, ' ms')}</text></svg>
-${legend([{ name: 'thread start → module loaded', color: C.orange }, { name: 'loaded → warm-up search done', color: C.yellow }])}`;
+${legend([
+  { name: 'thread start → module loaded', color: C.orange },
+  { name: 'loaded → warm-up search done', color: C.yellow },
+])}`;
 }
 
 function counterBars(entries: [string, number, string][]): string {
@@ -191,7 +201,8 @@ function render(): void {
   const col = <K extends keyof Sample>(k: K) => h.map((s) => s[k] as number);
   const span = h.length > 1 ? (h[h.length - 1].t - h[0].t) / 1000 : 0;
   const totalDegraded = sum(p.counters.degraded);
-  const kpi = (label: string, value: string, spark?: number[], color?: string, title = '') => `<div class="kpi" title="${esc(title)}"><div class="v">${value}</div><div class="l">${esc(label)}</div>${spark ? sparkline(spark, color) : ''}</div>`;
+  const kpi = (label: string, value: string, spark?: number[], color?: string, title = '') =>
+    `<div class="kpi" title="${esc(title)}"><div class="v">${value}</div><div class="l">${esc(label)}</div>${spark ? sparkline(spark, color) : ''}</div>`;
   kpisEl.innerHTML = [
     kpi('workers alive / size', `${p.alive}/${p.size}`, col('alive'), C.green),
     kpi(`queue depth (bound ${p.queue.bound})`, String(p.queue.depth), col('depth'), C.orange),
@@ -208,31 +219,182 @@ function render(): void {
   const t = p.tasks;
   const qw = hist?.queueWait ?? [];
   const run = hist?.run ?? [];
-  const markers = (q: Quantiles | undefined) => (q?.count ? [{ label: 'p50', value: q.p50, color: C.green }, { label: 'p90', value: q.p90, color: C.yellow }, { label: 'p99', value: q.p99, color: C.red }] : []);
-  const qline = (q: Quantiles | undefined) => (q?.count ? `${q.count} tasks · mean ${fmt(q.mean, ' ms')} · p50 ${fmt(q.p50, ' ms')} · p90 ${fmt(q.p90, ' ms')} · p99 ${fmt(q.p99, ' ms')} · max ${fmt(q.max, ' ms')}` : 'no bot task yet');
+  const markers = (q: Quantiles | undefined) =>
+    q?.count
+      ? [
+          { label: 'p50', value: q.p50, color: C.green },
+          { label: 'p90', value: q.p90, color: C.yellow },
+          { label: 'p99', value: q.p99, color: C.red },
+        ]
+      : [];
+  const qline = (q: Quantiles | undefined) =>
+    q?.count ? `${q.count} tasks · mean ${fmt(q.mean, ' ms')} · p50 ${fmt(q.p50, ' ms')} · p90 ${fmt(q.p90, ' ms')} · p99 ${fmt(q.p99, ' ms')} · max ${fmt(q.max, ' ms')}` : 'no bot task yet';
 
   const workers = [...p.workers].sort((a, b) => a.threadId - b.threadId);
   const ratio = p.spawnToComputeCpuRatio;
-  const workerRows = workers.map((w) => ({ label: `worker #${w.threadId}${w.respawn ? ' ↻' : ''}${w.alive ? '' : ' (gone)'}`, sub: `${w.tasks} tasks`, values: [w.spawnCpuMs, w.computeCpuMs, w.warmMs ?? w.onlineMs, w.computeWallMs] }));
+  const workerRows = workers.map((w) => ({
+    label: `worker #${w.threadId}${w.respawn ? ' ↻' : ''}${w.alive ? '' : ' (gone)'}`,
+    sub: `${w.tasks} tasks`,
+    values: [w.spawnCpuMs, w.computeCpuMs, w.warmMs ?? w.onlineMs, w.computeWallMs],
+  }));
 
   const degradedEntries = Object.entries(p.counters.degraded ?? {}).map(([k, v]): [string, number, string] => [`degraded: ${k}`, v, C.orange]);
   const failEntries = Object.entries(p.counters.searchFailures ?? {}).map(([k, v]): [string, number, string] => [`failed: ${k}`, v, C.red]);
   const moveEntries = Object.entries(p.counters.botMoves ?? {}).map(([k, v]): [string, number, string] => [`moves: ${k}`, v, C.green]);
-  const counters: [string, number, string][] = [...moveEntries, ...degradedEntries, ['deadline hits', p.counters.deadlineHits ?? 0, C.yellow], ...failEntries, ['shed', p.counters.shed ?? 0, C.red], ['respawns', p.counters.respawns ?? p.respawns, C.pink]];
+  const counters: [string, number, string][] = [
+    ...moveEntries,
+    ...degradedEntries,
+    ['deadline hits', p.counters.deadlineHits ?? 0, C.yellow],
+    ...failEntries,
+    ['shed', p.counters.shed ?? 0, C.red],
+    ['respawns', p.counters.respawns ?? p.respawns, C.pink],
+  ];
 
   gridEl.innerHTML = [
     card('Pool size and how it was decided', `${p.ready ? 'ready' : 'warming up'}`, coresDiagram(p), false, 'sizing'),
-    card('Spawn cost against compute, per worker', ratio === null ? 'no compute yet' : `spawn CPU / compute CPU = ${fmt(ratio)}`, `${groupedBars({ rows: workerRows, series: [{ name: 'spawn CPU', color: C.orange }, { name: 'compute CPU', color: C.green }, { name: 'spawn wall (to warm)', color: C.yellow }, { name: 'compute wall', color: C.blue }], unit: ' ms', label: 'spawn and compute per worker' })}
-${legend([{ name: 'spawn CPU (load + warm-up)', color: C.orange }, { name: 'compute CPU (bot tasks)', color: C.green }, { name: 'spawn wall (creation → warm)', color: C.yellow }, { name: 'compute wall', color: C.blue }])}
-<p class="note">Totals: spawn ${fmt(p.spawnCpuMs, ' ms')} CPU, compute ${fmt(p.computeCpuMs, ' ms')} CPU. Workers are spawned once and kept warm, so the spawn cost is paid once and amortised over every bot move.</p>`, true, 'spawn'),
+    card(
+      'Spawn cost against compute, per worker',
+      ratio === null ? 'no compute yet' : `spawn CPU / compute CPU = ${fmt(ratio)}`,
+      `${groupedBars({
+        rows: workerRows,
+        series: [
+          { name: 'spawn CPU', color: C.orange },
+          { name: 'compute CPU', color: C.green },
+          { name: 'spawn wall (to warm)', color: C.yellow },
+          { name: 'compute wall', color: C.blue },
+        ],
+        unit: ' ms',
+        label: 'spawn and compute per worker',
+      })}
+${legend([
+  { name: 'spawn CPU (load + warm-up)', color: C.orange },
+  { name: 'compute CPU (bot tasks)', color: C.green },
+  { name: 'spawn wall (creation → warm)', color: C.yellow },
+  { name: 'compute wall', color: C.blue },
+])}
+<p class="note">Totals: spawn ${fmt(p.spawnCpuMs, ' ms')} CPU, compute ${fmt(p.computeCpuMs, ' ms')} CPU. Workers are spawned once and kept warm, so the spawn cost is paid once and amortised over every bot move.</p>`,
+      true,
+      'spawn',
+    ),
     card('Worker start-up', `warm-up ${fmt(p.warmupMs, ' ms')}`, warmupTimeline(p), false, 'startup'),
-    card('Queue depth', `bound ${p.queue.bound}`, lineChart({ series: [{ name: 'waiting', color: C.orange, values: col('depth'), area: true }, { name: 'in flight', color: C.blue, values: col('inFlight') }], refs: [{ value: p.queue.bound, label: `bound ${p.queue.bound}`, color: C.red }, { value: p.queue.bound * 0.9, label: 'shed at 90%', color: C.yellow }], seconds: span, label: 'queue depth over time', yMax: ceil4(Math.max(4, ...col('depth'), ...col('inFlight')) * 1.2) }) + legend([{ name: 'waiting for a worker', color: C.orange }, { name: 'running or queued (in flight)', color: C.blue }]), false, 'queue'),
-    card('Queue wait', 'submission → start on a worker', `${histogram({ buckets: qw, color: C.orange, markers: markers(t?.queueWaitMs), label: 'queue wait histogram' })}<p class="note">${qline(t?.queueWaitMs)}</p>`, false, 'queue-wait'),
-    card('Run time', 'wall time inside the worker', `${histogram({ buckets: run, color: C.green, markers: markers(t?.runMs), label: 'run time histogram' })}<p class="note">${qline(t?.runMs)}${t?.cpuMs?.count ? `<br>CPU per task: p50 ${fmt(t.cpuMs.p50, ' ms')} · p99 ${fmt(t.cpuMs.p99, ' ms')}` : ''}</p>`, false, 'run-time'),
-    card('Main event-loop delay', `utilisation ${Math.round(p.eventLoop.utilization * 100)}%`, lineChart({ series: [{ name: 'max', color: C.red, values: col('loopMax'), dashed: true }, { name: 'p99', color: C.pink, values: col('loopP99'), area: true }, { name: 'p50', color: C.green, values: col('loopP50') }], unit: '', seconds: span, label: 'event loop delay over time', minMax: 1 }) + legend([{ name: 'p50 ms', color: C.green }, { name: 'p99 ms', color: C.pink }, { name: 'max ms', color: C.red }]), false, 'loop'),
-    card('Utilisation', 'pool workers and main thread', `<div class="gauges">${gauge(p.utilization, 'bot pool', C.teal)}${gauge(p.eventLoop.utilization, 'main event loop', C.pink)}</div>${lineChart({ series: [{ name: 'pool', color: C.teal, values: col('util').map((v) => v * 100) }, { name: 'event loop', color: C.pink, values: col('elu').map((v) => v * 100) }], yMax: 100, unit: '%', seconds: span, height: 120, label: 'utilisation over time' })}`, false, 'util'),
-    card('Bot moves, degradation and shedding', 'since start', counterBars(counters) + lineChart({ series: [{ name: 'bot moves/s', color: C.green, values: rate('moves') }, { name: 'degraded/s', color: C.orange, values: rate('degraded') }, { name: 'shed/s', color: C.red, values: rate('shed') }], seconds: span, height: 120, label: 'rates over time', minMax: 1 }) + legend([{ name: 'bot moves / s', color: C.green }, { name: 'degraded / s', color: C.orange }, { name: 'shed / s', color: C.red }]), false, 'counters'),
-    card('Active games and sockets', `${p.games} games · ${p.sockets} sockets`, lineChart({ series: [{ name: 'games', color: C.yellow, values: col('games'), area: true }, { name: 'sockets', color: C.blue, values: col('sockets') }], seconds: span, label: 'games and sockets over time', yMax: ceil4(Math.max(4, ...col('games'), ...col('sockets')) * 1.2) }) + legend([{ name: 'active games', color: C.yellow }, { name: 'WebSocket connections', color: C.blue }]), false, 'games'),
+    card(
+      'Queue depth',
+      `bound ${p.queue.bound}`,
+      lineChart({
+        series: [
+          { name: 'waiting', color: C.orange, values: col('depth'), area: true },
+          { name: 'in flight', color: C.blue, values: col('inFlight') },
+        ],
+        refs: [
+          { value: p.queue.bound, label: `bound ${p.queue.bound}`, color: C.red },
+          { value: p.queue.bound * 0.9, label: 'shed at 90%', color: C.yellow },
+        ],
+        seconds: span,
+        label: 'queue depth over time',
+        yMax: ceil4(Math.max(4, ...col('depth'), ...col('inFlight')) * 1.2),
+      }) +
+        legend([
+          { name: 'waiting for a worker', color: C.orange },
+          { name: 'running or queued (in flight)', color: C.blue },
+        ]),
+      false,
+      'queue',
+    ),
+    card(
+      'Queue wait',
+      'submission → start on a worker',
+      `${histogram({ buckets: qw, color: C.orange, markers: markers(t?.queueWaitMs), label: 'queue wait histogram' })}<p class="note">${qline(t?.queueWaitMs)}</p>`,
+      false,
+      'queue-wait',
+    ),
+    card(
+      'Run time',
+      'wall time inside the worker',
+      `${histogram({ buckets: run, color: C.green, markers: markers(t?.runMs), label: 'run time histogram' })}<p class="note">${qline(t?.runMs)}${t?.cpuMs?.count ? `<br>CPU per task: p50 ${fmt(t.cpuMs.p50, ' ms')} · p99 ${fmt(t.cpuMs.p99, ' ms')}` : ''}</p>`,
+      false,
+      'run-time',
+    ),
+    card(
+      'Main event-loop delay',
+      `utilisation ${Math.round(p.eventLoop.utilization * 100)}%`,
+      lineChart({
+        series: [
+          { name: 'max', color: C.red, values: col('loopMax'), dashed: true },
+          { name: 'p99', color: C.pink, values: col('loopP99'), area: true },
+          { name: 'p50', color: C.green, values: col('loopP50') },
+        ],
+        unit: '',
+        seconds: span,
+        label: 'event loop delay over time',
+        minMax: 1,
+      }) +
+        legend([
+          { name: 'p50 ms', color: C.green },
+          { name: 'p99 ms', color: C.pink },
+          { name: 'max ms', color: C.red },
+        ]),
+      false,
+      'loop',
+    ),
+    card(
+      'Utilisation',
+      'pool workers and main thread',
+      `<div class="gauges">${gauge(p.utilization, 'bot pool', C.teal)}${gauge(p.eventLoop.utilization, 'main event loop', C.pink)}</div>${lineChart({
+        series: [
+          { name: 'pool', color: C.teal, values: col('util').map((v) => v * 100) },
+          { name: 'event loop', color: C.pink, values: col('elu').map((v) => v * 100) },
+        ],
+        yMax: 100,
+        unit: '%',
+        seconds: span,
+        height: 120,
+        label: 'utilisation over time',
+      })}`,
+      false,
+      'util',
+    ),
+    card(
+      'Bot moves, degradation and shedding',
+      'since start',
+      counterBars(counters) +
+        lineChart({
+          series: [
+            { name: 'bot moves/s', color: C.green, values: rate('moves') },
+            { name: 'degraded/s', color: C.orange, values: rate('degraded') },
+            { name: 'shed/s', color: C.red, values: rate('shed') },
+          ],
+          seconds: span,
+          height: 120,
+          label: 'rates over time',
+          minMax: 1,
+        }) +
+        legend([
+          { name: 'bot moves / s', color: C.green },
+          { name: 'degraded / s', color: C.orange },
+          { name: 'shed / s', color: C.red },
+        ]),
+      false,
+      'counters',
+    ),
+    card(
+      'Active games and sockets',
+      `${p.games} games · ${p.sockets} sockets`,
+      lineChart({
+        series: [
+          { name: 'games', color: C.yellow, values: col('games'), area: true },
+          { name: 'sockets', color: C.blue, values: col('sockets') },
+        ],
+        seconds: span,
+        label: 'games and sockets over time',
+        yMax: ceil4(Math.max(4, ...col('games'), ...col('sockets')) * 1.2),
+      }) +
+        legend([
+          { name: 'active games', color: C.yellow },
+          { name: 'WebSocket connections', color: C.blue },
+        ]),
+      false,
+      'games',
+    ),
   ].join('');
 }
 
