@@ -10,7 +10,7 @@ import type { Config } from './config.ts';
 import { GameService } from './games/service.ts';
 import type { GameStore } from './games/store.ts';
 import { SqliteStore } from './games/sqlite-store.ts';
-import { installErrorHandling } from './http/errors.ts';
+import { clientErrorHandler, installErrorHandling } from './http/errors.ts';
 import { clientRoutes } from './http/client.ts';
 import { gameRoutes } from './http/games.ts';
 import { opsRoutes } from './http/ops.ts';
@@ -56,7 +56,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Probes and scrapes are not worth a log line each.
   const quiet = new Set(['/healthz', '/readyz', '/metrics', '/api/pool']);
   const logController = new LogController({ disableRequestLogging: (request) => quiet.has(request.url.split('?')[0]) });
-  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, bodyLimit: 16 * 1024, logController });
+  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, bodyLimit: 16 * 1024, logController, clientErrorHandler });
   const metrics = new Metrics();
   const sizing = decidePoolSize({ setting: config.botWorkers, reservedCores: config.reservedCores, cgroupRoot: config.cgroupRoot });
   const pool = new BotPool({

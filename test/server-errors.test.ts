@@ -154,3 +154,51 @@ test('HTTP API: schemas, errors, OpenAPI, probes, metrics, pool summary', async 
   assert.equal(typeof pool.eventLoop.delayMs.p99, 'number');
   assert.equal(pool.sizing.reason, 'TESSERA_BOT_WORKERS setting');
 });
+
+/** Sends raw bytes, returns the status and the JSON body of the answer (the server closes after). */
+function raw(bytes: string): Promise<{ status: number; body: any }> {
+  const url = new URL(server.base);
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const socket = connect(Number(url.port), url.hostname, () => socket.write(bytes));
+    socket.on('data', (chunk) => {
+      answer += chunk.toString();
+    });
+    socket.on('close', () => {
+      const status = Number(/^HTTP\/1\.1 (\d+)/.exec(answer)?.[1]);
+      const body = answer.slice(answer.indexOf('\r\n\r\n') + 4);
+      try {
+        resolve({ status, body: JSON.parse(body) });
+      } catch {
+        reject(new Error(`not JSON: ${JSON.stringify(answer)}`));
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
+test('requests the HTTP parser or the framework refuse get the same {statusCode, code, message} shape', async () => {
+  const host = new URL(server.base).host;
+  const cases: [string, string, number, string][] = [
+    ['a malformed request line', 'GARBAGE\r\n\r\n', 400, 'bad_request'],
+    ['a bad chunked body', `POST /api/games HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, 400, 'bad_request'],
+    ['oversized headers', `GET /healthz HTTP/1.1\r\nHost: ${host}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+    [
+      'a body over 16 KiB',
+      `POST /api/games HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 20000\r\nConnection: close\r\n\r\n${'{'.padEnd(20_000, ' ')}`,
+      413,
+      'too_large',
+    ],
+    ['a body that is not JSON', `POST /api/games HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/xml\r\nContent-Length: 4\r\nConnection: close\r\n\r\n<a/>`, 415, 'unsupported_media_type'],
+    ['broken JSON', `POST /api/games HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 5\r\nConnection: close\r\n\r\n{"a":`, 400, 'bad_request'],
+    ['an unknown route', `GET /nope HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, 404, 'not_found'],
+  ];
+  for (const [what, bytes, status, code] of cases) {
+    const answer = await raw(bytes);
+    assert.equal(answer.status, status, what);
+    assert.deepEqual(Object.keys(answer.body).sort(), ['code', 'message', 'statusCode'], what);
+    assert.equal(answer.body.statusCode, status, what);
+    assert.equal(answer.body.code, code, what);
+    assert.equal(typeof answer.body.message, 'string', what);
+  }
+});

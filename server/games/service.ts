@@ -8,6 +8,7 @@ import { replayRecord } from '../../bot-engine/record.ts';
 import type { Rules } from '../../bot-engine/rules.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { Metrics } from '../metrics.ts';
+import { ApiError } from '../errors.ts';
 import { type BotMover, Room } from './room.ts';
 import type { ClockSetup, GameSetup, GameStore, ListFinishedQuery, SeatSetup, StoredGame } from './store.ts';
 
@@ -29,15 +30,6 @@ export class OverloadError extends Error {
   constructor(message: string, retryAfterSeconds: number) {
     super(message);
     this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
-
-/** A request about a game that cannot be met as asked (the HTTP layer answers 409). */
-export class GameConflict extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.code = code;
   }
 }
 
@@ -138,10 +130,10 @@ export class GameService {
    * gets their own seat (same seat, same name) with a new token. */
   rematch(id: string, token: string): { room: Room; seat: number; token: string } {
     const old = this.get(id);
-    if (!old) throw new GameConflict('unknown_game', `no game ${JSON.stringify(id)}`);
-    if (old.status !== 'finished') throw new GameConflict('not_finished', 'a rematch starts from a finished game');
+    if (!old) throw new ApiError('unknown_game', `no game ${JSON.stringify(id)}`);
+    if (old.status !== 'finished') throw new ApiError('not_finished', 'a rematch starts from a finished game');
     const seat = old.seatOf(token);
-    if (seat === null) throw new GameConflict('bad_token', 'this token holds no seat in that game');
+    if (seat === null) throw new ApiError('bad_token', 'this token holds no seat in that game');
     let room = old.rematch ? this.get(old.rematch) : undefined;
     if (!room) {
       const { seats, rules, clock, standIn } = old.setup;
@@ -149,7 +141,7 @@ export class GameService {
       old.setRematch(room.id);
     }
     const joined = room.join(old.holderName(seat) ?? `seat ${seat + 1}`, seat, true);
-    if ('error' in joined) throw new GameConflict(joined.error, joined.message);
+    if ('error' in joined) throw new ApiError(joined.error, joined.message);
     return { room, seat: joined.seat, token: joined.token };
   }
 

@@ -1,7 +1,10 @@
-// One error shape for every HTTP failure: {statusCode, code, message}. No stack traces leave.
+// One error shape for every HTTP failure, the framework's and the HTTP parser's included:
+// {statusCode, code, message} with a code from the catalogue (server/errors.ts). No stack leaves.
 
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { GameConflict, OverloadError } from '../games/service.ts';
+import { ApiError, type HttpErrorCode, errorBody } from '../errors.ts';
+import { OverloadError } from '../games/service.ts';
 
 export const errorSchema = {
   $id: 'Error',
@@ -10,14 +13,13 @@ export const errorSchema = {
   properties: { statusCode: { type: 'integer' }, code: { type: 'string' }, message: { type: 'string' } },
 } as const;
 
-export class HttpError extends Error {
-  readonly statusCode: number;
-  readonly code: string;
-  constructor(statusCode: number, code: string, message: string) {
-    super(message);
-    this.statusCode = statusCode;
-    this.code = code;
-  }
+/** The catalogue code for a framework error (a bad body, a wrong content type, …). */
+function frameworkCode(status: number): HttpErrorCode {
+  if (status === 413) return 'too_large';
+  if (status === 415) return 'unsupported_media_type';
+  if (status === 431) return 'headers_too_large';
+  if (status === 408) return 'request_timeout';
+  return status === 404 ? 'not_found' : 'bad_request';
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
@@ -26,18 +28,36 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (err instanceof OverloadError) {
       app.tessera.metrics.shed.inc({ what: 'create_game' });
       request.log.warn({ reason: err.message }, 'request shed');
-      return reply.code(503).header('retry-after', String(err.retryAfterSeconds)).send({ statusCode: 503, code: 'overloaded', message: err.message });
+      return reply.code(503).header('retry-after', String(err.retryAfterSeconds)).send(errorBody('overloaded', err.message));
     }
-    if (err instanceof GameConflict) {
-      const status = err.code === 'unknown_game' ? 404 : err.code === 'bad_token' ? 403 : 409;
-      return reply.code(status).send({ statusCode: status, code: err.code, message: err.message });
-    }
-    if (err instanceof HttpError) return reply.code(err.statusCode).send({ statusCode: err.statusCode, code: err.code, message: err.message });
+    if (err instanceof ApiError) return reply.code(err.statusCode).send(errorBody(err.code, err.message));
     const fe = err as FastifyError;
-    if (fe.validation) return reply.code(400).send({ statusCode: 400, code: 'bad_request', message: fe.message });
-    const status = fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500 ? fe.statusCode : 500;
-    if (status === 500) request.log.error({ err }, 'request failed');
-    return reply.code(status).send({ statusCode: status, code: status === 500 ? 'internal' : (fe.code ?? 'bad_request'), message: status === 500 ? 'internal server error' : fe.message });
+    if (fe.validation) return reply.code(400).send(errorBody('bad_request', fe.message));
+    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+      const code = frameworkCode(fe.statusCode);
+      request.log.warn({ code: fe.code, statusCode: fe.statusCode }, fe.message);
+      return reply.code(fe.statusCode).send({ ...errorBody(code, fe.message), statusCode: fe.statusCode });
+    }
+    request.log.error({ err }, 'request failed');
+    return reply.code(500).send(errorBody('internal', 'internal server error'));
   });
-  app.setNotFoundHandler((request, reply) => reply.code(404).send({ statusCode: 404, code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` }));
+  app.setNotFoundHandler((request, reply) => reply.code(404).send(errorBody('not_found', `no route ${request.method} ${request.url.split('?')[0]}`)));
+}
+
+/**
+ * For requests the HTTP parser rejects before fastify sees them (a malformed request line, a bad
+ * chunked body, oversized headers, a timeout): the same JSON shape, then the socket closes.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const code: HttpErrorCode = err.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : 'bad_request';
+  const body = errorBody(
+    code,
+    code === 'bad_request' ? `malformed request (${err.code ?? 'parse error'})` : code === 'headers_too_large' ? 'the request headers are too large' : 'the request was not received in time',
+  );
+  const json = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${body.statusCode} ${code.replace(/_/g, ' ')}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`);
+  }
+  socket.destroy();
 }

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { BOT_LEVELS, type BotLevel } from '../../bot-engine/bots/levels.ts';
 import { MAX_PLAYERS } from '../../bot-engine/state.ts';
 import type { Room } from '../games/room.ts';
-import { HttpError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 
 const rulesSchema = {
   type: 'object',
@@ -95,7 +95,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
   const { games } = app.tessera;
   const room = (id: string): Room => {
     const r = games.get(id);
-    if (!r) throw new HttpError(404, 'unknown_game', `no game ${JSON.stringify(id)}`);
+    if (!r) throw new ApiError('unknown_game', `no game ${JSON.stringify(id)}`);
     return r;
   };
 
@@ -122,10 +122,10 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { seats, rules, clock, standIn } = request.body;
       for (const [i, s] of seats.entries()) {
-        if (s.kind === 'bot' && !s.level) throw new HttpError(400, 'bad_request', `seat ${i} is a bot: give its level (${BOT_LEVELS.join(', ')})`);
-        if (s.kind === 'person' && s.level) throw new HttpError(400, 'bad_request', `seat ${i} is a person: it has no level`);
+        if (s.kind === 'bot' && !s.level) throw new ApiError('bad_request', `seat ${i} is a bot: give its level (${BOT_LEVELS.join(', ')})`);
+        if (s.kind === 'person' && s.level) throw new ApiError('bad_request', `seat ${i} is a person: it has no level`);
       }
-      if (!seats.some((s) => s.kind === 'person')) throw new HttpError(400, 'bad_request', 'a game needs at least one person seat');
+      if (!seats.some((s) => s.kind === 'person')) throw new ApiError('bad_request', 'a game needs at least one person seat');
       const created = games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules, clock, standIn });
       return reply.code(201).send(summary(created));
     },
@@ -163,7 +163,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const r = room(request.params.id);
       const result = r.join(request.body.name.trim(), request.body.seat);
-      if ('error' in result) throw new HttpError(409, result.error, result.message);
+      if ('error' in result) throw new ApiError(result.error, result.message);
       return reply.code(201).header('cache-control', 'no-store').send({ gameId: r.id, seat: result.seat, token: result.token });
     },
   );
@@ -210,7 +210,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       try {
         return games.finished(request.query);
       } catch (e) {
-        if (e instanceof RangeError) throw new HttpError(400, 'bad_request', e.message);
+        if (e instanceof RangeError) throw new ApiError('bad_request', e.message);
         throw e;
       }
     },
@@ -271,7 +271,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const r = room(request.params.id);
-      if (r.status !== 'finished') throw new HttpError(409, 'not_finished', 'the record is published when the game is over (it holds the seed, hence the bag order)');
+      if (r.status !== 'finished') throw new ApiError('not_finished', 'the record is published when the game is over (it holds the seed, hence the bag order)');
       return r.record();
     },
   );

@@ -107,7 +107,8 @@ export class BotPool {
       minThreads: this.size,
       maxThreads: this.size,
       idleTimeout: Infinity,
-      maxQueue: this.maxQueue,
+      // The queue bound is ours (search() checks it synchronously before run): piscina's own
+      // would reject with nothing but a message to tell it from a worker's failure.
       atomics: 'disabled',
       execArgv: [],
       concurrentTasksPerWorker: 1,
@@ -179,9 +180,6 @@ export class BotPool {
       const result = (await piscina.run(task, { signal, transferList: [task.state] as never })) as PoolSearchResult;
       this.stats?.recordTask(result, performance.timeOrigin + started);
       return result;
-    } catch (e) {
-      if ((e as Error).message === 'Task queue is at limit') throw new PoolBusyError('the bot queue is full');
-      throw e;
     } finally {
       this.inFlight--;
       this.metrics.queueDepth.set(piscina.queueSize);

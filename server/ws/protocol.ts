@@ -1,6 +1,7 @@
 // The WebSocket protocol, version 1 (docs/PROTOCOL.md): client frame schemas, server frames,
 // error codes. Change a frame's meaning only with a new version.
 
+import type { WsErrorCode as ErrorCode } from '../errors.ts';
 import type { GameView, LastMove } from '../games/view.ts';
 import type { Schema } from './schema.ts';
 
@@ -82,25 +83,8 @@ export interface ClaimFrame {
 }
 export type ClientFrame = HelloFrame | MoveFrame | PingFrame | ClaimFrame;
 
-export const ERROR_CODES = [
-  'bad_json',
-  'bad_frame',
-  'too_large',
-  'rate_limited',
-  'unsupported_version',
-  'not_joined',
-  'already_joined',
-  'unknown_game',
-  'bad_token',
-  'not_seated',
-  'not_started',
-  'game_over',
-  'not_your_turn',
-  'stale_turn',
-  'illegal_move',
-  'internal',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
+/** The codes a WebSocket error frame carries: the catalogue's (server/errors.ts). */
+export type { ErrorCode };
 
 export type ServerFrame =
   /** `history`: every move so far, oldest first, for the log (later moves come as `last`). */
@@ -109,6 +93,11 @@ export type ServerFrame =
   | { type: 'error'; code: ErrorCode; message: string; ref?: string | number }
   | { type: 'pong'; ref?: string | number }
   | { type: 'bye'; reason: string };
+
+/** The server frames' types, for docs and tests; the check below fails to compile if one is missing. */
+export const SERVER_FRAME_TYPES = ['welcome', 'state', 'error', 'pong', 'bye'] as const satisfies readonly ServerFrame['type'][];
+const allServerFramesListed: Exclude<ServerFrame['type'], (typeof SERVER_FRAME_TYPES)[number]> extends never ? true : never = true;
+void allServerFramesListed;
 
 /** WebSocket close codes the server uses. */
 export const CLOSE = {

@@ -1,0 +1,66 @@
+// Every error the server answers with, in one place: its code, where it can come from (HTTP with
+// its status, or a WebSocket error frame) and what it means. docs/PROTOCOL.md lists the same
+// codes (test/protocol-doc.test.ts checks both ways).
+
+interface ErrorDef {
+  /** HTTP status when an HTTP call can answer with it; null for WebSocket-only codes. */
+  readonly status: number | null;
+  /** Also sent in WebSocket error frames. */
+  readonly ws: boolean;
+  readonly meaning: string;
+}
+
+export const ERRORS = {
+  bad_request: { status: 400, ws: false, meaning: 'the request breaks the API: a malformed request line, header or body, or a field outside its schema; `message` says which' },
+  bad_token: { status: 403, ws: true, meaning: 'the token holds no seat in this game' },
+  not_found: { status: 404, ws: false, meaning: 'no such route' },
+  unknown_game: { status: 404, ws: true, meaning: 'no game with that id' },
+  request_timeout: { status: 408, ws: false, meaning: 'the request was not received in time' },
+  no_seat: { status: 409, ws: false, meaning: 'the seat asked for is not open (or none is left)' },
+  name_taken: { status: 409, ws: false, meaning: 'another seat of this game holds that name' },
+  not_finished: { status: 409, ws: false, meaning: 'the game is still being played (its record holds the bag order)' },
+  too_large: { status: 413, ws: true, meaning: 'over the size limit: an HTTP body over 16 KiB, a WebSocket message over the message limit' },
+  unsupported_media_type: { status: 415, ws: false, meaning: 'the body is not `application/json`' },
+  headers_too_large: { status: 431, ws: false, meaning: 'the request headers are over the server limit' },
+  internal: { status: 500, ws: true, meaning: 'the server failed (no details are sent)' },
+  overloaded: {
+    status: 503,
+    ws: false,
+    meaning: 'no capacity for a new game now (the bot queue is near its bound, the game limit is reached, or the pool is warming up or shutting down); retry after `Retry-After` seconds',
+  },
+  bad_json: { status: null, ws: true, meaning: 'the message is not JSON' },
+  bad_frame: { status: null, ws: true, meaning: 'not one of the client frames, or it breaks the schema; `message` names the field' },
+  rate_limited: { status: null, ws: true, meaning: 'over the message rate; the frame was dropped' },
+  unsupported_version: { status: null, ws: true, meaning: '`hello.v` is not a version this server speaks' },
+  not_joined: { status: null, ws: true, meaning: 'a `move` or `claim` before a successful `hello` on this connection' },
+  already_joined: { status: null, ws: true, meaning: 'a second `hello` on one connection' },
+  not_seated: { status: null, ws: true, meaning: 'a watcher tried to move or claim' },
+  not_started: { status: null, ws: true, meaning: 'the game still has open seats' },
+  game_over: { status: null, ws: true, meaning: 'the game has ended' },
+  not_your_turn: { status: null, ws: true, meaning: 'another seat must place the tile' },
+  stale_turn: { status: null, ws: true, meaning: '`move.turn` is not the current `turn`' },
+  illegal_move: { status: null, ws: true, meaning: 'the placement or follower is not legal; `message` says why' },
+} as const satisfies Record<string, ErrorDef>;
+
+export type ErrorCode = keyof typeof ERRORS;
+export type HttpErrorCode = { [C in ErrorCode]: (typeof ERRORS)[C]['status'] extends number ? C : never }[ErrorCode];
+export type WsErrorCode = { [C in ErrorCode]: (typeof ERRORS)[C]['ws'] extends true ? C : never }[ErrorCode];
+
+export const WS_ERROR_CODES = (Object.keys(ERRORS) as ErrorCode[]).filter((c) => ERRORS[c].ws) as WsErrorCode[];
+
+/** A failure the client caused or must handle, answered with its catalogue status and code. */
+export class ApiError extends Error {
+  readonly code: HttpErrorCode;
+  readonly statusCode: number;
+  constructor(code: HttpErrorCode, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.statusCode = ERRORS[code].status;
+  }
+}
+
+/** The one HTTP error body: `{statusCode, code, message}`. */
+export function errorBody(code: HttpErrorCode, message: string): { statusCode: number; code: HttpErrorCode; message: string } {
+  return { statusCode: ERRORS[code].status, code, message };
+}
