@@ -9,7 +9,7 @@ import type { GameState } from '../bot-engine/state.ts';
 import type { Metrics } from './metrics.ts';
 import { type BotPool, PoolBusyError } from './pool/pool.ts';
 
-import type { MoveSource } from './games/view.ts';
+import type { MoveSource } from './wire/game.ts';
 
 export type { MoveSource };
 

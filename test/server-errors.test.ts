@@ -45,6 +45,11 @@ test('illegal, out-of-turn, stale, unauthenticated, malformed and oversize frame
   assert.match(withRef.message, /rotation/);
   await rejected(p0, { type: 'move', turn: 0, move: good, extra: 1 }, 'bad_frame', id);
   await rejected(p0, { type: 'launch' }, 'bad_frame', id);
+  // Keys named like built-in object members are unknown properties too: refused, nothing played.
+  for (const key of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
+    assert.match((await rejected(p0, `{"type":"ping","${key}":1}`, 'bad_frame', id)).message, new RegExp(`${key} is not allowed`));
+    await rejected(p0, `{"type":"move","turn":${view.turn},"move":{"x":${good.x},"y":${good.y},"rotation":${good.rotation},"meeple":null,"${key}":1}}`, 'bad_frame', id);
+  }
   await rejected(p0, '{"type": "move", ', 'bad_json', id);
   await rejected(p0, '[1,2]', 'bad_frame', id);
   await rejected(p0, { type: 'hello', v: 1, gameId: id }, 'already_joined', id);

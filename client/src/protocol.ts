@@ -2,12 +2,12 @@
 // the server's own types, imported as types only, so the two cannot drift; plus the HTTP
 // answers the client reads.
 
-export { PROTOCOL_VERSION } from '../../server/ws/protocol.ts';
+export { PROTOCOL_VERSION } from '../../server/wire/version.ts';
 export type { ErrorCode, ServerFrame } from '../../server/ws/protocol.ts';
-export type { GameStatus, GameView, LastMove, Placement, Points, SeatView } from '../../server/games/view.ts';
+export type { GameStatus, GameView, LastMove, Placement, Points, SeatView } from '../../server/wire/game.ts';
 export type { BoardTile, Follower, Move } from '../../bot-engine/game.ts';
 export type { Rules, ScoreEvent } from '../../bot-engine/rules.ts';
-import type { GameStatus, SeatView } from '../../server/games/view.ts';
+import type { GameStatus, SeatView } from '../../server/wire/game.ts';
 import type { Rules } from '../../bot-engine/rules.ts';
 export { BOT_LEVELS, LEVEL_SUMMARY, type BotLevel } from '../../bot-engine/bots/levels.ts';
 

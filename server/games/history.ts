@@ -3,7 +3,7 @@
 // and are left out.
 
 import type { GameRecord, ReplayResult } from '../../bot-engine/record.ts';
-import type { LastMove } from './view.ts';
+import type { LastMove } from '../wire/game.ts';
 
 /** `replay` is `replayRecord(record)`. */
 export function moveHistory(record: GameRecord, replay: ReplayResult): LastMove[] {

@@ -12,7 +12,8 @@ import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { BotAnswer } from '../bot-scheduler.ts';
 import type { GameSetup, GameStore, SeatHolder, StoredGame } from './store.ts';
 import { SeatClock } from './seat-clock.ts';
-import { type GameStatus, type GameView, type LastMove, type SeatInfo, type StandInReason, seatView } from './view.ts';
+import type { GameStatus, GameView, LastMove, StandInReason } from '../wire/game.ts';
+import { type SeatInfo, seatView } from './view.ts';
 import { moveHistory } from './history.ts';
 
 export type { LastMove };

@@ -3,7 +3,7 @@
 // reconnecting, by moving, or with a `claim` frame.
 
 import type { GameSetup } from './store.ts';
-import type { StandInReason } from './view.ts';
+import type { StandInReason } from '../wire/game.ts';
 
 export type { StandInReason };
 

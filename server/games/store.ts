@@ -6,7 +6,7 @@ import type { Rules } from '../../bot-engine/rules.ts';
 import type { RecordMove } from '../../bot-engine/record.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 
-import type { SeatKind } from './view.ts';
+import type { SeatKind } from '../wire/game.ts';
 
 export type { SeatKind };
 

@@ -1,86 +1,11 @@
 // What one seat may see of a game: the board, scores, the tile being placed, and, for the seat
 // that must place it, the legal placements. Never the bag order.
 
-import { type BoardTile, type Follower, type Move, type Points, boardTiles, followersOnBoard, legalPlacements, pointsByKind, tileName } from '../../bot-engine/game.ts';
+import { boardTiles, followersOnBoard, legalPlacements, pointsByKind, tileName } from '../../bot-engine/game.ts';
 import type { Rules } from '../../bot-engine/rules.ts';
 import type { GameState } from '../../bot-engine/state.ts';
-import type { BotLevel } from '../../bot-engine/bots/index.ts';
-import type { ScoreEvent } from '../../bot-engine/rules.ts';
-
-export type GameStatus = 'waiting' | 'playing' | 'finished';
-export type SeatKind = 'person' | 'bot';
-
-/** Why a bot plays a person's seat for now: their turn clock ran out, or they stayed away. */
-export type StandInReason = 'clock' | 'away';
-
-/** How a bot move was chosen: its search, a degraded search, the cheap retry, or the main thread. */
-export type MoveSource = 'search' | 'degraded' | 'retry' | 'fallback';
-
-export interface LastMove {
-  /** Record index of this placement. */
-  turn: number;
-  seat: number;
-  tile: string;
-  move: Move;
-  /** Scorings, seats as numbers; phase "final" ones come with the last tile. */
-  events: ScoreEvent[];
-  /** Tiles drawn after this move that fit nowhere. */
-  discarded: string[];
-  bot?: { source: MoveSource; level: string; elapsedMs: number; standIn?: boolean };
-}
-
-export type { Points };
-
-export interface SeatView {
-  seat: number;
-  name: string | null;
-  kind: SeatKind;
-  level?: BotLevel;
-  connected: boolean;
-  /** Why a bot plays this person's seat for now ("clock": their time ran out; "away": gone past
-   * the grace period), or null. */
-  standIn: StandInReason | null;
-  score: number;
-  followers: number;
-  points: Points;
-}
-
-export interface Placement {
-  x: number;
-  y: number;
-  rotation: number;
-  meeples: string[];
-}
-
-export interface GameView {
-  gameId: string;
-  status: GameStatus;
-  rules: Rules;
-  /** Moves in the record so far; a move frame must quote it. */
-  turn: number;
-  /** The seat this connection plays, null for none. */
-  you: number | null;
-  seats: SeatView[];
-  /** Seat to place the current tile; null unless playing. */
-  currentSeat: number | null;
-  tile: string | null;
-  tilesLeft: number;
-  board: BoardTile[];
-  followers: Follower[];
-  /** Legal placements of `tile`, only to the seat that must place it. */
-  legal: Placement[] | null;
-  botThinking: boolean;
-  /** The turn clock: seconds per turn (null: no clock) and when the current person's time runs out. */
-  clock: ClockView;
-  /** Id of the rematch started from this finished game, or null. */
-  rematch: string | null;
-}
-
-export interface ClockView {
-  turnSeconds: number | null;
-  /** Epoch milliseconds, or null when no person's clock is running. */
-  deadline: number | null;
-}
+import type { BotLevel } from '../../bot-engine/bots/levels.ts';
+import type { ClockView, GameStatus, GameView, SeatKind, StandInReason } from '../wire/game.ts';
 
 export interface SeatInfo {
   name: string | null;

@@ -4,10 +4,9 @@
 import type { Logger } from 'pino';
 import type { GameService } from '../games/service.ts';
 import type { LastMove, Room, Subscriber } from '../games/room.ts';
-import type { GameView } from '../games/view.ts';
+import type { GameView } from '../wire/game.ts';
 import type { Metrics } from '../metrics.ts';
-import { CLIENT_FRAMES, type ClientFrame, type ErrorCode, type HelloFrame, type MoveFrame, PROTOCOL_VERSION, type ServerFrame } from './protocol.ts';
-import { check } from './schema.ts';
+import { CLIENT_FRAMES, type ClientFrame, type ClientFrameType, type ErrorCode, type HelloFrame, type MoveFrame, PROTOCOL_VERSION, type ServerFrame, frameProblem } from './protocol.ts';
 
 type RawData = Buffer | ArrayBuffer | Buffer[];
 
@@ -109,7 +108,7 @@ export class Connection implements Subscriber {
     const ref = frame && typeof frame === 'object' && 'id' in frame && (typeof frame.id === 'string' || typeof frame.id === 'number') ? frame.id : undefined;
     const type = frame && typeof frame === 'object' && 'type' in frame ? frame.type : undefined;
     if (typeof type !== 'string' || !Object.hasOwn(CLIENT_FRAMES, type)) return this.error('bad_frame', `type must be one of ${Object.keys(CLIENT_FRAMES).join(', ')}`, ref);
-    const problem = check(CLIENT_FRAMES[type as keyof typeof CLIENT_FRAMES], frame);
+    const problem = frameProblem(type as ClientFrameType, frame);
     if (problem) return this.error('bad_frame', problem, ref);
     try {
       this.dispatch(frame as ClientFrame);

@@ -1,90 +1,70 @@
-// The WebSocket protocol, version 1 (docs/PROTOCOL.md): client frame schemas, server frames,
-// error codes. Change a frame's meaning only with a new version.
+// The WebSocket protocol, version 1 (docs/PROTOCOL.md): client frames, defined once as schemas
+// (validation, the docs' JSON and the TypeScript types all come from them), and server frames.
+// Change a frame's meaning only with a new version.
 
+import Type, { type Static } from 'typebox';
+import { Compile } from 'typebox/compile';
 import type { WsErrorCode as ErrorCode } from '../errors.ts';
-import type { GameView, LastMove } from '../games/view.ts';
-import type { Schema } from './schema.ts';
+import type { GameView, LastMove } from '../wire/game.ts';
 
-export const PROTOCOL_VERSION = 1;
-
-const id: Schema = { type: ['string', 'integer'], maxLength: 64, description: 'optional; echoed as `ref` in an error frame about this frame' };
-
-export const CLIENT_FRAMES = {
-  hello: {
-    type: 'object',
-    required: ['type', 'v', 'gameId'],
-    additionalProperties: false,
-    properties: {
-      type: { const: 'hello' },
-      v: { type: 'integer', description: 'protocol version the client speaks' },
-      gameId: { type: 'string', minLength: 1, maxLength: 64 },
-      token: { type: 'string', minLength: 1, maxLength: 128, description: 'seat token; omit to watch' },
-      id,
-    },
-  },
-  move: {
-    type: 'object',
-    required: ['type', 'turn', 'move'],
-    additionalProperties: false,
-    properties: {
-      type: { const: 'move' },
-      turn: { type: 'integer', minimum: 0, maximum: 1000, description: 'the `turn` of the view the move was chosen on' },
-      move: {
-        type: 'object',
-        required: ['x', 'y', 'rotation', 'meeple'],
-        additionalProperties: false,
-        properties: {
-          x: { type: 'integer', minimum: -100, maximum: 100 },
-          y: { type: 'integer', minimum: -100, maximum: 100 },
-          rotation: { enum: [0, 90, 180, 270] },
-          meeple: { type: ['string', 'null'], maxLength: 16 },
-        },
-      },
-      id,
-    },
-  },
-  ping: {
-    type: 'object',
-    required: ['type'],
-    additionalProperties: false,
-    properties: { type: { const: 'ping' }, id },
-  },
-  claim: {
-    type: 'object',
-    required: ['type'],
-    additionalProperties: false,
-    description: 'take your seat back from the bot standing in for you',
-    properties: { type: { const: 'claim' }, id },
-  },
-} as const satisfies Record<string, Schema>;
-
-export type ClientFrameType = keyof typeof CLIENT_FRAMES;
-
-export interface HelloFrame {
-  type: 'hello';
-  v: number;
-  gameId: string;
-  token?: string;
-  id?: string | number;
-}
-export interface MoveFrame {
-  type: 'move';
-  turn: number;
-  move: { x: number; y: number; rotation: number; meeple: string | null };
-  id?: string | number;
-}
-export interface PingFrame {
-  type: 'ping';
-  id?: string | number;
-}
-export interface ClaimFrame {
-  type: 'claim';
-  id?: string | number;
-}
-export type ClientFrame = HelloFrame | MoveFrame | PingFrame | ClaimFrame;
-
-/** The codes a WebSocket error frame carries: the catalogue's (server/errors.ts). */
+export { PROTOCOL_VERSION } from '../wire/version.ts';
 export type { ErrorCode };
+
+const Id = Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Integer()], { description: 'echoed as `ref` in an error frame about this frame' }));
+const closed = { additionalProperties: false } as const;
+
+export const HelloFrame = Type.Object(
+  {
+    type: Type.Literal('hello'),
+    v: Type.Integer({ description: 'protocol version the client speaks' }),
+    gameId: Type.String({ minLength: 1, maxLength: 64 }),
+    token: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'seat token; omit to watch' })),
+    id: Id,
+  },
+  closed,
+);
+
+export const MoveFrame = Type.Object(
+  {
+    type: Type.Literal('move'),
+    turn: Type.Integer({ minimum: 0, maximum: 1000, description: 'the `turn` of the view the move was chosen on' }),
+    move: Type.Object(
+      {
+        x: Type.Integer({ minimum: -100, maximum: 100 }),
+        y: Type.Integer({ minimum: -100, maximum: 100 }),
+        rotation: Type.Enum([0, 90, 180, 270]),
+        meeple: Type.Union([Type.String({ maxLength: 16 }), Type.Null()]),
+      },
+      closed,
+    ),
+    id: Id,
+  },
+  closed,
+);
+
+export const PingFrame = Type.Object({ type: Type.Literal('ping'), id: Id }, closed);
+export const ClaimFrame = Type.Object({ type: Type.Literal('claim'), id: Id }, { ...closed, description: 'take your seat back from the bot standing in for you' });
+
+export const CLIENT_FRAMES = { hello: HelloFrame, move: MoveFrame, ping: PingFrame, claim: ClaimFrame };
+export type ClientFrameType = keyof typeof CLIENT_FRAMES;
+export type HelloFrame = Static<typeof HelloFrame>;
+export type MoveFrame = Static<typeof MoveFrame>;
+export type ClientFrame = HelloFrame | MoveFrame | Static<typeof PingFrame> | Static<typeof ClaimFrame>;
+
+const validators = Object.fromEntries(Object.entries(CLIENT_FRAMES).map(([type, schema]) => [type, Compile(schema)])) as Record<ClientFrameType, ReturnType<typeof Compile>>;
+
+/** The first problem with a frame of a known type, as "field: what is wrong", or null. */
+export function frameProblem(type: ClientFrameType, frame: unknown): string | null {
+  for (const error of validators[type].Errors(frame)) {
+    const at = error.instancePath.slice(1).replaceAll('/', '.');
+    const prefix = at ? `${at}.` : '';
+    if (error.keyword === 'boolean') continue; // the additionalProperties error that follows names the key
+    if (error.keyword === 'additionalProperties') return `${prefix}${(error.params as { additionalProperties: string[] }).additionalProperties[0]} is not allowed`;
+    if (error.keyword === 'required') return `${prefix}${(error.params as { requiredProperties: string[] }).requiredProperties[0]} is required`;
+    return `${at || 'frame'} ${error.message}`;
+  }
+  return null;
+}
 
 export type ServerFrame =
   /** `history`: every move so far, oldest first, for the log (later moves come as `last`). */
