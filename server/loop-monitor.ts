@@ -4,7 +4,7 @@
 // snapshots taken at the same second boundaries.
 
 import { createHistogram, performance, type EventLoopUtilization, type RecordableHistogram } from 'node:perf_hooks';
-import type { LoopWindow } from './pool/summary.ts';
+import type { LoopWindow } from './wire/pool.ts';
 
 export type { LoopWindow };
 

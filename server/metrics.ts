@@ -3,7 +3,7 @@
 
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { LoopMonitor } from './loop-monitor.ts';
-import type { EventLoopReport } from './pool/summary.ts';
+import type { EventLoopReport } from './wire/pool.ts';
 
 /** Seconds of history behind the event-loop numbers in /api/pool and /metrics. */
 export const LOOP_WINDOW_SECONDS = 5;

@@ -1,7 +1,7 @@
 // HTTP API calls and the seats this browser holds (seat tokens live in localStorage, so a
 // refresh, a new tab or a dropped connection finds its seat again).
 
-import type { BotLevel, GameSummary, Rules } from './protocol.ts';
+import type { FinishedGames, GameSummary, OpenGames, Rules, SeatGrant, SeatRequest } from './protocol.ts';
 
 export class ApiError extends Error {
   readonly status: number;
@@ -29,23 +29,15 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   return data as T;
 }
 
-export interface SeatRequest {
-  kind: 'person' | 'bot';
-  level?: BotLevel;
-}
-
 export const api = {
   createGame: (seats: SeatRequest[], rules?: Partial<Rules>, clock?: { turnSeconds: number | null }) =>
     call<GameSummary>('POST', '/api/games', { seats, ...(rules ? { rules } : {}), ...(clock ? { clock } : {}) }),
-  finishedGames: (limit = 8) =>
-    call<{ games: { id: string; finishedAt?: string; players: { seat: number; name: string; kind: string; level?: string; score: number }[] }[] }>('GET', `/api/games/finished?limit=${limit}`),
-  openGames: (limit = 50) => call<{ games: GameSummary[] }>('GET', `/api/games?limit=${limit}`),
+  finishedGames: (limit = 8) => call<FinishedGames>('GET', `/api/games/finished?limit=${limit}`),
+  openGames: (limit = 50) => call<OpenGames>('GET', `/api/games?limit=${limit}`),
   game: (id: string) => call<GameSummary>('GET', `/api/games/${encodeURIComponent(id)}`),
-  join: (id: string, name: string, seat?: number) =>
-    call<{ gameId: string; seat: number; token: string }>('POST', `/api/games/${encodeURIComponent(id)}/seats`, { name, ...(seat === undefined ? {} : { seat }) }),
+  join: (id: string, name: string, seat?: number) => call<SeatGrant>('POST', `/api/games/${encodeURIComponent(id)}/seats`, { name, ...(seat === undefined ? {} : { seat }) }),
   record: (id: string) => call<unknown>('GET', `/api/games/${encodeURIComponent(id)}/record`),
-  /** Issue D's rematch endpoint, when the server has it. */
-  rematch: (id: string, token: string) => call<{ gameId: string; seat?: number; token?: string; id?: string }>('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
+  rematch: (id: string, token: string) => call<SeatGrant>('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
 };
 
 // ---- seats held by this browser ----
@@ -57,9 +49,6 @@ export interface HeldSeat {
   name: string;
   /** Epoch ms the seat was taken (for the lobby's "your games"). */
   at: number;
-  /** What the seats were, so a rematch can ask for the same table. */
-  setup?: SeatRequest[];
-  rules?: Partial<Rules>;
 }
 
 const KEY = 'tessera.seats.v1';

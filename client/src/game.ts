@@ -4,7 +4,7 @@
 // Seated players reconnect by themselves with the token stored for this game; everyone else
 // watches.
 
-import { ApiError, api, savedName, saveName, seats as heldSeats, type HeldSeat, type SeatRequest } from './api.ts';
+import { ApiError, api, savedName, saveName, seats as heldSeats, type HeldSeat } from './api.ts';
 import { ICONS, PLAYER_COLORS, PLAYER_GLYPHS, meepleIcon, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
 import { BoardView, type Highlight } from './board.ts';
@@ -509,8 +509,6 @@ ${mine ? `<div class="row rot-row"><button class="btn icon" data-action="rot-ccw
         token: r.token,
         name,
         at: Date.now(),
-        setup: view?.seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })) as SeatRequest[],
-        rules: view?.rules,
       };
       heldSeats.put(held);
       overlay.hidden = true;
@@ -560,24 +558,9 @@ ${mine ? `<div class="row rot-row"><button class="btn icon" data-action="rot-ccw
     const v = view;
     if (!v || !held) return;
     try {
-      // Issue D's server-side rematch (everyone is invited); a new table of the same shape otherwise.
-      try {
-        const r = await api.rematch(v.gameId, held.token);
-        const id = r.gameId ?? r.id;
-        if (id && r.token !== undefined && r.seat !== undefined) {
-          heldSeats.put({ ...held, gameId: id, seat: r.seat, token: r.token, at: Date.now() });
-          location.hash = `#/g/${encodeURIComponent(id)}`;
-          return;
-        }
-      } catch (e) {
-        if (!(e instanceof ApiError) || (e.status !== 404 && e.status !== 405)) throw e;
-      }
-      const setup: SeatRequest[] = held.setup ?? v.seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' }));
-      const created = await api.createGame(setup, v.rules);
-      const mySeat = setup[held.seat]?.kind === 'person' ? held.seat : setup.findIndex((s) => s.kind === 'person');
-      const joined = await api.join(created.id, held.name, mySeat);
-      heldSeats.put({ gameId: created.id, seat: joined.seat, token: joined.token, name: held.name, at: Date.now(), setup, rules: v.rules });
-      location.hash = `#/g/${encodeURIComponent(created.id)}`;
+      const r = await api.rematch(v.gameId, held.token);
+      heldSeats.put({ ...held, gameId: r.gameId, seat: r.seat, token: r.token, at: Date.now() });
+      location.hash = `#/g/${encodeURIComponent(r.gameId)}`;
     } catch (e) {
       toast(e instanceof ApiError ? e.message : 'Could not start a rematch.', 'error', 5000);
     }

@@ -2,7 +2,8 @@
 // rule options), open games to join, this browser's games to resume or replay, and a game to
 // watch by its link or id.
 
-import { ApiError, api, savedName, saveName, seats as heldSeats, type SeatRequest } from './api.ts';
+import { ApiError, api, savedName, saveName, seats as heldSeats } from './api.ts';
+import type { SeatRequest } from './protocol.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
 import { esc, toast } from './dom.ts';
@@ -175,7 +176,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     try {
       const g = await api.createGame(setup, rules, clock);
       const joined = await api.join(g.id, name, 0);
-      heldSeats.put({ gameId: g.id, seat: joined.seat, token: joined.token, name, at: Date.now(), setup, rules });
+      heldSeats.put({ gameId: g.id, seat: joined.seat, token: joined.token, name, at: Date.now() });
       location.hash = `#/g/${encodeURIComponent(g.id)}`;
     } catch (e) {
       toast(e instanceof ApiError ? `Could not create the game: ${e.message}` : 'Could not reach the server.', 'error', 6000);
@@ -194,17 +195,8 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     }
     saveName(name);
     try {
-      const g = await api.game(id);
       const joined = await api.join(id, name);
-      heldSeats.put({
-        gameId: id,
-        seat: joined.seat,
-        token: joined.token,
-        name,
-        at: Date.now(),
-        setup: g.seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })),
-        rules: g.rules,
-      });
+      heldSeats.put({ gameId: id, seat: joined.seat, token: joined.token, name, at: Date.now() });
       location.hash = `#/g/${encodeURIComponent(id)}`;
     } catch (e) {
       toast(e instanceof ApiError ? e.message : 'Could not join.', 'error', 5000);

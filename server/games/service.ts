@@ -9,6 +9,7 @@ import type { Rules } from '../../bot-engine/rules.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { Metrics } from '../metrics.ts';
 import { ApiError } from '../errors.ts';
+import type { FinishedGame } from '../wire/api.ts';
 import { type BotMover, Room } from './room.ts';
 import type { ClockSetup, GameSetup, GameStore, ListFinishedQuery, SeatSetup, StoredGame } from './store.ts';
 
@@ -41,14 +42,6 @@ export interface ServiceOptions {
   maxGames: number;
   /** Reason the bot pool cannot take more games, or null. */
   overloaded: () => string | null;
-}
-
-export interface FinishedSummary {
-  id: string;
-  createdAt: string;
-  finishedAt: string;
-  rules: Rules;
-  players: { seat: number; name: string; kind: string; level?: string; score: number }[];
 }
 
 export class GameService {
@@ -146,7 +139,7 @@ export class GameService {
   }
 
   /** Finished games from the store, most recent first, with their final scores. */
-  finished(query: ListFinishedQuery): { games: FinishedSummary[]; next: string | null } {
+  finished(query: ListFinishedQuery): { games: FinishedGame[]; next: string | null } {
     const page = this.options.store.listFinished(query);
     return { games: page.games.map((g) => summarizeFinished(g)), next: page.next };
   }
@@ -187,7 +180,7 @@ export class GameService {
   }
 }
 
-function summarizeFinished(g: StoredGame & { finishedAt: string }): FinishedSummary {
+function summarizeFinished(g: StoredGame & { finishedAt: string }): FinishedGame {
   const record = Room.recordOf(g);
   const names = record.players;
   const { scores } = replayRecord(record);

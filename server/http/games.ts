@@ -2,70 +2,17 @@
 // finished game's record.
 
 import type { FastifyInstance } from 'fastify';
-import { BOT_LEVELS, type BotLevel } from '../../bot-engine/bots/levels.ts';
+import { BOT_LEVELS } from '../../bot-engine/bots/levels.ts';
 import { MAX_PLAYERS } from '../../bot-engine/state.ts';
 import type { Room } from '../games/room.ts';
 import { ApiError } from '../errors.ts';
+import { CreateGameBody, FinishedGames, FinishedGamesQuery, GameRecordReply, GameSummary, IdParams, JoinBody, OpenGames, OpenGamesQuery, RematchBody, SeatGrant } from '../wire/api.ts';
 
-const rulesSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { tinyCity: { type: 'boolean', default: false }, farmers: { type: 'string', enum: ['1st', '2nd', '3rd'], default: '3rd' } },
-} as const;
+const error = { $ref: 'Error#' } as const;
+const errors = { 400: error, 404: error, 409: error } as const;
+type Id = { Params: IdParams };
 
-const seatSchema = {
-  type: 'object',
-  required: ['kind'],
-  additionalProperties: false,
-  properties: { kind: { type: 'string', enum: ['person', 'bot'] }, level: { type: 'string', enum: [...BOT_LEVELS] } },
-} as const;
-
-const seatSummary = {
-  type: 'object',
-  properties: {
-    seat: { type: 'integer' },
-    kind: { type: 'string' },
-    level: { type: 'string' },
-    name: { type: ['string', 'null'] },
-    connected: { type: 'boolean' },
-    standIn: { type: ['string', 'null'], enum: ['clock', 'away', null], description: "why a bot plays this person's seat for now, or null" },
-    score: { type: 'integer' },
-    followers: { type: 'integer' },
-    points: { type: 'object', properties: { city: { type: 'integer' }, road: { type: 'integer' }, monastery: { type: 'integer' }, farm: { type: 'integer' } } },
-  },
-} as const;
-
-const gameSummary = {
-  type: 'object',
-  required: ['id', 'status', 'seats'],
-  properties: {
-    id: { type: 'string' },
-    createdAt: { type: 'string' },
-    status: { type: 'string', enum: ['waiting', 'playing', 'finished'] },
-    rules: rulesSchema,
-    turn: { type: 'integer' },
-    seats: { type: 'array', items: seatSummary },
-    openSeats: { type: 'array', items: { type: 'integer' } },
-    currentSeat: { type: ['integer', 'null'] },
-    tile: { type: ['string', 'null'] },
-    tilesLeft: { type: 'integer' },
-    botThinking: { type: 'boolean' },
-    clock: { type: 'object', properties: { turnSeconds: { type: ['integer', 'null'] }, deadline: { type: ['number', 'null'] } } },
-    rematch: { type: ['string', 'null'] },
-  },
-} as const;
-
-const clockSchema = {
-  type: 'object',
-  additionalProperties: false,
-  description: 'turn clock: seconds per turn (null: none; default none for one person against bots, 120 with more people) and seconds a person may stay away before a stand-in bot plays for them',
-  properties: { turnSeconds: { type: ['integer', 'null'], minimum: 1, maximum: 3600 }, graceSeconds: { type: 'integer', minimum: 1, maximum: 3600 } },
-} as const;
-
-const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
-const errors = { 400: { $ref: 'Error#' }, 404: { $ref: 'Error#' }, 409: { $ref: 'Error#' } } as const;
-
-function summary(room: Room) {
+function summary(room: Room): GameSummary {
   const view = room.view(null);
   return {
     id: room.id,
@@ -84,13 +31,6 @@ function summary(room: Room) {
   };
 }
 
-interface CreateBody {
-  seats: { kind: 'person' | 'bot'; level?: BotLevel }[];
-  rules?: { tinyCity?: boolean; farmers?: '1st' | '2nd' | '3rd' };
-  clock?: { turnSeconds?: number | null; graceSeconds?: number };
-  standIn?: BotLevel;
-}
-
 export async function gameRoutes(app: FastifyInstance): Promise<void> {
   const { games } = app.tessera;
   const room = (id: string): Room => {
@@ -99,24 +39,14 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     return r;
   };
 
-  app.post<{ Body: CreateBody }>(
+  app.post<{ Body: CreateGameBody }>(
     '/api/games',
     {
       schema: {
         tags: ['games'],
         summary: `Create a game: 2 to ${MAX_PLAYERS} seats, each a person or a bot with its level; at least one person`,
-        body: {
-          type: 'object',
-          required: ['seats'],
-          additionalProperties: false,
-          properties: {
-            seats: { type: 'array', minItems: 2, maxItems: MAX_PLAYERS, items: seatSchema },
-            rules: rulesSchema,
-            clock: clockSchema,
-            standIn: { type: 'string', enum: [...BOT_LEVELS], description: 'level of the bot that plays for a timed-out or absent person (default heuristic)' },
-          },
-        },
-        response: { 201: gameSummary, ...errors, 503: { $ref: 'Error#' } },
+        body: CreateGameBody,
+        response: { 201: GameSummary, ...errors, 503: error },
       },
     },
     async (request, reply) => {
@@ -131,82 +61,45 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get(
+  app.get<{ Querystring: OpenGamesQuery }>(
     '/api/games',
-    {
-      schema: {
-        tags: ['games'],
-        summary: 'Games with an open seat, newest first',
-        querystring: { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 } } },
-        response: { 200: { type: 'object', properties: { games: { type: 'array', items: gameSummary } } } },
-      },
-    },
-    async (request) => ({ games: games.open((request.query as { limit: number }).limit).map(summary) }),
+    { schema: { tags: ['games'], summary: 'Games with an open seat, newest first', querystring: OpenGamesQuery, response: { 200: OpenGames } } },
+    async (request): Promise<OpenGames> => ({ games: games.open(request.query.limit).map(summary) }),
   );
 
-  app.post<{ Params: { id: string }; Body: { name: string; seat?: number } }>(
+  app.post<Id & { Body: JoinBody }>(
     '/api/games/:id/seats',
     {
       schema: {
         tags: ['games'],
         summary: 'Take an open person seat; returns the seat token (shown only here) for the WebSocket hello',
-        params: idParams,
-        body: {
-          type: 'object',
-          required: ['name'],
-          additionalProperties: false,
-          properties: { name: { type: 'string', minLength: 1, maxLength: 32, pattern: '\\S' }, seat: { type: 'integer', minimum: 0, maximum: MAX_PLAYERS - 1 } },
-        },
-        response: { 201: { type: 'object', required: ['gameId', 'seat', 'token'], properties: { gameId: { type: 'string' }, seat: { type: 'integer' }, token: { type: 'string' } } }, ...errors },
+        params: IdParams,
+        body: JoinBody,
+        response: { 201: SeatGrant, ...errors },
       },
     },
     async (request, reply) => {
       const r = room(request.params.id);
       const result = r.join(request.body.name.trim(), request.body.seat);
       if ('error' in result) throw new ApiError(result.error, result.message);
-      return reply.code(201).header('cache-control', 'no-store').send({ gameId: r.id, seat: result.seat, token: result.token });
+      return reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send({ gameId: r.id, seat: result.seat, token: result.token } satisfies SeatGrant);
     },
   );
 
-  app.get<{ Querystring: { limit: number; before?: string; player?: string } }>(
+  app.get<{ Querystring: FinishedGamesQuery }>(
     '/api/games/finished',
     {
       schema: {
         tags: ['games'],
         summary: "Finished games, most recent first, with final scores; `player` filters by a person's name; page with `before` = the previous page's `next`",
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, before: { type: 'string', maxLength: 200 }, player: { type: 'string', minLength: 1, maxLength: 32 } },
-        },
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              games: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: {
-                    id: { type: 'string' },
-                    createdAt: { type: 'string' },
-                    finishedAt: { type: 'string' },
-                    rules: rulesSchema,
-                    players: {
-                      type: 'array',
-                      items: { type: 'object', properties: { seat: { type: 'integer' }, name: { type: 'string' }, kind: { type: 'string' }, level: { type: 'string' }, score: { type: 'integer' } } },
-                    },
-                  },
-                },
-              },
-              next: { type: ['string', 'null'] },
-            },
-          },
-          400: { $ref: 'Error#' },
-        },
+        querystring: FinishedGamesQuery,
+        response: { 200: FinishedGames, 400: error },
       },
     },
-    async (request) => {
+    async (request): Promise<FinishedGames> => {
       try {
         return games.finished(request.query);
       } catch (e) {
@@ -216,57 +109,39 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{ Params: { id: string }; Body: { token: string } }>(
+  app.post<Id & { Body: RematchBody }>(
     '/api/games/:id/rematch',
     {
       schema: {
         tags: ['games'],
         summary:
           'From a finished game, the same seats start a new game: each person asks with their seat token of the finished game and gets their seat (same seat, same name) in the rematch, with a new token',
-        params: idParams,
-        body: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: { type: 'string', minLength: 1, maxLength: 128 } } },
-        response: {
-          201: { type: 'object', required: ['gameId', 'seat', 'token'], properties: { gameId: { type: 'string' }, seat: { type: 'integer' }, token: { type: 'string' } } },
-          ...errors,
-          403: { $ref: 'Error#' },
-          503: { $ref: 'Error#' },
-        },
+        params: IdParams,
+        body: RematchBody,
+        response: { 201: SeatGrant, ...errors, 403: error, 503: error },
       },
     },
     async (request, reply) => {
       const { room: created, seat, token } = games.rematch(request.params.id, request.body.token);
-      return reply.code(201).header('cache-control', 'no-store').send({ gameId: created.id, seat, token });
+      return reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send({ gameId: created.id, seat, token } satisfies SeatGrant);
     },
   );
 
-  app.get<{ Params: { id: string } }>(
-    '/api/games/:id',
-    { schema: { tags: ['games'], summary: "A game's public summary", params: idParams, response: { 200: gameSummary, ...errors } } },
-    async (request) => summary(room(request.params.id)),
+  app.get<Id>('/api/games/:id', { schema: { tags: ['games'], summary: "A game's public summary", params: IdParams, response: { 200: GameSummary, ...errors } } }, async (request) =>
+    summary(room(request.params.id)),
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get<Id>(
     '/api/games/:id/record',
     {
       schema: {
         tags: ['games'],
         summary: "A finished game's tessera-game/1 record (replay it with `npm run replay`)",
-        params: idParams,
-        response: {
-          200: {
-            type: 'object',
-            additionalProperties: true,
-            required: ['format', 'players', 'moves'],
-            properties: {
-              format: { type: 'string' },
-              players: { type: 'array', items: { type: 'string' } },
-              seed: { type: 'string' },
-              moves: { type: 'array', items: { type: 'object', additionalProperties: true } },
-              final: { type: 'boolean' },
-            },
-          },
-          ...errors,
-        },
+        params: IdParams,
+        response: { 200: GameRecordReply, ...errors },
       },
     },
     async (request) => {

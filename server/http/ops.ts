@@ -3,8 +3,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import type { Counter } from 'prom-client';
-import type { PoolReport } from '../pool/summary.ts';
-import { poolReportSchema } from './pool-schema.ts';
+import { PoolReport } from '../wire/pool.ts';
 
 const statusSchema = { type: 'object', properties: { status: { type: 'string' }, reason: { type: 'string' } }, required: ['status'] } as const;
 
@@ -31,7 +30,7 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/api/pool',
-    { schema: { tags: ['ops'], summary: 'Bot pool summary: sizing, per-worker spawn cost against compute, task histograms, event loop, counters', response: { 200: poolReportSchema } } },
+    { schema: { tags: ['ops'], summary: 'Bot pool summary: sizing, per-worker spawn cost against compute, task histograms, event loop, counters', response: { 200: PoolReport } } },
     async (): Promise<PoolReport> => {
       const counter = async (c: Counter<string>) => (await c.get()).values.reduce((n, v) => n + v.value, 0);
       const byLabel = async (c: Counter<string>, label: string) => Object.fromEntries((await c.get()).values.map((v) => [String(v.labels[label]), v.value]));

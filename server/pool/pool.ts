@@ -9,7 +9,7 @@ import type { SearchTask } from './search.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { Metrics } from '../metrics.ts';
 import type { PoolSizing } from './sizing.ts';
-import type { PoolSummary } from './summary.ts';
+import type { PoolSummary } from '../wire/pool.ts';
 import { PoolStats } from './stats.ts';
 import type { PoolSearchResult, PoolWorkerData, WarmupResult, WarmupTask } from './worker.ts';
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { PoolSizing } from './summary.ts';
+import type { PoolSizing } from '../wire/pool.ts';
 
 export type { PoolSizing };
 

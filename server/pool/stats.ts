@@ -4,7 +4,7 @@
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import type { Metrics } from '../metrics.ts';
 import type { PoolSearchResult, WarmupResult, WorkerIdentity } from './worker.ts';
-import type { Quantiles, WorkerStats } from './summary.ts';
+import type { Quantiles, WorkerStats } from '../wire/pool.ts';
 
 export type { Quantiles, WorkerStats };
 

@@ -3,7 +3,7 @@
 // GET /metrics every few seconds for the queue-wait and run-time histogram buckets, keeps five
 // minutes of history in the page and draws it all as SVG charts.
 
-import type { PoolReport, Quantiles } from '../../../server/pool/summary.ts';
+import type { PoolReport, Quantiles } from '../../../server/wire/pool.ts';
 import { esc } from '../dom.ts';
 import { type Bucket, fmt, gauge, groupedBars, histogram, legend, lineChart, sparkline } from './charts.ts';
 

@@ -1,0 +1,131 @@
+// The HTTP game API's bodies, queries and answers, defined once: routes validate, serialise
+// and document (OpenAPI) with these schemas, and the browser client uses the derived types.
+
+import Type, { type Static } from 'typebox';
+import { BOT_LEVELS } from '../../bot-engine/bots/levels.ts';
+import { MAX_PLAYERS } from '../../bot-engine/state.ts';
+import { BotLevel, ClockView, GameStatus, Rules, SeatKind, SeatView } from './game.ts';
+
+const Int = Type.Integer();
+
+export const GameId = Type.String({ minLength: 1, maxLength: 64 });
+export const IdParams = Type.Object({ id: GameId });
+
+// ---- requests ----
+
+export const RulesRequest = Type.Object(
+  {
+    tinyCity: Type.Optional(Type.Boolean({ default: false })),
+    farmers: Type.Optional(Type.Enum(['1st', '2nd', '3rd'], { default: '3rd' })),
+  },
+  { additionalProperties: false },
+);
+
+export const SeatRequest = Type.Object({ kind: SeatKind, level: Type.Optional(BotLevel) }, { additionalProperties: false });
+
+export const ClockRequest = Type.Object(
+  {
+    turnSeconds: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 3600 }), Type.Null()])),
+    graceSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
+  },
+  {
+    additionalProperties: false,
+    description: 'turn clock: seconds per turn (null: none; default none for one person against bots, 120 with more people) and seconds a person may stay away before a stand-in bot plays for them',
+  },
+);
+
+export const CreateGameBody = Type.Object(
+  {
+    seats: Type.Array(SeatRequest, { minItems: 2, maxItems: MAX_PLAYERS }),
+    rules: Type.Optional(RulesRequest),
+    clock: Type.Optional(ClockRequest),
+    standIn: Type.Optional(Type.Enum(BOT_LEVELS, { description: 'level of the bot that plays for a timed-out or absent person (default heuristic)' })),
+  },
+  { additionalProperties: false },
+);
+
+export const JoinBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 32, pattern: '\\S' }),
+    seat: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PLAYERS - 1 })),
+  },
+  { additionalProperties: false },
+);
+
+export const RematchBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false });
+
+export const OpenGamesQuery = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }) }, { additionalProperties: false });
+
+export const FinishedGamesQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    before: Type.Optional(Type.String({ maxLength: 200 })),
+    player: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+  },
+  { additionalProperties: false },
+);
+
+// ---- answers ----
+
+/** A game's public summary: what the lobby lists and GET /api/games/:id answers. */
+export const GameSummary = Type.Object({
+  id: Type.String(),
+  createdAt: Type.String(),
+  status: GameStatus,
+  rules: Rules,
+  turn: Int,
+  seats: Type.Array(SeatView),
+  openSeats: Type.Array(Int, { description: 'person seats nobody holds yet' }),
+  currentSeat: Type.Union([Int, Type.Null()]),
+  tile: Type.Union([Type.String(), Type.Null()]),
+  tilesLeft: Int,
+  botThinking: Type.Boolean(),
+  clock: ClockView,
+  rematch: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const OpenGames = Type.Object({ games: Type.Array(GameSummary) });
+
+/** A seat just taken: the token is shown only here, and opens the WebSocket hello. */
+export const SeatGrant = Type.Object({ gameId: Type.String(), seat: Int, token: Type.String() });
+
+export const FinishedPlayer = Type.Object({ seat: Int, name: Type.String(), kind: SeatKind, level: Type.Optional(BotLevel), score: Int });
+
+export const FinishedGame = Type.Object({
+  id: Type.String(),
+  createdAt: Type.String(),
+  finishedAt: Type.String(),
+  rules: Rules,
+  players: Type.Array(FinishedPlayer),
+});
+
+export const FinishedGames = Type.Object({
+  games: Type.Array(FinishedGame),
+  next: Type.Union([Type.String(), Type.Null()], { description: 'pass as `before` for the next (older) page' }),
+});
+
+/** A tessera-game/1 record (docs/ENGINE.md); the engine's `GameRecord` type is what it holds. */
+export const GameRecordReply = Type.Object(
+  {
+    format: Type.String(),
+    players: Type.Array(Type.String()),
+    seed: Type.Optional(Type.String()),
+    moves: Type.Array(Type.Object({}, { additionalProperties: true })),
+    final: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+);
+
+export type SeatRequest = Static<typeof SeatRequest>;
+export type RulesRequest = Static<typeof RulesRequest>;
+export type CreateGameBody = Static<typeof CreateGameBody>;
+export type JoinBody = Static<typeof JoinBody>;
+export type RematchBody = Static<typeof RematchBody>;
+export type OpenGamesQuery = Static<typeof OpenGamesQuery>;
+export type FinishedGamesQuery = Static<typeof FinishedGamesQuery>;
+export type GameSummary = Static<typeof GameSummary>;
+export type OpenGames = Static<typeof OpenGames>;
+export type SeatGrant = Static<typeof SeatGrant>;
+export type FinishedGame = Static<typeof FinishedGame>;
+export type FinishedGames = Static<typeof FinishedGames>;
+export type IdParams = Static<typeof IdParams>;
