@@ -23,6 +23,8 @@ export interface NewGameOptions {
 
 /** What a move did: its scorings and the tiles that were then drawn and discarded. */
 export interface MoveOutcome {
+  /** The move as played, its follower spot under the name `legalPlacements` lists. */
+  move: Move;
   events: ScoreEvent[];
   discarded: string[];
   finished: boolean;
@@ -112,6 +114,7 @@ function isTileAt(s: GameState, x: number, y: number): boolean {
 export function playMove(s: GameState, move: Move, dealt = true): MoveOutcome | { error: string } {
   const resolved = resolveMove(s, move);
   if ('error' in resolved) return resolved;
+  const played = resolvedToMove(s, resolved);
   const events: ScoreEvent[] = [];
   place(s, resolved.fi, resolved.r, resolved.spot, events);
   const discarded: number[] = [];
@@ -119,7 +122,7 @@ export function playMove(s: GameState, move: Move, dealt = true): MoveOutcome | 
     discardUnplaceable(s, discarded);
     if (bagEmpty(s)) finalScoring(s, events);
   }
-  return { events, discarded: discarded.map(tileName), finished: s.finished };
+  return { move: played, events, discarded: discarded.map(tileName), finished: s.finished };
 }
 
 export interface Follower {

@@ -13,6 +13,7 @@ import {
   ROT_EDGES,
   ROT_EDGE_SEG,
   ROT_HALF_FIELD,
+  ROT_SPOT_LOOKUP,
   SEG_COUNT,
   SEG_KIND,
   SEG_PENNANT,
@@ -299,6 +300,41 @@ test('record → replay reproduces the same state byte for byte, and the same sc
     assert.ok(Buffer.from(replayed.state.bytes).equals(Buffer.from(s.bytes)), `game ${g}: replayed state differs`);
     for (const [i, name] of players.entries()) assert.equal(replayed.scores[name], s.score(i));
   }
+});
+
+test('a move may name a spot by any side or corner of its feature, and a symmetric duplicate of a listed rotation; the outcome names the listed spot', () => {
+  let synonyms = 0;
+  let duplicates = 0;
+  for (let g = 0; g < 10; g++) {
+    const s = newGame({ players: 2, seed: `syn-${g}` });
+    const rng = new Rng(g);
+    while (!s.finished) {
+      const placements = legalPlacements(s);
+      const p = placements[rng.below(placements.length)];
+      const r = p.rotation / 90;
+      const listed = p.meeples[rng.below(p.meeples.length)];
+      if (listed !== undefined) {
+        const segment = ROT_SPOT_LOOKUP[s.currentTile * 4 + r].get(listed);
+        const other = [...ROT_SPOT_LOOKUP[s.currentTile * 4 + r]].find(([name, seg]) => seg === segment && name !== listed)?.[0];
+        if (other) {
+          const copy = s.clone();
+          const outcome = playMove(copy, { x: p.x, y: p.y, rotation: p.rotation, meeple: other });
+          assert.ok(!('error' in outcome), `"${other}" for "${listed}" refused`);
+          assert.equal(outcome.move.meeple, listed);
+          synonyms++;
+        }
+      }
+      const duplicate = [1, 2, 3].map((k) => (r + k) % 4).find((k) => !(DISTINCT_ROTATIONS[s.currentTile] & (1 << k)) && ROT_EDGES[s.currentTile * 4 + k] === ROT_EDGES[s.currentTile * 4 + r]);
+      if (duplicate !== undefined && !placements.some((q) => q.x === p.x && q.y === p.y && q.rotation === duplicate * 90)) {
+        const copy = s.clone();
+        const outcome = playMove(copy, { x: p.x, y: p.y, rotation: duplicate * 90, meeple: null });
+        assert.ok(!('error' in outcome), `rotation ${duplicate * 90} refused`);
+        duplicates++;
+      }
+      playMove(s, { x: p.x, y: p.y, rotation: p.rotation, meeple: listed ?? null });
+    }
+  }
+  assert.ok(synonyms > 20 && duplicates > 20, `${synonyms} synonyms, ${duplicates} duplicate rotations tried`);
 });
 
 test('discards: an unplaceable draw is discarded, recorded, and replays; it may not be placed', () => {

@@ -16,13 +16,13 @@ function section(title: string): string {
   return doc.slice(start, end < 0 ? undefined : end);
 }
 
-test('the error table lists exactly the catalogue: code, HTTP status, WebSocket or not', () => {
+test('the error table lists exactly the catalogue: code, HTTP status, WebSocket or not, meaning', () => {
   const rows = section('5. Errors')
     .split('\n')
-    .map((line) => /^\| `([a-z_]+)` \| (\d+|—) \| (yes|—) \|/.exec(line))
+    .map((line) => /^\| `([a-z_]+)` \| (\d+|—) \| (yes|—) \| (.*) \|$/.exec(line))
     .filter((m) => m !== null);
-  const documented = Object.fromEntries(rows.map((m) => [m[1], { status: m[2] === '—' ? null : Number(m[2]), ws: m[3] === 'yes' }]));
-  const code = Object.fromEntries(Object.entries(ERRORS).map(([c, d]) => [c, { status: d.status, ws: d.ws }]));
+  const documented = Object.fromEntries(rows.map((m) => [m[1], { status: m[2] === '—' ? null : Number(m[2]), ws: m[3] === 'yes', meaning: m[4] }]));
+  const code = Object.fromEntries(Object.entries(ERRORS).map(([c, d]) => [c, { status: d.status, ws: d.ws, meaning: d.meaning }]));
   assert.deepEqual(documented, code);
 });
 

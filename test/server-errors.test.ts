@@ -54,9 +54,16 @@ test('illegal, out-of-turn, stale, unauthenticated, malformed and oversize frame
   await rejected(p0, '[1,2]', 'bad_frame', id);
   await rejected(p0, { type: 'hello', v: 1, gameId: id }, 'already_joined', id);
   await rejected(p0, { type: 'ping', id: 'x'.repeat(2000) }, 'too_large', id);
+  // An id outside the protocol's (string ≤ 64, integer) refuses the frame and is not echoed.
+  for (const bad of ['x'.repeat(65), 1.5, { a: 1 }]) assert.equal((await rejected(p0, { type: 'ping', id: bad }, 'bad_frame', id)).ref, undefined);
+  // A claim with no bot standing in changes nothing, and says so.
+  assert.equal((await rejected(p0, { type: 'claim', id: 7 }, 'no_stand_in', id)).ref, 7);
 
   // Wrong token, missing token (a watcher), no hello at all, unknown game, wrong version.
   const stranger = await Client.connect(server.ws);
+  stranger.send({ type: 'ping', id: 'before-hello' });
+  assert.equal((await stranger.next((f) => f.type === 'pong')).ref, 'before-hello');
+  await rejected(stranger, { type: 'claim' }, 'not_joined', id);
   await rejected(stranger, { type: 'move', turn: 0, move: good }, 'not_joined', id);
   await rejected(stranger, { type: 'hello', v: 1, gameId: id, token: 'not-a-token' }, 'bad_token', id);
   await rejected(stranger, { type: 'hello', v: 1, gameId: 'nope' }, 'unknown_game', id);
@@ -65,12 +72,18 @@ test('illegal, out-of-turn, stale, unauthenticated, malformed and oversize frame
   assert.equal((await stranger.next((f) => f.type === 'welcome')).seat, null);
   await rejected(stranger, { type: 'move', turn: 0, move: good }, 'not_seated', id);
 
-  // After all that, the right move from the right seat is accepted.
+  // After all that, the right move from the right seat is accepted. A second connection with the
+  // same token plays the same seat: it sees the move, and the same move sent again is stale.
+  const p0again = await Client.join(server.ws, id, tokens.get(0));
+  assert.equal(p0again.welcome.seat, 0);
   p0.send({ type: 'move', turn: view.turn, move: good, id: 'ok' });
   const next = await p1.latestState((f) => f.view.turn > view.turn);
   assert.equal(next.view.currentSeat, 1);
   assert.equal(next.last.seat, 0);
   assert.deepEqual(next.last.move, good);
+  assert.equal((await p0again.latestState((f) => f.view.turn > view.turn)).view.you, 0);
+  await rejected(p0again, { type: 'move', turn: view.turn, move: good }, 'stale_turn', id);
+  p0again.close();
 
   // A frame over maxPayload ends the connection with 1009.
   p1.send('x'.repeat(9000));

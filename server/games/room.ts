@@ -194,12 +194,14 @@ export class Room {
   }
 
   /** The person takes their seat back from the stand-in bot. */
-  claim(seat: number): void {
-    if (this.clock.reason(seat) === null) return;
+  /** Takes a seat back from its stand-in bot; false when no bot stands in for it. */
+  claim(seat: number): boolean {
+    if (this.clock.reason(seat) === null) return false;
     this.clock.release(seat);
     this.log.info({ seat }, 'seat taken back from the stand-in bot');
     this.clock.armTurn();
     this.broadcast();
+    return true;
   }
 
   view(seat: number | null): GameView {
@@ -229,8 +231,9 @@ export class Room {
     const status = this.status;
     if (status === 'finished') return { error: 'game_over', message: 'the game is over' };
     if (status === 'waiting') return { error: 'not_started', message: 'the game starts when every seat is taken' };
-    if (this.setup.seats[seat].kind !== 'person' || seat !== this.state.currentPlayer) return { error: 'not_your_turn', message: `it is seat ${this.state.currentPlayer}'s turn` };
+    // A move on an old view is stale whoever plays now: a repeated click never plays twice.
     if (turn !== this.movesCount) return { error: 'stale_turn', message: `turn is ${this.movesCount}, the move quoted ${turn}` };
+    if (this.setup.seats[seat].kind !== 'person' || seat !== this.state.currentPlayer) return { error: 'not_your_turn', message: `it is seat ${this.state.currentPlayer}'s turn` };
     // Moving is taking the seat back; a stand-in search in flight is then ignored.
     this.claim(seat);
     return this.apply(seat, move);
@@ -241,11 +244,12 @@ export class Room {
     const turn = this.movesCount;
     const outcome = playMove(this.state, move);
     if ('error' in outcome) return { error: 'illegal_move', message: outcome.error };
-    const recorded: RecordMove[] = [{ tile, x: move.x, y: move.y, rotation: move.rotation, meeple: move.meeple ?? null }, ...outcome.discarded.map((d) => ({ discard: d }))];
+    const played = outcome.move;
+    const recorded: RecordMove[] = [{ tile, ...played }, ...outcome.discarded.map((d) => ({ discard: d }))];
     // Stored before it is broadcast: a game is its record.
     this.deps.store.appendMoves(this.id, recorded, outcome.finished);
     this.movesCount += recorded.length;
-    const last: LastMove = { turn, seat, tile, move: { x: move.x, y: move.y, rotation: move.rotation, meeple: move.meeple ?? null }, events: outcome.events, discarded: outcome.discarded };
+    const last: LastMove = { turn, seat, tile, move: played, events: outcome.events, discarded: outcome.discarded };
     if (bot) last.bot = { source: bot.source, level: bot.level, elapsedMs: Math.round(bot.elapsedMs * 1000) / 1000, ...(this.setup.seats[seat].kind === 'person' ? { standIn: true } : {}) };
     this.lastMove = last;
     this.moves.push(last);

@@ -6,7 +6,7 @@ import type { GameService } from '../games/service.ts';
 import type { LastMove, Room, Subscriber } from '../games/room.ts';
 import type { GameView } from '../wire/game.ts';
 import type { Metrics } from '../metrics.ts';
-import { CLIENT_FRAMES, type ClientFrame, type ClientFrameType, type ErrorCode, type HelloFrame, type MoveFrame, PROTOCOL_VERSION, type ServerFrame, frameProblem } from './protocol.ts';
+import { CLIENT_FRAMES, type ClientFrame, type ClientFrameType, type ErrorCode, type HelloFrame, type MoveFrame, MAX_ID_LENGTH, PROTOCOL_VERSION, type ServerFrame, frameProblem } from './protocol.ts';
 
 type RawData = Buffer | ArrayBuffer | Buffer[];
 
@@ -97,7 +97,7 @@ export class Connection implements Subscriber {
     }
     this.rejectedInARow = 0;
     const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data instanceof ArrayBuffer ? data.byteLength : data.length;
-    if (size > this.options.maxMessageBytes) return this.error('too_large', `a frame may hold at most ${this.options.maxMessageBytes} bytes, got ${size}`);
+    if (size > this.options.maxMessageBytes) return this.error('too_large', `a message may hold at most ${this.options.maxMessageBytes} bytes, got ${size}`);
     if (isBinary) return this.error('bad_frame', 'frames are JSON text, not binary');
     let frame: unknown;
     try {
@@ -105,7 +105,7 @@ export class Connection implements Subscriber {
     } catch {
       return this.error('bad_json', 'the frame is not valid JSON');
     }
-    const ref = frame && typeof frame === 'object' && 'id' in frame && (typeof frame.id === 'string' || typeof frame.id === 'number') ? frame.id : undefined;
+    const ref = validId(frame);
     const type = frame && typeof frame === 'object' && 'type' in frame ? frame.type : undefined;
     if (typeof type !== 'string' || !Object.hasOwn(CLIENT_FRAMES, type)) return this.error('bad_frame', `type must be one of ${Object.keys(CLIENT_FRAMES).join(', ')}`, ref);
     const problem = frameProblem(type as ClientFrameType, frame);
@@ -152,7 +152,8 @@ export class Connection implements Subscriber {
   private claim(id?: string | number): void {
     if (!this.room) return this.error('not_joined', 'send a hello frame first', id);
     if (this.seat === null) return this.error('not_seated', 'this connection watches the game: only a seat holder can claim it', id);
-    this.room.claim(this.seat);
+    // Taking the seat back broadcasts a state frame (standIn: null); otherwise say why nothing changed.
+    if (!this.room.claim(this.seat)) this.error('no_stand_in', `no bot is standing in for seat ${this.seat}`, id);
   }
 
   private move(frame: MoveFrame): void {
@@ -163,4 +164,11 @@ export class Connection implements Subscriber {
     if ('error' in result) return this.error(result.error, result.message, frame.id);
     this.options.games.publish();
   }
+}
+
+/** The frame's `id` when it is one the protocol allows (echoed as `ref`); an invalid id is not echoed. */
+function validId(frame: unknown): string | number | undefined {
+  if (!frame || typeof frame !== 'object' || !('id' in frame)) return undefined;
+  const { id } = frame;
+  return (typeof id === 'string' && id.length <= MAX_ID_LENGTH) || Number.isInteger(id) ? (id as string | number) : undefined;
 }

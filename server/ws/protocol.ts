@@ -10,7 +10,8 @@ import type { GameView, LastMove } from '../wire/game.ts';
 export { PROTOCOL_VERSION } from '../wire/version.ts';
 export type { ErrorCode };
 
-const Id = Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Integer()], { description: 'echoed as `ref` in an error frame about this frame' }));
+export const MAX_ID_LENGTH = 64;
+const Id = Type.Optional(Type.Union([Type.String({ maxLength: MAX_ID_LENGTH }), Type.Integer()], { description: 'echoed as `ref` in an error frame about this frame' }));
 const closed = { additionalProperties: false } as const;
 
 export const HelloFrame = Type.Object(
