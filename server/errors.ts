@@ -13,6 +13,7 @@ interface ErrorDef {
 export const ERRORS = {
   bad_request: { status: 400, ws: false, meaning: 'the request breaks the API: a malformed request line, header or body, or a field outside its schema; `message` says which' },
   bad_token: { status: 403, ws: true, meaning: 'the token holds no seat in this game' },
+  origin_not_allowed: { status: 403, ws: false, meaning: 'the WebSocket upgrade came from a browser origin outside the allow-list' },
   not_found: { status: 404, ws: false, meaning: 'no such route' },
   unknown_game: { status: 404, ws: true, meaning: 'no game with that id' },
   request_timeout: { status: 408, ws: false, meaning: 'the request was not received in time' },
@@ -28,6 +29,7 @@ export const ERRORS = {
     ws: false,
     meaning: 'no capacity for a new game now (the bot queue is near its bound, the game limit is reached, or the pool is warming up or shutting down); retry after `Retry-After` seconds',
   },
+  shutting_down: { status: 503, ws: false, meaning: 'the server is shutting down and opens no new WebSocket; reconnect after `Retry-After` seconds' },
   bad_json: { status: null, ws: true, meaning: 'the message is not JSON' },
   bad_frame: { status: null, ws: true, meaning: 'not one of the client frames, or it breaks the schema; `message` names the field' },
   rate_limited: { status: null, ws: true, meaning: 'over the message rate; the frame was dropped' },

@@ -79,7 +79,8 @@ test('five seats: two people and three bots; a sixth seat is refused', async () 
   );
   // Seven followers each, fifth seat included: in the supply or standing on the board.
   for (const seat of final.seats) assert.equal(seat.followers + final.followers.filter((f: any) => f.player === seat.seat).length, 7, `seat ${seat.seat}`);
-  // A watcher sees every move but never a list of legal placements.
+  // A watcher sees every move but never a list of legal placements (the last frame may still be on its way).
+  watcher.frames.push(await watcher.next((f) => f.type === 'state' && f.view.status === 'finished'));
   const seen = watcher.frames.filter((f) => f.type === 'state');
   assert.ok(seen.length > 60);
   assert.ok(seen.every((f) => f.view.legal === null && f.view.you === null));

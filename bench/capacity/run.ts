@@ -5,6 +5,7 @@
 //
 //   node dist/bench/capacity/run.js [quick|full|tiny]
 
+import type { BotLevel } from '../../bot-engine/bots/levels.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runLoad, windowStats } from '../games/load.ts';
@@ -17,7 +18,7 @@ import { lines } from '../lib/svg.ts';
 export const BUDGET_MS: Record<string, number> = { heuristic: 50, medium: 100, hard: 250, expert: 500 };
 
 export interface CapacityOptions {
-  levels: string[];
+  levels: BotLevel[];
   /** Concurrent games to try, ascending. */
   steps: number[];
   thinkMs: [number, number];
@@ -61,7 +62,7 @@ export interface CapacityReport {
   knee: Record<string, { games: number; limitMs: number; firstFail: number | null; botOnly: number; botFirstFail: number | null }>;
 }
 
-async function step(level: string, games: number, o: CapacityOptions): Promise<Step> {
+async function step(level: BotLevel, games: number, o: CapacityOptions): Promise<Step> {
   const server = await startServer();
   try {
     const r = await runLoad({
@@ -109,7 +110,7 @@ export async function runCapacity(o: CapacityOptions): Promise<{ report: Capacit
   const m0 = machine();
   const steps: Step[] = [];
   const knee: CapacityReport['knee'] = {};
-  const run = async (level: string, games: number) => {
+  const run = async (level: BotLevel, games: number) => {
     progress(`capacity: ${level}, ${games} concurrent games, ${o.seconds} s …`);
     const s = await step(level, games, o);
     progress(`  bot p99 ${s.bot.p99} ms (${s.bot.count} moves), loop p99 ${s.loopP99Ms} ms, queue wait p99 ${s.queueWaitP99Ms} ms, ${s.degraded} degraded → ${s.pass ? 'pass' : `FAIL: ${s.why}`}`);

@@ -3,7 +3,10 @@
 // with think times; then the next game, until the time is up. Also samples the server's own
 // measurements (/api/pool) and its CPU and memory while the load runs. Loopback only.
 
-import WebSocket from 'ws';
+import type { BotLevel } from '../../bot-engine/bots/levels.ts';
+import type { PoolReport } from '../../server/wire/pool.ts';
+import type { ServerFrame } from '../../server/ws/protocol.ts';
+import { GameSocket, HttpError, createGame, randomMove } from '../lib/game-client.ts';
 import { coresUsed, sampleProc, type ProcSample } from '../lib/proc.ts';
 import { progress, rng, round, sleep, summarize, type Summary } from '../lib/stats.ts';
 
@@ -13,7 +16,7 @@ export interface LoadOptions {
   /** Server process id, for CPU and memory (null: not sampled). */
   pid: number | null;
   people: number;
-  level: string;
+  level: BotLevel;
   /** Think time before each move, ms (uniform). */
   thinkMs: [number, number];
   /** People start spread over this many ms. */
@@ -67,68 +70,28 @@ export interface LoadResult {
   windows: PoolWindow[];
   /** Samples of bot move latency with their time (for plots and windows). */
   botSamples: BotMoveSample[];
-  pool: PoolSummary | null;
+  pool: PoolReport | null;
   cpu: { coresMean: number; coresMax: number; rssMbMax: number; rssMbEnd: number } | null;
 }
 
-/** The parts of /api/pool the benchmarks read. */
-export interface PoolSummary {
-  size: number;
-  alive: number;
-  respawns: number;
-  tasks: { queueWaitMs: Record<string, number>; runMs: Record<string, number>; cpuMs: Record<string, number> } | null;
-  spawnCpuMs: number;
-  computeCpuMs: number;
-  spawnToComputeCpuRatio: number | null;
-  eventLoop: { delayMs: { p50: number; p99: number; max: number; mean: number }; utilization: number; resolutionMs?: number; lastSecond?: { delayMs: { p99: number; max: number } } };
-  queue: { depth: number; bound: number; inFlight: number };
-  utilization: number;
-  counters: Record<string, unknown>;
-  games: number;
-  sockets: number;
-}
-
 /** The server's own event-loop delay over about the last second (server/loop-monitor.ts: timer
- * lateness, nothing to subtract). Older servers reported monitorEventLoopDelay values that
- * included its 10 ms resolution: subtract that when the summary says so. */
-export function loopDelay(p: PoolSummary): { p99: number; max: number } {
-  const w = p.eventLoop.lastSecond ?? p.eventLoop;
-  const res = p.eventLoop.resolutionMs ?? 10;
-  return { p99: round(Math.max(0, w.delayMs.p99 - res), 2), max: round(Math.max(0, w.delayMs.max - res), 2) };
+ * lateness, nothing to subtract). */
+export function loopDelay(p: PoolReport): { p99: number; max: number } {
+  const w = p.eventLoop.lastSecond;
+  return { p99: round(w.delayMs.p99, 2), max: round(w.delayMs.max, 2) };
 }
 
-export async function poolSummary(url: string): Promise<PoolSummary | null> {
+export async function poolSummary(url: string): Promise<PoolReport | null> {
   try {
     const r = await fetch(`${url}/api/pool`, { signal: AbortSignal.timeout(5000) });
-    return r.ok ? ((await r.json()) as PoolSummary) : null;
+    return r.ok ? ((await r.json()) as PoolReport) : null;
   } catch {
     return null;
   }
 }
 
-interface Placement {
-  x: number;
-  y: number;
-  rotation: number;
-  meeples: string[];
-}
-interface View {
-  status: string;
-  turn: number;
-  you: number | null;
-  currentSeat: number | null;
-  legal: Placement[] | null;
-}
-interface LastMove {
-  turn: number;
-  seat: number;
-  bot?: { source: string; level: string; elapsedMs: number };
-}
-
-async function post(url: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
-  return { status: r.status, json: (await r.json().catch(() => ({}))) as Record<string, unknown> };
-}
+/** A game with no frame for this long counts as stalled. */
+const STALL_MS = 30_000;
 
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(o.url)) throw new Error(`load targets loopback only, not ${o.url}`);
@@ -158,104 +121,82 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   };
   const gameSecs: number[] = [];
   const acks: number[] = [];
-  const open = new Set<WebSocket>();
+  const open = new Set<GameSocket>();
 
   const playOne = async (person: number): Promise<void> => {
-    const created = await post(`${o.url}/api/games`, { seats: [{ kind: 'person' }, { kind: 'bot', level: o.level }] }).catch(() => ({ status: 0, json: {} as Record<string, unknown> }));
-    if (created.status === 503) {
-      res.errors.createRefused++;
-      await sleep(1000);
-      return;
-    }
-    if (created.status !== 201) {
-      res.errors.http++;
-      await sleep(1000);
-      return;
-    }
-    const id = String(created.json.id);
-    const seat = await post(`${o.url}/api/games/${id}/seats`, { name: `load ${person}` }).catch(() => ({ status: 0, json: {} as Record<string, unknown> }));
-    if (seat.status !== 201) {
-      res.errors.http++;
+    let game: { id: string; tokens: Map<number, string> };
+    try {
+      game = await createGame(o.url, [{ kind: 'person' }, { kind: 'bot', level: o.level }], () => `load ${person}`);
+    } catch (e) {
+      if (e instanceof HttpError && e.status === 503) res.errors.createRefused++;
+      else res.errors.http++;
       await sleep(1000);
       return;
     }
     res.gamesStarted++;
     const started = now();
-    await new Promise<void>((resolve) => {
-      const ws = new WebSocket(`${o.url.replace('http', 'ws')}/ws`, { perMessageDeflate: false });
-      open.add(ws);
-      let seenBotTurn = -1;
-      let scheduledTurn = -1;
-      let sentAt = 0;
-      let sentTurn = -1;
-      let finished = false;
-      let lastProgress = now();
-      let timer: NodeJS.Timeout | undefined;
-      const done = () => {
-        clearInterval(watchdog);
-        clearTimeout(timer);
-        open.delete(ws);
-        resolve();
-      };
-      const watchdog = setInterval(() => {
-        if (now() > abandonAt) {
-          res.gamesAbandoned++;
-          ws.close(1000, 'bench over');
-        } else if (now() - lastProgress > 30_000) {
-          res.errors.stalled++;
-          ws.close(1000, 'stalled');
-        }
-      }, 500);
-      ws.on('open', () => ws.send(JSON.stringify({ type: 'hello', v: 1, gameId: id, token: seat.json.token })));
-      ws.on('message', (data: Buffer) => {
-        const frame = JSON.parse(data.toString()) as { type: string; view?: View; last?: LastMove | null; code?: string };
-        if (frame.type === 'error') {
-          res.errors.wsErrorFrames[frame.code ?? '?'] = (res.errors.wsErrorFrames[frame.code ?? '?'] ?? 0) + 1;
-          return;
-        }
-        if (frame.type !== 'state' || !frame.view) return;
-        lastProgress = now();
-        const { view, last } = frame;
-        if (last?.bot && last.turn > seenBotTurn && last.seat !== view.you) {
-          seenBotTurn = last.turn;
-          res.botMoves++;
-          res.botSamples.push({ at: round(now()), elapsedMs: last.bot.elapsedMs, source: last.bot.source });
-          res.botMoveSources[last.bot.source] = (res.botMoveSources[last.bot.source] ?? 0) + 1;
-        }
-        if (sentTurn >= 0 && view.turn > sentTurn) {
-          acks.push(now() - sentAt);
-          sentTurn = -1;
-        }
-        if (view.status === 'finished') {
-          if (!finished) {
-            finished = true;
-            res.gamesFinished++;
-            gameSecs.push((now() - started) / 1000);
-          }
-          ws.close(1000, 'game over');
-          return;
-        }
-        if (view.currentSeat === view.you && view.legal && view.legal.length > 0 && scheduledTurn !== view.turn) {
-          scheduledTurn = view.turn;
-          const think = o.thinkMs[0] + random() * (o.thinkMs[1] - o.thinkMs[0]);
-          const p = view.legal[Math.floor(random() * view.legal.length)];
-          const meeple = p.meeples.length > 0 && random() < 0.4 ? p.meeples[Math.floor(random() * p.meeples.length)] : null;
-          timer = setTimeout(() => {
-            sentAt = now();
-            sentTurn = view.turn;
-            res.personMoves++;
-            ws.send(JSON.stringify({ type: 'move', turn: view.turn, move: { x: p.x, y: p.y, rotation: p.rotation, meeple } }));
-          }, think);
-        }
-      });
-      ws.on('close', () => {
-        if (!finished && now() <= abandonAt) res.errors.wsClosedEarly++;
-        done();
-      });
-      ws.on('error', () => {
-        // 'close' follows
-      });
-    });
+    let socket: GameSocket;
+    try {
+      socket = await GameSocket.join(`${o.url.replace('http', 'ws')}/ws`, game.id, game.tokens.get(0));
+    } catch {
+      res.errors.wsClosedEarly++;
+      return;
+    }
+    open.add(socket);
+    try {
+      await playGame(socket, started);
+    } finally {
+      open.delete(socket);
+      socket.close(1000, 'done');
+    }
+  };
+
+  /** Answers every turn of ours after a think time, until the game ends, stalls or the time is up. */
+  const playGame = async (socket: GameSocket, started: number): Promise<void> => {
+    let seenBotTurn = -1;
+    let movedTurn = -1;
+    let sentAt = 0;
+    let sentTurn = -1;
+    for (;;) {
+      let frame: ServerFrame;
+      try {
+        frame = await socket.next(() => true, Math.max(1, Math.min(STALL_MS, abandonAt - now())));
+      } catch {
+        if (socket.closed) res.errors.wsClosedEarly++;
+        else if (now() >= abandonAt) res.gamesAbandoned++;
+        else res.errors.stalled++;
+        return;
+      }
+      if (frame.type === 'error') {
+        res.errors.wsErrorFrames[frame.code] = (res.errors.wsErrorFrames[frame.code] ?? 0) + 1;
+        continue;
+      }
+      if (frame.type !== 'state') continue;
+      const { view, last } = frame;
+      if (last?.bot && last.turn > seenBotTurn && last.seat !== view.you) {
+        seenBotTurn = last.turn;
+        res.botMoves++;
+        res.botSamples.push({ at: round(now()), elapsedMs: last.bot.elapsedMs, source: last.bot.source });
+        res.botMoveSources[last.bot.source] = (res.botMoveSources[last.bot.source] ?? 0) + 1;
+      }
+      if (sentTurn >= 0 && view.turn > sentTurn) {
+        acks.push(now() - sentAt);
+        sentTurn = -1;
+      }
+      if (view.status === 'finished') {
+        res.gamesFinished++;
+        gameSecs.push((now() - started) / 1000);
+        return;
+      }
+      if (view.currentSeat === view.you && view.legal && view.legal.length > 0 && movedTurn !== view.turn) {
+        movedTurn = view.turn;
+        await sleep(o.thinkMs[0] + random() * (o.thinkMs[1] - o.thinkMs[0]));
+        sentAt = now();
+        sentTurn = view.turn;
+        res.personMoves++;
+        socket.send({ type: 'move', turn: view.turn, move: randomMove(view.legal, random, 0.4) });
+      }
+    }
   };
 
   // Samplers: the server's pool summary and process stats, about once a second.
@@ -303,7 +244,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   await Promise.all(people);
   sampling = false;
   await sampler;
-  for (const ws of open) ws.terminate();
+  for (const socket of open) socket.close(1000, 'bench over');
   res.pool = await poolSummary(o.url);
   res.gameSeconds = summarize(gameSecs);
   res.botMoveMs = summarize(res.botSamples.map((s) => s.elapsedMs));

@@ -5,6 +5,7 @@
 //
 //   node dist/bench/games/run.js [quick|full|tiny]
 
+import type { BotLevel } from '../../bot-engine/bots/levels.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCannonChild, type CannonResult } from '../lib/cannon.ts';
@@ -16,7 +17,7 @@ import { loopDelay, runLoad, windowStats, type LoadResult } from './load.ts';
 
 export interface GamesOptions {
   people: number;
-  level: string;
+  level: BotLevel;
   thinkMs: [number, number];
   rampSeconds: number;
   /** Games-only steady window after the ramp, seconds. */

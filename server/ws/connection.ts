@@ -2,26 +2,12 @@
 // Every rejected frame gets a typed error frame and changes nothing.
 
 import type { Logger } from 'pino';
+import type { RawData, WebSocket } from 'ws';
 import type { GameService } from '../games/service.ts';
 import type { LastMove, Room, Subscriber } from '../games/room.ts';
 import type { GameView } from '../wire/game.ts';
 import type { Metrics } from '../metrics.ts';
 import { CLIENT_FRAMES, type ClientFrame, type ClientFrameType, type ErrorCode, type HelloFrame, type MoveFrame, MAX_ID_LENGTH, PROTOCOL_VERSION, type ServerFrame, frameProblem } from './protocol.ts';
-
-type RawData = Buffer | ArrayBuffer | Buffer[];
-
-/** The part of a `ws` WebSocket this module uses (ws ships no type declarations). */
-export interface WebSocket {
-  readonly OPEN: number;
-  readonly readyState: number;
-  readonly bufferedAmount: number;
-  send(data: string): void;
-  ping(): void;
-  close(code?: number, reason?: string): void;
-  terminate(): void;
-  on(event: 'message', listener: (data: RawData, isBinary: boolean) => void): void;
-  on(event: 'pong' | 'close', listener: () => void): void;
-}
 
 export interface ConnectionOptions {
   games: GameService;
@@ -32,6 +18,8 @@ export interface ConnectionOptions {
   burst: number;
   maxBufferedBytes: number;
 }
+
+export type { WebSocket };
 
 export class Connection implements Subscriber {
   readonly socket: WebSocket;

@@ -4,8 +4,9 @@
 import websocket from '@fastify/websocket';
 import type { Logger } from 'pino';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Connection, type WebSocket } from './connection.ts';
+import { Connection } from './connection.ts';
 import { CLOSE } from './protocol.ts';
+import { errorBody } from '../errors.ts';
 
 /** Browsers send Origin; other clients usually do not, and are allowed. With no allow-list,
  * a browser page must come from this server's own host. */
@@ -59,13 +60,13 @@ export async function wsRoutes(app: FastifyInstance): Promise<void> {
       preValidation: async (request, reply) => {
         if (!originAllowed(request, config.allowedOrigins)) {
           metrics.shed.inc({ what: 'ws_origin' });
-          return reply.code(403).send({ statusCode: 403, code: 'origin_not_allowed', message: `origin ${request.headers.origin} is not allowed` });
+          return reply.code(403).send(errorBody('origin_not_allowed', `origin ${request.headers.origin} is not allowed`));
         }
-        if (app.tessera.closing) return reply.code(503).header('retry-after', '5').send({ statusCode: 503, code: 'shutting_down', message: 'the server is shutting down' });
+        if (app.tessera.closing) return reply.code(503).header('retry-after', '5').send(errorBody('shutting_down', 'the server is shutting down'));
       },
     },
     (socket, request) => {
-      const conn = new Connection(socket as unknown as WebSocket, {
+      const conn = new Connection(socket, {
         games,
         metrics,
         log: request.log as Logger,

@@ -8,25 +8,28 @@
 //         seat token still works and one more move gets a bot answer; the finished game's
 //         record is still served
 //
-// Each check is one line "pass|fail|skip<TAB>message" appended to $SMOKE_STATE.results; the
+// Each check is one line "pass|fail<TAB>message" appended to $SMOKE_STATE.results; the
 // game (id, token, turn) is kept in $SMOKE_STATE between the two runs. Exit code 0 unless the
 // client itself broke. Env: SMOKE_BASE, SMOKE_STATE, SMOKE_EXPECT_WORKERS (default 1),
-// SMOKE_EXPECT_CPUS (default 1), SMOKE_MOVES (our placements in `play`, default 6),
-// SMOKE_NO_DATA=1 (the data volume was empty after stop: persistence not in the server yet).
+// SMOKE_EXPECT_CPUS (default 1), SMOKE_MOVES (our placements in `play`, default 6).
 
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { GameSocket, http as request, randomMove } from '../../bench/lib/game-client.ts';
+import { rng } from '../../bench/lib/stats.ts';
+import type { GameView } from '../../server/wire/game.ts';
+import type { ServerFrame } from '../../server/ws/protocol.ts';
 
 const base = process.env.SMOKE_BASE ?? 'http://127.0.0.1:3000';
-const statePath = process.env.SMOKE_STATE ?? 'smoke-state.json';
+const statePath = process.env.SMOKE_STATE ?? 'smoke-state.body';
 const resultsPath = `${statePath}.results`;
 const expectWorkers = Number(process.env.SMOKE_EXPECT_WORKERS ?? 1);
 const expectCpus = Number(process.env.SMOKE_EXPECT_CPUS ?? 1);
 const ourMoves = Number(process.env.SMOKE_MOVES ?? 6);
-const noData = process.env.SMOKE_NO_DATA === '1';
+const random = rng(7);
 
-function result(kind: 'pass' | 'fail' | 'skip', message: string): void {
+function result(kind: 'pass' | 'fail', message: string): void {
   appendFileSync(resultsPath, `${kind}\t${message.replace(/[\t\n]+/g, ' ')}\n`);
-  console.log(`  ${kind === 'pass' ? 'ok  ' : kind === 'fail' ? 'FAIL' : 'skip'} - ${message}`);
+  console.log(`  ${kind === 'pass' ? 'ok  ' : 'FAIL'} - ${message}`);
 }
 const check = (ok: boolean, message: string, detail = ''): boolean => {
   result(ok ? 'pass' : 'fail', ok || !detail ? message : `${message}: ${detail}`);
@@ -43,115 +46,61 @@ interface Saved {
   turn: number;
 }
 
-interface Placement {
-  x: number;
-  y: number;
-  rotation: number;
-  meeples: string[];
-}
-interface View {
-  gameId: string;
-  status: 'waiting' | 'playing' | 'finished';
-  turn: number;
-  you: number | null;
-  currentSeat: number | null;
-  tile: string | null;
-  tilesLeft: number;
-  legal: Placement[] | null;
-  seats: { seat: number; kind: string; score: number }[];
-}
-type ServerFrame =
-  | { type: 'welcome'; v: number; gameId: string; seat: number | null }
-  | { type: 'state'; view: View; last: { seat: number; turn: number; bot?: unknown } | null }
-  | { type: 'error'; code: string; message: string }
-  | { type: 'pong' }
-  | { type: 'bye'; reason: string };
-
-async function http(method: string, path: string, body?: unknown): Promise<{ status: number; json: any; text: string }> {
-  const res = await fetch(base + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await res.text();
-  let json: any = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // not JSON (e.g. /metrics)
-  }
-  return { status: res.status, json, text };
-}
+const http = (method: string, path: string, body?: unknown) => request(base, method, path, body);
 
 /** One WebSocket session on a seat: hello, then answer every `state` where it is our turn, until
  * `stop(view)` says so. Resolves with the last view and how many bot moves were seen. */
-function playSession(
+async function playSession(
   gameId: string,
   token: string,
-  stop: (view: View, placed: number) => boolean,
+  stop: (view: GameView, placed: number) => boolean,
   timeoutMs: number,
-): Promise<{ view: View | null; placed: number; botMoves: number; welcome: boolean }> {
-  const wsUrl = `${base.replace(/^http/, 'ws')}/ws`;
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(wsUrl);
-    let view: View | null = null;
-    let placed = 0;
-    let botMoves = 0;
-    let welcome = false;
-    let sentTurn = -1;
-    let lastSent = 0;
-    let done = false;
-    const finish = (error?: Error) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      ws.close();
-      if (error) reject(error);
-      else resolve({ view, placed, botMoves, welcome });
-    };
-    const timer = setTimeout(() => finish(new Error(`game session timed out after ${timeoutMs} ms (placed ${placed}, bot moves ${botMoves}, turn ${view?.turn})`)), timeoutMs);
-    ws.addEventListener('open', () => ws.send(JSON.stringify({ type: 'hello', v: 1, gameId, token })));
-    ws.addEventListener('error', () => finish(new Error(`WebSocket error on ${wsUrl}`)));
-    ws.addEventListener('close', (e) => finish(done ? undefined : new Error(`WebSocket closed early: ${e.code} ${e.reason}`)));
-    ws.addEventListener('message', (event) => {
-      const frame = JSON.parse(String(event.data)) as ServerFrame;
-      if (frame.type === 'welcome') {
-        welcome = frame.gameId === gameId;
-        return;
-      }
-      if (frame.type === 'error') return finish(new Error(`server error frame: ${frame.code}: ${frame.message}`));
-      if (frame.type === 'bye') return finish(new Error(`server said bye: ${frame.reason}`));
-      if (frame.type !== 'state') return;
+): Promise<{ view: GameView | null; placed: number; botMoves: number; welcome: boolean }> {
+  const until = Date.now() + timeoutMs;
+  const socket = await GameSocket.join(`${base.replace(/^http/, 'ws')}/ws`, gameId, token);
+  const welcome = socket.welcome.gameId === gameId;
+  let view: GameView | null = null;
+  let placed = 0;
+  let botMoves = 0;
+  let sentTurn = -1;
+  let lastSent = 0;
+  try {
+    for (;;) {
+      const frame = (await socket
+        .next(() => true, Math.max(1, until - Date.now()))
+        .catch((e: Error) => {
+          throw new Error(`game session: ${e.message} (placed ${placed}, bot moves ${botMoves}, turn ${view?.turn})`);
+        })) as ServerFrame;
+      if (frame.type === 'error') throw new Error(`server error frame: ${frame.code}: ${frame.message}`);
+      if (frame.type === 'bye') throw new Error(`server said bye: ${frame.reason}`);
+      if (frame.type !== 'state') continue;
       view = frame.view;
       if (frame.last && frame.last.seat !== view.you && frame.last.bot) botMoves++;
-      if (stop(view, placed)) return finish();
-      if (view.status !== 'playing' || view.currentSeat !== view.you || !view.legal || view.turn === sentTurn) return;
-      if (view.legal.length === 0) return finish(new Error(`our turn at ${view.turn} with no legal placement`));
-      // A deterministic spread of choices: sometimes with a follower, mostly without.
-      const p = view.legal[(view.turn * 7) % view.legal.length];
-      const meeple = view.turn % 3 === 0 && p.meeples.length > 0 ? p.meeples[0] : null;
+      if (stop(view, placed)) return { view, placed, botMoves, welcome };
+      if (view.status !== 'playing' || view.currentSeat !== view.you || !view.legal || view.turn === sentTurn) continue;
+      if (view.legal.length === 0) throw new Error(`our turn at ${view.turn} with no legal placement`);
       sentTurn = view.turn;
       placed++;
       // Paced under the server's per-socket message rate limit (TESSERA_WS_RATE, default 10/s).
-      const out = JSON.stringify({ type: 'move', turn: view.turn, move: { x: p.x, y: p.y, rotation: p.rotation, meeple } });
-      const wait = Math.max(0, lastSent + 150 - Date.now());
-      lastSent = Date.now() + wait;
-      setTimeout(() => done || ws.send(out), wait);
-    });
-  });
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, lastSent + 150 - Date.now())));
+      lastSent = Date.now();
+      socket.send({ type: 'move', turn: view.turn, move: randomMove(view.legal, random, 0.3) });
+    }
+  } finally {
+    socket.close();
+  }
 }
 
 /** A whole game, person (us) against a greedy bot, to the last tile; then its record. */
 async function fullGame(): Promise<string | null> {
   const created = await http('POST', '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'greedy' }] });
-  if (!check(created.status === 201 && typeof created.json?.id === 'string', 'POST /api/games creates a person-vs-bot game', `${created.status} ${created.text.slice(0, 200)}`)) return null;
-  const gameId: string = created.json.id;
+  if (!check(created.status === 201 && typeof created.body?.id === 'string', 'POST /api/games creates a person-vs-bot game', `${created.status} ${created.text.slice(0, 200)}`)) return null;
+  const gameId: string = created.body.id;
   const joined = await http('POST', `/api/games/${gameId}/seats`, { name: 'smoke', seat: 0 });
-  if (!check(joined.status === 201 && typeof joined.json?.token === 'string', 'POST /api/games/:id/seats gives a seat token', `${joined.status} ${joined.text.slice(0, 200)}`)) return null;
+  if (!check(joined.status === 201 && typeof joined.body?.token === 'string', 'POST /api/games/:id/seats gives a seat token', `${joined.status} ${joined.text.slice(0, 200)}`)) return null;
   const started = Date.now();
   try {
-    const session = await playSession(gameId, joined.json.token, (view) => view.status === 'finished', 60_000);
+    const session = await playSession(gameId, joined.body.token, (view) => view.status === 'finished', 60_000);
     const v = session.view;
     check(
       session.welcome && v?.status === 'finished' && session.botMoves > 10,
@@ -164,8 +113,8 @@ async function fullGame(): Promise<string | null> {
   }
   const record = await http('GET', `/api/games/${gameId}/record`);
   check(
-    record.status === 200 && Array.isArray(record.json?.moves) && record.json.moves.length > 20,
-    `GET /api/games/:id/record: ${record.json?.format} record with ${record.json?.moves?.length} moves`,
+    record.status === 200 && Array.isArray(record.body?.moves) && record.body.moves.length > 20,
+    `GET /api/games/:id/record: ${record.body?.format} record with ${record.body?.moves?.length} moves`,
     `${record.status} ${record.text.slice(0, 200)}`,
   );
   return gameId;
@@ -173,31 +122,31 @@ async function fullGame(): Promise<string | null> {
 
 async function play(): Promise<void> {
   const health = await http('GET', '/healthz');
-  check(health.status === 200 && health.json?.status === 'ok', 'GET /healthz answers 200 {"status":"ok"}', `${health.status} ${health.text.slice(0, 100)}`);
+  check(health.status === 200 && health.body?.status === 'ok', 'GET /healthz answers 200 {"status":"ok"}', `${health.status} ${health.text.slice(0, 100)}`);
   const ready = await http('GET', '/readyz');
   check(ready.status === 200, 'GET /readyz answers 200 (pool warm)', `${ready.status} ${ready.text.slice(0, 200)}`);
 
   const pool = await http('GET', '/api/pool');
-  const sizing = pool.json?.sizing ?? {};
+  const sizing = pool.body?.sizing ?? {};
   check(
-    pool.status === 200 && pool.json?.size === expectWorkers && sizing.quotaCpus === expectCpus && sizing.usableCores === expectCpus,
-    `/api/pool: ${expectWorkers} worker(s) sized from the ${expectCpus}-CPU container limit (size ${pool.json?.size}, quota ${sizing.quotaCpus} from ${sizing.quotaSource}, usable ${sizing.usableCores} of ${sizing.availableParallelism}, reserved ${sizing.reservedCores}: ${sizing.reason})`,
+    pool.status === 200 && pool.body?.size === expectWorkers && sizing.quotaCpus === expectCpus && sizing.usableCores === expectCpus,
+    `/api/pool: ${expectWorkers} worker(s) sized from the ${expectCpus}-CPU container limit (size ${pool.body?.size}, quota ${sizing.quotaCpus} from ${sizing.quotaSource}, usable ${sizing.usableCores} of ${sizing.availableParallelism}, reserved ${sizing.reservedCores}: ${sizing.reason})`,
     pool.text.slice(0, 300),
   );
-  check(pool.json?.alive === expectWorkers && pool.json?.ready === true, `/api/pool: ${expectWorkers} worker(s) alive and ready`, `alive ${pool.json?.alive}, ready ${pool.json?.ready}`);
+  check(pool.body?.alive === expectWorkers && pool.body?.ready === true, `/api/pool: ${expectWorkers} worker(s) alive and ready`, `alive ${pool.body?.alive}, ready ${pool.body?.ready}`);
 
   const finishedId = await fullGame();
 
   const created = await http('POST', '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'greedy' }] });
-  if (!check(created.status === 201 && typeof created.json?.id === 'string', 'POST /api/games creates a second game', `${created.status} ${created.text.slice(0, 200)}`)) return;
-  const gameId: string = created.json.id;
+  if (!check(created.status === 201 && typeof created.body?.id === 'string', 'POST /api/games creates a second game', `${created.status} ${created.text.slice(0, 200)}`)) return;
+  const gameId: string = created.body.id;
   const joined = await http('POST', `/api/games/${gameId}/seats`, { name: 'smoke', seat: 0 });
-  if (!check(joined.status === 201 && typeof joined.json?.token === 'string', 'POST /api/games/:id/seats on the second game', `${joined.status} ${joined.text.slice(0, 200)}`)) return;
+  if (!check(joined.status === 201 && typeof joined.body?.token === 'string', 'POST /api/games/:id/seats on the second game', `${joined.status} ${joined.text.slice(0, 200)}`)) return;
 
   const started = Date.now();
   let session: Awaited<ReturnType<typeof playSession>>;
   try {
-    session = await playSession(gameId, joined.json.token, (view, placed) => view.status === 'finished' || (placed >= ourMoves && view.currentSeat === view.you), 90_000);
+    session = await playSession(gameId, joined.body.token, (view, placed) => view.status === 'finished' || (placed >= ourMoves && view.currentSeat === view.you), 90_000);
   } catch (e) {
     check(false, 'a game left mid-play against a greedy bot over the WebSocket', (e as Error).message);
     return;
@@ -209,7 +158,7 @@ async function play(): Promise<void> {
     `welcome ${session.welcome}, status ${v?.status}`,
   );
   const summary = await http('GET', `/api/games/${gameId}`);
-  check(summary.status === 200 && summary.json?.turn === v?.turn, 'GET /api/games/:id agrees with the WebSocket view', `${summary.status} turn ${summary.json?.turn} vs ${v?.turn}`);
+  check(summary.status === 200 && summary.body?.turn === v?.turn, 'GET /api/games/:id agrees with the WebSocket view', `${summary.status} turn ${summary.body?.turn} vs ${v?.turn}`);
 
   const page = await http('GET', '/');
   check(page.status === 200 && /<html/i.test(page.text), 'GET / serves the browser client (dist/web/index.html)', `${page.status} ${page.text.slice(0, 120)}`);
@@ -222,7 +171,7 @@ async function play(): Promise<void> {
     `${metrics.status} ${metrics.text.slice(0, 200)}`,
   );
 
-  const saved: Saved = { finishedId, gameId, token: joined.json.token, seat: 0, turn: v!.turn };
+  const saved: Saved = { finishedId, gameId, token: joined.body.token, seat: 0, turn: v!.turn };
   writeFileSync(statePath, JSON.stringify(saved));
 }
 
@@ -235,13 +184,9 @@ async function find(): Promise<void> {
     return;
   }
   const summary = await http('GET', `/api/games/${saved.gameId}`);
-  if (summary.status === 404 && noData) {
-    result('skip', `game not found after restart, and the server wrote nothing to its data volume: persistence (issue D) not in the server yet`);
-    return;
-  }
   if (
     !check(
-      summary.status === 200 && summary.json?.turn === saved.turn && summary.json?.status === 'playing',
+      summary.status === 200 && summary.body?.turn === saved.turn && summary.body?.status === 'playing',
       `after restart on the same volume the game is there at turn ${saved.turn}`,
       `${summary.status} ${summary.text.slice(0, 200)}`,
     )
@@ -259,7 +204,7 @@ async function find(): Promise<void> {
   }
   if (saved.finishedId) {
     const record = await http('GET', `/api/games/${saved.finishedId}/record`);
-    check(record.status === 200 && Array.isArray(record.json?.moves), "after restart the finished game's record is still served", `${record.status} ${record.text.slice(0, 200)}`);
+    check(record.status === 200 && Array.isArray(record.body?.moves), "after restart the finished game's record is still served", `${record.status} ${record.text.slice(0, 200)}`);
   }
 }
 

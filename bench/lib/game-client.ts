@@ -1,0 +1,162 @@
+// The Node game client shared by the WebSocket load benchmark, the Docker smoke test and the
+// server tests: HTTP calls to create a game and take seats, and a WebSocket session (Node's
+// global WebSocket) that queues the server's frames for the caller to await, event-driven.
+
+import type { Placement } from '../../server/wire/game.ts';
+import type { SeatRequest } from '../../server/wire/api.ts';
+import { PROTOCOL_VERSION } from '../../server/wire/version.ts';
+
+export interface HttpAnswer {
+  status: number;
+  /** The body parsed as JSON, or null when it is not JSON. */
+  body: any;
+  text: string;
+  headers: Headers;
+}
+
+export async function http(base: string, method: string, path: string, body?: unknown, timeoutMs = 10_000): Promise<HttpAnswer> {
+  const res = await fetch(base + path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const text = await res.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON (e.g. /metrics)
+  }
+  return { status: res.status, body: parsed, text, headers: res.headers };
+}
+
+/** Creates a game and takes every person seat; returns the id and one token per person seat. */
+export async function createGame(base: string, seats: SeatRequest[], name = (seat: number) => `person ${seat}`): Promise<{ id: string; tokens: Map<number, string> }> {
+  const created = await http(base, 'POST', '/api/games', { seats });
+  if (created.status !== 201) throw new HttpError('create', created);
+  const tokens = new Map<number, string>();
+  for (const [i, s] of seats.entries()) {
+    if (s.kind !== 'person') continue;
+    const joined = await http(base, 'POST', `/api/games/${created.body.id}/seats`, { name: name(i), seat: i });
+    if (joined.status !== 201) throw new HttpError('join', joined);
+    tokens.set(i, joined.body.token);
+  }
+  return { id: created.body.id, tokens };
+}
+
+export class HttpError extends Error {
+  readonly status: number;
+  constructor(what: string, answer: HttpAnswer) {
+    super(`${what} failed: ${answer.status} ${answer.text.slice(0, 300)}`);
+    this.status = answer.status;
+  }
+}
+
+/** A random placement from `legal`, with one of its follower spots `followerChance` of the time. */
+export function randomMove(legal: Placement[], random: () => number, followerChance: number): { x: number; y: number; rotation: number; meeple: string | null } {
+  const p = legal[Math.floor(random() * legal.length)];
+  const meeple = p.meeples.length > 0 && random() < followerChance ? p.meeples[Math.floor(random() * p.meeples.length)] : null;
+  return { x: p.x, y: p.y, rotation: p.rotation, meeple };
+}
+
+/** One WebSocket connection to /ws, its server frames queued in arrival order. */
+export class GameSocket {
+  readonly socket: WebSocket;
+  readonly frames: any[] = [];
+  closed: { code: number; reason: string } | null = null;
+  /** The welcome frame, once `join` has had it. */
+  welcome: any = null;
+  private waiters: (() => void)[] = [];
+
+  private constructor(socket: WebSocket) {
+    this.socket = socket;
+    socket.addEventListener('message', (e) => {
+      this.frames.push(JSON.parse(String(e.data)));
+      this.wake();
+    });
+    socket.addEventListener('close', (e) => {
+      this.closed = { code: e.code, reason: e.reason };
+      this.wake();
+    });
+  }
+
+  static async connect(url: string): Promise<GameSocket> {
+    const socket = new WebSocket(url);
+    await new Promise<void>((resolve, reject) => {
+      socket.addEventListener('open', () => resolve(), { once: true });
+      socket.addEventListener('error', () => reject(new Error(`WebSocket connect to ${url} failed`)), { once: true });
+    });
+    return new GameSocket(socket);
+  }
+
+  /** Connects and says hello (a token plays its seat; none watches); resolves after the welcome. */
+  static async join(url: string, gameId: string, token?: string): Promise<GameSocket> {
+    const c = await GameSocket.connect(url);
+    c.send({ type: 'hello', v: PROTOCOL_VERSION, gameId, ...(token ? { token } : {}) });
+    c.welcome = await c.next((f) => f.type === 'welcome' || f.type === 'error');
+    if (c.welcome.type === 'error') throw new Error(`hello refused: ${c.welcome.code}: ${c.welcome.message}`);
+    return c;
+  }
+
+  send(frame: unknown): void {
+    this.socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  }
+
+  /** Removes and returns the first queued frame matching `pred`, waiting up to `ms`. */
+  async next(pred: (f: any) => boolean = () => true, ms = 5000): Promise<any> {
+    const until = Date.now() + ms;
+    for (;;) {
+      const i = this.frames.findIndex(pred);
+      if (i >= 0) return this.frames.splice(i, 1)[0];
+      if (this.closed) throw new Error(`socket closed (${this.closed.code}) while waiting; frames: ${JSON.stringify(this.frames).slice(0, 500)}`);
+      const left = until - Date.now();
+      if (left <= 0) throw new Error(`no matching frame within ${ms} ms; queued: ${JSON.stringify(this.frames.map((f) => f.type))}`);
+      await this.activity(left);
+    }
+  }
+
+  /** The latest state frame queued (drains older ones), waiting for one if none. */
+  async latestState(pred: (f: any) => boolean = () => true, ms = 5000): Promise<any> {
+    let f = await this.next((x) => x.type === 'state' && pred(x), ms);
+    for (;;) {
+      const i = this.frames.findIndex((x) => x.type === 'state' && pred(x));
+      if (i < 0) return f;
+      f = this.frames.splice(i, 1)[0];
+    }
+  }
+
+  /** The latest state frame, left in the queue. */
+  async peekState(ms = 5000): Promise<any> {
+    await this.next((f) => f.type === 'state', ms).then((f) => this.frames.unshift(f));
+    return this.frames.findLast((f) => f.type === 'state');
+  }
+
+  async closedWith(ms = 5000): Promise<{ code: number; reason: string }> {
+    const until = Date.now() + ms;
+    while (!this.closed && Date.now() < until) await this.activity(until - Date.now());
+    if (!this.closed) throw new Error(`socket did not close within ${ms} ms`);
+    return this.closed;
+  }
+
+  close(code?: number, reason?: string): void {
+    this.socket.close(code, reason);
+  }
+
+  /** Resolves at the next frame or close, or after `ms` (an unref'd timer: it keeps no process alive). */
+  activity(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms).unref();
+      this.waiters.push(() => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+}
