@@ -12,7 +12,7 @@ import { runLoad, windowStats } from '../games/load.ts';
 import { machine, machineLine, type MachineInfo } from '../lib/proc.ts';
 import { startServer } from '../lib/server.ts';
 import { progress, table, type Summary } from '../lib/stats.ts';
-import { lines } from '../lib/svg.ts';
+import { lines } from '../../client/src/charts.ts';
 
 /** Nominal search budgets of the search levels (ms); the others answer in a few ms. */
 export const BUDGET_MS: Record<string, number> = { heuristic: 50, medium: 100, hard: 250, expert: 500 };

@@ -12,7 +12,7 @@ import { runCannonChild, type CannonResult } from '../lib/cannon.ts';
 import { machine, machineLine, type MachineInfo } from '../lib/proc.ts';
 import { startServer } from '../lib/server.ts';
 import { fmt, progress, round, sleep, type Summary } from '../lib/stats.ts';
-import { lines, scatterPanels } from '../lib/svg.ts';
+import { lines, scatterPanels } from '../../client/src/charts.ts';
 import { loopDelay, runLoad, windowStats, type LoadResult } from './load.ts';
 
 export interface GamesOptions {

@@ -21,7 +21,7 @@ import { runCannonChild, type CannonResult } from '../lib/cannon.ts';
 import { benchFile } from '../lib/paths.ts';
 import { machine, machineLine, type MachineInfo } from '../lib/proc.ts';
 import { fmt, progress, rng, round, sleep, summarize, table, type Summary } from '../lib/stats.ts';
-import { bars, scatterPanels } from '../lib/svg.ts';
+import { bars, scatterPanels } from '../../client/src/charts.ts';
 import type { StudyResult } from './worker.ts';
 
 export interface StudyOptions {

@@ -5,7 +5,7 @@
 
 import type { PoolReport, Quantiles } from '../../../server/wire/pool.ts';
 import { esc } from '../dom.ts';
-import { type Bucket, fmt, gauge, groupedBars, histogram, legend, lineChart, sparkline } from './charts.ts';
+import { type Bucket, fmt, gauge, groupedBars, histogram, legend, lineChart, sparkline } from '../charts.ts';
 
 interface Sample {
   t: number;
