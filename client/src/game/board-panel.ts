@@ -1,0 +1,63 @@
+// The board side of the screen: tiles, followers, each seat's last placement, where the tile
+// fits, the tentative placement with its follower spots, the ghost under the pointer, and the
+// banner over the board (waiting for players, watching).
+
+import { ICONS } from '../art.ts';
+import type { BoardView, Highlight } from '../board.ts';
+import { esc, gameLink, patch } from '../dom.ts';
+import type { GameView } from '../protocol.ts';
+import type { GameScreenState } from './state.ts';
+
+export function renderBoard(board: BoardView, s: GameScreenState, hover: { x: number; y: number } | null): void {
+  const v = s.view!;
+  const sel = s.selection;
+  board.setTiles(v.board);
+  board.setFollowers(v.followers, v.board);
+  const latest = [...s.lastBySeat.entries()].sort((a, b) => b[1].turn - a[1].turn);
+  board.setMarks(latest.filter(([, m]) => v.board.some((t) => t.x === m.x && t.y === m.y)).map(([seat, m], i) => ({ x: m.x, y: m.y, player: seat, recent: i === 0 })));
+  const cells: Highlight[] = s.canPlace()
+    ? [...s.legal.entries()]
+        .map(([k, rots]) => {
+          const [x, y] = k.split(',').map(Number);
+          return { x, y, fits: rots.has(s.rotation) };
+        })
+        .filter((c) => !sel || c.x !== sel.x || c.y !== sel.y)
+    : [];
+  board.setHighlights(cells);
+  board.setTentative(sel && v.tile ? { tile: v.tile, x: sel.x, y: sel.y, rotation: sel.rotation, player: v.you ?? 0, spots: s.pending ? [] : s.spots(sel), meeple: sel.meeple } : null);
+  renderGhost(board, s, hover);
+}
+
+/** The tile under the pointer: solid where it fits as turned, dashed where another turn fits. */
+export function renderGhost(board: BoardView, s: GameScreenState, hover: { x: number; y: number } | null): void {
+  const v = s.view;
+  const sel = s.selection;
+  if (!v?.tile || !hover || !s.canPlace() || (sel && sel.x === hover.x && sel.y === hover.y) || v.board.some((t) => t.x === hover.x && t.y === hover.y)) {
+    board.setGhost(null);
+    return;
+  }
+  const { x, y } = hover;
+  const r = s.rotationAt(x, y);
+  const touches = v.board.some((t) => Math.abs(t.x - x) + Math.abs(t.y - y) === 1);
+  board.setGhost(r === null && !touches ? null : { tile: v.tile, x, y, rotation: r ?? s.rotation, fits: r !== null });
+}
+
+export function renderBanner(banner: HTMLElement, v: GameView, holdsSeat: boolean): void {
+  if (v.status === 'waiting') {
+    banner.hidden = false;
+    const link = gameLink(v.gameId);
+    patch(
+      banner,
+      `<p><strong>Waiting for players.</strong> Send this link to a friend:</p><div class="row"><input class="invite-input" readonly value="${esc(link)}" aria-label="Invite link" data-focus-key="invite-input"><button class="btn primary small" data-action="invite" data-focus-key="banner-invite">Copy</button></div>${!holdsSeat && hasOpenSeat(v) ? '<button class="btn small" data-action="join" data-focus-key="banner-join">Take a seat</button>' : ''}`,
+    );
+  } else if (v.you === null && v.status === 'playing') {
+    banner.hidden = false;
+    patch(banner, `<p>${ICONS.eye} Watching this game.</p>`);
+  } else {
+    banner.hidden = true;
+  }
+}
+
+export function hasOpenSeat(v: GameView): boolean {
+  return v.seats.some((s) => s.kind === 'person' && !s.name);
+}

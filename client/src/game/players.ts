@@ -1,0 +1,28 @@
+// The players panel: each seat with its score, role, followers in supply and points by kind.
+
+import { PLAYER_COLORS, PLAYER_GLYPHS, meepleIcon } from '../art.ts';
+import { esc, patch } from '../dom.ts';
+import type { GameView, SeatView } from '../protocol.ts';
+import { glyphName, seatName, seatRole } from '../text.ts';
+
+const FOLLOWERS = 7;
+
+export function renderPlayers(box: HTMLElement, v: GameView): void {
+  patch(box, `<h2>Players</h2><ol class="players">${v.seats.map((s) => playerRow(v, s)).join('')}</ol>`);
+}
+
+function playerRow(v: GameView, s: SeatView): string {
+  const current = v.status === 'playing' && v.currentSeat === s.seat;
+  const you = v.you === s.seat;
+  const followers = Array.from({ length: FOLLOWERS }, (_, i) => meepleIcon(s.seat, 14, i >= s.followers)).join('');
+  const p = s.points;
+  const chip = current && v.botThinking ? '<span class="chip">thinking…</span>' : current ? '<span class="chip">to play</span>' : '';
+  return `<li class="player${current ? ' current' : ''}${you ? ' you' : ''}" style="--pc:${PLAYER_COLORS[s.seat]}" data-seat="${s.seat}">
+<div class="p-head"><span class="swatch" aria-hidden="true">${PLAYER_GLYPHS[s.seat]}</span>
+<span class="p-name">${esc(seatName(v.seats, s.seat))}${you ? ' <em>(you)</em>' : ''}</span>
+<span class="p-score" aria-label="score">${s.score}</span></div>
+<div class="p-sub"><span class="p-role${s.kind === 'person' && s.name && !s.connected ? ' away' : ''}">${esc(seatRole(s))} · ${esc(glyphName(s.seat))}</span>${chip}</div>
+<div class="p-followers" aria-label="${s.followers} followers left" title="${s.followers} of ${FOLLOWERS} followers in supply">${followers}</div>
+<div class="p-points" title="Points by feature"><span>City ${p.city}</span><span>Road ${p.road}</span><span>Monastery ${p.monastery}</span><span>Farm ${p.farm}</span></div>
+</li>`;
+}

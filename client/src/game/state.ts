@@ -1,0 +1,163 @@
+// What the game screen knows, without the DOM: the latest view, the placement being chosen
+// (cell, rotation, follower), the log, and the turn's timers. The panels render from it.
+
+import type { GameView, LastMove, SeatView } from '../protocol.ts';
+import { type LogEntry, logEntries } from './log-entries.ts';
+
+export interface Selection {
+  x: number;
+  y: number;
+  rotation: number;
+  meeple: string | null;
+}
+
+const ROTATIONS = [0, 90, 180, 270];
+const LOG_LIMIT = 300;
+
+export class GameScreenState {
+  view: GameView | null = null;
+  /** The tentative placement, before confirm. */
+  selection: Selection | null = null;
+  /** The rotation shown in the tray (and at the pointer) while nothing is selected. */
+  rotation = 0;
+  /** A move was sent and its answer has not come yet. */
+  pending = false;
+  /** Legal placements of the current tile: "x,y" → rotation → follower spots. */
+  legal = new Map<string, Map<number, string[]>>();
+  readonly log: LogEntry[] = [];
+  /** Each seat's latest placement, marked on the board. */
+  readonly lastBySeat = new Map<number, { x: number; y: number; turn: number }>();
+  lastBot: { name: string; ms: number; source: string } | null = null;
+  turnStarted = performance.now();
+  botSince: number | null = null;
+  /** The moves so far from the welcome; the log catches up from them on the next state frame. */
+  history: LastMove[] | null = null;
+  private readonly seenTurns = new Set<number>();
+  private turnKey = '';
+  private finishedLogged = false;
+
+  /** Takes a state frame in. */
+  apply(v: GameView, last: LastMove | null): void {
+    const prev = this.view;
+    this.view = v;
+    if (prev && prev.turn !== v.turn) {
+      this.selection = null;
+      this.pending = false;
+    }
+    if (v.legal === null) this.selection = null;
+    this.legal = new Map();
+    for (const p of v.legal ?? []) {
+      const key = `${p.x},${p.y}`;
+      if (!this.legal.has(key)) this.legal.set(key, new Map());
+      this.legal.get(key)!.set(p.rotation, p.meeples);
+    }
+    // The clock restarts when the seat to move or the turn changes.
+    const key = `${v.turn}:${v.currentSeat}`;
+    if (key !== this.turnKey) {
+      this.turnKey = key;
+      this.turnStarted = performance.now();
+    }
+    if (v.botThinking && this.botSince === null) this.botSince = performance.now();
+    if (!v.botThinking) this.botSince = null;
+    // Moves missed while away (or before a refresh) come after every move already logged, and
+    // addMove skips turns it has seen, so what was logged live (bot times included) stays.
+    for (const h of this.history ?? []) this.addMove(h, v.seats);
+    this.history = null;
+    if (last) this.addMove(last, v.seats);
+    if (v.status === 'finished' && !this.finishedLogged) {
+      this.finishedLogged = true;
+      if (prev && prev.status !== 'finished') this.addInfo('The game is over: final scoring done.', 'final');
+    }
+  }
+
+  addInfo(text: string, kind: LogEntry['kind'] = 'info'): void {
+    this.log.unshift({ turn: this.view?.turn ?? 0, seat: null, text, detail: [], kind });
+  }
+
+  private addMove(last: LastMove, seats: SeatView[]): void {
+    if (this.seenTurns.has(last.turn)) return;
+    this.seenTurns.add(last.turn);
+    this.lastBySeat.set(last.seat, { x: last.move.x, y: last.move.y, turn: last.turn });
+    const { entries, bot } = logEntries(last, seats);
+    if (bot) this.lastBot = bot;
+    this.log.unshift(...entries.reverse());
+    if (this.log.length > LOG_LIMIT) this.log.length = LOG_LIMIT;
+  }
+
+  myTurn(): boolean {
+    const v = this.view;
+    return !!v && v.status === 'playing' && v.you !== null && v.currentSeat === v.you && !!v.legal;
+  }
+
+  /** May the player act on the placement now (their turn, nothing in flight)? */
+  canPlace(): boolean {
+    return this.myTurn() && !this.pending;
+  }
+
+  legalRotations(x: number, y: number): number[] {
+    const m = this.legal.get(`${x},${y}`);
+    return m ? ROTATIONS.filter((r) => m.has(r)) : [];
+  }
+
+  /** The rotation to show at a cell: the chosen one if it fits, else the next that does. */
+  rotationAt(x: number, y: number, from = this.rotation, dir = 1): number | null {
+    const rs = this.legalRotations(x, y);
+    if (!rs.length) return null;
+    for (let i = 0; i < 4; i++) {
+      const r = (((from + dir * i * 90) % 360) + 360) % 360;
+      if (rs.includes(r)) return r;
+    }
+    return rs[0];
+  }
+
+  /** Follower spots open for the selection. */
+  spots(s: Selection | null = this.selection): string[] {
+    return s ? (this.legal.get(`${s.x},${s.y}`)?.get(s.rotation) ?? []) : [];
+  }
+
+  /** Selects a cell at the rotation that fits there; false when nothing fits. */
+  select(x: number, y: number): boolean {
+    const r = this.rotationAt(x, y);
+    if (r === null) return false;
+    this.rotation = r;
+    this.selection = { x, y, rotation: r, meeple: null };
+    return true;
+  }
+
+  /** Turns the tile; with a selection, to the next rotation that fits there. Returns why not, or null. */
+  rotate(dir: 1 | -1): string | null {
+    const s = this.selection;
+    if (!s) {
+      this.rotation = (this.rotation + dir * 90 + 360) % 360;
+      return null;
+    }
+    const rs = this.legalRotations(s.x, s.y);
+    if (rs.length <= 1) return rs.length ? 'Only this rotation fits here.' : 'Nothing fits here.';
+    const next = this.rotationAt(s.x, s.y, (s.rotation + dir * 90 + 360) % 360, dir);
+    if (next !== null) {
+      this.selection = { ...s, rotation: next, meeple: null };
+      this.rotation = next;
+    }
+    return null;
+  }
+
+  /** Selects the next (or previous) cell where the tile fits, in reading order. */
+  cycle(dir: 1 | -1): Selection | null {
+    const cells = [...this.legal.keys()].map((k) => k.split(',').map(Number) as [number, number]).sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+    if (!cells.length) return null;
+    const s = this.selection;
+    const at = s ? cells.findIndex(([x, y]) => x === s.x && y === s.y) : -1;
+    const [x, y] = cells[(at + dir + cells.length) % cells.length];
+    this.select(x, y);
+    return this.selection;
+  }
+
+  /** Puts the follower on `spot`, or takes it off when it is there already (or `spot` is null). */
+  toggleSpot(spot: string | null): void {
+    if (this.selection) this.selection.meeple = this.selection.meeple === spot ? null : spot;
+  }
+
+  setSpot(spot: string | null): void {
+    if (this.selection) this.selection.meeple = spot;
+  }
+}

@@ -1,0 +1,41 @@
+// The tile tray: the tile to place at its rotation, tiles left, the rotate buttons, and once a
+// cell is chosen the follower spots with confirm and take back.
+
+import { tileIcon } from '../art.ts';
+import { esc, patch } from '../dom.ts';
+import { spotLabel } from '../text.ts';
+import type { GameScreenState, Selection } from './state.ts';
+
+export function renderTray(box: HTMLElement, s: GameScreenState): void {
+  const v = s.view!;
+  if (v.status !== 'playing') {
+    patch(box, `<div class="tile-row">${tileIcon(null, 0, 84)}<div><p class="tiles-left"><strong>${v.tilesLeft}</strong> tiles left</p></div></div>`);
+    return;
+  }
+  const mine = s.myTurn();
+  const r = s.selection ? s.selection.rotation : s.rotation;
+  const rotateButtons = `<div class="row rot-row"><button class="btn icon" data-action="rot-ccw" data-focus-key="rot-ccw" title="Rotate anticlockwise (Shift+R)" aria-label="Rotate anticlockwise">⟲</button><button class="btn icon" data-action="rot-cw" data-focus-key="rot-cw" title="Rotate clockwise (R)" aria-label="Rotate clockwise">⟳</button></div>`;
+  patch(
+    box,
+    `<div class="tile-row"><div class="current-tile${mine ? ' mine' : ''}" aria-label="Current tile ${esc(v.tile)}">${tileIcon(v.tile, r, 84)}</div>
+<div class="tile-meta"><p class="tile-name">Tile <strong>${esc(v.tile ?? '–')}</strong>${mine ? ` · ${r}°` : ''}</p>
+<p class="tiles-left"><strong>${v.tilesLeft}</strong> tiles left</p>
+${mine ? rotateButtons : ''}
+</div></div>${s.selection && mine ? spotChoices(s, s.selection) : ''}`,
+  );
+}
+
+function spotChoices(s: GameScreenState, sel: Selection): string {
+  const v = s.view!;
+  const spots = s.spots(sel);
+  const pending = s.pending;
+  const myFollowers = v.you !== null ? (v.seats[v.you]?.followers ?? 0) : 0;
+  const option = (spot: string, i: number) =>
+    `<label class="spot-opt"><input type="radio" name="spot" value="${esc(spot)}" data-spot-choice="${esc(spot)}" data-focus-key="spot-${esc(spot)}" ${sel.meeple === spot ? 'checked' : ''}><span><kbd>${i + 1}</kbd> ${esc(spotLabel(spot, true, { tile: v.tile!, rotation: sel.rotation }))}</span></label>`;
+  return `<fieldset class="spots" ${pending ? 'disabled' : ''}><legend>Follower</legend>
+<label class="spot-opt"><input type="radio" name="spot" value="" data-spot-choice="" data-focus-key="spot-none" ${sel.meeple === null ? 'checked' : ''}><span><kbd>0</kbd> No follower</span></label>
+${spots.map(option).join('')}
+${spots.length === 0 ? `<p class="muted small">${myFollowers === 0 ? 'No followers left in your supply.' : 'Every feature of this tile here is already taken.'}</p>` : ''}
+</fieldset>
+<div class="row confirm-row"><button class="btn primary" data-action="confirm" data-focus-key="confirm" ${pending ? 'disabled' : ''}>${pending ? 'Sending…' : 'Confirm'} <kbd>Enter</kbd></button><button class="btn" data-action="takeback" data-focus-key="takeback" ${pending ? 'disabled' : ''}>Take back <kbd>Esc</kbd></button></div>`;
+}

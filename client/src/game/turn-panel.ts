@@ -1,0 +1,50 @@
+// Whose turn it is, the turn clock, the bot's thinking time and the hint for the player to move.
+
+import { ICONS, PLAYER_COLORS, meepleIcon } from '../art.ts';
+import { esc, fmtDuration, patch } from '../dom.ts';
+import { seatName } from '../text.ts';
+import type { GameScreenState } from './state.ts';
+
+export function renderTurn(box: HTMLElement, s: GameScreenState): void {
+  const v = s.view!;
+  let html = '';
+  if (v.status === 'waiting') {
+    const open = v.seats.filter((seat) => seat.kind === 'person' && !seat.name).length;
+    html = `<h2>Waiting for players</h2><p>${open} open ${open === 1 ? 'seat' : 'seats'}. Share the invite link; the game starts when every seat is taken.</p>`;
+  } else if (v.status === 'finished') {
+    const best = Math.max(...v.seats.map((seat) => seat.score));
+    const winners = v.seats.filter((seat) => seat.score === best).map((seat) => seatName(v.seats, seat.seat));
+    html = `<h2>Game over</h2><p>${esc(winners.join(' and '))} ${winners.length > 1 ? 'share the win' : 'wins'} with ${best}.</p><button class="btn" data-action="show-end" data-focus-key="show-end">Final scores</button> <a class="btn" href="#/replay/${encodeURIComponent(v.gameId)}" data-focus-key="replay">Replay</a>`;
+  } else {
+    const cur = v.currentSeat ?? 0;
+    const mine = v.you === cur;
+    const who = mine ? 'Your turn' : `${esc(seatName(v.seats, cur))}’s turn`;
+    const hint = s.selection ? (s.pending ? 'Sending…' : 'Pick a follower spot (or none), then confirm.') : 'Click a square to place the tile: solid yellow fits as shown, dashed fits once turned.';
+    html = `<div class="whose" style="--pc:${PLAYER_COLORS[cur]}">${meepleIcon(cur, 22)}<h2>${who}</h2></div>
+<p class="clock-line"><span class="clock" data-clock></span>${v.seats[cur]?.kind === 'bot' || v.botThinking ? ` · <span class="thinking" data-thinking>${v.botThinking ? 'bot is thinking…' : ''}</span>` : ''}</p>
+${mine ? `<p class="hint">${hint}</p>` : ''}
+${s.lastBot ? `<p class="muted small">Last bot move: ${esc(s.lastBot.name)}, ${Math.round(s.lastBot.ms)} ms</p>` : ''}`;
+  }
+  patch(box, html);
+  tickTurn(box, s);
+}
+
+/** Refreshes the running clocks: the turn's time left (or spent) and the bot's thinking time. */
+export function tickTurn(box: HTMLElement, s: GameScreenState): void {
+  const v = s.view;
+  if (!v) return;
+  const clockEl = box.querySelector<HTMLElement>('[data-clock]');
+  if (clockEl) {
+    const remaining = v.clock.deadline !== null ? v.clock.deadline - Date.now() : null;
+    clockEl.innerHTML = `${ICONS.clock} ${remaining !== null ? `${fmtDuration(remaining)} left` : fmtDuration(performance.now() - s.turnStarted)}`;
+    clockEl.classList.toggle('low', remaining !== null && remaining < 15000);
+  }
+  const thinking = box.querySelector<HTMLElement>('[data-thinking]');
+  if (thinking)
+    thinking.innerHTML =
+      v.botThinking && s.botSince !== null
+        ? `${ICONS.bot} bot is thinking… ${Math.round(performance.now() - s.botSince)} ms`
+        : v.status === 'playing' && v.seats[v.currentSeat ?? 0]?.kind === 'bot'
+          ? `${ICONS.bot} bot to move`
+          : '';
+}

@@ -1,0 +1,101 @@
+// The game screen's state without a browser: placements chosen from a real position's legal
+// list, rotation and cycling rules, and the log built from moves.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { legalPlacements, newGame, playMove } from '../bot-engine/game.ts';
+import { GameScreenState } from '../client/src/game/state.ts';
+import type { GameView, LastMove, SeatView } from '../server/wire/game.ts';
+
+const seats: SeatView[] = [0, 1].map((seat) => ({
+  seat,
+  name: `P${seat}`,
+  kind: 'person',
+  connected: true,
+  standIn: null,
+  score: 0,
+  followers: 7,
+  points: { city: 0, road: 0, farm: 0, monastery: 0 },
+}));
+
+function viewOf(turn: number, legal: GameView['legal'], you = 0): GameView {
+  return {
+    gameId: 'g',
+    status: 'playing',
+    rules: { tinyCity: false, farmers: '3rd' },
+    turn,
+    you,
+    seats,
+    currentSeat: 0,
+    tile: 'D',
+    tilesLeft: 71,
+    board: [],
+    followers: [],
+    legal,
+    botThinking: false,
+    clock: { turnSeconds: null, deadline: null },
+    rematch: null,
+  };
+}
+
+test('selecting, rotating and cycling only ever land on legal placements', () => {
+  const game = newGame({ players: 2, seed: 'client-state' });
+  playMove(game, { ...legalPlacements(game)[0], meeple: null });
+  const legal = legalPlacements(game);
+  const s = new GameScreenState();
+  s.apply(viewOf(1, legal), null);
+  assert.ok(s.canPlace());
+  const isLegal = () => legal.some((p) => p.x === s.selection!.x && p.y === s.selection!.y && p.rotation === s.selection!.rotation);
+  assert.equal(s.select(50, 50), false, 'a cell far away fits nothing');
+  const cells = new Set(legal.map((p) => `${p.x},${p.y}`));
+  for (let i = 0; i < cells.size + 1; i++) {
+    s.cycle(1);
+    assert.ok(isLegal());
+    for (let k = 0; k < 4; k++) {
+      const refused = s.rotate(1);
+      assert.ok(isLegal());
+      if (refused) assert.equal(s.legalRotations(s.selection!.x, s.selection!.y).length, 1);
+    }
+  }
+  const withSpot = legal.find((p) => p.meeples.length > 0)!;
+  s.select(withSpot.x, withSpot.y);
+  s.selection!.rotation = withSpot.rotation;
+  s.toggleSpot(withSpot.meeples[0]);
+  assert.equal(s.selection!.meeple, withSpot.meeples[0]);
+  s.toggleSpot(withSpot.meeples[0]);
+  assert.equal(s.selection!.meeple, null, 'the same spot again takes the follower off');
+  // A new turn clears the selection and the pending flag.
+  s.pending = true;
+  s.apply(viewOf(2, null), null);
+  assert.equal(s.selection, null);
+  assert.equal(s.pending, false);
+  assert.equal(s.canPlace(), false);
+});
+
+test('the log lists each move once, newest first, its scorings and discards above it', () => {
+  const s = new GameScreenState();
+  const move = (turn: number, extra: Partial<LastMove> = {}): LastMove => ({
+    turn,
+    seat: turn % 2,
+    tile: 'D',
+    move: { x: turn, y: 0, rotation: 0, meeple: null },
+    events: [],
+    discarded: [],
+    ...extra,
+  });
+  s.history = [move(0), move(1)];
+  s.apply(viewOf(3, null), move(2, { events: [{ players: [0], kind: 'road', points: 3, phase: 'play', tiles: 3 }], discarded: ['L'], bot: { source: 'search', level: 'hard', elapsedMs: 120 } }));
+  s.apply(viewOf(3, null), move(2)); // the same move repeated by a later frame
+  assert.deepEqual(
+    s.log.map((e) => [e.turn, e.kind]),
+    [
+      [2, 'discard'],
+      [2, 'score'],
+      [2, 'move'],
+      [1, 'move'],
+      [0, 'move'],
+    ],
+  );
+  assert.match(s.log[2].detail.join(), /thought 120 ms/);
+  assert.equal(s.lastBot?.ms, 120);
+  assert.deepEqual(s.lastBySeat.get(0), { x: 2, y: 0, turn: 2 });
+});
