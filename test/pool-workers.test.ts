@@ -3,6 +3,7 @@
 // Needs the compiled worker (`npm test` builds first).
 
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { pino } from 'pino';
@@ -33,6 +34,11 @@ function makePool(workerFile: string | null, opts: { workers?: number; maxQueue?
 
 const view = () => hideBag(newGame({ players: 2, seed: 'pool-test' }));
 const total = async (c: { get(): Promise<{ values: { value: number }[] }> }) => (await c.get()).values.reduce((n, v) => n + v.value, 0);
+
+/** Resolves once a worker has been replaced: at once if it already was, else on the pool's event. */
+async function workerReplaced(pool: BotPool, metrics: Metrics): Promise<void> {
+  if ((await total(metrics.respawns)) === 0) await once(pool, 'respawn', { signal: AbortSignal.timeout(10_000) });
+}
 
 test('ready only after every worker is warm; games are refused with 503 before', async () => {
   const server = await startServer({ workerFile: fixture('pool-slow-warmup-worker.mjs'), botWorkers: 2 }, false);
@@ -73,11 +79,9 @@ test('a worker that crashes mid-search: retried cheaply, respawned, counted', as
     const again = await scheduler.move(v, 'random', 8);
     assert.equal(again.source, 'search');
     // A replacement is listed once it answers a search: keep both threads busy until it has.
+    await workerReplaced(pool, metrics);
     const replacementAnswered = () => pool.summary().workers.some((w) => w.respawn);
-    for (let i = 0; i < 200 && !replacementAnswered(); i++) {
-      await Promise.all([scheduler.move(v, 'random', 9), scheduler.move(v, 'random', 10)]);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    for (let i = 0; i < 200 && !replacementAnswered(); i++) await Promise.all([scheduler.move(v, 'random', 9), scheduler.move(v, 'random', 10)]);
     assert.equal(await total(metrics.respawns), 1);
     const summary = pool.summary();
     assert.ok(summary.workers.some((w) => !w.alive));
@@ -106,8 +110,8 @@ test('a search that ignores its deadline is given up on in bounded time', async 
     // Deadline 200 ms + grace, then 1 s for a running search to stop on its own, then the retry.
     assert.ok(took < 2500, `answered in ${took} ms, not after the 5 s hang`);
     assert.equal(answer.source, 'retry');
-    // piscina creates the replacement once the ended thread has exited: poll for it, bounded.
-    for (let i = 0; i < 100 && (await total(metrics.respawns)) === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    // piscina creates the replacement once the ended thread has exited.
+    await workerReplaced(pool, metrics);
     assert.equal(await total(metrics.respawns), 1, 'the hung worker was ended and replaced');
     assert.equal(await total(metrics.deadlineHits), 1);
     assert.equal((await metrics.searchFailures.get()).values.find((x) => x.labels.reason === 'deadline')?.value, 1);

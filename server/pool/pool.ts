@@ -1,6 +1,7 @@
 // The one module that owns the bot worker pool: a fixed number of warm piscina threads running
 // the compiled worker, a bounded queue, and the measurements of spawn cost against compute cost.
 
+import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
@@ -38,7 +39,8 @@ export function defaultWorkerFile(): string {
   return fileURLToPath(here.endsWith('.js') ? new URL('./worker.js', here) : new URL('../../dist/server/pool/worker.js', here));
 }
 
-export class BotPool {
+/** Emits `respawn` (threadId) when a worker replaces one that died after the pool was ready. */
+export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
   readonly size: number;
   readonly maxQueue: number;
   readonly workerFile: string;
@@ -54,6 +56,7 @@ export class BotPool {
   private warmupMs = 0;
 
   constructor(options: PoolOptions) {
+    super();
     this.options = options;
     this.size = options.sizing.workers;
     this.maxQueue = options.maxQueue;
@@ -124,6 +127,7 @@ export class BotPool {
       this.respawnCount++;
       this.metrics.respawns.inc();
       this.log.warn({ threadId: w.threadId, respawns: this.respawnCount }, 'bot worker respawned after the pool was ready');
+      this.emit('respawn', w.threadId);
     });
     piscina.on('workerDestroy', () => {
       if (!this.closing && this.readyAt !== null) this.log.warn('bot worker exited');
