@@ -11,6 +11,7 @@ import { GameService } from './games/service.ts';
 import type { GameStore } from './games/store.ts';
 import { SqliteStore } from './games/sqlite-store.ts';
 import { clientErrorHandler, installErrorHandling } from './http/errors.ts';
+import { errorBody } from './errors.ts';
 import { clientRoutes } from './http/client.ts';
 import { gameRoutes } from './http/games.ts';
 import { opsRoutes } from './http/ops.ts';
@@ -51,12 +52,15 @@ export interface BuildOptions {
   store?: GameStore;
 }
 
+const PROBES = new Set(['/healthz', '/readyz']);
+
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const logger = options.logger ?? createLogger(config);
   // Probes and scrapes are not worth a log line each.
   const quiet = new Set(['/healthz', '/readyz', '/metrics', '/api/pool']);
   const logController = new LogController({ disableRequestLogging: (request) => quiet.has(request.url.split('?')[0]) });
-  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, bodyLimit: 16 * 1024, logController, clientErrorHandler });
+  // return503OnClosing off: our onRequest hook answers in the documented error shape instead.
+  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, bodyLimit: 16 * 1024, logController, clientErrorHandler, return503OnClosing: false });
   const metrics = new Metrics();
   const sizing = decidePoolSize({ setting: config.botWorkers, reservedCores: config.reservedCores, cgroupRoot: config.cgroupRoot });
   const pool = new BotPool({
@@ -114,6 +118,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   });
   installErrorHandling(app);
+  // The probes keep answering in their own shape (/readyz: 503 "shutting down") for load balancers.
+  app.addHook('onRequest', async (request, reply) => {
+    if (tessera.closing && !PROBES.has(request.url))
+      return reply.code(503).header('retry-after', '5').header('connection', 'close').send(errorBody('shutting_down', 'the server is shutting down; retry in a few seconds'));
+  });
 
   // Shutdown: refuse new work, let bot searches in flight finish and be stored, then (after the
   // sockets close with 1001, see ws/plugin.ts) stop the pool.

@@ -41,7 +41,17 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' && (e as NodeJS.ErrnoException).code !== 'EACCES') throw e;
+    // An operator's mistake, not a crash: one line that says what to change.
+    process.stderr.write(
+      `tessera: cannot listen on ${config.host}:${config.port}: ${(e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'the port is already in use (stop the other server or set PORT)' : 'permission denied (use a port above 1023 or set HOST)'}\n`,
+    );
+    await app.close().catch(() => {});
+    process.exit(2);
+  }
   try {
     await app.tessera.poolStarted;
   } catch {

@@ -230,3 +230,21 @@ test('a nearly full queue: /readyz says 503 and new games are shed with Retry-Af
     await server.app.close();
   }
 });
+
+test('while shutting down, every request gets 503 shutting_down with Retry-After', async () => {
+  const server = await startServer({ workerFile: fixture('pool-hang-worker.mjs'), botWorkers: 1, botDeadlineMs: 3000, shutdownGraceMs: 3000 });
+  // A bot search in flight holds the shutdown open while it drains.
+  const created = await post(server.base, '/api/games', { seats: [{ kind: 'bot', level: 'hard' }, { kind: 'person' }] });
+  assert.equal((await post(server.base, `/api/games/${created.body.id}/seats`, { name: 'Ann' })).status, 201);
+  const closed = server.app.close();
+  for (const path of ['/api/games', '/metrics', `/api/games/${created.body.id}`]) {
+    const r = await fetch(server.base + path);
+    assert.equal(r.status, 503, path);
+    assert.ok(Number(r.headers.get('retry-after')) > 0, path);
+    assert.deepEqual(await r.json(), { statusCode: 503, code: 'shutting_down', message: 'the server is shutting down; retry in a few seconds' });
+  }
+  const ready = await fetch(`${server.base}/readyz`);
+  assert.equal(ready.status, 503);
+  assert.equal(((await ready.json()) as { reason: string }).reason, 'shutting down');
+  await closed;
+});

@@ -67,3 +67,23 @@ test('a worker module that throws at load fails the boot with a clear error', as
   const fatal = logs.find((l) => l.level === 60);
   assert.match(fatal.msg, /bot pool failed to start: .*bot tables missing \(fixture\)/);
 });
+
+test('a port already in use: one clear line on stderr and exit 2, no stack', async () => {
+  const first = await startProcess({ TESSERA_DATA_DIR: ':memory:' });
+  try {
+    const port = new URL(first.base).port;
+    const second = spawn(process.execPath, [main], {
+      env: { ...process.env, PORT: port, HOST: '127.0.0.1', TESSERA_DATA_DIR: ':memory:', TESSERA_BOT_WORKERS: '1', TESSERA_WARMUP_LEVEL: 'random' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    second.stderr!.on('data', (chunk) => (stderr += chunk));
+    const [code] = await once(second, 'exit');
+    assert.equal(code, 2);
+    assert.equal(stderr.trim().split('\n').length, 1, stderr);
+    assert.match(stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: the port is already in use`));
+  } finally {
+    first.child.kill('SIGTERM');
+    await once(first.child, 'exit');
+  }
+});

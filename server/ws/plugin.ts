@@ -62,7 +62,6 @@ export async function wsRoutes(app: FastifyInstance): Promise<void> {
           metrics.shed.inc({ what: 'ws_origin' });
           return reply.code(403).send(errorBody('origin_not_allowed', `origin ${request.headers.origin} is not allowed`));
         }
-        if (app.tessera.closing) return reply.code(503).header('retry-after', '5').send(errorBody('shutting_down', 'the server is shutting down'));
       },
     },
     (socket, request) => {
