@@ -16,7 +16,10 @@ export interface GameRecord {
   players: string[];
   seed?: string;
   moves: RecordMove[];
+  /** The game is over: final scoring runs after the last move. */
   final?: boolean;
+  /** Over before the bag was empty (the server ended an abandoned game); implies `final`. */
+  abandoned?: boolean;
 }
 
 export interface NamedEvent extends Omit<ScoreEvent, 'players'> {
@@ -54,6 +57,7 @@ function checkHeader(record: unknown): asserts record is GameRecord {
   if (r.seed !== undefined && typeof r.seed !== 'string') throw new RecordError('seed must be a string');
   if (!Array.isArray(r.moves)) throw new RecordError('moves must be an array');
   if (r.final !== undefined && typeof r.final !== 'boolean') throw new RecordError('final must be true or false');
+  if (r.abandoned !== undefined && (r.abandoned !== true || r.final !== true)) throw new RecordError('abandoned, when given, must be true, with final true');
   if (r.rules !== undefined && (typeof r.rules !== 'object' || r.rules === null)) throw new RecordError('rules must be an object');
 }
 

@@ -92,11 +92,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       if (poolError) return `bot pool failed: ${poolError.message}`;
       if (!pool.ready) return 'bot pool warming up';
       if (pool.load >= SHED_AT) return `bot queue at ${pool.queueDepth} of ${pool.maxQueue}`;
+      const storage = tessera.games.storageProblem();
+      if (storage) return storage;
       return null;
     },
     socketCount: () => tessera.connections.size,
   };
-  tessera.games = new GameService({ store, bots: scheduler, log: logger, metrics, maxGames: config.maxGames, overloaded: () => tessera.notReadyReason() });
+  tessera.games = new GameService({
+    store,
+    bots: scheduler,
+    log: logger,
+    metrics,
+    maxGames: config.maxGames,
+    overloaded: () => tessera.notReadyReason(),
+    expiry: { openSeatSeconds: config.expireOpenSeatSeconds, awaySeconds: config.expireAwaySeconds, idleSeconds: config.expireIdleSeconds },
+    finishedCache: config.finishedCache,
+  });
   app.decorate('tessera', tessera);
 
   // Unfinished games come back at once (people can reconnect); their bots move once the pool is warm.

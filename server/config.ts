@@ -35,6 +35,20 @@ export interface Config {
   heartbeatMs: number;
   maxBufferedBytes: number;
   shutdownGraceMs: number;
+  /** Seconds before a game nobody plays ends as abandoned (see ExpirySettings). */
+  expireOpenSeatSeconds: number;
+  expireAwaySeconds: number;
+  expireIdleSeconds: number;
+  /** Finished games kept in memory beyond those being watched. */
+  finishedCache: number;
+  /** Per client IP: creates, seat takes and rematches per minute. */
+  createsPerMinute: number;
+  /** Per client IP: open WebSocket connections. */
+  wsPerIp: number;
+  /** Watchers (connections without a seat) per game. */
+  watchersPerGame: number;
+  /** Behind a reverse proxy: take the client IP and scheme from X-Forwarded-For/-Proto. */
+  trustProxy: boolean;
 }
 
 export const DEFAULTS: Config = {
@@ -60,6 +74,14 @@ export const DEFAULTS: Config = {
   heartbeatMs: 30000,
   maxBufferedBytes: 1024 * 1024,
   shutdownGraceMs: 5000,
+  expireOpenSeatSeconds: 3600,
+  expireAwaySeconds: 3600,
+  expireIdleSeconds: 24 * 3600,
+  finishedCache: 100,
+  createsPerMinute: 30,
+  wsPerIp: 20,
+  watchersPerGame: 50,
+  trustProxy: false,
 };
 
 export class ConfigError extends Error {
@@ -116,6 +138,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     heartbeatMs: int(env, 'TESSERA_HEARTBEAT_MS', DEFAULTS.heartbeatMs, 100, 600000),
     maxBufferedBytes: int(env, 'TESSERA_WS_MAX_BUFFERED', DEFAULTS.maxBufferedBytes, 1024, 1024 * 1024 * 1024),
     shutdownGraceMs: int(env, 'TESSERA_SHUTDOWN_GRACE_MS', DEFAULTS.shutdownGraceMs, 0, 600000),
+    expireOpenSeatSeconds: int(env, 'TESSERA_EXPIRE_OPEN_SEAT_SECONDS', DEFAULTS.expireOpenSeatSeconds, 1, 365 * 86400),
+    expireAwaySeconds: int(env, 'TESSERA_EXPIRE_AWAY_SECONDS', DEFAULTS.expireAwaySeconds, 1, 365 * 86400),
+    expireIdleSeconds: int(env, 'TESSERA_EXPIRE_IDLE_SECONDS', DEFAULTS.expireIdleSeconds, 1, 365 * 86400),
+    finishedCache: int(env, 'TESSERA_FINISHED_CACHE', DEFAULTS.finishedCache, 0, 100000),
+    createsPerMinute: int(env, 'TESSERA_CREATES_PER_MINUTE', DEFAULTS.createsPerMinute, 1, 1000000),
+    wsPerIp: int(env, 'TESSERA_WS_PER_IP', DEFAULTS.wsPerIp, 1, 1000000),
+    watchersPerGame: int(env, 'TESSERA_WATCHERS_PER_GAME', DEFAULTS.watchersPerGame, 0, 1000000),
+    trustProxy: str(env, 'TESSERA_TRUST_PROXY', '0') === '1',
     ...overrides,
   };
   if (config.wsMaxMessageBytes > config.wsMaxPayload) throw new ConfigError('TESSERA_WS_MAX_MESSAGE must not exceed TESSERA_WS_MAX_PAYLOAD');

@@ -29,6 +29,11 @@ export const ERRORS = {
     ws: false,
     meaning: 'no capacity for a new game now (the bot queue is near its bound, the game limit is reached, or the pool is warming up or shutting down); retry after `Retry-After` seconds',
   },
+  storage_unavailable: {
+    status: 503,
+    ws: true,
+    meaning: 'the server could not store the change (its disk is full or failing): nothing changed; retry after `Retry-After` seconds (HTTP) or in a few seconds (WebSocket)',
+  },
   shutting_down: { status: 503, ws: false, meaning: 'the server is shutting down: every request, the WebSocket upgrade included, gets this; retry after `Retry-After` seconds' },
   bad_json: { status: null, ws: true, meaning: 'the message is not JSON' },
   bad_frame: { status: null, ws: true, meaning: 'not one of the client frames, or it breaks the schema; `message` names the field' },

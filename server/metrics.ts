@@ -36,6 +36,10 @@ export class Metrics {
   readonly searchFailures = this.counter('tessera_bot_search_failures_total', 'Bot searches the pool failed to answer', ['reason']);
   readonly shed = this.counter('tessera_shed_total', 'Requests refused under overload', ['what']);
   readonly games = this.gauge('tessera_games_active', 'Games in memory, not finished');
+  readonly roomsInMemory = this.gauge('tessera_games_in_memory', 'Games held in memory: unfinished, finished with someone watching, and the finished-game cache');
+  readonly abandoned = this.counter('tessera_games_abandoned_total', 'Games ended because they expired, by why', ['why']);
+  readonly storeWriteFailures = this.counter('tessera_store_write_failures_total', 'Game store writes that could not commit (nothing changed), by operation', ['op']);
+  readonly storeWritable = this.gauge('tessera_store_writable', '1 while the game store commits writes, 0 while they fail');
   readonly sockets = this.gauge('tessera_ws_connections', 'Open WebSocket connections');
   readonly wsErrors = this.counter('tessera_ws_errors_total', 'Error frames sent, by code', ['code']);
   readonly loopDelayGauge = this.gauge('tessera_event_loop_delay_seconds', `Main event-loop delay over the last ${LOOP_WINDOW_SECONDS} s`, ['quantile']);

@@ -34,6 +34,7 @@ function viewOf(turn: number, legal: GameView['legal'], you = 0): GameView {
     botThinking: false,
     clock: { turnSeconds: null, deadline: null },
     rematch: null,
+    abandoned: false,
   };
 }
 

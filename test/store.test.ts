@@ -36,15 +36,21 @@ for (const [name, make] of stores) {
     store.create(setup('g1'), [null, { name: 'Bot (random)', tokenHash: null }]);
     assert.equal(store.get('g1')!.holders[0], null);
     store.takeSeat('g1', 0, { name: 'Alice', tokenHash: 'ab'.repeat(32) });
-    store.appendMoves('g1', [move(1), { discard: 'X' }], false);
-    store.appendMoves('g1', [move(2)], false);
+    store.appendMoves('g1', [move(1), { discard: 'X' }], null);
+    store.appendMoves('g1', [move(2)], null);
     const g = store.get('g1')!;
     assert.deepEqual(g.setup, setup('g1'));
     assert.deepEqual(g.holders[0], { name: 'Alice', tokenHash: 'ab'.repeat(32) });
     assert.deepEqual(g.moves, [move(1), { discard: 'X' }, move(2)]);
     assert.equal(g.finished, false);
     assert.equal(store.get('nope'), undefined);
-    assert.throws(() => store.appendMoves('nope', [move(1)], false));
+    assert.throws(() => store.appendMoves('nope', [move(1)], null));
+    assert.equal(g.end, null);
+    assert.equal(g.rematch, null);
+    store.setRematch('g1', 'g2');
+    store.appendMoves('g1', [move(3)], { abandoned: false, scores: [12, 30] });
+    const ended = store.get('g1')!;
+    assert.deepEqual([ended.finished, ended.end, ended.rematch, ended.moves.length], [true, { abandoned: false, scores: [12, 30] }, 'g2', 4]);
     assert.throws(() => store.create(setup('g1'), [null, null]));
     store.close();
   });
@@ -56,7 +62,7 @@ for (const [name, make] of stores) {
         { name: i % 2 ? 'Alice' : 'Bob', tokenHash: null },
         { name: 'Bot', tokenHash: null },
       ]);
-      store.appendMoves(`f${i}`, [move(i)], i < 4);
+      store.appendMoves(`f${i}`, [move(i)], i < 4 ? { abandoned: i === 0, scores: [i, 7] } : null);
       await new Promise((r) => setTimeout(r, 3)); // distinct finish times
     }
     assert.deepEqual(
@@ -68,11 +74,14 @@ for (const [name, make] of stores) {
       first.games.map((g) => g.setup.id),
       ['f3', 'f2'],
     );
+    assert.deepEqual(first.games[0].end, { abandoned: false, scores: [3, 7] });
+    assert.equal('moves' in first.games[0], false, 'a listing carries no moves to replay');
     const second = store.listFinished({ limit: 2, before: first.next! });
     assert.deepEqual(
       second.games.map((g) => g.setup.id),
       ['f1', 'f0'],
     );
+    assert.deepEqual(second.games[1].end, { abandoned: true, scores: [0, 7] });
     assert.equal(second.next, null);
     assert.deepEqual(
       store.listFinished({ player: 'alice' }).games.map((g) => g.setup.id),
@@ -87,7 +96,7 @@ test('sqlite store: a reopened file has every committed game and move', () => {
   const path = tempDb();
   const a = new SqliteStore({ path });
   a.create(setup('r1'), [null, null]);
-  a.appendMoves('r1', [move(1), move(2)], false);
+  a.appendMoves('r1', [move(1), move(2)], null);
   a.close();
   const b = new SqliteStore({ path });
   assert.deepEqual(b.get('r1')!.moves, [move(1), move(2)]);
@@ -102,7 +111,7 @@ test('sqlite store: moves acknowledged before a SIGKILL are all there after it',
     const store = new SqliteStore({ path: ${JSON.stringify(path)} });
     store.create({ id: 'k', createdAt: 'now', seed: 's', rules: { tinyCity: false, farmers: '3rd' }, seats: [] }, [null, null]);
     for (let i = 0; i < 1e6; i++) {
-      store.appendMoves('k', [{ tile: 'V', x: i, y: 1, rotation: 0, meeple: null }], false);
+      store.appendMoves('k', [{ tile: 'V', x: i, y: 1, rotation: 0, meeple: null }], null);
       process.stdout.write(i + '\\n');
     }`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -130,7 +139,7 @@ test('restore skips a stored game that no longer replays, logs it, and keeps the
   const bot = { name: 'Bot (random)', tokenHash: null };
   store.create(setup('good'), [null, bot]);
   store.create(setup('broken'), [null, bot]);
-  store.appendMoves('broken', [{ tile: 'V', x: 40, y: 40, rotation: 0, meeple: null }], false); // not next to any tile
+  store.appendMoves('broken', [{ tile: 'V', x: 40, y: 40, rotation: 0, meeple: null }], null); // not next to any tile
   const errors: unknown[] = [];
   const log = pino({ level: 'error' }, { write: (line: string) => errors.push(JSON.parse(line)) });
   const metrics = new Metrics();

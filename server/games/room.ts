@@ -5,12 +5,12 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import { type Move, newGame, playMove, tileName } from '../../bot-engine/game.ts';
 import { type RecordMove, RECORD_FORMAT, type GameRecord, replayRecord } from '../../bot-engine/record.ts';
-import { hideBag } from '../../bot-engine/rules.ts';
+import { finalScoring, hideBag } from '../../bot-engine/rules.ts';
 import { fnv1a, mixSeed } from '../../bot-engine/rng.ts';
 import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { BotAnswer } from '../bot-scheduler.ts';
-import type { GameSetup, GameStore, SeatHolder, StoredGame } from './store.ts';
+import { type GameEnd, type GameSetup, type GameStore, type SeatHolder, StorageError, type StoredGame } from './store.ts';
 import { SeatClock } from './seat-clock.ts';
 import type { GameStatus, GameView, LastMove, StandInReason } from '../wire/game.ts';
 import { type SeatInfo, seatView } from './view.ts';
@@ -23,7 +23,7 @@ export interface Subscriber {
   update(view: GameView, last: LastMove | null): void;
 }
 
-export type MoveErrorCode = 'not_started' | 'game_over' | 'not_your_turn' | 'stale_turn' | 'illegal_move';
+export type MoveErrorCode = 'not_started' | 'game_over' | 'not_your_turn' | 'stale_turn' | 'illegal_move' | 'storage_unavailable';
 export interface MoveError {
   error: MoveErrorCode;
   message: string;
@@ -41,11 +41,16 @@ export interface RoomDeps {
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest();
 
+/** A bot move whose write failed is tried again after this long (the disk may have room again). */
+export const STORE_RETRY_MS = 2000;
+
 export class Room {
   readonly id: string;
   readonly setup: GameSetup;
-  readonly state: GameState;
   readonly log: Logger;
+  /** Replaced, never mutated, by a move: a move whose write fails leaves it as it was. */
+  private current: GameState;
+  private ended: GameEnd | null;
   private readonly holders: (SeatHolder | null)[];
   private readonly deps: RoomDeps;
   private readonly subscribers = new Set<Subscriber>();
@@ -60,14 +65,20 @@ export class Room {
   private lastMove: LastMove | null = null;
   /** Every move so far, for connections that join or come back mid-game. */
   private readonly moves: LastMove[];
-  private rematchId: string | null = null;
+  private rematchId: string | null;
+  private storeRetry: NodeJS.Timeout | null = null;
+  /** For expiry (GameService.sweep): when anything last happened, and when a person last was here. */
+  private lastActivityAt = Date.now();
+  private lastPersonAt = Date.now();
 
   private constructor(stored: StoredGame, state: GameState, deps: RoomDeps, botsEnabled: boolean, moves: LastMove[]) {
     this.id = stored.setup.id;
     this.moves = moves;
     this.setup = stored.setup;
     this.holders = stored.holders;
-    this.state = state;
+    this.current = state;
+    this.ended = stored.end;
+    this.rematchId = stored.rematch;
     this.movesCount = stored.moves.length;
     this.deps = deps;
     this.botsEnabled = botsEnabled;
@@ -85,7 +96,7 @@ export class Room {
     const holders = setup.seats.map((s, i) => (s.kind === 'bot' ? { name: `${s.level} bot ${i + 1}`, tokenHash: null } : null));
     deps.store.create(setup, holders);
     const state = newGame({ players: setup.seats.length, rules: setup.rules, seed: setup.seed });
-    const room = new Room({ setup, holders, moves: [], finished: false }, state, deps, true, []);
+    const room = new Room({ setup, holders, moves: [], finished: false, end: null, rematch: null }, state, deps, true, []);
     room.log.info({ seats: setup.seats, rules: setup.rules, clock: setup.clock }, 'game created');
     return room;
   }
@@ -114,7 +125,23 @@ export class Room {
       taken.add(name);
       return name;
     });
-    return { format: RECORD_FORMAT, rules: stored.setup.rules, players, seed: stored.setup.seed, moves: stored.moves, final: stored.finished };
+    return {
+      format: RECORD_FORMAT,
+      rules: stored.setup.rules,
+      players,
+      seed: stored.setup.seed,
+      moves: stored.moves,
+      final: stored.finished,
+      ...(stored.end?.abandoned ? { abandoned: true } : {}),
+    };
+  }
+
+  get state(): GameState {
+    return this.current;
+  }
+
+  get abandoned(): boolean {
+    return this.ended?.abandoned ?? false;
   }
 
   get status(): GameStatus {
@@ -145,6 +172,7 @@ export class Room {
     if (chosen === undefined || !open.includes(chosen)) return { error: 'no_seat', message: seat === undefined ? 'no open seat is left' : `seat ${seat} is not open` };
     if (this.holders.some((h) => h?.name === name)) return { error: 'name_taken', message: `the name ${JSON.stringify(name)} is taken in this game` };
     const token = this.issueToken(chosen, name);
+    this.lastActivityAt = Date.now();
     this.log.info({ seat: chosen, name }, 'seat taken');
     if (this.status === 'playing') {
       this.log.info('game started');
@@ -177,30 +205,56 @@ export class Room {
     return this.holders[seat]?.name ?? null;
   }
 
+  /** A watcher gets the state; only a seat's presence changing is news for everyone else. */
   subscribe(sub: Subscriber): void {
     this.subscribers.add(sub);
-    // A person coming back takes the seat back from the stand-in.
-    if (sub.seat !== null) {
-      this.clock.presence(sub.seat, true);
-      this.claim(sub.seat);
+    if (sub.seat === null) {
+      sub.update(this.view(null), this.lastMove);
+      return;
     }
-    this.broadcast();
+    this.lastPersonAt = Date.now();
+    // A person coming back takes the seat back from the stand-in.
+    this.clock.presence(sub.seat, true);
+    if (!this.claim(sub.seat)) this.changed();
   }
 
   unsubscribe(sub: Subscriber): void {
-    if (!this.subscribers.delete(sub)) return;
-    if (sub.seat !== null) this.clock.presence(sub.seat, this.connected(sub.seat));
+    if (!this.subscribers.delete(sub) || sub.seat === null) return;
+    this.lastPersonAt = Date.now();
+    this.clock.presence(sub.seat, this.connected(sub.seat));
     this.broadcast();
   }
 
-  /** The person takes their seat back from the stand-in bot. */
+  /** Someone (a player or a watcher) is connected. */
+  get watched(): boolean {
+    return this.subscribers.size > 0;
+  }
+
+  get watchers(): number {
+    let n = 0;
+    for (const s of this.subscribers) if (s.seat === null) n++;
+    return n;
+  }
+
+  /** Some person holding a seat is connected now. */
+  get peoplePresent(): boolean {
+    for (const s of this.subscribers) if (s.seat !== null) return true;
+    return false;
+  }
+
+  /** Milliseconds since anything happened (a seat taken, a move), and since a person was last
+   * connected (0 while one is). */
+  idleFor(now = Date.now()): { activity: number; people: number } {
+    return { activity: now - this.lastActivityAt, people: this.peoplePresent ? 0 : now - this.lastPersonAt };
+  }
+
   /** Takes a seat back from its stand-in bot; false when no bot stands in for it. */
   claim(seat: number): boolean {
     if (this.clock.reason(seat) === null) return false;
     this.clock.release(seat);
     this.log.info({ seat }, 'seat taken back from the stand-in bot');
     this.clock.armTurn();
-    this.broadcast();
+    this.changed();
     return true;
   }
 
@@ -216,6 +270,7 @@ export class Room {
         botThinking: this.botPending,
         clock: { turnSeconds: this.setup.clock.turnSeconds, deadline: this.clock.deadline },
         rematch: this.rematchId,
+        abandoned: this.abandoned,
       },
       seat,
     );
@@ -242,32 +297,66 @@ export class Room {
   private apply(seat: number, move: Move, bot?: BotAnswer): LastMove | MoveError {
     const tile = tileName(this.state.currentTile);
     const turn = this.movesCount;
-    const outcome = playMove(this.state, move);
+    const next = this.state.clone();
+    const outcome = playMove(next, move);
     if ('error' in outcome) return { error: 'illegal_move', message: outcome.error };
     const played = outcome.move;
     const recorded: RecordMove[] = [{ tile, ...played }, ...outcome.discarded.map((d) => ({ discard: d }))];
-    // Stored before it is broadcast: a game is its record.
-    this.deps.store.appendMoves(this.id, recorded, outcome.finished);
+    const end = outcome.finished ? { abandoned: false, scores: this.setup.seats.map((_, p) => next.score(p)) } : null;
+    // Stored before anything changes: a game is its record, and a failed write changes nothing.
+    if (!this.store((store) => store.appendMoves(this.id, recorded, end)))
+      return { error: 'storage_unavailable', message: 'the move could not be stored (the server is short of disk); nothing changed: try again in a few seconds' };
+    this.current = next;
+    this.ended = end;
     this.movesCount += recorded.length;
+    this.lastActivityAt = Date.now();
     const last: LastMove = { turn, seat, tile, move: played, events: outcome.events, discarded: outcome.discarded };
     if (bot) last.bot = { source: bot.source, level: bot.level, elapsedMs: Math.round(bot.elapsedMs * 1000) / 1000, ...(this.setup.seats[seat].kind === 'person' ? { standIn: true } : {}) };
     this.lastMove = last;
     this.moves.push(last);
-    if (outcome.finished) this.log.info({ scores: this.setup.seats.map((_, p) => this.state.score(p)) }, 'game finished');
+    if (end) this.log.info({ scores: end.scores }, 'game finished');
     this.clock.armTurn();
     this.changed();
     return last;
   }
 
-  /** The level a bot plays this seat at, or null when a person plays it now. */
+  /** The level a bot plays this seat at, or null when a person plays it now. A stand-in plays
+   * only for the people still here: when everyone has left, the game waits (and may expire). */
   private botLevel(seat: number): BotLevel | null {
     const s = this.setup.seats[seat];
     if (s.kind === 'bot') return s.level ?? null;
-    return this.clock.reason(seat) === null ? null : this.setup.standIn;
+    return this.clock.reason(seat) === null || !this.peoplePresent ? null : this.setup.standIn;
+  }
+
+  /** Runs a store write; false (logged by the store's watcher) when it could not commit. */
+  private store(write: (store: GameStore) => void): boolean {
+    try {
+      write(this.deps.store);
+      return true;
+    } catch (e) {
+      if (e instanceof StorageError) return false;
+      throw e;
+    }
+  }
+
+  /** Ends the game as it stands (it expired): followers are scored as at the end of a game, the
+   * result is stored as abandoned. False when the store could not write it (tried again later). */
+  abandon(why: string): boolean {
+    if (this.status === 'finished') return true;
+    const next = this.state.clone();
+    finalScoring(next);
+    const end = { abandoned: true, scores: this.setup.seats.map((_, p) => next.score(p)) };
+    if (!this.store((store) => store.appendMoves(this.id, [], end))) return false;
+    this.current = next;
+    this.ended = end;
+    this.clock.stop();
+    this.log.info({ why, scores: end.scores }, 'game abandoned');
+    this.broadcast();
+    return true;
   }
 
   private standIn(seat: number, reason: StandInReason): void {
-    this.log.info({ seat, reason, level: this.setup.standIn }, reason === 'clock' ? 'turn clock ran out: a bot plays the seat' : 'person away past the grace period: a bot plays the seat');
+    this.log.info({ seat, reason, botLevel: this.setup.standIn }, reason === 'clock' ? 'turn clock ran out: a bot plays the seat' : 'person away past the grace period: a bot plays the seat');
     this.changed();
   }
 
@@ -283,7 +372,7 @@ export class Room {
   }
 
   private maybeBotTurn(): void {
-    if (this.closed || this.draining || !this.botsEnabled || this.botPending || this.status !== 'playing') return;
+    if (this.closed || this.draining || !this.botsEnabled || this.botPending || this.storeRetry || this.status !== 'playing') return;
     const seat = this.state.currentPlayer;
     const level = this.botLevel(seat);
     if (!level) return;
@@ -294,15 +383,30 @@ export class Room {
     const view = hideBag(this.state.clone());
     void this.deps.bots.move(view, level, seed, this.log).then((answer) => {
       this.botPending = false;
-      // The person may have taken the seat back (and moved) while the bot thought.
-      if (this.closed || this.movesCount !== turn || this.botLevel(seat) === null) {
-        this.broadcast();
-        this.maybeBotTurn();
-        return;
-      }
-      const result = this.apply(seat, answer.move, answer);
-      if ('error' in result) this.log.error({ move: answer.move, error: result.message }, 'bot move rejected');
+      this.playBot(seat, turn, answer);
     });
+    this.broadcast();
+  }
+
+  private playBot(seat: number, turn: number, answer: BotAnswer): void {
+    // The person may have taken the seat back (and moved) while the bot thought.
+    if (this.closed || this.movesCount !== turn || this.botLevel(seat) === null) {
+      this.broadcast();
+      this.maybeBotTurn();
+      return;
+    }
+    const result = this.apply(seat, answer.move, answer);
+    if (!('error' in result)) return;
+    if (result.error !== 'storage_unavailable') {
+      this.log.error({ move: answer.move, error: result.message }, 'bot move rejected');
+      return;
+    }
+    // The bot does not advance until its move is stored; the same move is tried again.
+    this.storeRetry = setTimeout(() => {
+      this.storeRetry = null;
+      this.playBot(seat, turn, answer);
+    }, STORE_RETRY_MS);
+    this.storeRetry.unref();
     this.broadcast();
   }
 
@@ -334,8 +438,9 @@ export class Room {
     return this.botPending;
   }
 
-  /** Links the rematch started from this finished game, and tells everyone watching. */
+  /** Links the rematch started from this finished game (stored), and tells everyone watching. */
   setRematch(id: string): void {
+    this.deps.store.setRematch(this.id, id);
     this.rematchId = id;
     this.broadcast();
   }
@@ -363,6 +468,8 @@ export class Room {
   close(): void {
     this.closed = true;
     this.clock.stop();
+    if (this.storeRetry) clearTimeout(this.storeRetry);
+    this.storeRetry = null;
     this.subscribers.clear();
   }
 }

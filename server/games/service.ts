@@ -1,5 +1,6 @@
 // All games of this instance: creation (with capacity checks), lookup, listing, recovery,
-// rematches.
+// rematches, and their lifecycle in memory: finished games leave it (a small cache serves
+// recent ones), abandoned games expire and free their slot.
 
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -11,7 +12,8 @@ import type { Metrics } from '../metrics.ts';
 import { ApiError } from '../errors.ts';
 import type { FinishedGame } from '../wire/api.ts';
 import { type BotMover, Room } from './room.ts';
-import type { ClockSetup, GameSetup, GameStore, ListFinishedQuery, SeatSetup, StoredGame } from './store.ts';
+import type { ClockSetup, FinishedEntry, GameSetup, GameStore, ListFinishedQuery, SeatSetup, StoredGame } from './store.ts';
+import { WatchedStore } from './watched-store.ts';
 
 export interface CreateGameRequest {
   seats: SeatSetup[];
@@ -34,6 +36,20 @@ export class OverloadError extends Error {
   }
 }
 
+/** When a game no one plays any more ends (seconds; docs/OPERATIONS.md). */
+export interface ExpirySettings {
+  /** A game waiting for players that nobody joined. */
+  openSeatSeconds: number;
+  /** A started game with no person connected (bots and stand-ins do not play it meanwhile). */
+  awaySeconds: number;
+  /** A started game with no move, whoever is connected. */
+  idleSeconds: number;
+}
+
+export const DEFAULT_EXPIRY: ExpirySettings = { openSeatSeconds: 3600, awaySeconds: 3600, idleSeconds: 24 * 3600 };
+/** Finished games kept in memory for quick reads (replays, rematches) beyond those being watched. */
+export const DEFAULT_FINISHED_CACHE = 100;
+
 export interface ServiceOptions {
   store: GameStore;
   bots: BotMover;
@@ -42,14 +58,32 @@ export interface ServiceOptions {
   maxGames: number;
   /** Reason the bot pool cannot take more games, or null. */
   overloaded: () => string | null;
+  expiry?: ExpirySettings;
+  finishedCache?: number;
 }
 
 export class GameService {
+  /** Unfinished games, and finished ones while someone still watches them. */
   private readonly rooms = new Map<string, Room>();
+  /** Recently read finished games, least recently used first. */
+  private readonly finishedRooms = new Map<string, Room>();
   private readonly options: ServiceOptions;
+  private readonly store: WatchedStore;
+  private readonly expiry: ExpirySettings;
+  private readonly sweeper: NodeJS.Timeout;
 
   constructor(options: ServiceOptions) {
     this.options = options;
+    this.store = new WatchedStore(options.store, options.metrics, options.log);
+    this.expiry = options.expiry ?? DEFAULT_EXPIRY;
+    const shortest = Math.min(this.expiry.openSeatSeconds, this.expiry.awaySeconds, this.expiry.idleSeconds) * 1000;
+    this.sweeper = setInterval(() => this.sweep(), Math.min(30_000, Math.max(100, shortest / 4)));
+    this.sweeper.unref();
+  }
+
+  /** Why the store cannot write now, or null. */
+  storageProblem(): string | null {
+    return this.store.problem();
   }
 
   create(request: CreateGameRequest, rematchOf?: string): Room {
@@ -80,11 +114,27 @@ export class GameService {
   get(id: string): Room | undefined {
     const room = this.rooms.get(id);
     if (room) return room;
-    const stored = this.options.store.get(id);
+    const cached = this.finishedRooms.get(id);
+    if (cached) {
+      this.finishedRooms.delete(id);
+      this.finishedRooms.set(id, cached);
+      return cached;
+    }
+    const stored = this.store.get(id);
     if (!stored) return undefined;
-    const loaded = this.load(stored);
-    loaded.resumeBots();
+    const loaded = Room.restore(stored, this.deps());
+    if (loaded.status === 'finished') this.remember(loaded);
+    else {
+      this.rooms.set(loaded.id, loaded);
+      loaded.resumeBots();
+    }
+    this.countRooms();
     return loaded;
+  }
+
+  /** Games in memory (unfinished, watched, cached): what must stay flat over months. */
+  get inMemory(): number {
+    return this.rooms.size + this.finishedRooms.size;
   }
 
   /** Games with an open seat, newest first (rematches keep their seats for their players). */
@@ -98,12 +148,13 @@ export class GameService {
   /** Rebuilds every unfinished stored game (restart recovery). Their bots wait for resumeBots(). */
   restore(): number {
     let n = 0;
-    for (const stored of this.options.store.unfinished()) {
+    for (const stored of this.store.unfinished()) {
       if (this.rooms.has(stored.setup.id)) continue;
       // One record that no longer replays must not keep every other game (and the server) down;
       // it stays in the store untouched for an operator to look at.
       try {
-        this.load(stored);
+        const room = Room.restore(stored, this.deps());
+        this.rooms.set(room.id, room);
         n++;
       } catch (err) {
         this.options.log.error({ err, gameId: stored.setup.id }, 'stored game does not replay: not restored');
@@ -140,8 +191,8 @@ export class GameService {
 
   /** Finished games from the store, most recent first, with their final scores. */
   finished(query: ListFinishedQuery): { games: FinishedGame[]; next: string | null } {
-    const page = this.options.store.listFinished(query);
-    return { games: page.games.map((g) => summarizeFinished(g)), next: page.next };
+    const page = this.store.listFinished(query);
+    return { games: page.games.map((g) => this.summarizeFinished(g)), next: page.next };
   }
 
   activeCount(): number {
@@ -153,6 +204,44 @@ export class GameService {
   /** Recounts active games (called when a game may have changed status). */
   publish(): void {
     this.options.metrics.games.set(this.activeCount());
+    this.countRooms();
+  }
+
+  /** Ends expired games and lets finished ones nobody watches leave memory. */
+  sweep(now = Date.now()): void {
+    for (const room of [...this.rooms.values()]) {
+      if (room.status === 'finished') {
+        if (!room.watched) {
+          this.rooms.delete(room.id);
+          this.remember(room);
+        }
+        continue;
+      }
+      const why = this.expired(room, now);
+      if (why && room.abandon(why)) this.options.metrics.abandoned.inc({ why });
+    }
+    this.publish();
+  }
+
+  private expired(room: Room, now: number): string | null {
+    const idle = room.idleFor(now);
+    const { openSeatSeconds, awaySeconds, idleSeconds } = this.expiry;
+    if (room.status === 'waiting') return idle.activity >= openSeatSeconds * 1000 ? 'open_seat' : null;
+    if (idle.people >= awaySeconds * 1000) return 'away';
+    return idle.activity >= idleSeconds * 1000 ? 'idle' : null;
+  }
+
+  private remember(room: Room): void {
+    this.finishedRooms.set(room.id, room);
+    const limit = this.options.finishedCache ?? DEFAULT_FINISHED_CACHE;
+    for (const id of this.finishedRooms.keys()) {
+      if (this.finishedRooms.size <= limit) break;
+      this.finishedRooms.delete(id);
+    }
+  }
+
+  private countRooms(): void {
+    this.options.metrics.roomsInMemory.set(this.inMemory);
   }
 
   /** Shutdown, first step: bot searches in flight may finish and be stored, within `graceMs`. */
@@ -163,32 +252,31 @@ export class GameService {
   }
 
   close(): void {
+    clearInterval(this.sweeper);
     for (const r of this.rooms.values()) r.close();
   }
 
-  private load(stored: StoredGame): Room {
-    const room = Room.restore(stored, this.deps());
-    this.rooms.set(room.id, room);
-    // Rematch links, whichever of the two games is loaded first.
-    if (stored.setup.rematchOf) this.rooms.get(stored.setup.rematchOf)?.setRematch(room.id);
-    for (const r of this.rooms.values()) if (r.setup.rematchOf === room.id) room.setRematch(r.id);
-    return room;
-  }
-
   private deps() {
-    return { store: this.options.store, bots: this.options.bots, log: this.options.log };
+    return { store: this.store, bots: this.options.bots, log: this.options.log };
   }
-}
 
-function summarizeFinished(g: StoredGame & { finishedAt: string }): FinishedGame {
-  const record = Room.recordOf(g);
-  const names = record.players;
-  const { scores } = replayRecord(record);
-  return {
-    id: g.setup.id,
-    createdAt: g.setup.createdAt,
-    finishedAt: g.finishedAt,
-    rules: g.setup.rules,
-    players: g.setup.seats.map((s, i) => ({ seat: i, name: names[i], kind: s.kind, ...(s.level ? { level: s.level } : {}), score: scores[names[i]] })),
-  };
+  private summarizeFinished(g: FinishedEntry): FinishedGame {
+    const names = g.holders.map((h, i) => h?.name ?? `open seat ${i + 1}`);
+    return {
+      id: g.setup.id,
+      createdAt: g.setup.createdAt,
+      finishedAt: g.finishedAt,
+      rules: g.setup.rules,
+      players: g.setup.seats.map((s, i) => ({ seat: i, name: names[i], kind: s.kind, ...(s.level ? { level: s.level } : {}), score: (g.end.scores ?? this.replayScores(g))[i] })),
+      abandoned: g.end.abandoned,
+    };
+  }
+
+  /** Scores of a game finished before the store kept them (one replay per listing). */
+  private replayScores(g: FinishedEntry): number[] {
+    const stored = this.store.get(g.setup.id) as StoredGame;
+    const record = Room.recordOf(stored);
+    const { scores } = replayRecord(record);
+    return record.players.map((name) => scores[name]);
+  }
 }

@@ -7,7 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RecordMove } from '../../bot-engine/record.ts';
-import type { FinishedPage, GameSetup, GameStore, ListFinishedQuery, SeatHolder, StoredGame } from './store.ts';
+import { type FinishedPage, type GameEnd, type GameSetup, type GameStore, type ListFinishedQuery, type SeatHolder, StorageError, type StoredGame } from './store.ts';
 
 export interface SqliteStoreOptions {
   /** Database file path, or ':memory:'. */
@@ -42,6 +42,19 @@ CREATE TABLE IF NOT EXISTS seat_names (
 CREATE INDEX IF NOT EXISTS seat_names_by_name ON seat_names (name);
 `;
 
+/** Schema changes since the first release, in order; PRAGMA user_version counts those applied. */
+const MIGRATIONS = [
+  `ALTER TABLE games ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE games ADD COLUMN final_scores TEXT;
+   ALTER TABLE games ADD COLUMN rematch_id TEXT;
+   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;`,
+];
+
+/** The database file cannot be used (not a database, damaged, read-only, unreachable). */
+export class StoreOpenError extends Error {
+  override name = 'StoreOpenError';
+}
+
 type Row = Record<string, unknown>;
 
 export class SqliteStore implements GameStore {
@@ -49,10 +62,16 @@ export class SqliteStore implements GameStore {
   private readonly statements;
 
   constructor(options: SqliteStoreOptions) {
-    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-    this.db = new DatabaseSync(options.path);
-    this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${options.durability === 'full' ? 'FULL' : 'NORMAL'}; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 2000;`);
-    this.db.exec(SCHEMA);
+    try {
+      if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+      this.db = new DatabaseSync(options.path);
+      this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${options.durability === 'full' ? 'FULL' : 'NORMAL'}; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 2000;`);
+      this.migrate();
+      // A file we can read but not write must fail here, not at the first game.
+      this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('opened_at', ?)").run(new Date().toISOString());
+    } catch (e) {
+      throw new StoreOpenError(`cannot use the database ${options.path}: ${(e as Error).message}`, { cause: e });
+    }
     const db = this.db;
     this.statements = {
       insertGame: db.prepare('INSERT INTO games (id, created_at, setup, holders) VALUES (?, ?, ?, ?)'),
@@ -61,9 +80,23 @@ export class SqliteStore implements GameStore {
       game: db.prepare('SELECT * FROM games WHERE id = ?'),
       moves: db.prepare('SELECT move FROM moves WHERE game_id = ? ORDER BY seq'),
       insertMove: db.prepare('INSERT INTO moves (game_id, seq, move) VALUES (?, ?, ?)'),
-      advance: db.prepare('UPDATE games SET move_count = move_count + ?, finished = ?, finished_at = CASE WHEN ? = 1 THEN ? ELSE finished_at END WHERE id = ?'),
+      advance: db.prepare('UPDATE games SET move_count = move_count + ? WHERE id = ?'),
+      end: db.prepare('UPDATE games SET finished = 1, finished_at = ?, abandoned = ?, final_scores = ? WHERE id = ?'),
+      setRematch: db.prepare('UPDATE games SET rematch_id = ? WHERE id = ?'),
+      probe: db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('probed_at', ?)"),
       unfinished: db.prepare('SELECT * FROM games WHERE finished = 0 ORDER BY created_at, id'),
     };
+  }
+
+  private migrate(): void {
+    this.db.exec(SCHEMA);
+    const version = Number((this.db.prepare('PRAGMA user_version').get() as Row).user_version);
+    for (let v = version; v < MIGRATIONS.length; v++) {
+      this.transaction(() => {
+        this.db.exec(MIGRATIONS[v]);
+        this.db.exec(`PRAGMA user_version = ${v + 1}`);
+      });
+    }
   }
 
   create(setup: GameSetup, holders: (SeatHolder | null)[]): void {
@@ -84,13 +117,24 @@ export class SqliteStore implements GameStore {
     });
   }
 
-  appendMoves(id: string, moves: RecordMove[], finished: boolean): void {
+  appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): void {
     this.transaction(() => {
       const start = Number(this.row(id).move_count);
       for (const [i, m] of moves.entries()) this.statements.insertMove.run(id, start + i, JSON.stringify(m));
-      const done = finished ? 1 : 0;
-      this.statements.advance.run(moves.length, done, done, new Date().toISOString(), id);
+      this.statements.advance.run(moves.length, id);
+      if (end) this.statements.end.run(new Date().toISOString(), end.abandoned ? 1 : 0, JSON.stringify(end.scores), id);
     });
+  }
+
+  setRematch(id: string, rematchId: string): void {
+    this.transaction(() => {
+      this.row(id);
+      this.statements.setRematch.run(rematchId, id);
+    });
+  }
+
+  probe(): void {
+    this.transaction(() => this.statements.probe.run(new Date().toISOString()));
   }
 
   get(id: string): StoredGame | undefined {
@@ -117,7 +161,12 @@ export class SqliteStore implements GameStore {
       params.push(at, at, id);
     }
     const rows = this.db.prepare(`SELECT g.* FROM games g WHERE ${where.join(' AND ')} ORDER BY g.finished_at DESC, g.id DESC LIMIT ?`).all(...params, limit + 1) as Row[];
-    const page = rows.slice(0, limit).map((row) => ({ ...this.toGame(row), finishedAt: row.finished_at as string }));
+    const page = rows.slice(0, limit).map((row) => ({
+      setup: JSON.parse(row.setup as string),
+      holders: JSON.parse(row.holders as string),
+      end: endOf(row)!,
+      finishedAt: row.finished_at as string,
+    }));
     const last = page[page.length - 1];
     return { games: page, next: rows.length > limit && last ? encodeCursor(last.finishedAt, last.setup.id) : null };
   }
@@ -134,19 +183,35 @@ export class SqliteStore implements GameStore {
 
   private toGame(row: Row): StoredGame {
     const moves = (this.statements.moves.all(row.id as string) as Row[]).map((m) => JSON.parse(m.move as string) as RecordMove);
-    return { setup: JSON.parse(row.setup as string), holders: JSON.parse(row.holders as string), moves, finished: row.finished === 1 };
+    return {
+      setup: JSON.parse(row.setup as string),
+      holders: JSON.parse(row.holders as string),
+      moves,
+      finished: row.finished === 1,
+      end: endOf(row),
+      rematch: (row.rematch_id as string | null) ?? null,
+    };
   }
 
+  /** One transaction; on any failure nothing of it is kept. SQLite rolls back by itself on some
+   * errors (a full disk): a second ROLLBACK would then fail and hide the real cause. */
   private transaction(fn: () => void): void {
-    this.db.exec('BEGIN IMMEDIATE');
     try {
+      this.db.exec('BEGIN IMMEDIATE');
       fn();
       this.db.exec('COMMIT');
     } catch (e) {
-      this.db.exec('ROLLBACK');
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      if ((e as NodeJS.ErrnoException).code === 'ERR_SQLITE_ERROR') throw new StorageError(`the game store could not write: ${(e as Error).message}`, { cause: e });
       throw e;
     }
   }
+}
+
+/** A finished row's end; rows finished before final scores were stored have none (scores: null). */
+function endOf(row: Row): GameEnd | null {
+  if (row.finished !== 1) return null;
+  return { abandoned: row.abandoned === 1, scores: row.final_scores ? JSON.parse(row.final_scores as string) : null };
 }
 
 function encodeCursor(finishedAt: string, id: string): string {

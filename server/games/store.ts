@@ -1,6 +1,6 @@
 // Where games live: each game is its record (setup, seed, ordered moves) plus who holds each
-// seat. Synchronous on purpose: an accepted move is stored before it is broadcast. Issue D adds a
-// node:sqlite implementation of this same interface; this one keeps everything in memory.
+// seat. Synchronous on purpose: an accepted move is stored before it is broadcast. SqliteStore
+// (sqlite-store.ts) is the default; MemoryStore keeps everything in memory (tests, ":memory:").
 
 import type { Rules } from '../../bot-engine/rules.ts';
 import type { RecordMove } from '../../bot-engine/record.ts';
@@ -43,12 +43,30 @@ export interface SeatHolder {
   tokenHash: string | null;
 }
 
+/** How a game ended: played to the last tile, or abandoned (expired; scored as it stood). */
+export interface GameEnd {
+  abandoned: boolean;
+  /** Final score per seat, stored so listings never replay a record; null for games finished
+   * before scores were stored (their listing replays the record once). */
+  scores: number[] | null;
+}
+
 export interface StoredGame {
   setup: GameSetup;
   /** One entry per seat; null while a person seat is open. */
   holders: (SeatHolder | null)[];
   moves: RecordMove[];
   finished: boolean;
+  /** Set once the game is over. */
+  end: GameEnd | null;
+  /** The rematch started from this finished game. */
+  rematch: string | null;
+}
+
+/** A write the store could not commit (disk full, I/O error, read-only file): nothing of it was
+ * kept, and the caller must change nothing either. */
+export class StorageError extends Error {
+  override name = 'StorageError';
 }
 
 export interface ListFinishedQuery {
@@ -59,17 +77,30 @@ export interface ListFinishedQuery {
   player?: string;
 }
 
+/** A finished game as listed: no moves (listing never replays). */
+export interface FinishedEntry {
+  setup: GameSetup;
+  holders: (SeatHolder | null)[];
+  end: GameEnd;
+  finishedAt: string;
+}
+
 export interface FinishedPage {
-  games: (StoredGame & { finishedAt: string })[];
+  games: FinishedEntry[];
   /** Cursor for the next (older) page, or null. */
   next: string | null;
 }
 
+/** Every write either commits whole or throws StorageError having kept nothing. */
 export interface GameStore {
   create(setup: GameSetup, holders: (SeatHolder | null)[]): void;
   takeSeat(id: string, seat: number, holder: SeatHolder): void;
-  /** Appends accepted moves (a placement and any discards it caused) in order. */
-  appendMoves(id: string, moves: RecordMove[], finished: boolean): void;
+  /** Appends accepted moves (a placement and any discards it caused) in order; `end` when the
+   * game is over with them (no moves and an `end`: the game is abandoned as it stands). */
+  appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): void;
+  setRematch(id: string, rematchId: string): void;
+  /** A small write that shows whether the store can commit again (readiness after a failure). */
+  probe(): void;
   get(id: string): StoredGame | undefined;
   /** Games not finished (for restart recovery). */
   unfinished(): StoredGame[];
@@ -84,19 +115,27 @@ export class MemoryStore implements GameStore {
 
   create(setup: GameSetup, holders: (SeatHolder | null)[]): void {
     if (this.games.has(setup.id)) throw new Error(`game ${setup.id} already exists`);
-    this.games.set(setup.id, { setup: structuredClone(setup), holders: structuredClone(holders), moves: [], finished: false });
+    this.games.set(setup.id, { setup: structuredClone(setup), holders: structuredClone(holders), moves: [], finished: false, end: null, rematch: null });
   }
 
   takeSeat(id: string, seat: number, holder: SeatHolder): void {
     this.must(id).holders[seat] = { ...holder };
   }
 
-  appendMoves(id: string, moves: RecordMove[], finished: boolean): void {
+  appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): void {
     const g = this.must(id);
     g.moves.push(...moves.map((m) => ({ ...m })));
-    g.finished = finished;
-    if (finished) this.finishedAt.set(id, new Date().toISOString());
+    if (!end) return;
+    g.finished = true;
+    g.end = structuredClone(end);
+    this.finishedAt.set(id, new Date().toISOString());
   }
+
+  setRematch(id: string, rematchId: string): void {
+    this.must(id).rematch = rematchId;
+  }
+
+  probe(): void {}
 
   get(id: string): StoredGame | undefined {
     const g = this.games.get(id);
@@ -116,7 +155,7 @@ export class MemoryStore implements GameStore {
       .filter((g) => g.finished && (!player || g.holders.some((h) => h?.name.toLowerCase() === player)))
       .filter((g) => before === undefined || key(g.setup.id) < before)
       .sort((a, b) => (key(a.setup.id) < key(b.setup.id) ? 1 : -1));
-    const page = all.slice(0, limit).map((g) => ({ ...structuredClone(g), finishedAt: this.finishedAt.get(g.setup.id)! }));
+    const page = all.slice(0, limit).map((g) => ({ setup: structuredClone(g.setup), holders: structuredClone(g.holders), end: structuredClone(g.end!), finishedAt: this.finishedAt.get(g.setup.id)! }));
     const last = page[page.length - 1];
     return { games: page, next: all.length > limit && last ? Buffer.from(key(last.setup.id)).toString('base64url') : null };
   }

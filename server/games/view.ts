@@ -25,6 +25,7 @@ export interface ViewInput {
   botThinking: boolean;
   clock: ClockView;
   rematch: string | null;
+  abandoned: boolean;
 }
 
 export function seatView(input: ViewInput, you: number | null): GameView {
@@ -48,5 +49,6 @@ export function seatView(input: ViewInput, you: number | null): GameView {
     botThinking: input.botThinking,
     clock: input.clock,
     rematch: input.rematch,
+    abandoned: input.abandoned,
   };
 }

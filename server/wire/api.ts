@@ -97,6 +97,7 @@ export const FinishedGame = Type.Object({
   finishedAt: Type.String(),
   rules: Rules,
   players: Type.Array(FinishedPlayer),
+  abandoned: Type.Boolean({ description: 'ended by expiry, scored as it stood, not played to the last tile' }),
 });
 
 export const FinishedGames = Type.Object({
@@ -112,6 +113,7 @@ export const GameRecordReply = Type.Object(
     seed: Type.Optional(Type.String()),
     moves: Type.Array(Type.Object({}, { additionalProperties: true })),
     final: Type.Optional(Type.Boolean()),
+    abandoned: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: true },
 );

@@ -84,6 +84,7 @@ export const GameView = Type.Object({
   botThinking: Type.Boolean(),
   clock: ClockView,
   rematch: Type.Union([Type.String(), Type.Null()], { description: 'id of the rematch started from this finished game' }),
+  abandoned: Type.Boolean({ description: 'the game ended because it expired (docs/OPERATIONS.md), scored as it stood; status is then `finished`' }),
 });
 
 export type BotLevel = Static<typeof BotLevel>;

@@ -1,0 +1,85 @@
+// The game store as the server uses it: every write is counted, and a failing store (a full or
+// broken disk) is known, so /readyz says "not ready" and /metrics shows it, until a write commits
+// again. Failures are logged once per streak: a full disk must not also flood the logs.
+
+import type { Logger } from 'pino';
+import type { Metrics } from '../metrics.ts';
+import { type FinishedPage, type GameEnd, type GameSetup, type GameStore, type ListFinishedQuery, type SeatHolder, StorageError, type StoredGame } from './store.ts';
+import type { RecordMove } from '../../bot-engine/record.ts';
+
+/** While writes fail, readiness checks try a probe write at most this often. */
+export const PROBE_EVERY_MS = 1000;
+
+export class WatchedStore implements GameStore {
+  private readonly inner: GameStore;
+  private readonly metrics: Metrics;
+  private readonly log: Logger;
+  private failure: string | null = null;
+  private lastProbe = 0;
+
+  constructor(inner: GameStore, metrics: Metrics, log: Logger) {
+    this.inner = inner;
+    this.metrics = metrics;
+    this.log = log;
+    metrics.storeWritable.set(1);
+  }
+
+  /** Why writes fail now, or null. While failing, it probes (rate-limited) for recovery. */
+  problem(): string | null {
+    if (this.failure && Date.now() - this.lastProbe >= PROBE_EVERY_MS) {
+      this.lastProbe = Date.now();
+      try {
+        this.probe();
+      } catch {
+        // still failing: this.failure says why
+      }
+    }
+    return this.failure;
+  }
+
+  create(setup: GameSetup, holders: (SeatHolder | null)[]): void {
+    this.write('create', () => this.inner.create(setup, holders));
+  }
+  takeSeat(id: string, seat: number, holder: SeatHolder): void {
+    this.write('take_seat', () => this.inner.takeSeat(id, seat, holder));
+  }
+  appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): void {
+    this.write(end?.abandoned ? 'abandon' : 'moves', () => this.inner.appendMoves(id, moves, end));
+  }
+  setRematch(id: string, rematchId: string): void {
+    this.write('rematch', () => this.inner.setRematch(id, rematchId));
+  }
+  probe(): void {
+    this.write('probe', () => this.inner.probe());
+  }
+  get(id: string): StoredGame | undefined {
+    return this.inner.get(id);
+  }
+  unfinished(): StoredGame[] {
+    return this.inner.unfinished();
+  }
+  listFinished(query: ListFinishedQuery): FinishedPage {
+    return this.inner.listFinished(query);
+  }
+  close(): void {
+    this.inner.close();
+  }
+
+  private write(op: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      if (!(e instanceof StorageError)) throw e;
+      this.metrics.storeWriteFailures.inc({ op });
+      if (this.failure === null) this.log.error({ op, cause: (e.cause as Error | undefined)?.message }, `${e.message}: games wait, nothing changes until writes work again`);
+      this.failure = e.message;
+      this.metrics.storeWritable.set(0);
+      throw e;
+    }
+    if (this.failure !== null) {
+      this.log.info({ op }, 'the game store writes again: play resumes');
+      this.failure = null;
+      this.metrics.storeWritable.set(1);
+    }
+  }
+}
