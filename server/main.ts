@@ -1,8 +1,16 @@
 // `npm start`: configuration from the environment, listen, then wait for the warm pool.
 // SIGTERM/SIGINT close gracefully (sockets 1001, in-flight bot moves stored, pool closed), exit 0.
 
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+
+/** An operator's mistake, not a crash: one line on stderr that says what to change, exit 2. */
+function refuse(message: string): never {
+  process.stderr.write(`tessera: ${message}\n`);
+  process.exit(2);
+}
 
 async function main(): Promise<void> {
   let config: Config;
@@ -10,10 +18,18 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
-    process.stderr.write(`tessera: ${e.message}\n`);
-    process.exit(2);
+    refuse(e.message);
   }
-  const app = await buildApp(config);
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(config);
+  } catch (e) {
+    // The database cannot be opened, written or read (damaged, not a database, read-only).
+    const sqlite = (e as NodeJS.ErrnoException).code === 'ERR_SQLITE_ERROR' || (e as Error).name === 'StoreOpenError';
+    if (!sqlite) throw e;
+    const message = (e as Error).message.startsWith('cannot use') ? (e as Error).message : `cannot use the database ${join(config.dataDir, 'tessera.db')}: ${(e as Error).message}`;
+    refuse(`${message} (check that TESSERA_DATA_DIR=${config.dataDir} is writable; move a damaged file away to start empty, or restore it from a backup)`);
+  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -45,12 +61,10 @@ async function main(): Promise<void> {
     await app.listen({ port: config.port, host: config.host });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' && (e as NodeJS.ErrnoException).code !== 'EACCES') throw e;
-    // An operator's mistake, not a crash: one line that says what to change.
-    process.stderr.write(
-      `tessera: cannot listen on ${config.host}:${config.port}: ${(e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'the port is already in use (stop the other server or set PORT)' : 'permission denied (use a port above 1023 or set HOST)'}\n`,
-    );
     await app.close().catch(() => {});
-    process.exit(2);
+    refuse(
+      `cannot listen on ${config.host}:${config.port}: ${(e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'the port is already in use (stop the other server or set PORT)' : 'permission denied (use a port above 1023 or set HOST)'}`,
+    );
   }
   try {
     await app.tessera.poolStarted;

@@ -2,7 +2,7 @@
 // client (bench/lib/game-client.ts) that queues frames for the test to await.
 
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../server/app.ts';
+import { type BuildOptions, buildApp } from '../server/app.ts';
 import { type Config, loadConfig } from '../server/config.ts';
 import { GameSocket as Client, http, randomMove } from '../bench/lib/game-client.ts';
 import { rng } from '../bench/lib/stats.ts';
@@ -35,8 +35,8 @@ export interface Running {
   ws: string;
 }
 
-export async function startServer(overrides: Partial<Config> = {}, waitForPool = true): Promise<Running> {
-  const app = await buildApp(testConfig(overrides));
+export async function startServer(overrides: Partial<Config> = {}, waitForPool = true, options: BuildOptions = {}): Promise<Running> {
+  const app = await buildApp(testConfig(overrides), options);
   await app.listen({ port: 0, host: '127.0.0.1' });
   if (waitForPool) await app.tessera.poolStarted;
   const { port } = app.server.address() as { port: number };

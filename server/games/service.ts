@@ -12,7 +12,7 @@ import type { Metrics } from '../metrics.ts';
 import { ApiError } from '../errors.ts';
 import type { FinishedGame } from '../wire/api.ts';
 import { type BotMover, Room } from './room.ts';
-import type { ClockSetup, FinishedEntry, GameSetup, GameStore, ListFinishedQuery, SeatSetup, StoredGame } from './store.ts';
+import { type ClockSetup, type FinishedEntry, type GameSetup, type GameStore, type ListFinishedQuery, type SeatSetup, StorageError, type StoredGame } from './store.ts';
 import { WatchedStore } from './watched-store.ts';
 
 export interface CreateGameRequest {
@@ -87,6 +87,8 @@ export class GameService {
   }
 
   create(request: CreateGameRequest, rematchOf?: string): Room {
+    const storage = this.store.problem();
+    if (storage) throw new StorageError(storage);
     const busy = this.options.overloaded();
     if (busy) throw new OverloadError(busy, 5);
     if (this.activeCount() >= this.options.maxGames) throw new OverloadError(`this server holds its maximum of ${this.options.maxGames} games`, 30);

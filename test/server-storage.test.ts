@@ -1,0 +1,182 @@
+// A failed write changes nothing: the real SQLite engine refusing writes (a full disk, a
+// read-only file), the mover told `storage_unavailable`, /readyz and /metrics showing it, play
+// resuming with nothing lost once writes work again; and data directories the server cannot use
+// refused at boot with one clear line.
+
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync, chmodSync, truncateSync, statSync } from 'node:fs';
+import type { DatabaseSync } from 'node:sqlite';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import { SqliteStore } from '../server/games/sqlite-store.ts';
+import { type GameSetup, StorageError } from '../server/games/store.ts';
+import { replayRecord } from '../bot-engine/record.ts';
+import { Room } from '../server/games/room.ts';
+import { Client, createGame, get, post, startServer } from './server-helpers.ts';
+
+const MAIN = fileURLToPath(new URL('../dist/server/main.js', import.meta.url));
+const tempDir = () => mkdtempSync(join(tmpdir(), 'tessera-storage-'));
+
+/** The store's own connection: the tests make the real engine refuse writes through it. */
+const dbOf = (store: SqliteStore) => (store as unknown as { db: DatabaseSync }).db;
+const readOnly = (store: SqliteStore, on: boolean) => dbOf(store).exec(`PRAGMA query_only = ${on ? 1 : 0}`);
+
+const setup = (id: string): GameSetup => ({
+  id,
+  createdAt: new Date().toISOString(),
+  seed: 's',
+  rules: { tinyCity: false, farmers: '3rd' },
+  seats: [{ kind: 'person' }, { kind: 'person' }],
+  clock: { turnSeconds: null, graceSeconds: 60 },
+  standIn: 'heuristic',
+});
+
+test('a full disk: the store keeps nothing of the write and reports SQLite’s own error', () => {
+  const store = new SqliteStore({ path: join(tempDir(), 'games.db') });
+  store.create(setup('g'), [null, null]);
+  const db = dbOf(store);
+  const { page_count } = db.prepare('PRAGMA page_count').get() as { page_count: number };
+  db.exec(`PRAGMA max_page_count = ${page_count}`);
+  const many = Array.from({ length: 400 }, (_, i) => ({ tile: 'V', x: i, y: 1, rotation: 0, meeple: 'road'.repeat(20) }));
+  assert.throws(
+    () => store.appendMoves('g', many, null),
+    (e: unknown) => e instanceof StorageError && /database or disk is full/.test(e.message) && !/cannot rollback/.test(e.message),
+  );
+  assert.equal(db.isTransaction, false);
+  assert.equal(store.get('g')!.moves.length, 0);
+  db.exec('PRAGMA max_page_count = 1000000');
+  store.appendMoves('g', many, null);
+  assert.equal(store.get('g')!.moves.length, 400);
+  store.close();
+});
+
+test('a person’s move whose write fails changes nothing; play resumes when writes work', async () => {
+  const path = join(tempDir(), 'games.db');
+  const store = new SqliteStore({ path });
+  const server = await startServer({}, true, { store });
+  try {
+    const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'person' }]);
+    const a = await Client.join(server.ws, id, tokens.get(0));
+    const b = await Client.join(server.ws, id, tokens.get(1));
+    const view = (await a.latestState((f) => f.view.status === 'playing' && f.view.legal)).view;
+    await b.latestState((f) => f.view.status === 'playing');
+    const p = view.legal[0];
+    const move = { type: 'move', id: 'm1', turn: view.turn, move: { x: p.x, y: p.y, rotation: p.rotation, meeple: null } };
+
+    readOnly(store, true);
+    a.send(move);
+    const refused = await a.next((f) => f.type === 'error');
+    assert.deepEqual([refused.code, refused.ref], ['storage_unavailable', 'm1']);
+    // Nothing changed: the summary, the other player's view, the store.
+    const summary = (await get(server.base, `/api/games/${id}`)).body;
+    assert.deepEqual([summary.turn, summary.currentSeat, summary.tilesLeft], [view.turn, 0, view.tilesLeft]);
+    assert.equal(b.frames.filter((f) => f.type === 'state' && f.view.turn !== view.turn).length, 0);
+    assert.equal(store.get(id)!.moves.length, 0);
+    const ready = await get(server.base, '/readyz');
+    assert.equal(ready.status, 503);
+    assert.match(ready.body.reason, /could not write/);
+    const metrics = (await get(server.base, '/metrics')).body as string;
+    assert.match(metrics, /tessera_store_writable 0/);
+    assert.match(metrics, /tessera_store_write_failures_total\{op="moves"\} 1/);
+    const create = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] });
+    assert.deepEqual([create.status, create.body.code, create.headers.get('retry-after')], [503, 'storage_unavailable', '10']);
+
+    readOnly(store, false);
+    // Readiness probes the store (at most once a second) and comes back by itself.
+    let readyAgain = await get(server.base, '/readyz');
+    for (let i = 0; i < 30 && readyAgain.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      readyAgain = await get(server.base, '/readyz');
+    }
+    assert.equal(readyAgain.status, 200);
+    a.send(move);
+    const after = await b.latestState((f) => f.view.turn > view.turn);
+    assert.equal(after.view.currentSeat, 1);
+    assert.match((await get(server.base, '/metrics')).body, /tessera_store_writable 1/);
+    a.close();
+    b.close();
+  } finally {
+    await server.app.close();
+  }
+  // Everything acknowledged is in the file and replays.
+  const reopened = new SqliteStore({ path });
+  const games = reopened.unfinished();
+  assert.equal(games.length, 1);
+  assert.ok(games[0].moves.length >= 1);
+  replayRecord(Room.recordOf(games[0]));
+  reopened.close();
+});
+
+test('a bot’s move whose write fails: the bot does not advance, the server stays up, the move lands later', async () => {
+  const store = new SqliteStore({ path: join(tempDir(), 'games.db') });
+  const server = await startServer({ botDeadlineMs: 1500 }, true, { store });
+  try {
+    // The bot moves first, with a search long enough to make the store refuse its write meanwhile.
+    const { id, tokens } = await createGame(server.base, [{ kind: 'bot', level: 'expert' }, { kind: 'person' }]);
+    readOnly(store, true);
+    const person = await Client.join(server.ws, id, tokens.get(1));
+    const failed = () => get(server.base, '/metrics').then((m) => /tessera_store_write_failures_total\{op="moves"\} [1-9]/.test(m.body));
+    for (let i = 0; i < 40 && !(await failed()); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(await failed(), 'the bot’s write was refused');
+    assert.equal((await get(server.base, `/api/games/${id}`)).body.turn, 0, 'the bot did not advance');
+    assert.equal(store.get(id)!.moves.length, 0);
+    readOnly(store, false);
+    const moved = await person.latestState((f) => f.view.turn > 0 && f.view.currentSeat === 1, 10_000);
+    assert.equal(moved.last.seat, 0);
+    assert.equal(store.get(id)!.moves.length, moved.view.turn);
+    person.close();
+  } finally {
+    await server.app.close();
+  }
+});
+
+/** Runs the real server on `dataDir`; resolves with its exit code and stderr. */
+function boot(dataDir: string): Promise<{ code: number | null; stderr: string }> {
+  const proc = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: '0', TESSERA_DATA_DIR: dataDir, TESSERA_BOT_WORKERS: '1', TESSERA_WARMUP_LEVEL: 'random' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr!.on('data', (c: Buffer) => (stderr += c));
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 20_000);
+  return new Promise((resolve) => proc.on('exit', (code) => (clearTimeout(timer), resolve({ code, stderr }))));
+}
+
+function assertRefused(result: { code: number | null; stderr: string }, file: string, cause: RegExp): void {
+  assert.equal(result.code, 2, result.stderr);
+  const lines = result.stderr.trim().split('\n');
+  assert.equal(lines.length, 1, result.stderr);
+  assert.ok(lines[0].includes(file), lines[0]);
+  assert.match(lines[0], cause);
+  assert.match(lines[0], /TESSERA_DATA_DIR/);
+}
+
+test('data directories the server cannot use are refused at boot with one line', { timeout: 60_000 }, async () => {
+  const noise = tempDir();
+  writeFileSync(join(noise, 'tessera.db'), Buffer.from(Array.from({ length: 20_000 }, (_, i) => (i * 7919) % 251)));
+  assertRefused(await boot(noise), join(noise, 'tessera.db'), /file is not a database/);
+
+  const damaged = tempDir();
+  const store = new SqliteStore({ path: join(damaged, 'tessera.db') });
+  for (let i = 0; i < 300; i++) store.create({ ...setup(`g${i}`), seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] }, [null, { name: 'bot', tokenHash: null }]);
+  store.close();
+  truncateSync(join(damaged, 'tessera.db'), Math.floor(statSync(join(damaged, 'tessera.db')).size / 10));
+  assertRefused(await boot(damaged), join(damaged, 'tessera.db'), /malformed/);
+
+  // Read-only: a read-only mount as root (permissions do not stop root), else a read-only directory.
+  const ro = join(tempDir(), 'ro');
+  mkdirSync(ro);
+  let mounted = false;
+  if (process.getuid?.() === 0) {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'tmpfs', ro]);
+    mounted = true;
+  } else chmodSync(ro, 0o555);
+  try {
+    assertRefused(await boot(ro), join(ro, 'tessera.db'), /unable to open|readonly/);
+  } finally {
+    if (mounted) execFileSync('umount', [ro]);
+  }
+});
