@@ -1,0 +1,88 @@
+// Games do not live forever: a game nobody plays any more expires (recorded as abandoned, scored
+// as it stood, its slot freed), and finished games leave memory for a bounded cache.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { replayRecord } from '../bot-engine/record.ts';
+import { Client, createGame, get, post, startServer } from './server-helpers.ts';
+
+const metric = async (base: string, name: string) => Number(((await get(base, '/metrics')).body as string).match(new RegExp(`^${name} (\\S+)$`, 'm'))?.[1]);
+
+test('an open seat nobody takes, and a game every person left, expire as abandoned', async () => {
+  const server = await startServer({ expireOpenSeatSeconds: 1, expireAwaySeconds: 2, expireIdleSeconds: 3600 });
+  try {
+    // Waiting for a second person who never comes.
+    const waiting = (await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }] })).body.id;
+    const lobbyWatcher = await Client.join(server.ws, waiting);
+
+    // Two people play a few moves, then both leave; a stand-in would play after the 1 s grace.
+    const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'person' }]);
+    const people = [await Client.join(server.ws, id, tokens.get(0)), await Client.join(server.ws, id, tokens.get(1))];
+    for (let turn = 0; turn < 4; ) {
+      const seat = turn % 2;
+      const view = (await people[seat].latestState((f) => f.view.turn === turn && f.view.legal)).view;
+      const p = view.legal[0];
+      people[seat].send({ type: 'move', turn, move: { x: p.x, y: p.y, rotation: p.rotation, meeple: p.meeples[0] ?? null } });
+      turn = (await people[seat].latestState((f) => f.view.turn > turn)).view.turn;
+    }
+    assert.equal(await metric(server.base, 'tessera_games_active'), 2);
+    const watcher = await Client.join(server.ws, id);
+    const before = (await watcher.latestState()).view;
+    for (const p of people) p.close();
+
+    const ended = (await watcher.latestState((f) => f.view.abandoned, 10_000)).view;
+    assert.equal(ended.status, 'finished');
+    assert.equal(ended.turn, before.turn, 'no stand-in played for people who all left');
+    const gone = (await lobbyWatcher.latestState((f) => f.view.abandoned, 10_000)).view;
+    assert.equal(gone.status, 'finished');
+
+    // Listed as abandoned, with followers scored as they stood; the record says so and replays to them.
+    const listed = (await get(server.base, '/api/games/finished')).body.games;
+    const entry = listed.find((g: { id: string }) => g.id === id);
+    assert.equal(entry.abandoned, true);
+    assert.deepEqual(
+      entry.players.map((p: { score: number }) => p.score),
+      ended.seats.map((s: { score: number }) => s.score),
+    );
+    assert.equal(listed.find((g: { id: string }) => g.id === waiting).abandoned, true);
+    const record = (await get(server.base, `/api/games/${id}/record`)).body;
+    assert.deepEqual([record.final, record.abandoned, record.moves.length], [true, true, before.turn]);
+    assert.deepEqual(
+      Object.values(replayRecord(record).scores),
+      entry.players.map((p: { score: number }) => p.score),
+    );
+
+    // Their slots are free; the lobby no longer offers the open seat.
+    assert.equal(await metric(server.base, 'tessera_games_active'), 0);
+    assert.match((await get(server.base, '/metrics')).body, /tessera_games_abandoned_total\{why="away"\} 1/);
+    assert.deepEqual((await get(server.base, '/api/games')).body.games, []);
+    watcher.close();
+    lobbyWatcher.close();
+  } finally {
+    await server.app.close();
+  }
+});
+
+test('finished games leave memory: only a bounded cache stays, and they are still served', async () => {
+  const server = await startServer({ expireOpenSeatSeconds: 1, finishedCache: 5, createsPerMinute: 1000 });
+  try {
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) ids.push((await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] })).body.id);
+    assert.equal(await metric(server.base, 'tessera_games_in_memory'), 40);
+    // Every one expires; the sweep after that moves them out of memory.
+    const watcher = await Client.join(server.ws, ids[39]);
+    await watcher.latestState((f) => f.view.abandoned, 10_000);
+    watcher.close();
+    let inMemory = await metric(server.base, 'tessera_games_in_memory');
+    for (let i = 0; i < 20 && inMemory > 5; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      inMemory = await metric(server.base, 'tessera_games_in_memory');
+    }
+    assert.equal(inMemory, 5);
+    // Any of them is still served (from the store), without growing memory past the cache.
+    for (const id of ids.slice(0, 20)) assert.equal((await get(server.base, `/api/games/${id}`)).body.status, 'finished');
+    assert.equal(await metric(server.base, 'tessera_games_in_memory'), 5);
+  } finally {
+    await server.app.close();
+  }
+});
