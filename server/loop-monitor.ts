@@ -2,6 +2,10 @@
 // how late it fires (the delay any callback would see) into one histogram per second, kept for a
 // minute; a window merges the last N seconds. Utilisation comes from eventLoopUtilization
 // snapshots taken at the same second boundaries.
+//
+// Every histogram is allocated once and reused (reset). Their memory is native, invisible to the
+// GC's heuristics: one new histogram per second and per read grew an idle server's RSS by
+// ~130 KB/s until a collection happened to run (issue I; test/loop-monitor.test.ts).
 
 import { createHistogram, performance, type EventLoopUtilization, type RecordableHistogram } from 'node:perf_hooks';
 import type { LoopWindow } from './wire/pool.ts';
@@ -10,16 +14,34 @@ export type { LoopWindow };
 
 const TICK_MS = 10;
 const KEEP_SECONDS = 60;
+/** Delays above a minute are recorded as a minute (microseconds). */
+const HIGHEST_US = 60_000_000;
+
+const histogram = () => createHistogram({ lowest: 1, highest: HIGHEST_US, figures: 3 });
 
 export class LoopMonitor {
-  private current: RecordableHistogram = createHistogram();
+  /** Seconds as a ring: `slots[(head + i) % n]` for the i-th oldest; the last used is the current second. */
+  private readonly slots: { histogram: RecordableHistogram; elu: EventLoopUtilization }[] = [];
+  private head = 0;
+  private filled = 0;
+  private current: RecordableHistogram;
   private currentStart = performance.now();
-  private readonly ring: { histogram: RecordableHistogram; elu: EventLoopUtilization }[] = [];
-  private startElu = performance.eventLoopUtilization();
-  /** Merged completed seconds by window length, until the next second boundary. */
-  private readonly merged = new Map<number, RecordableHistogram>();
+  /** Completed seconds merged, by window length, valid until the next second boundary. */
+  private readonly merged = new Map<number, { histogram: RecordableHistogram; valid: boolean }>();
+  private readonly scratch = histogram();
   private timer: NodeJS.Timeout | null = null;
   private expected = 0;
+
+  constructor() {
+    const start = performance.eventLoopUtilization();
+    for (let i = 0; i <= KEEP_SECONDS; i++) this.slots.push({ histogram: histogram(), elu: start });
+    this.current = this.slots[0].histogram;
+  }
+
+  /** Histograms this monitor allocated; fixed for its lifetime whatever the reads. */
+  get histograms(): number {
+    return this.slots.length + this.merged.size + 1;
+  }
 
   start(): void {
     if (this.timer) return;
@@ -34,24 +56,36 @@ export class LoopMonitor {
 
   /** Delay quantiles and utilisation over the last `seconds` (the second in progress included). */
   window(seconds: number): LoopWindow {
-    const recent = this.ring.slice(-seconds);
+    const count = Math.min(seconds, this.filled);
     // Completed seconds are merged once per second boundary, not on every read (scrapes are hot).
     let completed = this.merged.get(seconds);
     if (!completed) {
-      completed = createHistogram();
-      for (const s of recent) completed.add(s.histogram);
+      completed = { histogram: histogram(), valid: false };
       this.merged.set(seconds, completed);
     }
-    const merged = createHistogram();
-    merged.add(completed);
+    if (!completed.valid) {
+      completed.histogram.reset();
+      for (let i = this.filled - count; i < this.filled; i++) completed.histogram.add(this.completedSecond(i).histogram);
+      completed.valid = true;
+    }
+    const merged = this.scratch;
+    merged.reset();
+    merged.add(completed.histogram);
     merged.add(this.current);
     const ms = (us: number) => (merged.count === 0 || !Number.isFinite(us) ? 0 : Math.round(us) / 1000);
-    const from = recent.length > 0 ? (this.ring[this.ring.length - recent.length - 1]?.elu ?? this.startElu) : (this.ring.at(-1)?.elu ?? this.startElu);
+    // Utilisation since the end of the second before the window; the current slot still holds the
+    // snapshot of the second it replaced (or the start, before the ring first wrapped).
+    const from = count < this.filled ? this.completedSecond(this.filled - count - 1).elu : this.slots[(this.head + this.filled) % this.slots.length].elu;
     return {
       delayMs: { p50: ms(merged.percentile(50)), p99: ms(merged.percentile(99)), max: ms(merged.max), mean: ms(merged.mean) },
       utilization: performance.eventLoopUtilization(performance.eventLoopUtilization(), from).utilization,
-      seconds: recent.length + (performance.now() - this.currentStart) / 1000,
+      seconds: count + (performance.now() - this.currentStart) / 1000,
     };
+  }
+
+  /** The i-th oldest completed second (0 ≤ i < filled). */
+  private completedSecond(i: number) {
+    return this.slots[(this.head + i) % this.slots.length];
   }
 
   private schedule(): void {
@@ -61,15 +95,23 @@ export class LoopMonitor {
 
   private tick(): void {
     const now = performance.now();
-    this.current.record(Math.max(1, Math.round((now - this.expected) * 1000)));
-    if (now - this.currentStart >= 1000) {
-      this.ring.push({ histogram: this.current, elu: performance.eventLoopUtilization() });
-      if (this.ring.length > KEEP_SECONDS) this.ring.shift();
-      this.merged.clear();
-      this.current = createHistogram();
-      this.currentStart = now;
-    }
+    this.current.record(Math.min(HIGHEST_US, Math.max(1, Math.round((now - this.expected) * 1000))));
+    if (now - this.currentStart >= 1000) this.nextSecond(now);
     this.expected = performance.now() + TICK_MS;
     this.schedule();
+  }
+
+  /** Closes the current second (its slot joins the completed ones) and reuses the oldest slot. */
+  private nextSecond(now: number): void {
+    const n = this.slots.length;
+    const closing = this.slots[(this.head + this.filled) % n];
+    closing.elu = performance.eventLoopUtilization();
+    if (this.filled < KEEP_SECONDS) this.filled++;
+    else this.head = (this.head + 1) % n;
+    const next = this.slots[(this.head + this.filled) % n];
+    next.histogram.reset();
+    this.current = next.histogram;
+    this.currentStart = now;
+    for (const m of this.merged.values()) m.valid = false;
   }
 }

@@ -22,3 +22,23 @@ test('a 120 ms block shows as delay; idle ticks stay small; reads do not reset t
     monitor.stop();
   }
 });
+
+test('reading the monitor allocates nothing: its histograms are fixed and RSS stays flat', async () => {
+  const monitor = new LoopMonitor();
+  monitor.start();
+  try {
+    await sleep(1100); // past a second boundary: the ring turns
+    for (const s of [1, 5, 60]) monitor.window(s);
+    const histograms = monitor.histograms;
+    globalThis.gc?.();
+    const before = process.memoryUsage().rss;
+    // The dashboard reads every second, scrapers too: 20,000 reads is months of that in a burst.
+    for (let i = 0; i < 20_000; i++) monitor.window([1, 5, 60][i % 3]);
+    const grown = (process.memoryUsage().rss - before) / 1048576;
+    assert.equal(monitor.histograms, histograms);
+    // One new histogram per read (the old code) grew RSS by about 2 GB here.
+    assert.ok(grown < 64, `RSS grew ${grown.toFixed(1)} MB over 20,000 reads`);
+  } finally {
+    monitor.stop();
+  }
+});
