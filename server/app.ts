@@ -2,6 +2,7 @@
 // port 0; server/main.ts adds the port and the signals.
 
 import { join } from 'node:path';
+import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
@@ -11,7 +12,7 @@ import { GameService } from './games/service.ts';
 import type { GameStore } from './games/store.ts';
 import { SqliteStore } from './games/sqlite-store.ts';
 import { clientErrorHandler, installErrorHandling } from './http/errors.ts';
-import { errorBody } from './errors.ts';
+import { ApiError, errorBody } from './errors.ts';
 import { clientRoutes } from './http/client.ts';
 import { gameRoutes } from './http/games.ts';
 import { opsRoutes } from './http/ops.ts';
@@ -60,7 +61,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const quiet = new Set(['/healthz', '/readyz', '/metrics', '/api/pool']);
   const logController = new LogController({ disableRequestLogging: (request) => quiet.has(request.url.split('?')[0]) });
   // return503OnClosing off: our onRequest hook answers in the documented error shape instead.
-  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, bodyLimit: 16 * 1024, logController, clientErrorHandler, return503OnClosing: false });
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: 16 * 1024,
+    logController,
+    clientErrorHandler,
+    return503OnClosing: false,
+    trustProxy: config.trustProxy,
+  });
   const metrics = new Metrics();
   const sizing = decidePoolSize({ setting: config.botWorkers, reservedCores: config.reservedCores, cgroupRoot: config.cgroupRoot });
   const pool = new BotPool({
@@ -129,6 +137,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   });
   installErrorHandling(app);
+  // Per-route limits only (the routes that create state say theirs); probes and reads are free.
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => new ApiError('too_many_requests', `at most ${context.max} of these a minute from one address; retry in ${Math.ceil(context.ttl / 1000)} s`),
+  });
   // The probes keep answering in their own shape (/readyz: 503 "shutting down") for load balancers.
   app.addHook('onRequest', async (request, reply) => {
     if (tessera.closing && !PROBES.has(request.url))

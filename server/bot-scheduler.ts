@@ -80,7 +80,7 @@ export class BotScheduler {
       plan = { ...plan, level: cheaper(level) };
       this.metrics.degraded.inc({ step: 'level' });
     }
-    if (plan.degraded) log.info({ load, level: plan.level, budgetMs: plan.budget }, 'bot move degraded under load');
+    if (plan.degraded) log.info({ load, botLevel: plan.level, budgetMs: plan.budget }, 'bot move degraded under load');
     const answer = (move: Move, source: MoveSource, used: BotLevel, hitDeadline: boolean): BotAnswer => {
       this.metrics.botMoves.inc({ source });
       return { move, source, level: used, hitDeadline, elapsedMs: performance.now() - started };
@@ -98,7 +98,7 @@ export class BotScheduler {
       this.failed(e, log, 'retry');
     }
     const decision = chooseMove(view, FALLBACK_LEVEL, seed);
-    log.warn({ level: FALLBACK_LEVEL }, 'bot move chosen on the main thread: the pool could not answer');
+    log.warn({ botLevel: FALLBACK_LEVEL }, 'bot move chosen on the main thread: the pool could not answer');
     return answer(resolvedToMove(view, decision), 'fallback', FALLBACK_LEVEL, false);
   }
 

@@ -12,3 +12,34 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'prettyLogs'>): L
     ...(config.prettyLogs ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l' } } } : {}),
   });
 }
+
+/** At most `lines` log lines per `periodMs` for one kind of client fault; the next line after a
+ * full period says how many were left out. Faults stay counted in /metrics. */
+export class LogBudget {
+  private readonly lines: number;
+  private readonly periodMs: number;
+  private periodStart = 0;
+  private used = 0;
+  private suppressed = 0;
+
+  constructor(lines: number, periodMs: number) {
+    this.lines = lines;
+    this.periodMs = periodMs;
+  }
+
+  warn(log: Logger, fields: object, message: string): void {
+    const now = Date.now();
+    if (now - this.periodStart >= this.periodMs) {
+      this.periodStart = now;
+      this.used = 0;
+    }
+    if (this.used >= this.lines) {
+      this.suppressed++;
+      return;
+    }
+    this.used++;
+    const left = this.suppressed;
+    this.suppressed = 0;
+    log.warn(left > 0 ? { ...fields, suppressedBefore: left } : fields, message);
+  }
+}

@@ -140,9 +140,11 @@ test('HTTP API: schemas, errors, OpenAPI, probes, metrics, pool summary', async 
   const { id } = await createGame(server.base, [{ kind: 'person' }, { kind: 'person' }]);
   assert.equal((await post(server.base, `/api/games/${id}/seats`, { name: 'late' })).status, 409);
   assert.equal((await get(server.base, `/api/games/${id}/record`)).status, 409);
-  const open = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] });
+  const open = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }], listed: true });
+  const invite = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] });
   const listed = await get(server.base, '/api/games');
   assert.ok(listed.body.games.some((g: any) => g.id === open.body.id));
+  assert.ok(!listed.body.games.some((g: any) => g.id === invite.body.id), 'a game not created as listed is reached by its link only');
   const joined = await post(server.base, `/api/games/${open.body.id}/seats`, { name: 'ann' });
   assert.ok(Buffer.from(joined.body.token, 'base64url').length >= 16, 'token ≥ 128 bits');
 

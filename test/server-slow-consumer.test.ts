@@ -40,6 +40,7 @@ test('a slow consumer is dropped once its unread output passes the bound', () =>
     messagesPerSecond: 10,
     burst: 10,
     maxBufferedBytes: 10_000,
+    watchersPerGame: 10,
   });
   const frame = { type: 'bye' as const, reason: 'x'.repeat(3000) };
   for (let i = 0; i < 10; i++) conn.send(frame);

@@ -37,7 +37,7 @@ export interface HttpReport {
   serverLog: { warn: number; error: number; messages: Record<string, number> };
 }
 
-const CREATE_BODY = JSON.stringify({ seats: [{ kind: 'person' }, { kind: 'bot', level: 'hard' }] });
+const CREATE_BODY = JSON.stringify({ seats: [{ kind: 'person' }, { kind: 'bot', level: 'hard' }], listed: true });
 
 export async function runHttp(o: HttpOptions): Promise<{ report: HttpReport; markdown: string }> {
   const m0 = machine();

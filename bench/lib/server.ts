@@ -43,7 +43,18 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const fd = openSync(logFile, 'a');
   const child = spawn(process.execPath, [serverMain], {
     cwd: repoRoot,
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', TESSERA_DATA_DIR: join(dir, 'data'), TESSERA_MAX_GAMES: '100000', ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      TESSERA_DATA_DIR: join(dir, 'data'),
+      TESSERA_MAX_GAMES: '100000',
+      TESSERA_CREATES_PER_MINUTE: '1000000',
+      TESSERA_WS_PER_IP: '100000',
+      ...env,
+    },
     stdio: ['ignore', fd, fd],
   });
   children.add(child);

@@ -30,8 +30,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 }
 
 export const api = {
-  createGame: (seats: SeatRequest[], rules?: Partial<Rules>, clock?: { turnSeconds: number | null }) =>
-    call<GameSummary>('POST', '/api/games', { seats, ...(rules ? { rules } : {}), ...(clock ? { clock } : {}) }),
+  createGame: (seats: SeatRequest[], rules?: Partial<Rules>, clock?: { turnSeconds: number | null }, listed = false) =>
+    call<GameSummary>('POST', '/api/games', { seats, ...(rules ? { rules } : {}), ...(clock ? { clock } : {}), ...(listed ? { listed } : {}) }),
   finishedGames: (limit = 8) => call<FinishedGames>('GET', `/api/games/finished?limit=${limit}`),
   openGames: (limit = 50) => call<OpenGames>('GET', `/api/games?limit=${limit}`),
   game: (id: string) => call<GameSummary>('GET', `/api/games/${encodeURIComponent(id)}`),

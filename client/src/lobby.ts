@@ -30,7 +30,8 @@ export function mountLobby(root: HTMLElement): () => void {
       <form data-form="create">
         <label class="field">Your name <input name="name" required maxlength="32" autocomplete="nickname" placeholder="e.g. Ada" value="${esc(savedName())}"></label>
         <fieldset class="seats"><legend>Table</legend><ol class="seat-list"></ol>
-          <button type="button" class="btn small" data-action="add">+ Add opponent</button></fieldset>
+          <button type="button" class="btn small" data-action="add">+ Add opponent</button>
+          <label class="check"><input type="checkbox" name="listed"> List it in Open games: anyone may take an open seat (otherwise only people you send the link to)</label></fieldset>
         <fieldset class="rules"><legend>Rules</legend>
           <label class="check"><input type="checkbox" name="tinyCity"> Small cities: a finished two-tile city scores 2 (1st/2nd edition)</label>
           <label class="field inline">Turn clock <select name="clock"><option value="">server default (none against bots only, 2 min with people)</option><option value="none">no clock</option><option value="60">1 minute a turn</option><option value="120">2 minutes a turn</option><option value="300">5 minutes a turn</option></select></label>
@@ -118,7 +119,9 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
                 `<li class="game-item"><div>${[...g.players]
                   .sort((a, b) => b.score - a.score)
                   .map((p) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[p.seat]}">${PLAYER_GLYPHS[p.seat]} ${esc(p.name)} ${p.score}</span>`)
-                  .join(' ')}<div class="muted small">${timeAgo(g.finishedAt)}</div></div><a class="btn small" href="#/replay/${encodeURIComponent(g.id)}">Replay</a></li>`,
+                  .join(
+                    ' ',
+                  )}<div class="muted small">${g.abandoned ? 'abandoned · ' : ''}${timeAgo(g.finishedAt)}</div></div><a class="btn small" href="#/replay/${encodeURIComponent(g.id)}">Replay</a></li>`,
             )
             .join('')
         : '<li class="muted">No finished game yet.</li>';
@@ -174,7 +177,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     const clock = clockChoice === '' ? undefined : { turnSeconds: clockChoice === 'none' ? null : Number(clockChoice) };
     busy = true;
     try {
-      const g = await api.createGame(setup, rules, clock);
+      const g = await api.createGame(setup, rules, clock, data.get('listed') === 'on');
       const joined = await api.join(g.id, name, 0);
       heldSeats.put({ gameId: g.id, seat: joined.seat, token: joined.token, name, at: Date.now() });
       location.hash = `#/g/${encodeURIComponent(g.id)}`;

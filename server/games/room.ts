@@ -97,7 +97,8 @@ export class Room {
     deps.store.create(setup, holders);
     const state = newGame({ players: setup.seats.length, rules: setup.rules, seed: setup.seed });
     const room = new Room({ setup, holders, moves: [], finished: false, end: null, rematch: null }, state, deps, true, []);
-    room.log.info({ seats: setup.seats, rules: setup.rules, clock: setup.clock }, 'game created');
+    // Seats as words: a nested `level` would read as pino's own level field to log tools.
+    room.log.info({ seats: setup.seats.map((s) => (s.kind === 'bot' ? `${s.level} bot` : 'person')), rules: setup.rules, clock: setup.clock }, 'game created');
     return room;
   }
 

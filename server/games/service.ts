@@ -21,6 +21,7 @@ export interface CreateGameRequest {
   /** Turn clock; by default off when one person plays bots, on (DEFAULT_TURN_SECONDS) with more people. */
   clock?: Partial<ClockSetup>;
   standIn?: BotLevel;
+  listed?: boolean;
 }
 
 export const DEFAULT_TURN_SECONDS = 120;
@@ -105,6 +106,7 @@ export class GameService {
       },
       standIn: request.standIn ?? DEFAULT_STAND_IN,
       ...(rematchOf ? { rematchOf } : {}),
+      ...(request.listed && !rematchOf ? { listed: true } : {}),
     };
     const room = Room.create(setup, this.deps());
     this.rooms.set(room.id, room);
@@ -139,10 +141,10 @@ export class GameService {
     return this.rooms.size + this.finishedRooms.size;
   }
 
-  /** Games with an open seat, newest first (rematches keep their seats for their players). */
+  /** Listed games with an open seat, newest first (invite games are reached by their link only). */
   open(limit = 50): Room[] {
     return [...this.rooms.values()]
-      .filter((r) => r.status === 'waiting' && !r.setup.rematchOf)
+      .filter((r) => r.status === 'waiting' && r.setup.listed)
       .reverse()
       .slice(0, limit);
   }

@@ -35,6 +35,8 @@ export interface GameSetup {
   standIn: BotLevel;
   /** The finished game this one is a rematch of: its players hold the person seats. */
   rematchOf?: string;
+  /** Offered to anyone in the lobby's open games; otherwise only people with the link join. */
+  listed?: boolean;
 }
 
 export interface SeatHolder {

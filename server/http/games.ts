@@ -32,7 +32,9 @@ function summary(room: Room): GameSummary {
 }
 
 export async function gameRoutes(app: FastifyInstance): Promise<void> {
-  const { games } = app.tessera;
+  const { games, config } = app.tessera;
+  // Each route that creates state allows so many calls a minute per client address.
+  const limited = { rateLimit: { max: config.createsPerMinute, timeWindow: 60_000 } };
   const room = (id: string): Room => {
     const r = games.get(id);
     if (!r) throw new ApiError('unknown_game', `no game ${JSON.stringify(id)}`);
@@ -46,24 +48,25 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
         tags: ['games'],
         summary: `Create a game: 2 to ${MAX_PLAYERS} seats, each a person or a bot with its level; at least one person`,
         body: CreateGameBody,
-        response: { 201: GameSummary, ...errors, 503: error },
+        response: { 201: GameSummary, ...errors, 429: error, 503: error },
       },
+      config: limited,
     },
     async (request, reply) => {
-      const { seats, rules, clock, standIn } = request.body;
+      const { seats, rules, clock, standIn, listed } = request.body;
       for (const [i, s] of seats.entries()) {
         if (s.kind === 'bot' && !s.level) throw new ApiError('bad_request', `seat ${i} is a bot: give its level (${BOT_LEVELS.join(', ')})`);
         if (s.kind === 'person' && s.level) throw new ApiError('bad_request', `seat ${i} is a person: it has no level`);
       }
       if (!seats.some((s) => s.kind === 'person')) throw new ApiError('bad_request', 'a game needs at least one person seat');
-      const created = games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules, clock, standIn });
+      const created = games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules, clock, standIn, listed });
       return reply.code(201).send(summary(created));
     },
   );
 
   app.get<{ Querystring: OpenGamesQuery }>(
     '/api/games',
-    { schema: { tags: ['games'], summary: 'Games with an open seat, newest first', querystring: OpenGamesQuery, response: { 200: OpenGames } } },
+    { schema: { tags: ['games'], summary: 'Games created as listed that have an open seat, newest first', querystring: OpenGamesQuery, response: { 200: OpenGames } } },
     async (request): Promise<OpenGames> => ({ games: games.open(request.query.limit).map(summary) }),
   );
 
@@ -75,8 +78,9 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Take an open person seat; returns the seat token (shown only here) for the WebSocket hello',
         params: IdParams,
         body: JoinBody,
-        response: { 201: SeatGrant, ...errors },
+        response: { 201: SeatGrant, ...errors, 429: error, 503: error },
       },
+      config: limited,
     },
     async (request, reply) => {
       const r = room(request.params.id);
@@ -118,8 +122,9 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
           'From a finished game, the same seats start a new game: each person asks with their seat token of the finished game and gets their seat (same seat, same name) in the rematch, with a new token',
         params: IdParams,
         body: RematchBody,
-        response: { 201: SeatGrant, ...errors, 403: error, 503: error },
+        response: { 201: SeatGrant, ...errors, 403: error, 429: error, 503: error },
       },
+      config: limited,
     },
     async (request, reply) => {
       const { room: created, seat, token } = games.rematch(request.params.id, request.body.token);

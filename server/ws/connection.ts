@@ -17,6 +17,7 @@ export interface ConnectionOptions {
   messagesPerSecond: number;
   burst: number;
   maxBufferedBytes: number;
+  watchersPerGame: number;
 }
 
 export type { WebSocket };
@@ -128,6 +129,8 @@ export class Connection implements Subscriber {
     if (frame.token !== undefined) {
       seat = room.seatOf(frame.token);
       if (seat === null) return this.error('bad_token', 'this token holds no seat in this game', frame.id);
+    } else if (room.watchers >= this.options.watchersPerGame) {
+      return this.error('too_many_watchers', `this game has its maximum of ${this.options.watchersPerGame} watchers`, frame.id);
     }
     const history = room.history();
     this.room = room;

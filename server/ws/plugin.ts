@@ -1,22 +1,26 @@
-// The WebSocket endpoint: origin allow-list before the upgrade, small maxPayload, a heartbeat
-// that drops dead peers, and closing every socket with 1001 on shutdown.
+// The WebSocket endpoint: origin allow-list and a per-address cap before the upgrade, small
+// maxPayload, a heartbeat that drops dead peers, protocol violations logged as the client's
+// fault (one line, budgeted), and closing every socket with 1001 on shutdown.
 
 import websocket from '@fastify/websocket';
 import type { Logger } from 'pino';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Connection } from './connection.ts';
+import { Connection, type WebSocket } from './connection.ts';
 import { CLOSE } from './protocol.ts';
 import { errorBody } from '../errors.ts';
+import { LogBudget } from '../log.ts';
 
 /** Browsers send Origin; other clients usually do not, and are allowed. With no allow-list,
- * a browser page must come from this server's own host. */
+ * a browser page must come from this server's own scheme and host (the scheme from
+ * X-Forwarded-Proto only when TESSERA_TRUST_PROXY says a proxy sets it). */
 export function originAllowed(request: FastifyRequest, allowed: string[]): boolean {
   const origin = request.headers.origin;
   if (!origin) return true;
   if (allowed.includes('*') || allowed.includes(origin)) return true;
   if (allowed.length > 0) return false;
   try {
-    return new URL(origin).host === request.headers.host;
+    const url = new URL(origin);
+    return url.host === request.host && url.protocol === `${request.protocol}:`;
   } catch {
     return false;
   }
@@ -37,7 +41,21 @@ export async function wsRoutes(app: FastifyInstance): Promise<void> {
     for (const c of connections) c.socket.terminate();
   });
 
-  await app.register(websocket, { options: { maxPayload: config.wsMaxPayload } });
+  // A peer breaking the WebSocket protocol (invalid UTF-8, a bad opcode, an oversize frame) is
+  // the client's fault: ws has closed it with the right code; say so in one warn line, within a
+  // budget an attacker cannot turn into a log flood.
+  const violations = new LogBudget(20, 60_000);
+  const errorHandler = (error: Error & { code?: string }, socket: WebSocket, request: FastifyRequest) => {
+    socket.terminate();
+    if (error.code?.startsWith('WS_ERR_')) {
+      metrics.wsViolations.inc({ code: error.code });
+      violations.warn(request.log as Logger, { code: error.code, ip: request.ip }, `WebSocket protocol violation by the client: ${error.message}`);
+    } else if (error.code === 'ECONNRESET' || error.code === 'EPIPE') request.log.debug({ code: error.code }, 'WebSocket peer went away');
+    else request.log.error({ err: error }, 'WebSocket handler failed');
+  };
+  await app.register(websocket, { options: { maxPayload: config.wsMaxPayload }, errorHandler });
+
+  const perAddress = new Map<string, number>();
 
   const heartbeat = setInterval(() => {
     for (const c of connections) {
@@ -62,9 +80,19 @@ export async function wsRoutes(app: FastifyInstance): Promise<void> {
           metrics.shed.inc({ what: 'ws_origin' });
           return reply.code(403).send(errorBody('origin_not_allowed', `origin ${request.headers.origin} is not allowed`));
         }
+        if ((perAddress.get(request.ip) ?? 0) >= config.wsPerIp) {
+          metrics.shed.inc({ what: 'ws_per_ip' });
+          return reply.code(429).send(errorBody('too_many_connections', `at most ${config.wsPerIp} WebSocket connections from one address`));
+        }
       },
     },
     (socket, request) => {
+      perAddress.set(request.ip, (perAddress.get(request.ip) ?? 0) + 1);
+      socket.on('close', () => {
+        const left = (perAddress.get(request.ip) ?? 1) - 1;
+        if (left > 0) perAddress.set(request.ip, left);
+        else perAddress.delete(request.ip);
+      });
       const conn = new Connection(socket, {
         games,
         metrics,
@@ -73,6 +101,7 @@ export async function wsRoutes(app: FastifyInstance): Promise<void> {
         messagesPerSecond: config.wsMessagesPerSecond,
         burst: config.wsBurst,
         maxBufferedBytes: config.maxBufferedBytes,
+        watchersPerGame: config.watchersPerGame,
       });
       connections.add(conn);
       metrics.sockets.set(connections.size);

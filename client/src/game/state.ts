@@ -66,7 +66,8 @@ export class GameScreenState {
     if (last) this.addMove(last, v.seats);
     if (v.status === 'finished' && !this.finishedLogged) {
       this.finishedLogged = true;
-      if (prev && prev.status !== 'finished') this.addInfo('The game is over: final scoring done.', 'final');
+      if (prev && prev.status !== 'finished')
+        this.addInfo(v.abandoned ? 'The game was abandoned (nobody played it any more): followers scored as they stood.' : 'The game is over: final scoring done.', 'final');
     }
   }
 

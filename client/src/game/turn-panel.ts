@@ -14,7 +14,7 @@ export function renderTurn(box: HTMLElement, s: GameScreenState): void {
   } else if (v.status === 'finished') {
     const best = Math.max(...v.seats.map((seat) => seat.score));
     const winners = v.seats.filter((seat) => seat.score === best).map((seat) => seatName(v.seats, seat.seat));
-    html = `<h2>Game over</h2><p>${esc(winners.join(' and '))} ${winners.length > 1 ? 'share the win' : 'wins'} with ${best}.</p><button class="btn" data-action="show-end" data-focus-key="show-end">Final scores</button> <a class="btn" href="#/replay/${encodeURIComponent(v.gameId)}" data-focus-key="replay">Replay</a>`;
+    html = `<h2>${v.abandoned ? 'Game abandoned' : 'Game over'}</h2><p>${esc(winners.join(' and '))} ${winners.length > 1 ? 'share the win' : 'wins'} with ${best}.</p><button class="btn" data-action="show-end" data-focus-key="show-end">Final scores</button> <a class="btn" href="#/replay/${encodeURIComponent(v.gameId)}" data-focus-key="replay">Replay</a>`;
   } else {
     const cur = v.currentSeat ?? 0;
     const mine = v.you === cur;
