@@ -1,8 +1,8 @@
 // `npm run bench` (quick, under 3 minutes) and `npm run bench:full`: the HTTP routes, the pool
-// study, games under load and (full only) the capacity knee; each writes its own section of
-// docs/BENCHMARKS.md, its JSON under docs/results/ and its plots under docs/bench/.
+// study, games under load and (full only) the capacity knee and the soak; each writes its own
+// section of docs/BENCHMARKS.md, its JSON under docs/results/ and its plots under docs/bench/.
 //
-//   node dist/bench/run.js [quick|full|tiny] [--only=http,pool-study,games,capacity]
+//   node dist/bench/run.js [quick|full|tiny] [--only=http,pool-study,games,capacity,soak]
 
 import { writeReport } from './report.ts';
 import { CAPACITY_MODES, runCapacity } from './capacity/run.ts';
@@ -11,14 +11,15 @@ import { HTTP_MODES, runHttp } from './http/run.ts';
 import { machine, machineLine } from './lib/proc.ts';
 import { progress, table } from './lib/stats.ts';
 import { STUDY_MODES, runPoolStudy, type StudyReport } from './pool-study/run.ts';
+import { SOAK_MODES, runSoak } from './soak/run.ts';
 
 const mode = (process.argv[2] ?? 'quick') as 'tiny' | 'quick' | 'full';
 if (!['tiny', 'quick', 'full'].includes(mode)) {
-  process.stderr.write('usage: node dist/bench/run.js [quick|full|tiny] [--only=http,pool-study,games,capacity]\n');
+  process.stderr.write('usage: node dist/bench/run.js [quick|full|tiny] [--only=http,pool-study,games,capacity,soak]\n');
   process.exit(2);
 }
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
-const only = onlyArg ? onlyArg.slice('--only='.length).split(',') : mode === 'quick' ? ['http', 'pool-study', 'games'] : ['http', 'pool-study', 'games', 'capacity'];
+const only = onlyArg ? onlyArg.slice('--only='.length).split(',') : mode === 'quick' ? ['http', 'pool-study', 'games'] : ['http', 'pool-study', 'games', 'capacity', 'soak'];
 const label = mode === 'full' ? '`npm run bench:full`' : mode === 'quick' ? '`npm run bench` (quick)' : 'tiny (test) mode';
 const start = performance.now();
 const m0 = machine();
@@ -44,6 +45,11 @@ if (only.includes('games')) {
 if (only.includes('capacity')) {
   const { report, markdown } = await runCapacity(CAPACITY_MODES[mode]);
   writeReport('capacity', 'Capacity: concurrent games per bot level', `_Run: ${label}._ ${markdown}`, report);
+}
+
+if (only.includes('soak')) {
+  const { report, markdown } = await runSoak(SOAK_MODES[mode]);
+  writeReport('soak', 'Soak: games created, played and abandoned', `_Run: ${label}._ ${markdown}`, report);
 }
 
 if (study && games) {

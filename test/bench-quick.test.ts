@@ -13,17 +13,17 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const driver = join(root, 'dist', 'bench', 'run.js');
 
-test('bench tiny mode runs the HTTP, pool-study, games and capacity loads and writes its report', { timeout: 90_000, skip: existsSync(driver) ? false : 'run `npm run build` first' }, () => {
+test('bench tiny mode runs the HTTP, pool-study, games, capacity and soak loads and writes its report', { timeout: 150_000, skip: existsSync(driver) ? false : 'run `npm run build` first' }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-test-'));
   try {
     const started = Date.now();
-    const r = spawnSync(process.execPath, [driver, 'tiny', '--only=http,pool-study,games,capacity'], { cwd: dir, encoding: 'utf8', timeout: 80_000 });
+    const r = spawnSync(process.execPath, [driver, 'tiny', '--only=http,pool-study,games,capacity,soak'], { cwd: dir, encoding: 'utf8', timeout: 140_000 });
     assert.equal(r.status, 0, `bench exited ${r.status} ${r.signal ?? ''}\n${r.stderr.slice(-3000)}`);
     assert.match(r.stderr, /pool study: \(1\) fixed warm/, 'prints progress');
     const md = readFileSync(join(dir, 'docs', 'BENCHMARKS.md'), 'utf8');
-    for (const name of ['http', 'pool-study', 'games', 'capacity', 'targets']) assert.ok(md.includes(`<!-- ${name}:start -->`) && md.includes(`<!-- ${name}:end -->`), `section ${name}`);
+    for (const name of ['http', 'pool-study', 'games', 'capacity', 'soak', 'targets']) assert.ok(md.includes(`<!-- ${name}:start -->`) && md.includes(`<!-- ${name}:end -->`), `section ${name}`);
     // Every section says how much CPU the host took away during its run (Linux: /proc/stat).
-    assert.equal(md.match(/CPU steal \d+\.\d % of the run/g)?.length, 5, 'CPU steal in every section');
+    assert.equal(md.match(/CPU steal \d+\.\d % of the run/g)?.length, 6, 'CPU steal in every section');
 
     const http = JSON.parse(readFileSync(join(dir, 'docs', 'results', 'http.json'), 'utf8'));
     assert.ok(http.routes.length >= 5);
@@ -49,6 +49,11 @@ test('bench tiny mode runs the HTTP, pool-study, games and capacity loads and wr
 
     const capacity = JSON.parse(readFileSync(join(dir, 'docs', 'results', 'capacity.json'), 'utf8'));
     assert.ok(capacity.steps.length >= 1 && capacity.steps[0].bot.count > 0);
+    const soak = JSON.parse(readFileSync(join(dir, 'docs', 'results', 'soak.json'), 'utf8'));
+    assert.ok(soak.created.open_seat > 0 && soak.created.left > 0 && soak.created.played > 0, 'games of every kind');
+    assert.deepEqual([soak.end.lost, soak.end.notEnded, soak.end.active], [0, 0, 0], 'every game ended, none lost');
+    assert.ok(soak.samples.length >= 2 && soak.samples.every((s: { rssMb: number; inMemory: number }) => s.rssMb > 0 && s.inMemory >= 0));
+    assert.equal(soak.serverExitCode, 0);
     console.log(`bench tiny mode: ${Math.round((Date.now() - started) / 1000)} s`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -142,7 +142,12 @@ function boot(dataDir: string): Promise<{ code: number | null; stderr: string }>
   let stderr = '';
   proc.stderr!.on('data', (c: Buffer) => (stderr += c));
   const timer = setTimeout(() => proc.kill('SIGKILL'), 20_000);
-  return new Promise((resolve) => proc.on('exit', (code) => (clearTimeout(timer), resolve({ code, stderr }))));
+  return new Promise((resolve) =>
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    }),
+  );
 }
 
 function assertRefused(result: { code: number | null; stderr: string }, file: string, cause: RegExp): void {
