@@ -12,6 +12,9 @@ import { pino } from 'pino';
 import { GameService } from '../server/games/service.ts';
 import type { BotMover } from '../server/games/room.ts';
 import { Metrics } from '../server/metrics.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { legalPlacements, newGame, playMove, tileName } from '../bot-engine/game.ts';
+import { Rng } from '../bot-engine/rng.ts';
 
 const tempDb = () => join(mkdtempSync(join(tmpdir(), 'tessera-store-')), 'games.db');
 const setup = (id: string, createdAt = '2026-11-21T10:00:00.000Z'): GameSetup => ({
@@ -153,4 +156,49 @@ test('restore skips a stored game that no longer replays, logs it, and keeps the
   } finally {
     metrics.close();
   }
+});
+
+test('sqlite store: a database from before final scores were stored is migrated, and its finished games still list with scores', () => {
+  const path = tempDb();
+  // The first schema, as a server of that version left it: one finished game, no final scores.
+  const old = new DatabaseSync(path);
+  old.exec(`CREATE TABLE games (id TEXT PRIMARY KEY, created_at TEXT NOT NULL, setup TEXT NOT NULL, holders TEXT NOT NULL,
+      move_count INTEGER NOT NULL DEFAULT 0, finished INTEGER NOT NULL DEFAULT 0, finished_at TEXT) STRICT;
+    CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games (id), seq INTEGER NOT NULL, move TEXT NOT NULL, PRIMARY KEY (game_id, seq)) STRICT, WITHOUT ROWID;
+    CREATE TABLE seat_names (game_id TEXT NOT NULL REFERENCES games (id), seat INTEGER NOT NULL, name TEXT NOT NULL COLLATE NOCASE, PRIMARY KEY (game_id, seat)) STRICT, WITHOUT ROWID;`);
+  const state = newGame({ players: 2, seed: 'legacy' });
+  const random = new Rng(3);
+  const moves: RecordMove[] = [];
+  while (!state.finished) {
+    const tile = tileName(state.currentTile);
+    const options = legalPlacements(state);
+    const p = options[random.below(options.length)];
+    const outcome = playMove(state, { x: p.x, y: p.y, rotation: p.rotation, meeple: null });
+    if ('error' in outcome) throw new Error(outcome.error);
+    moves.push({ tile, ...outcome.move }, ...outcome.discarded.map((d) => ({ discard: d })));
+  }
+  old.prepare('INSERT INTO games VALUES (?, ?, ?, ?, ?, 1, ?)').run(
+    'old',
+    'then',
+    JSON.stringify({ ...setup('old'), seed: 'legacy' }),
+    JSON.stringify([
+      { name: 'Ann', tokenHash: null },
+      { name: 'Bob', tokenHash: null },
+    ]),
+    moves.length,
+    '2026-01-01T00:00:00.000Z',
+  );
+  for (const [i, m] of moves.entries()) old.prepare('INSERT INTO moves VALUES (?, ?, ?)').run('old', i, JSON.stringify(m));
+  old.close();
+
+  const store = new SqliteStore({ path });
+  assert.deepEqual(store.get('old')!.end, { abandoned: false, scores: null });
+  const games = new GameService({ store, bots: {} as BotMover, log: pino({ level: 'silent' }), metrics: new Metrics(), maxGames: 10, overloaded: () => null });
+  const [listed] = games.finished({}).games;
+  assert.deepEqual(
+    listed.players.map((p) => p.score),
+    [state.score(0), state.score(1)],
+  );
+  games.close();
+  store.close();
 });
