@@ -391,7 +391,7 @@ export class Room {
 
   private playBot(seat: number, turn: number, answer: BotAnswer): void {
     // The person may have taken the seat back (and moved) while the bot thought.
-    if (this.closed || this.movesCount !== turn || this.botLevel(seat) === null) {
+    if (this.closed || this.status !== 'playing' || this.movesCount !== turn || this.botLevel(seat) === null) {
       this.broadcast();
       this.maybeBotTurn();
       return;
