@@ -10,7 +10,7 @@ import { BotScheduler } from './bot-scheduler.ts';
 import type { Config } from './config.ts';
 import { GameService } from './games/service.ts';
 import type { GameStore } from './games/store.ts';
-import { SqliteStore } from './games/sqlite-store.ts';
+import { SqliteStore, StoreOpenError } from './games/sqlite-store.ts';
 import { clientErrorHandler, installErrorHandling } from './http/errors.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { clientRoutes } from './http/client.ts';
@@ -82,7 +82,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const scheduler = new BotScheduler({ pool, metrics, deadlineMs: config.botDeadlineMs, logger });
   // Embedded by default: one SQLite file under the data directory (":memory:" keeps nothing).
-  const store = options.store ?? new SqliteStore({ path: config.dataDir === ':memory:' ? ':memory:' : join(config.dataDir, 'tessera.db') });
+  const dbPath = config.dataDir === ':memory:' ? ':memory:' : join(config.dataDir, 'tessera.db');
+  const store = options.store ?? new SqliteStore({ path: dbPath });
   let poolError: Error | null = null;
 
   const tessera: Tessera = {
@@ -113,13 +114,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     metrics,
     maxGames: config.maxGames,
     overloaded: () => tessera.notReadyReason(),
-    expiry: { openSeatSeconds: config.expireOpenSeatSeconds, awaySeconds: config.expireAwaySeconds, idleSeconds: config.expireIdleSeconds },
+    expiry: config,
     finishedCache: config.finishedCache,
   });
   app.decorate('tessera', tessera);
 
   // Unfinished games come back at once (people can reconnect); their bots move once the pool is warm.
-  tessera.games.restore();
+  try {
+    tessera.games.restore();
+  } catch (e) {
+    // A file that opened but cannot be read through (a damaged database).
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_SQLITE_ERROR') throw e;
+    store.close();
+    throw new StoreOpenError(`cannot use the database ${dbPath}: ${(e as Error).message}`, { cause: e });
+  }
   tessera.poolStarted = pool.start();
   tessera.poolStarted.then(
     () => tessera.games.resumeBots(),

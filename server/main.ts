@@ -1,10 +1,10 @@
 // `npm start`: configuration from the environment, listen, then wait for the warm pool.
 // SIGTERM/SIGINT close gracefully (sockets 1001, in-flight bot moves stored, pool closed), exit 0.
 
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { StoreOpenError } from './games/sqlite-store.ts';
 
 /** An operator's mistake, not a crash: one line on stderr that says what to change, exit 2. */
 function refuse(message: string): never {
@@ -25,10 +25,8 @@ async function main(): Promise<void> {
     app = await buildApp(config);
   } catch (e) {
     // The database cannot be opened, written or read (damaged, not a database, read-only).
-    const sqlite = (e as NodeJS.ErrnoException).code === 'ERR_SQLITE_ERROR' || (e as Error).name === 'StoreOpenError';
-    if (!sqlite) throw e;
-    const message = (e as Error).message.startsWith('cannot use') ? (e as Error).message : `cannot use the database ${join(config.dataDir, 'tessera.db')}: ${(e as Error).message}`;
-    refuse(`${message} (check that TESSERA_DATA_DIR=${config.dataDir} is writable; move a damaged file away to start empty, or restore it from a backup)`);
+    if (!(e instanceof StoreOpenError)) throw e;
+    refuse(`${e.message} (check that TESSERA_DATA_DIR=${config.dataDir} is writable; move a damaged file away to start empty, or restore it from a backup)`);
   }
   let stopping = false;
   const stop = (signal: string) => {

@@ -303,7 +303,7 @@ export class Room {
     if ('error' in outcome) return { error: 'illegal_move', message: outcome.error };
     const played = outcome.move;
     const recorded: RecordMove[] = [{ tile, ...played }, ...outcome.discarded.map((d) => ({ discard: d }))];
-    const end = outcome.finished ? { abandoned: false, scores: this.setup.seats.map((_, p) => next.score(p)) } : null;
+    const end = outcome.finished ? this.endOf(next, false) : null;
     // Stored before anything changes: a game is its record, and a failed write changes nothing.
     if (!this.store((store) => store.appendMoves(this.id, recorded, end)))
       return { error: 'storage_unavailable', message: 'the move could not be stored (the server is short of disk); nothing changed: try again in a few seconds' };
@@ -329,6 +329,10 @@ export class Room {
     return this.clock.reason(seat) === null || !this.peoplePresent ? null : this.setup.standIn;
   }
 
+  private endOf(state: GameState, abandoned: boolean): GameEnd {
+    return { abandoned, scores: this.setup.seats.map((_, p) => state.score(p)) };
+  }
+
   /** Runs a store write; false (logged by the store's watcher) when it could not commit. */
   private store(write: (store: GameStore) => void): boolean {
     try {
@@ -346,7 +350,7 @@ export class Room {
     if (this.status === 'finished') return true;
     const next = this.state.clone();
     finalScoring(next);
-    const end = { abandoned: true, scores: this.setup.seats.map((_, p) => next.score(p)) };
+    const end = this.endOf(next, true);
     if (!this.store((store) => store.appendMoves(this.id, [], end))) return false;
     this.current = next;
     this.ended = end;

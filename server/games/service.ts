@@ -8,6 +8,7 @@ import { normalizeRules } from '../../bot-engine/game.ts';
 import { replayRecord } from '../../bot-engine/record.ts';
 import type { Rules } from '../../bot-engine/rules.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
+import { type Config, DEFAULTS } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
 import { ApiError } from '../errors.ts';
 import type { FinishedGame } from '../wire/api.ts';
@@ -37,19 +38,9 @@ export class OverloadError extends Error {
   }
 }
 
-/** When a game no one plays any more ends (seconds; docs/OPERATIONS.md). */
-export interface ExpirySettings {
-  /** A game waiting for players that nobody joined. */
-  openSeatSeconds: number;
-  /** A started game with no person connected (bots and stand-ins do not play it meanwhile). */
-  awaySeconds: number;
-  /** A started game with no move, whoever is connected. */
-  idleSeconds: number;
-}
-
-export const DEFAULT_EXPIRY: ExpirySettings = { openSeatSeconds: 3600, awaySeconds: 3600, idleSeconds: 24 * 3600 };
-/** Finished games kept in memory for quick reads (replays, rematches) beyond those being watched. */
-export const DEFAULT_FINISHED_CACHE = 100;
+/** When a game no one plays any more ends (docs/OPERATIONS.md): an open seat nobody took, a
+ * started game with no person connected, a started game with no move. */
+export type ExpirySettings = Pick<Config, 'expireOpenSeatSeconds' | 'expireAwaySeconds' | 'expireIdleSeconds'>;
 
 export interface ServiceOptions {
   store: GameStore;
@@ -59,7 +50,9 @@ export interface ServiceOptions {
   maxGames: number;
   /** Reason the bot pool cannot take more games, or null. */
   overloaded: () => string | null;
+  /** Defaults: the server's (config.ts DEFAULTS). */
   expiry?: ExpirySettings;
+  /** Finished games kept in memory beyond those being watched. */
   finishedCache?: number;
 }
 
@@ -76,8 +69,8 @@ export class GameService {
   constructor(options: ServiceOptions) {
     this.options = options;
     this.store = new WatchedStore(options.store, options.metrics, options.log);
-    this.expiry = options.expiry ?? DEFAULT_EXPIRY;
-    const shortest = Math.min(this.expiry.openSeatSeconds, this.expiry.awaySeconds, this.expiry.idleSeconds) * 1000;
+    this.expiry = options.expiry ?? DEFAULTS;
+    const shortest = Math.min(this.expiry.expireOpenSeatSeconds, this.expiry.expireAwaySeconds, this.expiry.expireIdleSeconds) * 1000;
     this.sweeper = setInterval(() => this.sweep(), Math.min(30_000, Math.max(100, shortest / 4)));
     this.sweeper.unref();
   }
@@ -229,15 +222,15 @@ export class GameService {
 
   private expired(room: Room, now: number): string | null {
     const idle = room.idleFor(now);
-    const { openSeatSeconds, awaySeconds, idleSeconds } = this.expiry;
-    if (room.status === 'waiting') return idle.activity >= openSeatSeconds * 1000 ? 'open_seat' : null;
-    if (idle.people >= awaySeconds * 1000) return 'away';
-    return idle.activity >= idleSeconds * 1000 ? 'idle' : null;
+    const { expireOpenSeatSeconds, expireAwaySeconds, expireIdleSeconds } = this.expiry;
+    if (room.status === 'waiting') return idle.activity >= expireOpenSeatSeconds * 1000 ? 'open_seat' : null;
+    if (idle.people >= expireAwaySeconds * 1000) return 'away';
+    return idle.activity >= expireIdleSeconds * 1000 ? 'idle' : null;
   }
 
   private remember(room: Room): void {
     this.finishedRooms.set(room.id, room);
-    const limit = this.options.finishedCache ?? DEFAULT_FINISHED_CACHE;
+    const limit = this.options.finishedCache ?? DEFAULTS.finishedCache;
     for (const id of this.finishedRooms.keys()) {
       if (this.finishedRooms.size <= limit) break;
       this.finishedRooms.delete(id);
@@ -266,12 +259,13 @@ export class GameService {
 
   private summarizeFinished(g: FinishedEntry): FinishedGame {
     const names = g.holders.map((h, i) => h?.name ?? `open seat ${i + 1}`);
+    const scores = g.end.scores ?? this.replayScores(g);
     return {
       id: g.setup.id,
       createdAt: g.setup.createdAt,
       finishedAt: g.finishedAt,
       rules: g.setup.rules,
-      players: g.setup.seats.map((s, i) => ({ seat: i, name: names[i], kind: s.kind, ...(s.level ? { level: s.level } : {}), score: (g.end.scores ?? this.replayScores(g))[i] })),
+      players: g.setup.seats.map((s, i) => ({ seat: i, name: names[i], kind: s.kind, ...(s.level ? { level: s.level } : {}), score: scores[i] })),
       abandoned: g.end.abandoned,
     };
   }
