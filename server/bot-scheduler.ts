@@ -1,6 +1,7 @@
 // Turns a bot's turn into a move, whatever the pool's state: a deadline on every search (queue
-// wait included), degradation as the queue fills, one cheap retry, then a main-thread move
-// chosen without search. No game ever waits on the pool without a bound.
+// wait included), a level chosen so the search fits it after the wait the pool predicts, one
+// cheap retry, then a main-thread move chosen without search. No game ever waits on the pool
+// without a bound.
 
 import type { Logger } from 'pino';
 import { type BotLevel, BOT_LEVELS, chooseMove } from '../bot-engine/bots/index.ts';
@@ -28,9 +29,10 @@ export interface SchedulerOptions {
   logger: Logger;
 }
 
-/** Queue fill (of its bound) from which moves get half the budget, then a cheaper level. */
-export const DEGRADE_BUDGET_AT = 0.5;
-export const DEGRADE_LEVEL_AT = 0.75;
+/** The share of the deadline a search is planned to end by (predicted wait + expected run):
+ * the rest absorbs prediction error. */
+export const PLAN_FIT = 0.8;
+/** The cheapest level a search is degraded to; below it the pool is not worth the wait. */
 const CHEAP_LEVEL: BotLevel = 'heuristic';
 const RETRY_LEVEL: BotLevel = 'random';
 const RETRY_BUDGET_MS = 250;
@@ -48,8 +50,22 @@ class SearchFailed extends Error {
   }
 }
 
-function cheaper(level: BotLevel): BotLevel {
-  return BOT_LEVELS.indexOf(level) > BOT_LEVELS.indexOf(CHEAP_LEVEL) ? CHEAP_LEVEL : level;
+export interface BotPlan {
+  /** null: no level would finish in time; the move is chosen on the main thread at once. */
+  level: BotLevel | null;
+  waitMs: number;
+}
+
+/** The strongest level, from `level` down to CHEAP_LEVEL, whose search is expected to end within
+ * PLAN_FIT of the deadline after waiting `waitMs` for a worker. A short wait keeps the level:
+ * then only the search's own length meets the deadline, which stops it with its best move. */
+export function planLevel(level: BotLevel, waitMs: number, deadlineMs: number, expectedMs: (l: BotLevel) => number): BotPlan {
+  if (waitMs <= (1 - PLAN_FIT) * deadlineMs) return { level, waitMs };
+  const floor = Math.min(BOT_LEVELS.indexOf(level), BOT_LEVELS.indexOf(CHEAP_LEVEL));
+  for (let i = BOT_LEVELS.indexOf(level); i >= floor; i--) {
+    if (waitMs + expectedMs(BOT_LEVELS[i]) <= PLAN_FIT * deadlineMs) return { level: BOT_LEVELS[i], waitMs };
+  }
+  return { level: waitMs < deadlineMs ? BOT_LEVELS[floor] : null, waitMs };
 }
 
 export class BotScheduler {
@@ -70,35 +86,35 @@ export class BotScheduler {
    * deadline + 2 × grace (+ HUNG_MS if a running search will not stop) + the retry budget. */
   async move(view: GameState, level: BotLevel, seed: number, log: Logger = this.log): Promise<BotAnswer> {
     const started = performance.now();
-    let plan = { level, budget: this.deadlineMs, degraded: false };
-    const load = this.pool.load;
-    if (load >= DEGRADE_BUDGET_AT) {
-      plan = { ...plan, budget: Math.max(50, Math.floor(this.deadlineMs / 2)), degraded: true };
-      this.metrics.degraded.inc({ step: 'budget' });
+    const plan = planLevel(level, this.pool.predictWaitMs(), this.deadlineMs, (l) => this.pool.runTimes.expectedMs(l));
+    const degraded = plan.level !== level;
+    if (degraded) {
+      this.metrics.degraded.inc({ step: plan.level ? 'level' : 'main-thread' });
+      log.info({ predictedWaitMs: Math.round(plan.waitMs), botLevel: plan.level ?? FALLBACK_LEVEL }, 'bot move degraded: the predicted wait leaves no time for the level asked');
     }
-    if (load >= DEGRADE_LEVEL_AT && cheaper(level) !== level) {
-      plan = { ...plan, level: cheaper(level) };
-      this.metrics.degraded.inc({ step: 'level' });
-    }
-    if (plan.degraded) log.info({ load, botLevel: plan.level, budgetMs: plan.budget }, 'bot move degraded under load');
     const answer = (move: Move, source: MoveSource, used: BotLevel, hitDeadline: boolean): BotAnswer => {
       this.metrics.botMoves.inc({ source });
       return { move, source, level: used, hitDeadline, elapsedMs: performance.now() - started };
     };
-    try {
-      const r = await this.attempt(view, plan.level, seed, plan.budget);
-      return answer(r.move, plan.degraded ? 'degraded' : 'search', plan.level, r.hitDeadline);
-    } catch (e) {
-      this.failed(e, log, 'first');
-    }
-    try {
-      const r = await this.attempt(view, RETRY_LEVEL, seed, Math.min(RETRY_BUDGET_MS, this.deadlineMs));
-      return answer(r.move, 'retry', RETRY_LEVEL, r.hitDeadline);
-    } catch (e) {
-      this.failed(e, log, 'retry');
+    if (plan.level) {
+      try {
+        const r = await this.attempt(view, plan.level, seed, this.deadlineMs);
+        return answer(r.move, degraded ? 'degraded' : 'search', plan.level, r.hitDeadline);
+      } catch (e) {
+        this.failed(e, log, 'first');
+      }
+      // A retry only helps when a worker is about to be free: else it would queue past its budget.
+      if (this.pool.predictWaitMs() < RETRY_BUDGET_MS) {
+        try {
+          const r = await this.attempt(view, RETRY_LEVEL, seed, Math.min(RETRY_BUDGET_MS, this.deadlineMs));
+          return answer(r.move, 'retry', RETRY_LEVEL, r.hitDeadline);
+        } catch (e) {
+          this.failed(e, log, 'retry');
+        }
+      }
     }
     const decision = chooseMove(view, FALLBACK_LEVEL, seed);
-    log.warn({ botLevel: FALLBACK_LEVEL }, 'bot move chosen on the main thread: the pool could not answer');
+    log.warn({ botLevel: FALLBACK_LEVEL }, 'bot move chosen on the main thread: the pool could not answer in time');
     return answer(resolvedToMove(view, decision), 'fallback', FALLBACK_LEVEL, false);
   }
 

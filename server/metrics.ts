@@ -14,9 +14,14 @@ export class Metrics {
   readonly registry = new Registry();
   readonly loop = new LoopMonitor();
 
-  readonly taskQueueWait = this.histogram('tessera_pool_task_queue_wait_seconds', 'Bot task time from submission to its start on a worker (queue wait plus dispatch)');
-  readonly taskRun = this.histogram('tessera_pool_task_run_seconds', 'Bot task wall time inside the worker');
-  readonly taskCpu = this.histogram('tessera_pool_task_cpu_seconds', 'Bot task thread CPU inside the worker');
+  readonly taskQueueWait = this.histogram('tessera_pool_task_queue_wait_seconds', 'Pool task time from submission to its start on a worker (queue wait plus dispatch), by class', ['class']);
+  readonly taskRun = this.histogram('tessera_pool_task_run_seconds', 'Pool task wall time inside the worker, by class', ['class']);
+  readonly taskCpu = this.histogram('tessera_pool_task_cpu_seconds', 'Pool task thread CPU inside the worker, by class', ['class']);
+  readonly utilization = this.gauge('tessera_pool_utilization', `Worker time busy over the last ${LOOP_WINDOW_SECONDS} s ÷ (workers × window), by class`, ['class']);
+  readonly backgroundQueueDepth = this.gauge('tessera_pool_background_queue_depth', 'Analysis positions waiting for an idle worker');
+  readonly preemptions = this.counter('tessera_pool_preemptions_total', 'Analysis tasks that yielded their worker to a bot move (run again later)');
+  readonly preemptedCpu = this.counter('tessera_pool_preempted_cpu_seconds_total', 'Thread CPU of analysis tasks that yielded (spent again when they rerun)');
+  readonly yieldTime = this.histogram('tessera_pool_yield_seconds', 'From asking a running analysis task to yield to its worker being free');
   readonly workerOnline = this.gauge('tessera_pool_worker_online_seconds', 'Worker creation to module loaded', ['thread']);
   readonly workerWarm = this.gauge('tessera_pool_worker_warm_seconds', 'Worker creation to warm-up done', ['thread']);
   readonly workerSpawnCpu = this.gauge('tessera_pool_worker_spawn_cpu_seconds', 'Thread CPU a worker spent loading and warming up', ['thread']);
@@ -26,7 +31,7 @@ export class Metrics {
   readonly spawnComputeRatio = this.gauge('tessera_pool_spawn_compute_cpu_ratio', 'Total spawn CPU / total compute CPU');
   readonly workers = this.gauge('tessera_pool_workers', 'Worker threads alive');
   readonly workersTarget = this.gauge('tessera_pool_workers_target', 'Worker threads the pool is sized for');
-  readonly queueDepth = this.gauge('tessera_pool_queue_depth', 'Bot tasks waiting for a worker');
+  readonly queueDepth = this.gauge('tessera_pool_queue_depth', 'Bot searches (interactive class) waiting for a worker');
   readonly queueBound = this.gauge('tessera_pool_queue_bound', 'Bound on waiting bot tasks (maxQueue)');
   readonly poolReady = this.gauge('tessera_pool_ready', '1 once every worker is warm');
   readonly respawns = this.counter('tessera_pool_respawns_total', 'Workers replaced after the pool was ready (incidents)');
@@ -71,8 +76,8 @@ export class Metrics {
     this.registry.clear();
   }
 
-  private histogram(name: string, help: string): Histogram {
-    return new Histogram({ name, help, buckets: SECONDS, registers: [this.registry] });
+  private histogram<L extends string>(name: string, help: string, labelNames: L[] = []): Histogram<L> {
+    return new Histogram({ name, help, labelNames, buckets: SECONDS, registers: [this.registry] });
   }
   private gauge<L extends string>(name: string, help: string, labelNames: L[] = []): Gauge<L> {
     return new Gauge({ name, help, labelNames, registers: [this.registry] });

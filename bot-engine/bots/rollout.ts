@@ -95,14 +95,17 @@ function ensureScratch(): void {
 
 /**
  * Mean rollout value (the mover's lead) of each of `moves` over `samples` paired
- * determinizations: the yardstick research/regret.ts measures a level's choices against.
+ * determinizations: the yardstick research/regret.ts measures a level's choices against, and
+ * game analysis (bot-engine/analysis.ts) judges a played move by.
  */
-export function rolloutValues(root: GameState, moves: readonly number[], horizon: number, samples: number, seed: number): number[] {
+export function rolloutValues(root: GameState, moves: readonly number[], horizon: number, samples: number, seed: number, control?: SearchControl): number[] {
   ensureScratch();
   const rng = new Rng(seed);
   const p: RolloutParams = { candidates: moves.length, samples, horizon, halving: false };
   const sum = moves.map(() => 0);
   for (let s = 0; s < samples; s++) {
+    // Polled per determinization: a caller that stops it must discard the (partial) means.
+    if (control?.shouldStop()) break;
     determinize(order!, root, rng);
     for (let a = 0; a < moves.length; a++) sum[a] += playout(order!, moves[a], p, mixSeed(seed, s), root.currentPlayer, root.players);
   }

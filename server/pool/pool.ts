@@ -12,7 +12,12 @@ import type { Metrics } from '../metrics.ts';
 import type { PoolSizing } from './sizing.ts';
 import type { PoolSummary } from '../wire/pool.ts';
 import { PoolStats } from './stats.ts';
-import type { PoolSearchResult, PoolWorkerData, WarmupResult, WarmupTask } from './worker.ts';
+import type { PoolAnalysisResult, PoolSearchResult, PoolWorkerData, WarmupResult, WarmupTask } from './worker.ts';
+import type { AnalysisTask } from './analyse.ts';
+import type { PositionVerdict } from '../../bot-engine/analysis.ts';
+import { type TaskClass, predictStartMs, RunTimeModel } from './wait-model.ts';
+
+export type { TaskClass };
 
 export class PoolStartError extends Error {
   override name = 'PoolStartError';
@@ -25,7 +30,11 @@ export class PoolBusyError extends Error {
 
 export interface PoolOptions {
   sizing: PoolSizing;
+  /** Bound on bot searches waiting for a worker. */
   maxQueue: number;
+  /** Bound on analysis positions waiting for a worker (the analysis service feeds a few at a
+   * time; this only guards against a caller that does not). */
+  maxBackgroundQueue?: number;
   workerFile: string | null;
   warmupLevel: BotLevel;
   warmupTimeoutMs: number;
@@ -39,7 +48,38 @@ export function defaultWorkerFile(): string {
   return fileURLToPath(here.endsWith('.js') ? new URL('./worker.js', here) : new URL('../../dist/server/pool/worker.js', here));
 }
 
-/** Emits `respawn` (threadId) when a worker replaces one that died after the pool was ready. */
+/** A task waiting for a worker, of either class. */
+interface Pending {
+  cls: TaskClass;
+  run: () => Promise<unknown>;
+  expectedMs: number;
+  submittedAt: number;
+  resolve: (value: never) => void;
+  reject: (e: Error) => void;
+  /** Analysis only: set to make the running task yield its worker. */
+  cancel?: Int32Array;
+  /** Interactive only: a caller's abort while queued drops it here, free. */
+  signal?: AbortSignal;
+  onAbort?: () => void;
+}
+
+interface Running {
+  task: Pending;
+  startedAt: number;
+  preemptedAt: number | null;
+}
+
+/** The pool's lead time before a running analysis task has yielded to a bot move (measured:
+ * docs/BENCHMARKS.md): what the wait model charges a worker busy with background work. */
+const YIELD_MS = 5;
+
+/**
+ * Two classes of work on one fixed pool. Bot moves (interactive) always go first; analysis
+ * positions (background) use idle workers only, and a running one yields (cancel flag) when a
+ * bot move would otherwise wait. At most `size` tasks are handed to piscina, so its own queue
+ * stays empty and the order is ours.
+ * Emits `respawn` (threadId) when a worker replaces one that died after the pool was ready.
+ */
 export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
   readonly size: number;
   readonly maxQueue: number;
@@ -72,11 +112,14 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
     return this.readyAt !== null && !this.closing;
   }
 
+  /** Bot searches waiting for a worker. */
   get queueDepth(): number {
-    return this.piscina?.queueSize ?? 0;
+    return this.queues.interactive.length;
   }
 
-  private inFlight = 0;
+  private readonly queues: Record<TaskClass, Pending[]> = { interactive: [], analysis: [] };
+  private readonly running = new Set<Running>();
+  readonly runTimes = new RunTimeModel();
   private readonly respawnFlag = new Int32Array(new SharedArrayBuffer(4));
 
   /** Spawns all N workers at once, runs one warm-up search on each, resolves when all are warm.
@@ -171,29 +214,133 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
     this.log.info({ warmupMs: Math.round(this.warmupMs), workers: this.size }, 'bot pool ready: every worker warm');
   }
 
-  /** Runs a search; rejects with PoolBusyError when the queue is full, AbortError on abort,
-   * or the worker's error if it crashed. */
-  async search(task: SearchTask, signal?: AbortSignal): Promise<PoolSearchResult> {
+  /** Runs a bot search (interactive class); rejects with PoolBusyError when the queue is full,
+   * AbortError on abort, or the worker's error if it crashed. */
+  search(task: SearchTask, signal?: AbortSignal): Promise<PoolSearchResult> {
     const piscina = this.piscina;
-    if (!piscina || this.closing) throw new PoolBusyError('the bot pool is not running');
-    if (piscina.queueSize >= this.maxQueue) throw new PoolBusyError('the bot queue is full');
-    const started = performance.now();
-    this.inFlight++;
-    this.metrics.queueDepth.set(piscina.queueSize + 1);
-    try {
+    if (!piscina || this.closing) return Promise.reject(new PoolBusyError('the bot pool is not running'));
+    if (this.queues.interactive.length >= this.maxQueue) return Promise.reject(new PoolBusyError('the bot queue is full'));
+    if (signal?.aborted) return Promise.reject(abortError());
+    const expectedMs = Math.min(this.runTimes.expectedMs(task.level), Math.max(0, task.deadline - Date.now()));
+    return this.enqueue<PoolSearchResult>({ cls: 'interactive', expectedMs, signal }, async (submittedAt) => {
       const result = (await piscina.run(task, { signal, transferList: [task.state] as never })) as PoolSearchResult;
-      this.stats?.recordTask(result, performance.timeOrigin + started);
+      if (!result.cancelled && !result.hitDeadline) this.runTimes.record(task.level, result.runMs);
+      this.stats?.recordTask('interactive', result, performance.timeOrigin + submittedAt);
       return result;
-    } finally {
-      this.inFlight--;
-      this.metrics.queueDepth.set(piscina.queueSize);
-      this.metrics.workers.set(piscina.threads.length);
-    }
+    });
   }
 
-  /** Fraction of the queue bound in use (0..1). */
+  /** Analyses one position (background class): runs only on a worker no bot move waits for,
+   * yields to bot moves and is run again after yielding. Resolves with the verdict (null if the
+   * move does not fit the view); rejects with PoolBusyError when the background queue is full. */
+  analyse(task: Omit<AnalysisTask, 'cancel'>): Promise<PositionVerdict | null> {
+    const piscina = this.piscina;
+    if (!piscina || this.closing) return Promise.reject(new PoolBusyError('the bot pool is not running'));
+    if (this.queues.analysis.length >= (this.options.maxBackgroundQueue ?? 4 * this.size)) return Promise.reject(new PoolBusyError('the analysis queue is full'));
+    const cancel = new SharedArrayBuffer(4);
+    const flag = new Int32Array(cancel);
+    return this.enqueue<PositionVerdict | null>({ cls: 'analysis', expectedMs: this.runTimes.expectedMs('analysis'), cancel: flag }, async (submittedAt) => {
+      const result = (await piscina.run({ ...task, cancel }, { name: 'analyse' })) as PoolAnalysisResult;
+      this.stats?.recordTask('analysis', result, performance.timeOrigin + submittedAt);
+      if (!result.cancelled) {
+        this.runTimes.record('analysis', result.runMs);
+        return result.verdict;
+      }
+      this.stats?.recordPreemption(result.cpuMs);
+      Atomics.store(flag, 0, 0);
+      return RUN_AGAIN;
+    });
+  }
+
+  /** Milliseconds a bot search submitted now would wait for a worker, from the searches queued
+   * and running and their measured run times (analysis work yields, so it counts as ~free). */
+  predictWaitMs(): number {
+    const now = performance.now();
+    const busy = [...this.running].map((r) => (r.task.cls === 'analysis' ? YIELD_MS : Math.max(0, r.startedAt + r.task.expectedMs - now)));
+    return predictStartMs(
+      this.size,
+      busy,
+      this.queues.interactive.map((t) => t.expectedMs),
+    );
+  }
+
+  /** Fraction of the bot queue's bound in use (0..1); analysis work never counts. */
   get load(): number {
     return this.queueDepth / this.maxQueue;
+  }
+
+  private enqueue<T>(options: Pick<Pending, 'cls' | 'expectedMs' | 'signal' | 'cancel'>, run: (submittedAt: number) => Promise<T | typeof RUN_AGAIN>): Promise<T> {
+    const { cls, signal } = options;
+    return new Promise<T>((resolve, reject) => {
+      const submittedAt = performance.now();
+      const pending: Pending = { ...options, submittedAt, resolve: resolve as (v: never) => void, reject, run: () => run(submittedAt) };
+      if (signal) {
+        pending.onAbort = () => {
+          const queue = this.queues[cls];
+          const at = queue.indexOf(pending);
+          if (at < 0) return; // already running: piscina has the signal
+          queue.splice(at, 1);
+          this.publishQueue();
+          reject(abortError());
+        };
+        signal.addEventListener('abort', pending.onAbort, { once: true });
+      }
+      this.queues[cls].push(pending);
+      this.publishQueue();
+      this.pump();
+    });
+  }
+
+  /** Starts queued work on free workers, bot moves first; makes background work yield when a
+   * bot move would wait. */
+  private pump(): void {
+    while (this.running.size < this.size && !this.closing) {
+      const next = this.queues.interactive.shift() ?? this.queues.analysis.shift();
+      if (!next) break;
+      this.dispatch(next);
+    }
+    let waiting = this.queues.interactive.length;
+    for (const r of this.running) {
+      if (waiting === 0) break;
+      if (r.task.cls !== 'analysis' || r.preemptedAt !== null) continue;
+      r.preemptedAt = performance.now();
+      Atomics.store(r.task.cancel!, 0, 1);
+      waiting--;
+    }
+    this.publishQueue();
+  }
+
+  private dispatch(task: Pending): void {
+    const running: Running = { task, startedAt: performance.now(), preemptedAt: null };
+    this.running.add(running);
+    this.stats?.busy.start(task.cls, running.startedAt);
+    task.run().then(
+      (value) => {
+        this.finish(running);
+        if (value === RUN_AGAIN) {
+          if (running.preemptedAt !== null) this.stats?.recordYield(performance.now() - running.preemptedAt);
+          this.queues.analysis.unshift(task);
+        } else task.resolve(value as never);
+        this.pump();
+      },
+      (e: Error) => {
+        this.finish(running);
+        task.reject(e);
+        this.pump();
+      },
+    );
+  }
+
+  private finish(running: Running): void {
+    this.running.delete(running);
+    this.stats?.busy.end(running.task.cls, running.startedAt, performance.now());
+    if (running.task.signal && running.task.onAbort) running.task.signal.removeEventListener('abort', running.task.onAbort);
+    if (this.piscina) this.metrics.workers.set(this.piscina.threads.length);
+  }
+
+  private publishQueue(): void {
+    this.metrics.queueDepth.set(this.queues.interactive.length);
+    this.metrics.backgroundQueueDepth.set(this.queues.analysis.length);
   }
 
   summary(): PoolSummary {
@@ -206,8 +353,10 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
       sizing: this.options.sizing,
       alive: this.piscina?.threads.length ?? 0,
       warmupMs: Math.round(this.warmupMs * 1000) / 1000,
-      queue: { depth: this.queueDepth, bound: this.maxQueue, inFlight: this.inFlight },
-      utilization: this.piscina?.utilization ?? 0,
+      queue: { depth: this.queueDepth, bound: this.maxQueue, inFlight: this.running.size },
+      utilization: stats?.busy.utilization(this.size) ?? 0,
+      classes: stats?.classes(this.size, { interactive: this.queues.interactive.length, analysis: this.queues.analysis.length }) ?? null,
+      predictedWaitMs: Math.round(this.predictWaitMs() * 1000) / 1000,
       respawns: this.respawnCount,
       workers: stats ? [...stats.workers.values()] : [],
       tasks: stats?.tasks() ?? null,
@@ -219,9 +368,19 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
 
   async close(): Promise<void> {
     this.closing = true;
+    for (const cls of ['interactive', 'analysis'] as const) for (const t of this.queues[cls].splice(0)) t.reject(new PoolBusyError('the bot pool is closing'));
     this.metrics.poolReady.set(0);
     const piscina = this.piscina;
     this.piscina = null;
     if (piscina) await piscina.destroy();
   }
+}
+
+/** A cancelled analysis task's answer: queue it again (its verdict will be the same). */
+const RUN_AGAIN = Symbol('run again');
+
+function abortError(): Error {
+  const e = new Error('The operation was aborted');
+  e.name = 'AbortError';
+  return e;
 }

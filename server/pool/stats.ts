@@ -3,8 +3,10 @@
 
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import type { Metrics } from '../metrics.ts';
-import type { PoolSearchResult, WarmupResult, WorkerIdentity } from './worker.ts';
-import type { Quantiles, WorkerStats } from '../wire/pool.ts';
+import type { PoolAnalysisResult, PoolSearchResult, WarmupResult, WorkerIdentity } from './worker.ts';
+import type { ClassReport, Quantiles, WorkerStats } from '../wire/pool.ts';
+import type { TaskClass } from './wait-model.ts';
+import { LOOP_WINDOW_SECONDS } from '../metrics.ts';
 
 export type { Quantiles, WorkerStats };
 
@@ -16,11 +18,54 @@ function quantiles(h: RecordableHistogram): Quantiles {
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
+/** Worker time spent per class over a rolling window: the pool's utilisation. */
+export class BusyMeter {
+  private readonly windowMs: number;
+  private readonly done: { cls: TaskClass; start: number; end: number }[] = [];
+  private readonly open: { cls: TaskClass; start: number }[] = [];
+
+  constructor(windowMs = LOOP_WINDOW_SECONDS * 1000) {
+    this.windowMs = windowMs;
+  }
+
+  start(cls: TaskClass, at: number): void {
+    this.open.push({ cls, start: at });
+  }
+
+  end(cls: TaskClass, startedAt: number, at: number): void {
+    const i = this.open.findIndex((o) => o.cls === cls && o.start === startedAt);
+    if (i >= 0) this.open.splice(i, 1);
+    this.done.push({ cls, start: startedAt, end: at });
+    while (this.done.length > 0 && this.done[0].end < at - this.windowMs) this.done.shift();
+  }
+
+  /** Busy worker time over the window ÷ (workers × window), for one class or both (0..1). */
+  utilization(workers: number, cls?: TaskClass, now = performance.now()): number {
+    const from = now - this.windowMs;
+    let busy = 0;
+    for (const d of this.done) if (!cls || d.cls === cls) busy += Math.max(0, d.end - Math.max(d.start, from));
+    for (const o of this.open) if (!cls || o.cls === cls) busy += now - Math.max(o.start, from);
+    return Math.min(1, round(busy / (Math.max(1, workers) * this.windowMs)));
+  }
+}
+
+class ClassHistograms {
+  readonly queueWait = createHistogram();
+  readonly run = createHistogram();
+  readonly cpu = createHistogram();
+
+  report(): { queueWaitMs: Quantiles; runMs: Quantiles; cpuMs: Quantiles } {
+    return { queueWaitMs: quantiles(this.queueWait), runMs: quantiles(this.run), cpuMs: quantiles(this.cpu) };
+  }
+}
+
 export class PoolStats {
   readonly workers = new Map<number, WorkerStats>();
-  private readonly queueWait = createHistogram();
-  private readonly run = createHistogram();
-  private readonly cpu = createHistogram();
+  readonly busy = new BusyMeter();
+  private readonly byClass: Record<TaskClass, ClassHistograms> = { interactive: new ClassHistograms(), analysis: new ClassHistograms() };
+  private readonly yieldMs = createHistogram();
+  private preemptions = 0;
+  private wastedCpuMs = 0;
   private readonly metrics: Metrics;
   /** Epoch ms at which the pool was created (its first workers' creation time). */
   private readonly createdEpochMs: number;
@@ -73,21 +118,49 @@ export class PoolStats {
     return stats;
   }
 
-  /** One search: queue wait is from submission (main thread) to pick-up (worker), both on the
+  /** One task: queue wait is from submission (main thread) to pick-up (worker), both on the
    * process's epoch clock; run time and CPU are the worker's own measurements. */
-  recordTask(r: PoolSearchResult, submittedEpochMs: number): void {
+  recordTask(cls: TaskClass, r: PoolSearchResult | PoolAnalysisResult, submittedEpochMs: number): void {
     const w = this.workers.get(r.worker.threadId) ?? this.respawned(r.worker);
     w.tasks++;
     w.computeCpuMs = round(w.computeCpuMs + r.cpuMs);
     w.computeWallMs = round(w.computeWallMs + r.runMs);
     this.publishWorker(w);
     const waitMs = Math.max(0, r.startedEpochMs - submittedEpochMs);
-    this.queueWait.record(Math.max(1, Math.round(waitMs * 1000)));
-    this.run.record(Math.max(1, Math.round(r.runMs * 1000)));
-    this.cpu.record(Math.max(1, Math.round(r.cpuMs * 1000)));
-    this.metrics.taskQueueWait.observe(waitMs / 1000);
-    this.metrics.taskRun.observe(r.runMs / 1000);
-    this.metrics.taskCpu.observe(r.cpuMs / 1000);
+    const h = this.byClass[cls];
+    h.queueWait.record(Math.max(1, Math.round(waitMs * 1000)));
+    h.run.record(Math.max(1, Math.round(r.runMs * 1000)));
+    h.cpu.record(Math.max(1, Math.round(r.cpuMs * 1000)));
+    this.metrics.taskQueueWait.observe({ class: cls }, waitMs / 1000);
+    this.metrics.taskRun.observe({ class: cls }, r.runMs / 1000);
+    this.metrics.taskCpu.observe({ class: cls }, r.cpuMs / 1000);
+  }
+
+  /** An analysis task gave its worker up to a bot move; its CPU so far is spent again later. */
+  recordPreemption(wastedCpuMs: number): void {
+    this.preemptions++;
+    this.wastedCpuMs += wastedCpuMs;
+    this.metrics.preemptions.inc();
+    this.metrics.preemptedCpu.inc(wastedCpuMs / 1000);
+  }
+
+  /** Cancel flag set → the analysis task handed its worker back, ms. */
+  recordYield(ms: number): void {
+    this.yieldMs.record(Math.max(1, Math.round(ms * 1000)));
+    this.metrics.yieldTime.observe(ms / 1000);
+  }
+
+  classes(workers: number, queued: Record<TaskClass, number>): ClassReport {
+    const one = (cls: TaskClass) => {
+      const utilization = this.busy.utilization(workers, cls);
+      this.metrics.utilization.set({ class: cls }, utilization);
+      return { queued: queued[cls], utilization, ...this.byClass[cls].report() };
+    };
+    return {
+      interactive: one('interactive'),
+      analysis: one('analysis'),
+      preemption: { count: this.preemptions, wastedCpuMs: round(this.wastedCpuMs), yieldMs: quantiles(this.yieldMs) },
+    };
   }
 
   /** Marks which workers are still running (an exited thread's id is gone from `alive`). */
@@ -105,8 +178,9 @@ export class PoolStats {
     return { spawnCpuMs: round(spawn), computeCpuMs: round(compute), ratio: compute > 0 ? round(spawn / compute) : null };
   }
 
+  /** Bot searches (the interactive class): what the dashboard and benchmarks have always read. */
   tasks(): { queueWaitMs: Quantiles; runMs: Quantiles; cpuMs: Quantiles } {
-    return { queueWaitMs: quantiles(this.queueWait), runMs: quantiles(this.run), cpuMs: quantiles(this.cpu) };
+    return this.byClass.interactive.report();
   }
 
   private publishWorker(w: WorkerStats): void {

@@ -4,6 +4,7 @@
 
 import { threadId, workerData } from 'node:worker_threads';
 import botSearch, { type SearchResult, type SearchTask } from './search.ts';
+import analyseTask, { type AnalysisResult, type AnalysisTask } from './analyse.ts';
 import { newGame, playMove } from '../../bot-engine/game.ts';
 import { hideBag } from '../../bot-engine/rules.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
@@ -51,6 +52,17 @@ export default function search(task: SearchTask): PoolSearchResult {
   // still queued-then-started within its grace, which would cost a worker respawn.
   if (task.cancel && task.cancel.byteLength >= 8) Atomics.store(new Int32Array(task.cancel), 1, 1);
   return { ...botSearch(task), worker: identity, startedEpochMs };
+}
+
+export interface PoolAnalysisResult extends AnalysisResult {
+  worker: WorkerIdentity;
+  startedEpochMs: number;
+}
+
+/** A game-analysis position (task name 'analyse'): background class, preemptible. */
+export function analyse(task: AnalysisTask): PoolAnalysisResult {
+  const startedEpochMs = performance.timeOrigin + performance.now();
+  return { ...analyseTask(task), worker: identity, startedEpochMs };
 }
 
 export interface WarmupTask {

@@ -46,6 +46,26 @@ export const Quantiles = Type.Object({ count: Int, p50: Num, p90: Num, p99: Num,
 
 export const TaskQuantiles = Type.Object({ queueWaitMs: Quantiles, runMs: Quantiles, cpuMs: Quantiles });
 
+const ClassStats = Type.Object({
+  queued: Int,
+  utilization: Type.Number({ description: 'worker time busy with this class over the last 5 s ÷ (workers × 5 s)' }),
+  ...TaskQuantiles.properties,
+});
+
+/** The two classes of pool work side by side (server/pool/pool.ts). */
+export const ClassReport = Type.Object(
+  {
+    interactive: ClassStats,
+    analysis: ClassStats,
+    preemption: Type.Object({
+      count: Type.Integer({ description: 'analysis tasks that yielded their worker to a bot move' }),
+      wastedCpuMs: Type.Number({ description: 'their CPU so far, spent again when they rerun' }),
+      yieldMs: Quantiles,
+    }),
+  },
+  { description: 'bot moves (interactive, first) and game analysis (background, idle workers only)' },
+);
+
 /** The default window (last 5 s) plus the last second and the last minute. */
 export const EventLoopReport = Type.Object(
   { ...LoopWindow.properties, resolutionMs: Num, lastSecond: LoopWindow, lastMinute: LoopWindow },
@@ -60,7 +80,9 @@ export const PoolSummary = Type.Object({
   alive: Int,
   warmupMs: Num,
   queue: Type.Object({ depth: Int, bound: Int, inFlight: Int }),
-  utilization: Num,
+  utilization: Type.Number({ description: 'worker time busy (both classes) over the last 5 s ÷ (workers × 5 s)' }),
+  classes: Type.Union([ClassReport, Type.Null()]),
+  predictedWaitMs: Type.Number({ description: 'how long a bot search submitted now would wait for a worker' }),
   respawns: Int,
   workers: Type.Array(WorkerStats),
   tasks: Type.Union([TaskQuantiles, Type.Null()]),
@@ -85,6 +107,7 @@ export type PoolSizing = Static<typeof PoolSizing>;
 export type LoopWindow = Static<typeof LoopWindow>;
 export type WorkerStats = Static<typeof WorkerStats>;
 export type Quantiles = Static<typeof Quantiles>;
+export type ClassReport = Static<typeof ClassReport>;
 export type EventLoopReport = Static<typeof EventLoopReport>;
 export type PoolSummary = Static<typeof PoolSummary>;
 export type PoolReport = Static<typeof PoolReport>;

@@ -1,0 +1,81 @@
+// Game analysis: what a played move gave up against the expert's choice, judged from the mover's
+// view only (the bag's order is never read: the view's undrawn tiles are sorted first). Pure and
+// iteration-bounded, so the same position gives the same verdict on any machine; a `control`
+// may only stop it early, and a stopped analysis has no verdict (the caller runs it again).
+
+import { hideBag } from './rules.ts';
+import type { GameState } from './state.ts';
+import { type Move, newGame, playMove, resolveMove, resolvedToMove } from './game.ts';
+import type { GameRecord } from './record.ts';
+import { type SearchControl, chooseMove } from './bots/index.ts';
+import { packMove } from './bots/moves.ts';
+import { rolloutValues } from './bots/rollout.ts';
+import { mixSeed } from './rng.ts';
+
+/** Paired determinizations behind the two values compared (the expert's own search horizon). */
+export const ANALYSIS_SAMPLES = 16;
+const ANALYSIS_HORIZON = 4;
+
+export interface PositionVerdict {
+  played: Move;
+  /** The expert's move; the played one when the rollouts rate it at least as high. */
+  best: Move;
+  /** Mean lead (points) after each move over the same determinizations; null when the played
+   * move is the expert's (nothing to compare). */
+  playedValue: number | null;
+  bestValue: number | null;
+  /** Expected points lost: bestValue − playedValue, never negative. */
+  loss: number;
+}
+
+/** The verdict on `played` in `view` (a copy is taken; `view` is not changed), or null if
+ * `control` stopped the work or the move is illegal there. */
+export function analysePosition(view: GameState, played: Move, seed: number, control?: SearchControl): PositionVerdict | null {
+  const own = hideBag(view.clone());
+  const resolved = resolveMove(own, played);
+  if ('error' in resolved) return null;
+  let stopped = false;
+  const watch: SearchControl = {
+    shouldStop: () => {
+      stopped ||= control?.shouldStop() ?? false;
+      return stopped;
+    },
+  };
+  const decision = chooseMove(own, 'expert', seed, watch);
+  if (stopped) return null;
+  const canonical = resolvedToMove(own, resolved);
+  const playedPacked = packMove(resolved.fi, resolved.r, resolved.spot);
+  const bestPacked = packMove(decision.fi, decision.r, decision.spot);
+  if (playedPacked === bestPacked) return { played: canonical, best: canonical, playedValue: null, bestValue: null, loss: 0 };
+  const [bestValue, playedValue] = rolloutValues(own, [bestPacked, playedPacked], ANALYSIS_HORIZON, ANALYSIS_SAMPLES, mixSeed(seed, 0xa4a1), watch);
+  if (stopped) return null;
+  const round = (x: number) => Math.round(x * 100) / 100;
+  const loss = Math.max(0, round(bestValue - playedValue));
+  const best = loss > 0 ? resolvedToMove(own, decision) : canonical;
+  return { played: canonical, best, playedValue: round(playedValue), bestValue: round(bestValue), loss };
+}
+
+export interface AnalysisPosition {
+  /** Index of the placement in the record's moves (discards are not positions). */
+  moveIndex: number;
+  seat: number;
+  tile: string;
+  /** The state the mover faced, bag hidden: what that seat could know. */
+  view: GameState;
+  played: Move;
+}
+
+/** Every placement of a dealt game (its record has the seed), with the view its mover had. */
+export function* analysisPositions(record: GameRecord): Generator<AnalysisPosition> {
+  if (record.seed === undefined) throw new Error('only a dealt game (a record with its seed) can be analysed');
+  const state = newGame({ players: record.players.length, rules: record.rules, seed: record.seed });
+  for (const [moveIndex, move] of record.moves.entries()) {
+    if ('discard' in move) continue; // playMove already drew past it
+    const view = hideBag(state.clone());
+    const seat = state.currentPlayer;
+    const { tile: _tile, ...played } = move;
+    const outcome = playMove(state, played);
+    if ('error' in outcome) throw new Error(`move ${moveIndex} does not replay: ${outcome.error}`);
+    yield { moveIndex, seat, tile: move.tile, view, played };
+  }
+}

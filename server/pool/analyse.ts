@@ -1,0 +1,38 @@
+// One position of a game analysis as a worker task: the engine's pure analysePosition, given the
+// thread glue (a cancel flag shared with the pool, thread-CPU timing). Background work: the pool
+// sets the flag when a bot move needs the worker, and a cancelled task has no verdict (the pool
+// queues it again; the result is the same, as the analysis is iteration-bounded).
+
+import { threadId } from 'node:worker_threads';
+import { type PositionVerdict, analysePosition } from '../../bot-engine/analysis.ts';
+import type { Move } from '../../bot-engine/game.ts';
+import { GameState } from '../../bot-engine/state.ts';
+
+export interface AnalysisTask {
+  /** GameState bytes of the mover's view (bag hidden). */
+  state: ArrayBuffer;
+  played: Move;
+  seed: number;
+  /** Int32 slot 0 set non-zero by the pool to make the task yield its worker. */
+  cancel: SharedArrayBuffer;
+}
+
+export interface AnalysisResult {
+  /** null: cancelled (or the move does not fit the view). */
+  verdict: PositionVerdict | null;
+  cancelled: boolean;
+  runMs: number;
+  cpuMs: number;
+  threadId: number;
+}
+
+export default function analyse(task: AnalysisTask): AnalysisResult {
+  const startWall = performance.now();
+  const startCpu = process.threadCpuUsage();
+  const flag = new Int32Array(task.cancel);
+  let cancelled = false;
+  const control = { shouldStop: () => (cancelled ||= Atomics.load(flag, 0) !== 0) };
+  const verdict = analysePosition(new GameState(task.state), task.played, task.seed, control);
+  const cpu = process.threadCpuUsage(startCpu);
+  return { verdict, cancelled, runMs: performance.now() - startWall, cpuMs: (cpu.user + cpu.system) / 1000, threadId };
+}

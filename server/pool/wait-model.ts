@@ -1,0 +1,43 @@
+// How long a new bot search would wait for a worker: the searches queued ahead of it and the
+// ones running, at their measured run times. Pure, so the scheduler's choice of level and budget
+// is testable without threads.
+
+import type { BotLevel } from '../../bot-engine/bots/index.ts';
+
+/** Bot moves (interactive, first) and game analysis (background, idle workers only). */
+export type TaskClass = 'interactive' | 'analysis';
+
+/**
+ * When a task submitted now would start, in ms from now: `busy` holds each busy worker's
+ * remaining time, `queued` the expected run of each task ahead, in order; every task ahead takes
+ * the worker that frees first. O(workers × queued), both small.
+ */
+export function predictStartMs(workers: number, busy: readonly number[], queued: readonly number[]): number {
+  const free = Array.from({ length: Math.max(1, workers) }, (_, i) => busy[i] ?? 0);
+  for (const ms of queued) {
+    let first = 0;
+    for (let i = 1; i < free.length; i++) if (free[i] < free[first]) first = i;
+    free[first] += ms;
+  }
+  return Math.min(...free);
+}
+
+/** Warm single-thread run times on a 2-core VPS class machine before any is measured (ms). */
+const PRIOR_MS: Record<BotLevel | 'analysis', number> = { random: 1, greedy: 3, heuristic: 5, medium: 40, hard: 120, expert: 350, analysis: 400 };
+/** Weight of the newest sample in the moving average: about the last 10 runs count. */
+const ALPHA = 0.2;
+
+/** Run time per level (and for an analysis position), as an exponential moving average of the
+ * searches that ran to their own end (a search cut by its deadline says nothing of its length). */
+export class RunTimeModel {
+  private readonly mean = new Map<BotLevel | 'analysis', number>();
+
+  record(kind: BotLevel | 'analysis', runMs: number): void {
+    const old = this.mean.get(kind);
+    this.mean.set(kind, old === undefined ? runMs : old + ALPHA * (runMs - old));
+  }
+
+  expectedMs(kind: BotLevel | 'analysis'): number {
+    return this.mean.get(kind) ?? PRIOR_MS[kind];
+  }
+}
