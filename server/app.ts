@@ -7,6 +7,8 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { BotScheduler } from './bot-scheduler.ts';
+import { AnalysisService } from './analysis/service.ts';
+import { analysisRoutes } from './http/analysis.ts';
 import type { Config } from './config.ts';
 import { GameService } from './games/service.ts';
 import type { GameStore } from './games/store.ts';
@@ -33,6 +35,7 @@ export interface Tessera {
   pool: BotPool;
   scheduler: BotScheduler;
   games: GameService;
+  analysis: AnalysisService;
   store: GameStore;
   connections: Set<Connection>;
   /** Resolves when every worker is warm; rejects (PoolStartError) if the pool cannot start. */
@@ -93,6 +96,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     scheduler,
     store,
     games: null as unknown as GameService,
+    analysis: new AnalysisService({ pool, store, log: logger.child({ component: 'analysis' }), maxJobs: config.maxAnalyses }),
     connections: new Set(),
     poolStarted: Promise.resolve(),
     closing: false,
@@ -160,6 +164,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // sockets close with 1001, see ws/plugin.ts) stop the pool.
   app.addHook('preClose', async () => {
     tessera.closing = true;
+    tessera.analysis.close();
     await tessera.games.drain(config.shutdownGraceMs);
     scheduler.close();
   });
@@ -173,6 +178,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(opsRoutes);
   await app.register(gameRoutes);
+  await app.register(analysisRoutes);
   await app.register(wsRoutes);
   await app.register(clientRoutes);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

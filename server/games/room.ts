@@ -96,7 +96,7 @@ export class Room {
     const holders = setup.seats.map((s, i) => (s.kind === 'bot' ? { name: `${s.level} bot ${i + 1}`, tokenHash: null } : null));
     deps.store.create(setup, holders);
     const state = newGame({ players: setup.seats.length, rules: setup.rules, seed: setup.seed });
-    const room = new Room({ setup, holders, moves: [], finished: false, end: null, rematch: null }, state, deps, true, []);
+    const room = new Room({ setup, holders, moves: [], finished: false, end: null, rematch: null, hints: [] }, state, deps, true, []);
     // Seats as words: a nested `level` would read as pino's own level field to log tools.
     room.log.info({ seats: setup.seats.map((s) => (s.kind === 'bot' ? `${s.level} bot` : 'person')), rules: setup.rules, clock: setup.clock }, 'game created');
     return room;

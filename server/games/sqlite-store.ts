@@ -7,6 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RecordMove } from '../../bot-engine/record.ts';
+import type { GameAnalysis } from '../wire/analysis.ts';
 import { type FinishedPage, type GameEnd, type GameSetup, type GameStore, type ListFinishedQuery, type SeatHolder, StorageError, type StoredGame } from './store.ts';
 
 export interface SqliteStoreOptions {
@@ -48,6 +49,8 @@ const MIGRATIONS = [
    ALTER TABLE games ADD COLUMN final_scores TEXT;
    ALTER TABLE games ADD COLUMN rematch_id TEXT;
    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;`,
+  `ALTER TABLE games ADD COLUMN hints TEXT;
+   CREATE TABLE analyses (game_id TEXT PRIMARY KEY REFERENCES games (id), created_at TEXT NOT NULL, body TEXT NOT NULL) STRICT;`,
 ];
 
 /** The database file cannot be used (not a database, damaged, read-only, unreachable). */
@@ -83,6 +86,9 @@ export class SqliteStore implements GameStore {
       advance: db.prepare('UPDATE games SET move_count = move_count + ? WHERE id = ?'),
       end: db.prepare('UPDATE games SET finished = 1, finished_at = ?, abandoned = ?, final_scores = ? WHERE id = ?'),
       setRematch: db.prepare('UPDATE games SET rematch_id = ? WHERE id = ?'),
+      setHints: db.prepare('UPDATE games SET hints = ? WHERE id = ?'),
+      saveAnalysis: db.prepare('INSERT OR REPLACE INTO analyses (game_id, created_at, body) VALUES (?, ?, ?)'),
+      analysis: db.prepare('SELECT body FROM analyses WHERE game_id = ?'),
       probe: db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('probed_at', ?)"),
       unfinished: db.prepare('SELECT * FROM games WHERE finished = 0 ORDER BY created_at, id'),
     };
@@ -131,6 +137,26 @@ export class SqliteStore implements GameStore {
       this.row(id);
       this.statements.setRematch.run(rematchId, id);
     });
+  }
+
+  recordHint(id: string, seat: number): void {
+    this.transaction(() => {
+      const hints = hintsOf(this.row(id));
+      hints[seat] = (hints[seat] ?? 0) + 1;
+      this.statements.setHints.run(JSON.stringify(hints), id);
+    });
+  }
+
+  saveAnalysis(id: string, analysis: GameAnalysis): void {
+    this.transaction(() => {
+      this.row(id);
+      this.statements.saveAnalysis.run(id, analysis.createdAt, JSON.stringify(analysis));
+    });
+  }
+
+  getAnalysis(id: string): GameAnalysis | undefined {
+    const row = this.statements.analysis.get(id) as Row | undefined;
+    return row && (JSON.parse(row.body as string) as GameAnalysis);
   }
 
   probe(): void {
@@ -190,6 +216,7 @@ export class SqliteStore implements GameStore {
       finished: row.finished === 1,
       end: endOf(row),
       rematch: (row.rematch_id as string | null) ?? null,
+      hints: hintsOf(row),
     };
   }
 
@@ -212,6 +239,10 @@ export class SqliteStore implements GameStore {
 function endOf(row: Row): GameEnd | null {
   if (row.finished !== 1) return null;
   return { abandoned: row.abandoned === 1, scores: row.final_scores ? JSON.parse(row.final_scores as string) : null };
+}
+
+function hintsOf(row: Row): number[] {
+  return row.hints ? (JSON.parse(row.hints as string) as number[]) : [];
 }
 
 function encodeCursor(finishedAt: string, id: string): string {

@@ -7,6 +7,7 @@ import type { RecordMove } from '../../bot-engine/record.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 
 import type { SeatKind } from '../wire/game.ts';
+import type { GameAnalysis } from '../wire/analysis.ts';
 
 export type { SeatKind };
 
@@ -37,6 +38,8 @@ export interface GameSetup {
   rematchOf?: string;
   /** Offered to anyone in the lobby's open games; otherwise only people with the link join. */
   listed?: boolean;
+  /** The person may ask for the strongest move (games with one person and bots only). */
+  hints?: boolean;
 }
 
 export interface SeatHolder {
@@ -63,6 +66,8 @@ export interface StoredGame {
   end: GameEnd | null;
   /** The rematch started from this finished game. */
   rematch: string | null;
+  /** Hints each seat asked for (games with hints on); a seat that asked none may be absent. */
+  hints: number[];
 }
 
 /** A write the store could not commit (disk full, I/O error, read-only file): nothing of it was
@@ -101,6 +106,11 @@ export interface GameStore {
    * game is over with them (no moves and an `end`: the game is abandoned as it stands). */
   appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): void;
   setRematch(id: string, rematchId: string): void;
+  /** Counts a hint given to `seat`. */
+  recordHint(id: string, seat: number): void;
+  /** Stores (or replaces) a finished game's analysis. */
+  saveAnalysis(id: string, analysis: GameAnalysis): void;
+  getAnalysis(id: string): GameAnalysis | undefined;
   /** A small write that shows whether the store can commit again (readiness after a failure). */
   probe(): void;
   get(id: string): StoredGame | undefined;
@@ -114,10 +124,26 @@ export interface GameStore {
 export class MemoryStore implements GameStore {
   private readonly games = new Map<string, StoredGame>();
   private readonly finishedAt = new Map<string, string>();
+  private readonly analyses = new Map<string, GameAnalysis>();
 
   create(setup: GameSetup, holders: (SeatHolder | null)[]): void {
     if (this.games.has(setup.id)) throw new Error(`game ${setup.id} already exists`);
-    this.games.set(setup.id, { setup: structuredClone(setup), holders: structuredClone(holders), moves: [], finished: false, end: null, rematch: null });
+    this.games.set(setup.id, { setup: structuredClone(setup), holders: structuredClone(holders), moves: [], finished: false, end: null, rematch: null, hints: [] });
+  }
+
+  recordHint(id: string, seat: number): void {
+    const hints = this.must(id).hints;
+    hints[seat] = (hints[seat] ?? 0) + 1;
+  }
+
+  saveAnalysis(id: string, analysis: GameAnalysis): void {
+    this.must(id);
+    this.analyses.set(id, structuredClone(analysis));
+  }
+
+  getAnalysis(id: string): GameAnalysis | undefined {
+    const a = this.analyses.get(id);
+    return a && structuredClone(a);
   }
 
   takeSeat(id: string, seat: number, holder: SeatHolder): void {

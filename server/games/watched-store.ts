@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../metrics.ts';
 import { type FinishedPage, type GameEnd, type GameSetup, type GameStore, type ListFinishedQuery, type SeatHolder, StorageError, type StoredGame } from './store.ts';
 import type { RecordMove } from '../../bot-engine/record.ts';
+import type { GameAnalysis } from '../wire/analysis.ts';
 
 /** While writes fail, readiness checks try a probe write at most this often. */
 export const PROBE_EVERY_MS = 1000;
@@ -48,6 +49,15 @@ export class WatchedStore implements GameStore {
   }
   setRematch(id: string, rematchId: string): void {
     this.write('rematch', () => this.inner.setRematch(id, rematchId));
+  }
+  recordHint(id: string, seat: number): void {
+    this.write('hint', () => this.inner.recordHint(id, seat));
+  }
+  saveAnalysis(id: string, analysis: GameAnalysis): void {
+    this.write('analysis', () => this.inner.saveAnalysis(id, analysis));
+  }
+  getAnalysis(id: string): GameAnalysis | undefined {
+    return this.inner.getAnalysis(id);
   }
   probe(): void {
     this.write('probe', () => this.inner.probe());

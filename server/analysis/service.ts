@@ -1,0 +1,185 @@
+// Game analyses: a FIFO of finished games to analyse, fed to the pool one position at a time at
+// background priority (idle workers only; bot moves first). Progress is an event per position;
+// a finished analysis is stored with its game and served from the store from then on.
+
+import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import { type AnalysisPosition, ANALYSIS_SAMPLES, analysisPositions } from '../../bot-engine/analysis.ts';
+import type { GameRecord } from '../../bot-engine/record.ts';
+import { fnv1a, mixSeed } from '../../bot-engine/rng.ts';
+import type { GameStore } from '../games/store.ts';
+import type { BotPool } from '../pool/pool.ts';
+import type { AnalysedMove, AnalysisAnswer, AnalysisProgress, GameAnalysis, SeatAnalysis } from '../wire/analysis.ts';
+
+/** A move that loses this many expected points or more counts as a mistake. */
+export const MISTAKE_POINTS = 3;
+/** Bumped when the method changes: stored analyses say which one made them. */
+export const ANALYSIS_VERSION = 1;
+/** A position whose task fails (a worker crash) is tried this many times before the job ends. */
+const ATTEMPTS = 3;
+
+/** The queue of analyses is at its bound: the caller should ask again later. */
+export class AnalysisQueueFullError extends Error {
+  override name = 'AnalysisQueueFullError';
+}
+
+export interface AnalysisServiceOptions {
+  pool: Pick<BotPool, 'analyse' | 'size'>;
+  store: Pick<GameStore, 'saveAnalysis' | 'getAnalysis'>;
+  log: Logger;
+  /** Analyses waiting or running at once. */
+  maxJobs: number;
+}
+
+interface Job {
+  gameId: string;
+  seed: number;
+  names: string[];
+  positions: AnalysisPosition[];
+  results: (AnalysedMove | undefined)[];
+  attempts: number[];
+  next: number;
+  done: number;
+  failed: boolean;
+}
+
+export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAnswer] }> {
+  private readonly options: AnalysisServiceOptions;
+  private readonly jobs: Job[] = [];
+  private inFlight = 0;
+  private closed = false;
+
+  constructor(options: AnalysisServiceOptions) {
+    super();
+    this.options = options;
+    this.setMaxListeners(0);
+  }
+
+  /** The stored analysis, the progress of one waiting or running, or undefined. */
+  status(gameId: string): AnalysisAnswer | undefined {
+    const i = this.jobs.findIndex((j) => j.gameId === gameId);
+    if (i >= 0) return this.progress(this.jobs[i], i);
+    return this.options.store.getAnalysis(gameId);
+  }
+
+  /** Queues a finished game's analysis (once: asking again answers its status). */
+  request(gameId: string, record: GameRecord): AnalysisAnswer {
+    const known = this.status(gameId);
+    if (known) return known;
+    if (this.jobs.length >= this.options.maxJobs) throw new AnalysisQueueFullError(`${this.jobs.length} analyses are waiting or running`);
+    const positions = [...analysisPositions(record)];
+    const job: Job = {
+      gameId,
+      seed: fnv1a(record.seed ?? gameId),
+      names: record.players,
+      positions,
+      results: new Array(positions.length),
+      attempts: new Array(positions.length).fill(0),
+      next: 0,
+      done: 0,
+      failed: false,
+    };
+    this.jobs.push(job);
+    this.options.log.info({ gameId, positions: positions.length, queued: this.jobs.length }, 'game analysis queued');
+    if (positions.length === 0) this.complete(job);
+    this.pump();
+    return this.status(gameId)!;
+  }
+
+  /** Analyses waiting or running. */
+  get queued(): number {
+    return this.jobs.length;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.jobs.length = 0;
+  }
+
+  /** Keeps one position per worker in flight: the pool runs them only on idle workers, so
+   * more would only sit in its background queue. */
+  private pump(): void {
+    while (!this.closed && this.inFlight < this.options.pool.size) {
+      const job = this.jobs.find((j) => j.next < j.positions.length && !j.failed);
+      if (!job) return;
+      this.run(job, job.next++);
+    }
+  }
+
+  private run(job: Job, index: number): void {
+    const p = job.positions[index];
+    this.inFlight++;
+    job.attempts[index]++;
+    this.options.pool.analyse({ state: p.view.buffer.slice(0), played: p.played, seed: mixSeed(job.seed, p.moveIndex) }).then(
+      (verdict) => {
+        this.inFlight--;
+        if (this.closed || job.failed) return;
+        if (!verdict) return this.fail(job, `position ${p.moveIndex} has no verdict`);
+        job.results[index] = { moveIndex: p.moveIndex, seat: p.seat, tile: p.tile, ...verdict };
+        job.done++;
+        if (job.done === job.positions.length) this.complete(job);
+        else this.emit('update', this.progress(job, this.jobs.indexOf(job)));
+        this.pump();
+      },
+      (e: Error) => {
+        this.inFlight--;
+        if (this.closed || job.failed) return;
+        if (job.attempts[index] >= ATTEMPTS) return this.fail(job, e.message);
+        this.options.log.warn({ gameId: job.gameId, moveIndex: p.moveIndex, err: e.message }, 'analysis position failed: trying again');
+        this.run(job, index);
+      },
+    );
+  }
+
+  private complete(job: Job): void {
+    const moves = job.results as AnalysedMove[];
+    const analysis: GameAnalysis = {
+      gameId: job.gameId,
+      status: 'done',
+      engine: { level: 'expert', samples: ANALYSIS_SAMPLES, version: ANALYSIS_VERSION },
+      seats: job.names.map((name, seat) => seatSummary(seat, name, moves)),
+      moves,
+      createdAt: new Date().toISOString(),
+    };
+    this.remove(job);
+    try {
+      this.options.store.saveAnalysis(job.gameId, analysis);
+    } catch (e) {
+      // Not kept: asking again analyses the game again (same result).
+      this.options.log.warn({ gameId: job.gameId, err: (e as Error).message }, 'game analysis finished but could not be stored');
+    }
+    this.options.log.info({ gameId: job.gameId, positions: moves.length }, 'game analysis done');
+    this.emit('update', analysis);
+    this.pump();
+  }
+
+  private fail(job: Job, why: string): void {
+    job.failed = true;
+    this.remove(job);
+    this.options.log.error({ gameId: job.gameId, why }, 'game analysis failed');
+    this.pump();
+  }
+
+  private remove(job: Job): void {
+    const i = this.jobs.indexOf(job);
+    if (i >= 0) this.jobs.splice(i, 1);
+  }
+
+  private progress(job: Job, index: number): AnalysisProgress {
+    const running = job.next > 0;
+    return { gameId: job.gameId, status: running ? 'running' : 'queued', position: running ? 0 : index, done: job.done, total: job.positions.length };
+  }
+}
+
+function seatSummary(seat: number, name: string, moves: AnalysedMove[]): SeatAnalysis {
+  const own = moves.filter((m) => m.seat === seat);
+  const lost = own.reduce((sum, m) => sum + m.loss, 0);
+  return {
+    seat,
+    name,
+    moves: own.length,
+    pointsLost: Math.round(lost * 100) / 100,
+    mistakes: own.filter((m) => m.loss >= MISTAKE_POINTS).length,
+    bestMoves: own.filter((m) => m.loss === 0).length,
+  };
+}

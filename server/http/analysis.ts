@@ -1,0 +1,116 @@
+// Game analysis over HTTP: ask for it, read it (or its progress), and follow it as server-sent
+// events. The work itself runs on idle bot workers (server/analysis/service.ts).
+
+import type { FastifyInstance } from 'fastify';
+import { AnalysisQueueFullError } from '../analysis/service.ts';
+import { ApiError } from '../errors.ts';
+import { IdParams } from '../wire/api.ts';
+import { AnalysisAnswer, AnalysisProgress, GameAnalysis } from '../wire/analysis.ts';
+
+const error = { $ref: 'Error#' } as const;
+type Id = { Params: IdParams };
+/** SSE comment lines keep proxies from closing a quiet stream. */
+const KEEPALIVE_MS = 15_000;
+
+export async function analysisRoutes(app: FastifyInstance): Promise<void> {
+  const { games, analysis, config } = app.tessera;
+  const streams = new Set<() => void>();
+  // Open event streams would hold the server's close: end them first.
+  app.addHook('preClose', async () => {
+    for (const stop of streams) stop();
+  });
+  const finishedRecord = (id: string) => {
+    const room = games.get(id);
+    if (!room) throw new ApiError('unknown_game', `no game ${JSON.stringify(id)}`);
+    if (room.status !== 'finished') throw new ApiError('not_finished', 'a game is analysed once it is over');
+    return room.record();
+  };
+
+  app.post<Id>(
+    '/api/games/:id/analysis',
+    {
+      schema: {
+        tags: ['games'],
+        summary: 'Analyse a finished game: every move against the expert search, from its mover’s view. 202 with the queue position while it waits or runs, 200 once done',
+        params: IdParams,
+        response: { 200: GameAnalysis, 202: AnalysisProgress, 404: error, 409: error, 429: error },
+      },
+      config: { rateLimit: { max: config.createsPerMinute, timeWindow: 60_000 } },
+    },
+    async (request, reply) => {
+      const id = request.params.id;
+      const stored = analysis.status(id);
+      if (stored) return reply.code(stored.status === 'done' ? 200 : 202).send(stored);
+      try {
+        const answer = analysis.request(id, finishedRecord(id));
+        return reply.code(answer.status === 'done' ? 200 : 202).send(answer);
+      } catch (e) {
+        if (!(e instanceof AnalysisQueueFullError)) throw e;
+        return reply
+          .code(429)
+          .header('retry-after', '30')
+          .send({ statusCode: 429, code: 'analysis_queue_full', message: `${e.message}; ask again later` });
+      }
+    },
+  );
+
+  app.get<Id>(
+    '/api/games/:id/analysis',
+    {
+      schema: {
+        tags: ['games'],
+        summary: 'A game’s analysis, or its progress while it waits or runs',
+        params: IdParams,
+        response: { 200: AnalysisAnswer, 404: error },
+      },
+    },
+    async (request) => {
+      const answer = analysis.status(request.params.id);
+      if (answer) return answer;
+      if (!games.get(request.params.id)) throw new ApiError('unknown_game', `no game ${JSON.stringify(request.params.id)}`);
+      throw new ApiError('no_analysis', 'this game has not been analysed: POST /api/games/{id}/analysis first');
+    },
+  );
+
+  app.get<Id>(
+    '/api/games/:id/analysis/events',
+    {
+      schema: {
+        tags: ['games'],
+        summary: 'Server-sent events: a `progress` event per analysed position, then `done` with the analysis; `done` at once if it is stored',
+        params: IdParams,
+        produces: ['text/event-stream'],
+        response: { 404: error },
+      },
+    },
+    async (request, reply) => {
+      const id = request.params.id;
+      const first = analysis.status(id);
+      if (!first) {
+        if (!games.get(id)) throw new ApiError('unknown_game', `no game ${JSON.stringify(id)}`);
+        throw new ApiError('no_analysis', 'this game has not been analysed: POST /api/games/{id}/analysis first');
+      }
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+      const send = (a: typeof first) => raw.write(`event: ${a.status === 'done' ? 'done' : 'progress'}\ndata: ${JSON.stringify(a)}\n\n`);
+      const keepalive = setInterval(() => raw.write(': keepalive\n\n'), KEEPALIVE_MS);
+      const onUpdate = (a: typeof first) => {
+        if (a.gameId !== id) return;
+        send(a);
+        if (a.status === 'done') stop();
+      };
+      const stop = () => {
+        if (!streams.delete(stop)) return;
+        clearInterval(keepalive);
+        analysis.off('update', onUpdate);
+        raw.end();
+      };
+      streams.add(stop);
+      raw.on('close', stop);
+      send(first);
+      if (first.status === 'done') stop();
+      else analysis.on('update', onUpdate);
+    },
+  );
+}

@@ -1,0 +1,59 @@
+// Game analysis on the wire, defined once: the stored result (GET /api/games/:id/analysis), the
+// progress answer while it runs (POST, GET, and the server-sent events stream).
+
+import Type, { type Static } from 'typebox';
+import { Move } from './game.ts';
+
+const Int = Type.Integer();
+
+export const AnalysedMove = Type.Object({
+  moveIndex: Type.Integer({ description: 'index of the placement in the record’s moves' }),
+  seat: Int,
+  tile: Type.String(),
+  played: Move,
+  best: Move,
+  playedValue: Type.Union([Type.Number(), Type.Null()], { description: 'mean lead after the played move over the shared determinizations; null when it is the expert’s move' }),
+  bestValue: Type.Union([Type.Number(), Type.Null()]),
+  loss: Type.Number({ description: 'expected points lost against the expert’s move (≥ 0)' }),
+});
+
+export const SeatAnalysis = Type.Object({
+  seat: Int,
+  name: Type.String(),
+  moves: Int,
+  pointsLost: Type.Number(),
+  /** Moves that lost at least MISTAKE_POINTS. */
+  mistakes: Int,
+  bestMoves: Type.Integer({ description: 'moves the expert would have played too' }),
+});
+
+export const GameAnalysis = Type.Object(
+  {
+    gameId: Type.String(),
+    status: Type.Literal('done'),
+    engine: Type.Object({ level: Type.Literal('expert'), samples: Int, version: Int }),
+    seats: Type.Array(SeatAnalysis),
+    moves: Type.Array(AnalysedMove),
+    createdAt: Type.String(),
+  },
+  { description: 'every placement judged from its mover’s view (never the bag order) against the expert search' },
+);
+
+export const AnalysisProgress = Type.Object(
+  {
+    gameId: Type.String(),
+    status: Type.Enum(['queued', 'running']),
+    position: Type.Integer({ description: 'analyses ahead of this one in the queue (0 while it runs)' }),
+    done: Type.Integer({ description: 'positions analysed' }),
+    total: Type.Integer({ description: 'positions (placements) in the game' }),
+  },
+  { description: 'an analysis waiting or running; it uses idle bot workers only, so it may wait while bots play' },
+);
+
+export const AnalysisAnswer = Type.Union([GameAnalysis, AnalysisProgress]);
+
+export type AnalysedMove = Static<typeof AnalysedMove>;
+export type SeatAnalysis = Static<typeof SeatAnalysis>;
+export type GameAnalysis = Static<typeof GameAnalysis>;
+export type AnalysisProgress = Static<typeof AnalysisProgress>;
+export type AnalysisAnswer = Static<typeof AnalysisAnswer>;

@@ -1,0 +1,156 @@
+// Game analysis end to end below the browser: the engine's verdict (deterministic, from the
+// mover's view only), the two-class pool (analysis on idle workers, yielding to bot moves on real
+// workers), and the HTTP routes with progress as server-sent events and the result stored.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import pino from 'pino';
+import { analysePosition, analysisPositions } from '../bot-engine/analysis.ts';
+import { legalMoves, newGame, playMove } from '../bot-engine/game.ts';
+import { toRecord } from '../bot-engine/record.ts';
+import { BAG_SIZE, H_BAGPOS } from '../bot-engine/state.ts';
+import { Metrics } from '../server/metrics.ts';
+import { BotPool } from '../server/pool/pool.ts';
+import { Client, createGame, get, post, startServer } from './server-helpers.ts';
+
+const silent = pino({ level: 'silent' });
+
+function midGame(seed: string, moves: number) {
+  const s = newGame({ players: 2, seed });
+  for (let i = 0; i < moves; i++) playMove(s, legalMoves(s)[(i * 7) % legalMoves(s).length]);
+  return s;
+}
+
+test('a verdict depends on the mover’s view only, is the same every time, and the expert’s own move loses nothing', () => {
+  const s = midGame('analysis-a', 12);
+  const played = legalMoves(s).at(-1)!;
+  const first = analysePosition(s, played, 42);
+  assert.ok(first);
+  assert.ok(first.loss >= 0);
+  assert.deepEqual(analysePosition(s, played, 42), first, 'same position, same seed: same verdict');
+  // Reorder the undrawn tiles: the bag's order is not part of what the mover knew.
+  const shuffled = s.clone();
+  const from = shuffled.h[H_BAGPOS] + 1;
+  shuffled.bag.subarray(from, BAG_SIZE).reverse();
+  assert.deepEqual(analysePosition(shuffled, played, 42), first);
+  const best = analysePosition(s, first.best, 42);
+  assert.equal(best?.loss, 0);
+  assert.equal(analysePosition(s, { x: 99, y: 99, rotation: 0, meeple: null }, 42), null, 'an illegal move has no verdict');
+});
+
+test('positions: every placement of a record with the view its mover had', () => {
+  const s = midGame('analysis-b', 9);
+  const record = toRecord(s, ['Ann', 'Bob'], 'analysis-b');
+  const positions = [...analysisPositions(record)];
+  assert.equal(positions.length, record.moves.filter((m) => !('discard' in m)).length);
+  assert.deepEqual(
+    positions.map((p) => p.seat),
+    positions.map((_, i) => i % 2),
+  );
+  assert.throws(() => [...analysisPositions({ ...record, seed: undefined })], /seed/);
+});
+
+test('on one worker, analysis yields to bot searches: they barely wait, the analysis is unchanged', async () => {
+  const metrics = new Metrics();
+  const pool = new BotPool({
+    sizing: { workers: 1, reason: 'test', availableParallelism: 2, quotaCpus: null, quotaSource: 'none', usableCores: 2, reservedCores: 1, setting: 1 },
+    maxQueue: 8,
+    workerFile: null,
+    warmupLevel: 'random',
+    warmupTimeoutMs: 20000,
+    logger: silent,
+    metrics,
+  });
+  try {
+    await pool.start();
+    const s = midGame('analysis-c', 20);
+    const played = legalMoves(s)[0];
+    const expected = analysePosition(s, played, 7);
+    // Three positions keep the only worker busy; bot searches arrive while they run.
+    const analyses = [0, 1, 2].map(() => pool.analyse({ state: s.buffer.slice(0), played, seed: 7 }));
+    const searches = [];
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setTimeout(r, 30));
+      searches.push(await pool.search({ state: s.buffer.slice(0), level: 'heuristic', seed: i, deadline: Date.now() + 2000 }));
+    }
+    for (const verdict of await Promise.all(analyses)) assert.deepEqual(verdict, expected, 'a preempted position is run again to the same verdict');
+    const classes = pool.summary().classes!;
+    assert.equal(classes.interactive.queueWaitMs.count, 3);
+    assert.ok(classes.preemption.count >= 1, 'a running analysis gave its worker up');
+    // A bot search waits for a yield (a few ms), not for a whole analysis position (~100+ ms).
+    assert.ok(classes.interactive.queueWaitMs.max < classes.analysis.runMs.max, `bot wait ${classes.interactive.queueWaitMs.max} ms, analysis run ${classes.analysis.runMs.max} ms`);
+    assert.equal(classes.analysis.queueWaitMs.count >= 3, true);
+    assert.ok(pool.summary().utilization > 0, 'utilisation counts the busy worker');
+    assert.equal(pool.summary().respawns, 0);
+  } finally {
+    await pool.close();
+    metrics.close();
+  }
+});
+
+test('HTTP: analyse a finished game, follow it as server-sent events, read it back after a restart', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tessera-analysis-'));
+  let server = await startServer({ dataDir, expireAwaySeconds: 1 });
+  try {
+    const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
+    const ann = await Client.join(server.ws, id, tokens.get(0));
+    for (let turn = 0; turn < 6; ) {
+      const view = (await ann.latestState((f) => f.view.currentSeat === 0 && f.view.legal && f.view.turn >= turn)).view;
+      const p = view.legal[0];
+      ann.send({ type: 'move', turn: view.turn, move: { x: p.x, y: p.y, rotation: p.rotation, meeple: null } });
+      turn = (await ann.latestState((f) => f.view.turn > view.turn)).view.turn;
+    }
+    assert.equal((await post(server.base, `/api/games/${id}/analysis`, {})).status, 409, 'not before the game is over');
+    assert.equal((await get(server.base, `/api/games/${id}/analysis`)).body.code, 'no_analysis');
+    const watcher = await Client.join(server.ws, id);
+    ann.close();
+    await watcher.latestState((f) => f.view.status === 'finished', 10_000);
+    watcher.close();
+    const record = (await get(server.base, `/api/games/${id}/record`)).body;
+    const placements = record.moves.filter((m: object) => !('discard' in m)).length;
+
+    const asked = await post(server.base, `/api/games/${id}/analysis`, {});
+    assert.equal(asked.status, 202);
+    assert.deepEqual([asked.body.status, asked.body.total], ['running', placements]);
+    const events = await readEvents(`${server.base}/api/games/${id}/analysis/events`);
+    assert.equal(events.at(-1)?.event, 'done');
+    const analysis = events.at(-1)!.data;
+    assert.equal(analysis.moves.length, placements);
+    assert.deepEqual(
+      analysis.moves.map((m: { moveIndex: number }) => record.moves[m.moveIndex].tile),
+      analysis.moves.map((m: { tile: string }) => m.tile),
+    );
+    assert.ok(analysis.moves.every((m: { loss: number }) => m.loss >= 0));
+    assert.deepEqual(
+      analysis.seats.map((s: { name: string }) => s.name),
+      record.players,
+    );
+    assert.deepEqual((await get(server.base, `/api/games/${id}/analysis`)).body, analysis);
+    assert.equal((await post(server.base, `/api/games/${id}/analysis`, {})).status, 200, 'asking again answers the stored analysis');
+    assert.equal((await get(server.base, '/api/games/nope/analysis')).status, 404);
+
+    await server.app.close();
+    server = await startServer({ dataDir });
+    assert.deepEqual((await get(server.base, `/api/games/${id}/analysis`)).body, analysis, 'stored with the game');
+  } finally {
+    await server.app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+/** Reads a server-sent event stream to its end. */
+async function readEvents(url: string): Promise<{ event: string; data: any }[]> {
+  const response = await fetch(url);
+  assert.equal(response.headers.get('content-type'), 'text/event-stream');
+  const text = await response.text();
+  return text
+    .split('\n\n')
+    .filter((block) => block.startsWith('event:'))
+    .map((block) => {
+      const [event, data] = block.split('\n');
+      return { event: event.slice('event: '.length), data: JSON.parse(data.slice('data: '.length)) };
+    });
+}
