@@ -154,3 +154,41 @@ async function readEvents(url: string): Promise<{ event: string; data: any }[]> 
       return { event: event.slice('event: '.length), data: JSON.parse(data.slice('data: '.length)) };
     });
 }
+
+test('hints: one person against bots asks for the strongest move; counted, refused elsewhere', async () => {
+  const server = await startServer();
+  try {
+    const twoPeople = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }], hints: true });
+    assert.equal(twoPeople.status, 400);
+    assert.match(twoPeople.body.message, /one person against bots/);
+
+    const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], undefined, { hints: true });
+    const ann = await Client.join(server.ws, id, tokens.get(0));
+    const view = (await ann.latestState((f) => f.view.legal)).view;
+    assert.equal(view.hints, true);
+    assert.equal(view.seats[0].hints, 0);
+    ann.send({ type: 'hint', turn: view.turn + 1, id: 'early' });
+    assert.equal((await ann.next((f) => f.type === 'error')).code, 'stale_turn');
+    ann.send({ type: 'hint', turn: view.turn, id: 'h1' });
+    const hint = await ann.next((f) => f.type === 'hint', 10_000);
+    assert.deepEqual([hint.turn, hint.ref], [view.turn, 'h1']);
+    const legal = view.legal.find((p: { x: number; y: number; rotation: number }) => p.x === hint.move.x && p.y === hint.move.y && p.rotation === hint.move.rotation);
+    assert.ok(legal, 'the hint is a legal placement');
+    assert.ok(hint.move.meeple === null || legal.meeples.includes(hint.move.meeple));
+    assert.equal((await ann.latestState((f) => f.view.seats[0].hints === 1)).view.turn, view.turn, 'counted, and nothing was played');
+
+    const watcher = await Client.join(server.ws, id);
+    watcher.send({ type: 'hint', turn: view.turn });
+    assert.equal((await watcher.next((f) => f.type === 'error')).code, 'not_seated');
+
+    const plain = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
+    const bob = await Client.join(server.ws, plain.id, plain.tokens.get(0));
+    const bobView = (await bob.latestState((f) => f.view.legal)).view;
+    assert.equal(bobView.hints, false);
+    assert.equal(bobView.seats[0].hints, undefined);
+    bob.send({ type: 'hint', turn: bobView.turn });
+    assert.equal((await bob.next((f) => f.type === 'error')).code, 'hints_off');
+  } finally {
+    await server.app.close();
+  }
+});

@@ -35,6 +35,7 @@ function viewOf(turn: number, legal: GameView['legal'], you = 0): GameView {
     clock: { turnSeconds: null, deadline: null },
     rematch: null,
     abandoned: false,
+    hints: false,
   };
 }
 

@@ -3,7 +3,7 @@
 // global WebSocket) that queues the server's frames for the caller to await, event-driven.
 
 import type { Placement } from '../../server/wire/game.ts';
-import type { SeatRequest } from '../../server/wire/api.ts';
+import type { CreateGameBody, SeatRequest } from '../../server/wire/api.ts';
 import { PROTOCOL_VERSION } from '../../server/wire/version.ts';
 
 export interface HttpAnswer {
@@ -31,9 +31,15 @@ export async function http(base: string, method: string, path: string, body?: un
   return { status: res.status, body: parsed, text, headers: res.headers };
 }
 
-/** Creates a game and takes every person seat; returns the id and one token per person seat. */
-export async function createGame(base: string, seats: SeatRequest[], name = (seat: number) => `person ${seat}`): Promise<{ id: string; tokens: Map<number, string> }> {
-  const created = await http(base, 'POST', '/api/games', { seats });
+/** Creates a game and takes every person seat; returns the id and one token per person seat.
+ * `options`: the rest of the create body (rules, clock, hints…). */
+export async function createGame(
+  base: string,
+  seats: SeatRequest[],
+  name = (seat: number) => `person ${seat}`,
+  options: Omit<CreateGameBody, 'seats'> = {},
+): Promise<{ id: string; tokens: Map<number, string> }> {
+  const created = await http(base, 'POST', '/api/games', { ...options, seats });
   if (created.status !== 201) throw new HttpError('create', created);
   const tokens = new Map<number, string>();
   for (const [i, s] of seats.entries()) {

@@ -23,7 +23,7 @@ export interface Subscriber {
   update(view: GameView, last: LastMove | null): void;
 }
 
-export type MoveErrorCode = 'not_started' | 'game_over' | 'not_your_turn' | 'stale_turn' | 'illegal_move' | 'storage_unavailable';
+export type MoveErrorCode = 'not_started' | 'game_over' | 'not_your_turn' | 'stale_turn' | 'illegal_move' | 'storage_unavailable' | 'hints_off';
 export interface MoveError {
   error: MoveErrorCode;
   message: string;
@@ -43,6 +43,8 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest()
 
 /** A bot move whose write failed is tried again after this long (the disk may have room again). */
 export const STORE_RETRY_MS = 2000;
+/** A hint is the strongest bot's move. */
+const HINT_LEVEL: BotLevel = 'expert';
 
 export class Room {
   readonly id: string;
@@ -66,6 +68,7 @@ export class Room {
   /** Every move so far, for connections that join or come back mid-game. */
   private readonly moves: LastMove[];
   private rematchId: string | null;
+  private readonly hints: number[];
   private storeRetry: NodeJS.Timeout | null = null;
   /** For expiry (GameService.sweep): when anything last happened, and when a person last was here. */
   private lastActivityAt = Date.now();
@@ -79,6 +82,7 @@ export class Room {
     this.current = state;
     this.ended = stored.end;
     this.rematchId = stored.rematch;
+    this.hints = stored.hints.slice();
     this.movesCount = stored.moves.length;
     this.deps = deps;
     this.botsEnabled = botsEnabled;
@@ -272,6 +276,8 @@ export class Room {
         clock: { turnSeconds: this.setup.clock.turnSeconds, deadline: this.clock.deadline },
         rematch: this.rematchId,
         abandoned: this.abandoned,
+        hintsOn: this.setup.hints === true,
+        hints: this.hints,
       },
       seat,
     );
@@ -284,15 +290,39 @@ export class Room {
   /** A person's move (taking the seat back if a stand-in held it). The state is untouched
    * unless it returns a LastMove. */
   play(seat: number, move: Move, turn: number): LastMove | MoveError {
+    const problem = this.turnProblem(seat, turn);
+    if (problem) return problem;
+    // Moving is taking the seat back; a stand-in search in flight is then ignored.
+    this.claim(seat);
+    return this.apply(seat, move);
+  }
+
+  /** The strongest move (the expert's) for the person to place now, in a game with hints;
+   * counted once it is given. Resolves with an error if the turn moved on meanwhile. */
+  async hint(seat: number, turn: number): Promise<{ turn: number; move: Move } | MoveError> {
+    if (!this.setup.hints) return { error: 'hints_off', message: 'this game was created without hints' };
+    const problem = this.turnProblem(seat, turn);
+    if (problem) return problem;
+    const view = hideBag(this.state.clone());
+    const answer = await this.deps.bots.move(view, HINT_LEVEL, mixSeed(fnv1a(this.setup.seed), turn, seat, 0x4917), this.log);
+    const late = this.turnProblem(seat, turn);
+    if (late) return late;
+    if (!this.store((store) => store.recordHint(this.id, seat)))
+      return { error: 'storage_unavailable', message: 'the hint could not be counted (the server is short of disk); try again in a few seconds' };
+    this.hints[seat] = (this.hints[seat] ?? 0) + 1;
+    this.broadcast();
+    return { turn, move: answer.move };
+  }
+
+  /** Why `seat` may not act on `turn` now, or null. */
+  private turnProblem(seat: number, turn: number): MoveError | null {
     const status = this.status;
     if (status === 'finished') return { error: 'game_over', message: 'the game is over' };
     if (status === 'waiting') return { error: 'not_started', message: 'the game starts when every seat is taken' };
     // A move on an old view is stale whoever plays now: a repeated click never plays twice.
-    if (turn !== this.movesCount) return { error: 'stale_turn', message: `turn is ${this.movesCount}, the move quoted ${turn}` };
+    if (turn !== this.movesCount) return { error: 'stale_turn', message: `turn is ${this.movesCount}, the frame quoted ${turn}` };
     if (this.setup.seats[seat].kind !== 'person' || seat !== this.state.currentPlayer) return { error: 'not_your_turn', message: `it is seat ${this.state.currentPlayer}'s turn` };
-    // Moving is taking the seat back; a stand-in search in flight is then ignored.
-    this.claim(seat);
-    return this.apply(seat, move);
+    return null;
   }
 
   private apply(seat: number, move: Move, bot?: BotAnswer): LastMove | MoveError {

@@ -23,6 +23,7 @@ export interface CreateGameRequest {
   clock?: Partial<ClockSetup>;
   standIn?: BotLevel;
   listed?: boolean;
+  hints?: boolean;
 }
 
 export const DEFAULT_TURN_SECONDS = 120;
@@ -100,6 +101,7 @@ export class GameService {
       standIn: request.standIn ?? DEFAULT_STAND_IN,
       ...(rematchOf ? { rematchOf } : {}),
       ...(request.listed && !rematchOf ? { listed: true } : {}),
+      ...(request.hints ? { hints: true } : {}),
     };
     const room = Room.create(setup, this.deps());
     this.rooms.set(room.id, room);
@@ -177,8 +179,8 @@ export class GameService {
     if (seat === null) throw new ApiError('bad_token', 'this token holds no seat in that game');
     let room = old.rematch ? this.get(old.rematch) : undefined;
     if (!room) {
-      const { seats, rules, clock, standIn } = old.setup;
-      room = this.create({ seats, rules, clock, standIn }, old.id);
+      const { seats, rules, clock, standIn, hints } = old.setup;
+      room = this.create({ seats, rules, clock, standIn, hints }, old.id);
       old.setRematch(room.id);
     }
     const joined = room.join(old.holderName(seat) ?? `seat ${seat + 1}`, seat, true);

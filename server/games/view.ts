@@ -26,6 +26,9 @@ export interface ViewInput {
   clock: ClockView;
   rematch: string | null;
   abandoned: boolean;
+  hintsOn: boolean;
+  /** Hints used per seat. */
+  hints: readonly number[];
 }
 
 export function seatView(input: ViewInput, you: number | null): GameView {
@@ -39,7 +42,14 @@ export function seatView(input: ViewInput, you: number | null): GameView {
     rules: input.rules,
     turn: input.turn,
     you,
-    seats: input.seats.map((seat, p) => ({ seat: p, ...seat, score: state.score(p), followers: state.followers(p), points: pointsByKind(state, p) })),
+    seats: input.seats.map((seat, p) => ({
+      seat: p,
+      ...seat,
+      score: state.score(p),
+      followers: state.followers(p),
+      points: pointsByKind(state, p),
+      ...(input.hintsOn ? { hints: input.hints[p] ?? 0 } : {}),
+    })),
     currentSeat: current,
     tile: state.currentTile >= 0 && !state.finished ? tileName(state.currentTile) : null,
     tilesLeft: state.finished ? 0 : state.tilesLeft,
@@ -50,5 +60,6 @@ export function seatView(input: ViewInput, you: number | null): GameView {
     clock: input.clock,
     rematch: input.rematch,
     abandoned: input.abandoned,
+    hints: input.hintsOn,
   };
 }

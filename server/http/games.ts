@@ -53,13 +53,15 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       config: limited,
     },
     async (request, reply) => {
-      const { seats, rules, clock, standIn, listed } = request.body;
+      const { seats, rules, clock, standIn, listed, hints } = request.body;
       for (const [i, s] of seats.entries()) {
         if (s.kind === 'bot' && !s.level) throw new ApiError('bad_request', `seat ${i} is a bot: give its level (${BOT_LEVELS.join(', ')})`);
         if (s.kind === 'person' && s.level) throw new ApiError('bad_request', `seat ${i} is a person: it has no level`);
       }
-      if (!seats.some((s) => s.kind === 'person')) throw new ApiError('bad_request', 'a game needs at least one person seat');
-      const created = games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules, clock, standIn, listed });
+      const people = seats.filter((s) => s.kind === 'person').length;
+      if (people === 0) throw new ApiError('bad_request', 'a game needs at least one person seat');
+      if (hints && people > 1) throw new ApiError('bad_request', 'hints are for one person against bots, never in a game with other people');
+      const created = games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules, clock, standIn, listed, hints });
       return reply.code(201).send(summary(created));
     },
   );

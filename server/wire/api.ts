@@ -40,6 +40,7 @@ export const CreateGameBody = Type.Object(
     rules: Type.Optional(RulesRequest),
     clock: Type.Optional(ClockRequest),
     standIn: Type.Optional(Type.Enum(BOT_LEVELS, { description: 'level of the bot that plays for a timed-out or absent person (default heuristic)' })),
+    hints: Type.Optional(Type.Boolean({ description: 'let the person ask for the strongest move (default false); only for one person against bots' })),
     listed: Type.Optional(Type.Boolean({ description: "list the game's open seats in GET /api/games for anyone to take (default false: only people with the link can join)" })),
   },
   { additionalProperties: false },

@@ -57,6 +57,7 @@ export const SeatView = Type.Object({
   score: Int,
   followers: Type.Integer({ description: 'followers left in the supply' }),
   points: Points,
+  hints: Type.Optional(Type.Integer({ description: 'hints this seat asked for (only in games with hints)' })),
 });
 
 export const Placement = Type.Object({ x: Int, y: Int, rotation: Int, meeples: Type.Array(Type.String()) });
@@ -85,6 +86,7 @@ export const GameView = Type.Object({
   clock: ClockView,
   rematch: Type.Union([Type.String(), Type.Null()], { description: 'id of the rematch started from this finished game' }),
   abandoned: Type.Boolean({ description: 'the game ended because it expired (docs/OPERATIONS.md), scored as it stood; status is then `finished`' }),
+  hints: Type.Boolean({ description: 'the person may ask for the strongest move (a `hint` frame): games of one person against bots, created with `hints: true`' }),
 });
 
 export type BotLevel = Static<typeof BotLevel>;

@@ -7,7 +7,19 @@ import type { GameService } from '../games/service.ts';
 import type { LastMove, Room, Subscriber } from '../games/room.ts';
 import type { GameView } from '../wire/game.ts';
 import type { Metrics } from '../metrics.ts';
-import { CLIENT_FRAMES, type ClientFrame, type ClientFrameType, type ErrorCode, type HelloFrame, type MoveFrame, MAX_ID_LENGTH, PROTOCOL_VERSION, type ServerFrame, frameProblem } from './protocol.ts';
+import {
+  CLIENT_FRAMES,
+  type ClientFrame,
+  type ClientFrameType,
+  type ErrorCode,
+  type HelloFrame,
+  type HintFrame,
+  type MoveFrame,
+  MAX_ID_LENGTH,
+  PROTOCOL_VERSION,
+  type ServerFrame,
+  frameProblem,
+} from './protocol.ts';
 
 export interface ConnectionOptions {
   games: GameService;
@@ -117,6 +129,8 @@ export class Connection implements Subscriber {
         return this.send({ type: 'pong', ...(frame.id === undefined ? {} : { ref: frame.id }) });
       case 'claim':
         return this.claim(frame.id);
+      case 'hint':
+        return this.hint(frame);
     }
   }
 
@@ -145,6 +159,17 @@ export class Connection implements Subscriber {
     if (this.seat === null) return this.error('not_seated', 'this connection watches the game: only a seat holder can claim it', id);
     // Taking the seat back broadcasts a state frame (standIn: null); otherwise say why nothing changed.
     if (!this.room.claim(this.seat)) this.error('no_stand_in', `no bot is standing in for seat ${this.seat}`, id);
+  }
+
+  private hint(frame: HintFrame): void {
+    const room = this.room;
+    if (!room) return this.error('not_joined', 'send a hello frame first', frame.id);
+    if (this.seat === null) return this.error('not_seated', 'this connection watches the game: only the player may ask for a hint', frame.id);
+    const ref = frame.id === undefined ? {} : { ref: frame.id };
+    void room.hint(this.seat, frame.turn).then((result) => {
+      if ('error' in result) return this.error(result.error, result.message, frame.id);
+      this.send({ type: 'hint', ...result, ...ref });
+    });
   }
 
   private move(frame: MoveFrame): void {

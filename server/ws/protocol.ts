@@ -5,7 +5,7 @@
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { WsErrorCode as ErrorCode } from '../errors.ts';
-import type { GameView, LastMove } from '../wire/game.ts';
+import type { GameView, LastMove, Move as WireMove } from '../wire/game.ts';
 
 export { PROTOCOL_VERSION } from '../wire/version.ts';
 export type { ErrorCode };
@@ -46,11 +46,17 @@ export const MoveFrame = Type.Object(
 export const PingFrame = Type.Object({ type: Type.Literal('ping'), id: Id }, closed);
 export const ClaimFrame = Type.Object({ type: Type.Literal('claim'), id: Id }, { ...closed, description: 'take your seat back from the bot standing in for you' });
 
-export const CLIENT_FRAMES = { hello: HelloFrame, move: MoveFrame, ping: PingFrame, claim: ClaimFrame };
+export const HintFrame = Type.Object(
+  { type: Type.Literal('hint'), turn: Type.Integer({ minimum: 0, maximum: 1000, description: 'the `turn` of the view the hint is for' }), id: Id },
+  { ...closed, description: 'ask for the strongest move for your tile (games with `view.hints`)' },
+);
+
+export const CLIENT_FRAMES = { hello: HelloFrame, move: MoveFrame, ping: PingFrame, claim: ClaimFrame, hint: HintFrame };
 export type ClientFrameType = keyof typeof CLIENT_FRAMES;
 export type HelloFrame = Static<typeof HelloFrame>;
 export type MoveFrame = Static<typeof MoveFrame>;
-export type ClientFrame = HelloFrame | MoveFrame | Static<typeof PingFrame> | Static<typeof ClaimFrame>;
+export type HintFrame = Static<typeof HintFrame>;
+export type ClientFrame = HelloFrame | MoveFrame | HintFrame | Static<typeof PingFrame> | Static<typeof ClaimFrame>;
 
 const validators = Object.fromEntries(Object.entries(CLIENT_FRAMES).map(([type, schema]) => [type, Compile(schema)])) as Record<ClientFrameType, ReturnType<typeof Compile>>;
 
@@ -73,10 +79,12 @@ export type ServerFrame =
   | { type: 'state'; view: GameView; last: LastMove | null }
   | { type: 'error'; code: ErrorCode; message: string; ref?: string | number }
   | { type: 'pong'; ref?: string | number }
+  /** The answer to `hint`: the expert's move for that turn's tile. */
+  | { type: 'hint'; turn: number; move: Static<typeof WireMove>; ref?: string | number }
   | { type: 'bye'; reason: string };
 
 /** The server frames' types, for docs and tests; the check below fails to compile if one is missing. */
-export const SERVER_FRAME_TYPES = ['welcome', 'state', 'error', 'pong', 'bye'] as const satisfies readonly ServerFrame['type'][];
+export const SERVER_FRAME_TYPES = ['welcome', 'state', 'error', 'pong', 'hint', 'bye'] as const satisfies readonly ServerFrame['type'][];
 const allServerFramesListed: Exclude<ServerFrame['type'], (typeof SERVER_FRAME_TYPES)[number]> extends never ? true : never = true;
 void allServerFramesListed;
 
