@@ -67,7 +67,7 @@ export const STUDY_MODES: Record<'tiny' | 'quick' | 'full', StudyOptions> = {
     only: ['fixed', 'fresh', 'main', 'per-game'],
     plotDir: null,
   },
-  quick: { seconds: 10, burst: [4, 7], burstEveryMs: 2500, tricklePerSec: 1, httpRate: 200, candidates: 14, seed: 7, games: { concurrent: 7, searchesPerGame: [3, 8] }, plotDir: 'docs/bench' },
+  quick: { seconds: 10, burst: [4, 7], burstEveryMs: 2500, tricklePerSec: 1, httpRate: 200, candidates: 14, seed: 7, games: { concurrent: 7, searchesPerGame: [1, 4] }, plotDir: 'docs/bench' },
   full: { seconds: 45, burst: [4, 8], burstEveryMs: 3000, tricklePerSec: 1, httpRate: 200, candidates: 30, seed: 7, games: { concurrent: 8, searchesPerGame: [3, 8] }, plotDir: 'docs/bench' },
 };
 
