@@ -201,7 +201,7 @@ function assignGames(arrivals: Arrival[], g: StudyOptions['games'], seed: number
     arrivals.forEach((a, i) => {
       if (slotOf[i] !== slot) return;
       if (!game || left === 0) {
-        game = { id: plans.length, slot, startMs: game ? lastAtMs : -1, searches: 0 };
+        game = { id: plans.length, slot, startMs: game ? round(lastAtMs, 1) : -1, searches: 0 };
         plans.push(game);
         left = g.searchesPerGame[0] + Math.floor(r() * (g.searchesPerGame[1] - g.searchesPerGame[0] + 1));
       }
@@ -627,7 +627,7 @@ function studyMarkdown(r: StudyReport): string {
 
 ${peersWorkloadMarkdown(r)}
 
-- **threads** = most worker threads alive at once. **spawns** = worker threads started after the workload began. **spawn CPU** = worker-thread CPU not spent inside search tasks (module load, JIT warm-up, piscina dispatch), measured with \`process.threadCpuUsage()\` in the worker at the end of each of its searches (the same way for a fresh worker and a game's Worker): before ready / during the run. **compute** = CPU inside the searches. **loop delay** is sampled once per 1 ms timer tick, so a loop blocked for 150 ms adds one sample: its p99 hardly moves while the loop is blocked a few times a second; the max and the HTTP p99 show the stalls. **cold ×** = median run time over the same search's warm run time (code not yet optimised runs slower).
+- **threads** = most worker threads alive at once (seen at each search's submission). **spawns** = worker threads started after the workload began. **spawn CPU** = worker-thread CPU not spent inside search tasks (module load, JIT warm-up, piscina dispatch), measured with \`process.threadCpuUsage()\` in the worker at the end of each of its searches (the same way for a fresh worker and a game's Worker): before ready / during the run. **compute** = CPU inside the searches. **loop delay** is sampled once per 1 ms timer tick, so a loop blocked for 150 ms adds one sample: its p99 hardly moves while the loop is blocked a few times a second; the max and the HTTP p99 show the stalls. **cold ×** = median run time over the same search's warm run time (code not yet optimised runs slower).
 - **queue wait** = when the search was due → it starts (for a fresh worker, or a game's Worker spawned just before its first search: includes the thread's start-up; on the main thread: the searches ahead of it); **run** = inside the search; **total** = due → result on the main thread: the **bot** latency. Counting from when the search was due, not when its timer fired, matters on the main thread: a timer fires late while the loop is blocked, and that lateness is part of the player's wait.
 
 ${table(['strategy', 'searches', 'threads', 'spawns', 'spawn CPU ms (before / during)', 'compute CPU ms', 'spawn÷compute (during)', 'cold ×', 'queue wait p50 / p99 / max ms', 'run p50 / p99 / max ms', 'total p50 / p95 / p99 / max ms', 'loop delay p99 / max ms', 'HTTP p99 / max ms', 'process CPU (cores)'], rows)}
@@ -665,7 +665,7 @@ function compareWithFixed(peer: StrategyResult, fixed: StrategyResult): string {
     const v = m.get(peer);
     const f = m.get(fixed);
     if (v === null || f === null) continue;
-    const ratio = f > 0 ? ` (${fmt(v / f, v / f >= 10 ? 0 : 1)}×)` : '';
+    const ratio = f > 0 && v > 0 ? ` (${fmt(v / f, v / f >= 10 ? 0 : 1)}×)` : '';
     const text = `${m.name} ${fmt(v)}${m.unit} against ${fmt(f)}${m.unit}${ratio}`;
     if (v - f > m.floor && v > 1.1 * f) worse.push(text);
     else if (f - v > m.floor && f > 1.1 * v) better.push(text);
@@ -701,7 +701,7 @@ function whyFixedMarkdown(r: StudyReport): string {
   const perGame = peers.find((s) => s.config.kind === 'per-game');
   if (perGame)
     facts.push(
-      `One Worker per game spawned ${perGame.spawnsDuringRun} threads during the run (${fmt(perGame.spawnCpuDuringMs, 0)} ms of spawn CPU, ${fmt(perGame.spawnToComputeDuring * 100, 0)} % of its compute), ran up to ${perGame.peakThreads} threads at once on ${cores} cores, and its searches ran a median ${perGame.runSlowdown}× their warm time (the fixed pool: ${fixed.runSlowdown}×).`,
+      `One Worker per game spawned ${perGame.spawnsDuringRun} ${perGame.spawnsDuringRun === 1 ? 'thread' : 'threads'} during the run (${fmt(perGame.spawnCpuDuringMs, 0)} ms of spawn CPU, ${fmt(perGame.spawnToComputeDuring * 100, 0)} % of its compute), ran up to ${perGame.peakThreads} threads at once on ${cores} cores, and its searches ran a median ${perGame.runSlowdown}× their warm time (the fixed pool: ${fixed.runSlowdown}×).`,
     );
   const clean = r.results.filter((s) => s.failed === 0 && s.spawnsDuringRun === 0 && s.eventLoopDelayMs.max <= LOOP_MAX_TARGET_MS);
   const labels = (list: StrategyResult[]) => list.map((s) => s.label).join(', ');
