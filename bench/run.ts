@@ -10,7 +10,7 @@ import { GAMES_MODES, runGames, type GamesReport } from './games/run.ts';
 import { HTTP_MODES, runHttp } from './http/run.ts';
 import { machine, machineLine } from './lib/proc.ts';
 import { progress, table } from './lib/stats.ts';
-import { STUDY_MODES, runPoolStudy, type StudyReport } from './pool-study/run.ts';
+import { STUDY_MODES, STUDY_TITLE, runPoolStudy, type StudyReport } from './pool-study/run.ts';
 import { SOAK_MODES, runSoak } from './soak/run.ts';
 
 const mode = (process.argv[2] ?? 'quick') as 'tiny' | 'quick' | 'full';
@@ -35,7 +35,7 @@ if (only.includes('http')) {
 if (only.includes('pool-study')) {
   const { report, markdown } = await runPoolStudy(STUDY_MODES[mode]);
   study = report;
-  writeReport('pool-study', 'Pool study: spawn against compute, five strategies', `_Run: ${label}._ ${markdown}`, report);
+  writeReport('pool-study', STUDY_TITLE, `_Run: ${label}._ ${markdown}`, report);
 }
 if (only.includes('games')) {
   const { report, markdown } = await runGames(GAMES_MODES[mode]);

@@ -39,6 +39,21 @@ test('bench tiny mode runs the HTTP, pool-study, games, capacity and soak loads 
     assert.equal(fixed.failed + fresh.failed, 0);
     assert.ok(fixed.searches > 0 && fixed.searches === study.workload.searches);
     assert.ok(fresh.spawnCpuDuringMs > 0 && fixed.computeCpuMs > 0);
+    // The peers' way on the same workload: searches on the main thread block its event loop for a
+    // whole search; one Worker per game spawns one thread per game that starts during the run.
+    const main = study.results.find((s: { id: string }) => s.id === 'main');
+    const perGame = study.results.find((s: { id: string }) => s.id === 'per-game');
+    const studyGames = study.workload.games;
+    for (const s of [main, perGame]) assert.ok(s.failed === 0 && s.searches === study.workload.searches, `${s.id}: ${s.searches} searches, ${s.failed} failed`);
+    assert.deepEqual([main.spawnsDuringRun, main.peakThreads, main.spawnCpuDuringMs], [0, 0, 0], 'the main thread spawns nothing');
+    const shortest = Math.min(...main.records.map((r: { runMs: number }) => r.runMs));
+    assert.ok(main.eventLoopDelayMs.max >= 0.8 * shortest, `a search blocks the loop: loop max ${main.eventLoopDelayMs.max} ms, shortest search ${shortest} ms`);
+    assert.ok(main.http && main.http.latencyMs.p99 > 0, 'HTTP measured while the main thread searches');
+    assert.ok(studyGames.startedDuring > 0 && studyGames.count === studyGames.runningAtStart + studyGames.startedDuring, 'games start during the workload');
+    assert.equal(perGame.threadsBefore, studyGames.runningAtStart, 'a Worker per game running before the workload');
+    assert.equal(perGame.spawnsDuringRun, studyGames.startedDuring, 'a Worker per game started during the workload');
+    assert.ok(perGame.spawnCpuDuringMs > 0, 'spawn CPU of the games started during the run');
+    assert.ok(md.includes('**Why a fixed warm pool') && md.includes('| (6) main thread') && md.includes('| (7) one Worker per game'), 'the peers side by side');
 
     const games = JSON.parse(readFileSync(join(dir, 'docs', 'results', 'games.json'), 'utf8'));
     assert.ok(games.load.gamesStarted > 0 && games.load.botMoves > 0 && games.load.personMoves > 0, 'people and bots moved');
