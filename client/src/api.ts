@@ -1,7 +1,7 @@
 // HTTP API calls and the seats this browser holds (seat tokens live in localStorage, so a
 // refresh, a new tab or a dropped connection finds its seat again).
 
-import type { FinishedGames, GameSummary, OpenGames, Rules, SeatGrant, SeatRequest } from './protocol.ts';
+import type { AnalysisAnswer, FinishedGames, GameSummary, OpenGames, Rules, SeatGrant, SeatRequest } from './protocol.ts';
 
 export class ApiError extends Error {
   readonly status: number;
@@ -30,13 +30,15 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 }
 
 export const api = {
-  createGame: (seats: SeatRequest[], rules?: Partial<Rules>, clock?: { turnSeconds: number | null }, listed = false) =>
-    call<GameSummary>('POST', '/api/games', { seats, ...(rules ? { rules } : {}), ...(clock ? { clock } : {}), ...(listed ? { listed } : {}) }),
+  createGame: (seats: SeatRequest[], rules?: Partial<Rules>, clock?: { turnSeconds: number | null }, listed = false, hints = false) =>
+    call<GameSummary>('POST', '/api/games', { seats, ...(rules ? { rules } : {}), ...(clock ? { clock } : {}), ...(listed ? { listed } : {}), ...(hints ? { hints } : {}) }),
   finishedGames: (limit = 8) => call<FinishedGames>('GET', `/api/games/finished?limit=${limit}`),
   openGames: (limit = 50) => call<OpenGames>('GET', `/api/games?limit=${limit}`),
   game: (id: string) => call<GameSummary>('GET', `/api/games/${encodeURIComponent(id)}`),
   join: (id: string, name: string, seat?: number) => call<SeatGrant>('POST', `/api/games/${encodeURIComponent(id)}/seats`, { name, ...(seat === undefined ? {} : { seat }) }),
   record: (id: string) => call<unknown>('GET', `/api/games/${encodeURIComponent(id)}/record`),
+  analyse: (id: string) => call<AnalysisAnswer>('POST', `/api/games/${encodeURIComponent(id)}/analysis`),
+  analysis: (id: string) => call<AnalysisAnswer>('GET', `/api/games/${encodeURIComponent(id)}/analysis`),
   rematch: (id: string, token: string) => call<SeatGrant>('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
 };
 

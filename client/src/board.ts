@@ -33,6 +33,15 @@ export interface Ghost {
   rotation: number;
   fits: boolean;
 }
+/** A move suggested by the expert bot (a hint, or the analysis at a replay step). */
+export interface Suggestion {
+  tile: string;
+  x: number;
+  y: number;
+  rotation: number;
+  meeple: string | null;
+  player: number;
+}
 export interface Highlight {
   x: number;
   y: number;
@@ -55,7 +64,7 @@ const el = <K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string,
 export class BoardView {
   readonly svg: SVGSVGElement;
   private readonly world: SVGGElement;
-  private readonly layers: Record<'tiles' | 'marks' | 'legal' | 'ghost' | 'tentative' | 'followers' | 'spots', SVGGElement>;
+  private readonly layers: Record<'tiles' | 'marks' | 'legal' | 'ghost' | 'suggest' | 'tentative' | 'followers' | 'spots', SVGGElement>;
   private readonly tileEls = new Map<string, SVGUseElement>();
   private readonly cb: BoardCallbacks;
   private k = 0.6;
@@ -76,7 +85,7 @@ export class BoardView {
     this.world = el('g', { class: 'world' });
     this.world.append(bg);
     this.layers = {} as typeof this.layers;
-    for (const name of ['tiles', 'marks', 'legal', 'ghost', 'tentative', 'followers', 'spots'] as const) {
+    for (const name of ['tiles', 'marks', 'legal', 'ghost', 'suggest', 'tentative', 'followers', 'spots'] as const) {
       const g = el('g', { class: `layer-${name}` });
       this.layers[name] = g;
       this.world.append(g);
@@ -175,6 +184,17 @@ export class BoardView {
     this.layers.ghost.innerHTML = g
       ? `<g class="board-ghost${g.fits ? ' fits' : ' misfit'}"><use href="#tile-${g.tile}" transform="translate(${g.x * TILE} ${g.y * TILE}) rotate(${g.rotation} 50 50)"/>${g.fits ? '' : `<rect x="${g.x * TILE}" y="${g.y * TILE}" width="100" height="100" class="misfit-cover"/>`}</g>`
       : '';
+  }
+
+  /** Draws the suggested move as a ghost tile with a dashed outline (and its follower). */
+  setSuggestion(s: Suggestion | null): void {
+    if (!s) {
+      this.layers.suggest.innerHTML = '';
+      return;
+    }
+    const spot = s.meeple ? spotPosition(s.tile, s.rotation, s.meeple) : null;
+    const meeple = spot ? meepleMarkup(s.player, s.x * TILE + spot.at[0], s.y * TILE + spot.at[1], { farmer: spot.kind === 'field', scale: this.followerScale(), ghost: true }) : '';
+    this.layers.suggest.innerHTML = `<g class="board-suggestion" data-x="${s.x}" data-y="${s.y}" data-rotation="${s.rotation}"><use href="#tile-${s.tile}" transform="translate(${s.x * TILE} ${s.y * TILE}) rotate(${s.rotation} 50 50)"/><rect x="${s.x * TILE + 2}" y="${s.y * TILE + 2}" width="96" height="96" rx="5"/>${meeple}</g>`;
   }
 
   setTentative(t: Tentative | null): void {

@@ -85,6 +85,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
       onState: (v, last) => onState(v, last),
       onError: (code, message) => {
         state.pending = false;
+        if (state.hint === 'asked') state.hint = null;
         if (code === 'bad_token') {
           toast('This browser no longer holds a seat in this game: watching instead.', 'error', 6000);
           heldSeats.forget(gameId);
@@ -98,6 +99,12 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
         render();
       },
       onConnState: (s, detail) => showConn(s, detail),
+      onHint: (turn, move) => {
+        if (state.view?.turn !== turn) return;
+        state.hint = { turn, move };
+        board.reveal(move.x, move.y);
+        render();
+      },
     });
   }
 
@@ -259,6 +266,12 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     'rot-ccw': () => rotate(-1),
     confirm,
     takeback: takeBack,
+    hint: () => {
+      const v = state.view;
+      if (!v?.hints || !state.myTurn() || state.hint) return;
+      if (socket.sendHint(v.turn)) state.hint = 'asked';
+      render();
+    },
     invite: () => void copyText(gameLink(gameId)).then((ok) => toast(ok ? 'Invite link copied.' : gameLink(gameId))),
     'show-end': () => {
       endDismissed = false;

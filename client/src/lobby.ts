@@ -33,6 +33,7 @@ export function mountLobby(root: HTMLElement): () => void {
           <button type="button" class="btn small" data-action="add">+ Add opponent</button>
           <label class="check"><input type="checkbox" name="listed"> List it in Open games: anyone may take an open seat (otherwise only people you send the link to)</label></fieldset>
         <fieldset class="rules"><legend>Rules</legend>
+          <label class="check"><input type="checkbox" name="hints"> Hints: ask the expert bot for its move (games against bots only; the end screen counts them)</label>
           <label class="check"><input type="checkbox" name="tinyCity"> Small cities: a finished two-tile city scores 2 (1st/2nd edition)</label>
           <label class="field inline">Turn clock <select name="clock"><option value="">server default (none against bots only, 2 min with people)</option><option value="none">no clock</option><option value="60">1 minute a turn</option><option value="120">2 minutes a turn</option><option value="300">5 minutes a turn</option></select></label>
           <label class="field inline">Farmers <select name="farmers"><option value="3rd">3rd edition: 3 per finished city, per farm</option><option value="2nd">2nd edition: each city once per player</option><option value="1st">1st edition: most farmers per city get 4</option></select></label>
@@ -177,7 +178,8 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     const clock = clockChoice === '' ? undefined : { turnSeconds: clockChoice === 'none' ? null : Number(clockChoice) };
     busy = true;
     try {
-      const g = await api.createGame(setup, rules, clock, data.get('listed') === 'on');
+      const againstBots = opponents.every((o) => o !== 'open');
+      const g = await api.createGame(setup, rules, clock, data.get('listed') === 'on', againstBots && data.get('hints') === 'on');
       const joined = await api.join(g.id, name, 0);
       heldSeats.put({ gameId: g.id, seat: joined.seat, token: joined.token, name, at: Date.now() });
       location.hash = `#/g/${encodeURIComponent(g.id)}`;

@@ -26,7 +26,7 @@ function route(): void {
   document.body.dataset.route = game ? 'game' : replay ? 'replay' : tiles ? 'tiles' : 'lobby';
   if (tiles) unmount = mountGallery(root);
   else if (game) unmount = mountGame(root, decodeURIComponent(game[1]));
-  else if (replay) unmount = mountReplay(root, decodeURIComponent(replay[1]));
+  else if (replay) unmount = mountReplay(root, decodeURIComponent(replay[1]), /[?&]analyse\b/.test(hash));
   else unmount = mountLobby(root);
   window.scrollTo(0, 0);
 }

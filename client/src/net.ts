@@ -10,6 +10,8 @@ export interface GameSocketEvents {
   onWelcome?(seat: number | null, history: LastMove[]): void;
   onState?(view: GameView, last: LastMove | null): void;
   onError?(code: ErrorCode, message: string): void;
+  /** The answer to `sendHint`: the expert's move for that turn. */
+  onHint?(turn: number, move: Move): void;
   onConnState?(state: ConnState, detail?: string): void;
 }
 
@@ -117,6 +119,9 @@ export class GameSocket {
       case 'pong':
         this.pongDue = undefined;
         return;
+      case 'hint':
+        this.events.onHint?.(frame.turn, frame.move);
+        return;
       case 'bye':
         this.set('reconnecting', frame.reason);
         return;
@@ -169,6 +174,13 @@ export class GameSocket {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return false;
     ws.send(JSON.stringify({ type: 'move', turn, move, id: `m${this.nextId++}` }));
+    return true;
+  }
+
+  sendHint(turn: number): boolean {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify({ type: 'hint', turn, id: `h${this.nextId++}` }));
     return true;
   }
 

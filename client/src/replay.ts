@@ -1,10 +1,12 @@
 // The replay viewer: reads a finished game's record (GET /api/games/:id/record) and replays it in
 // the browser with the same pure engine the server uses, one snapshot per move. Step, play at a
-// chosen speed, or jump anywhere with the slider or the move list.
+// chosen speed, or jump anywhere with the slider or the move list. The analysis panel
+// (analysis.ts) adds what each move cost against the expert bot, with its move as a ghost.
 
 import { boardTiles, followersOnBoard, pointsByKind, type BoardTile, type Follower, type Points } from '../../bot-engine/game.ts';
 import { replaySteps, type GameRecord, type RecordMove } from '../../bot-engine/record.ts';
 import type { ScoreEvent } from '../../bot-engine/rules.ts';
+import { AnalysisPanel } from './analysis.ts';
 import { ApiError, api } from './api.ts';
 import { ICONS, PLAYER_COLORS, PLAYER_GLYPHS, meepleIcon, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
@@ -48,7 +50,8 @@ export function buildSnapshots(record: GameRecord): Snapshot[] {
   return out;
 }
 
-export function mountReplay(root: HTMLElement, gameId: string): () => void {
+/** `analyse`: start the game's analysis at once (the end screen's "Analyse" link). */
+export function mountReplay(root: HTMLElement, gameId: string, analyse = false): () => void {
   ensureTileDefs();
   root.innerHTML = `<div class="game replay" data-game="${esc(gameId)}">
   <header class="topbar">
@@ -64,12 +67,15 @@ export function mountReplay(root: HTMLElement, gameId: string): () => void {
     <section class="replay-controls" aria-label="Replay controls">
       <p class="muted">Loading the record…</p>
     </section>
+    <section class="analysis-box" aria-label="Analysis"></section>
     <section class="players-box"></section>
     <section class="log-box"><h2>Moves</h2><ol class="log moves"></ol></section>
   </aside></div>`;
   const controls = root.querySelector<HTMLElement>('.replay-controls')!;
   const playersBox = root.querySelector<HTMLElement>('.players-box')!;
   const movesEl = root.querySelector<HTMLElement>('.moves')!;
+  const analysisBox = root.querySelector<HTMLElement>('.analysis-box')!;
+  let analysis: AnalysisPanel | null = null;
   const board = new BoardView(root.querySelector<HTMLElement>('.board-host')!);
   let snaps: Snapshot[] = [];
   let names: string[] = [];
@@ -91,6 +97,10 @@ export function mountReplay(root: HTMLElement, gameId: string): () => void {
     const m = sn.move;
     board.setMarks(m && !('discard' in m) ? [{ x: m.x, y: m.y, player: sn.seat, recent: true }] : []);
     if (m && !('discard' in m)) board.reveal(m.x, m.y);
+    const judged = analysis?.moveAt(at);
+    const suggest = judged && judged.loss > 0 ? judged.best : null;
+    board.setSuggestion(suggest && judged ? { tile: judged.tile, ...suggest, player: judged.seat } : null);
+    if (suggest) board.reveal(suggest.x, suggest.y);
     seats = seatViews(at);
     renderControls();
     renderPlayers();
@@ -126,8 +136,17 @@ export function mountReplay(root: HTMLElement, gameId: string): () => void {
 <button class="btn icon" data-action="fwd" data-focus-key="fwd" aria-label="Step forward" title="Step forward (→)">${ICONS.fwd}</button>
 <button class="btn icon" data-action="end" data-focus-key="end" aria-label="To the end" title="End (End)">${ICONS.end}</button>
 <select data-action="speed" data-focus-key="speed" aria-label="Speed">${[1, 2, 4, 8].map((s) => `<option value="${s}" ${s === speed ? 'selected' : ''}>${s} moves/s</option>`).join('')}</select></div>
-${sn.events.length ? `<ul class="events">${sn.events.map((e) => `<li>${esc(eventText(e, seats))}</li>`).join('')}</ul>` : ''}`,
+${sn.events.length ? `<ul class="events">${sn.events.map((e) => `<li>${esc(eventText(e, seats))}</li>`).join('')}</ul>` : ''}${verdictNote()}`,
     );
+  }
+
+  /** What the analysis says of the move at this step. */
+  function verdictNote(): string {
+    const judged = analysis?.moveAt(at);
+    if (!judged) return '';
+    return judged.loss > 0
+      ? `<p class="small suggest-note" data-loss="${judged.loss}">This move lost <strong>${judged.loss}</strong> points against the expert, whose move is drawn dashed on the board.</p>`
+      : '<p class="small suggest-note" data-loss="0">The expert bot would have played this move too.</p>';
   }
 
   function renderPlayers(): void {
@@ -175,8 +194,11 @@ ${sn.events.length ? `<ul class="events">${sn.events.map((e) => `<li>${esc(event
       snaps = buildSnapshots(record);
       seats = seatViews(0);
       renderMoves();
+      analysis = new AnalysisPanel(analysisBox, gameId, names);
+      analysisBox.addEventListener('analysis-ready', () => go(at));
       go(snaps.length - 1);
       board.fit();
+      void analysis.load(analyse);
     } catch (e) {
       controls.innerHTML = `<p class="error">${esc(e instanceof ApiError ? (e.code === 'not_finished' ? 'This game is still being played: its record (which holds the bag order) is published when it ends.' : e.message) : `The record could not be replayed: ${(e as Error).message}`)}</p><a class="btn" href="#/g/${encodeURIComponent(gameId)}">Watch it live</a>`;
     }
@@ -206,6 +228,8 @@ ${sn.events.length ? `<ul class="events">${sn.events.map((e) => `<li>${esc(event
       case 'goto':
         play(false);
         return go(Number(t.dataset.step));
+      case 'analyse':
+        return void analysis?.request();
       case 'zoom-in':
         return board.zoomAt(1.25);
       case 'zoom-out':
@@ -250,6 +274,7 @@ ${sn.events.length ? `<ul class="events">${sn.events.map((e) => `<li>${esc(event
   void load();
   return () => {
     clearInterval(playing);
+    analysis?.destroy();
     board.destroy();
     root.removeEventListener('click', onClick);
     root.removeEventListener('input', onInput);

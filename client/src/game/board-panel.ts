@@ -26,6 +26,8 @@ export function renderBoard(board: BoardView, s: GameScreenState, hover: { x: nu
   board.setHighlights(cells);
   board.setTentative(sel && v.tile ? { tile: v.tile, x: sel.x, y: sel.y, rotation: sel.rotation, player: v.you ?? 0, spots: s.pending ? [] : s.spots(sel), meeple: sel.meeple } : null);
   renderGhost(board, s, hover);
+  const hint = typeof s.hint === 'object' && s.hint?.turn === v.turn && v.tile ? s.hint.move : null;
+  board.setSuggestion(hint && v.tile ? { tile: v.tile, ...hint, player: v.you ?? 0 } : null);
 }
 
 /** The tile under the pointer: solid where it fits as turned, dashed where another turn fits. */

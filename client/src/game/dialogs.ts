@@ -21,9 +21,17 @@ export function endScreen(v: GameView, holdsSeat: boolean): string {
         : `${seatName(v.seats, winners[0]?.seat ?? 0)} wins!`;
   return `<div class="dialog end" role="dialog" aria-modal="true" aria-labelledby="end-title">
 <h2 id="end-title">${ICONS.trophy} ${esc(title)}</h2>${v.abandoned ? '<p class="muted">The game was abandoned before its last tile: followers were scored as they stood.</p>' : ''}
+${
+  v.hints
+    ? `<p class="hints-used">${v.seats
+        .filter((s) => s.kind === 'person')
+        .map((s) => `${esc(seatName(v.seats, s.seat))} used ${s.hints ?? 0} ${s.hints === 1 ? 'hint' : 'hints'}`)
+        .join(' · ')}</p>`
+    : ''
+}
 <table class="scores"><thead><tr><th>#</th><th>Player</th><th data-short="Road">Roads</th><th data-short="City">Cities</th><th data-short="Mon.">Monasteries</th><th data-short="Farm">Farms</th><th data-short="Σ">Total</th></tr></thead><tbody>${rows}</tbody></table>
 <div class="score-bars" aria-hidden="true">${bars}<div class="legend"><span class="seg road"></span>roads <span class="seg city"></span>cities <span class="seg monastery"></span>monasteries <span class="seg farm"></span>farms</div></div>
-<div class="row">${holdsSeat ? `<button class="btn primary" data-action="rematch">${v.rematch ? 'Join the rematch' : 'Rematch'}</button>` : ''}<a class="btn" href="#/replay/${encodeURIComponent(v.gameId)}">Watch the replay</a><button class="btn" data-action="close-overlay">See the board</button><a class="btn" href="#/">Lobby</a></div></div>`;
+<div class="row">${holdsSeat ? `<button class="btn primary" data-action="rematch">${v.rematch ? 'Join the rematch' : 'Rematch'}</button>` : ''}<a class="btn" href="#/replay/${encodeURIComponent(v.gameId)}">Watch the replay</a><a class="btn" data-action="analyse-game" href="#/replay/${encodeURIComponent(v.gameId)}?analyse">Analyse the game</a><button class="btn" data-action="close-overlay">See the board</button><a class="btn" href="#/">Lobby</a></div></div>`;
 }
 
 function scoreRow(v: GameView, s: SeatView, best: number): string {

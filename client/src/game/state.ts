@@ -1,7 +1,7 @@
 // What the game screen knows, without the DOM: the latest view, the placement being chosen
 // (cell, rotation, follower), the log, and the turn's timers. The panels render from it.
 
-import type { GameView, LastMove, SeatView } from '../protocol.ts';
+import type { GameView, LastMove, Move, SeatView } from '../protocol.ts';
 import { type LogEntry, logEntries } from './log-entries.ts';
 
 export interface Selection {
@@ -30,6 +30,8 @@ export class GameScreenState {
   lastBot: { name: string; ms: number; source: string } | null = null;
   turnStarted = performance.now();
   botSince: number | null = null;
+  /** The expert's move for the current turn, once asked for (games with hints). */
+  hint: { turn: number; move: Move } | 'asked' | null = null;
   /** The moves so far from the welcome; the log catches up from them on the next state frame. */
   history: LastMove[] | null = null;
   private readonly seenTurns = new Set<number>();
@@ -43,6 +45,7 @@ export class GameScreenState {
     if (prev && prev.turn !== v.turn) {
       this.selection = null;
       this.pending = false;
+      this.hint = null;
     }
     if (v.legal === null) this.selection = null;
     this.legal = new Map();

@@ -22,11 +22,18 @@ export function renderTurn(box: HTMLElement, s: GameScreenState): void {
     const hint = s.selection ? (s.pending ? 'Sending…' : 'Pick a follower spot (or none), then confirm.') : 'Click a square to place the tile: solid yellow fits as shown, dashed fits once turned.';
     html = `<div class="whose" style="--pc:${PLAYER_COLORS[cur]}">${meepleIcon(cur, 22)}<h2>${who}</h2></div>
 <p class="clock-line"><span class="clock" data-clock></span>${v.seats[cur]?.kind === 'bot' || v.botThinking ? ` · <span class="thinking" data-thinking>${v.botThinking ? 'bot is thinking…' : ''}</span>` : ''}</p>
-${mine ? `<p class="hint">${hint}</p>` : ''}
+${mine ? `<p class="hint">${hint}</p>` : ''}${mine && v.hints ? hintButton(s) : ''}
 ${s.lastBot ? `<p class="muted small">Last bot move: ${esc(s.lastBot.name)}, ${Math.round(s.lastBot.ms)} ms</p>` : ''}`;
   }
   patch(box, html);
   tickTurn(box, s);
+}
+
+function hintButton(s: GameScreenState): string {
+  const used = s.view?.seats[s.view.you ?? 0]?.hints ?? 0;
+  const shown = typeof s.hint === 'object' && s.hint !== null;
+  const label = s.hint === 'asked' ? 'The expert is thinking…' : shown ? 'The expert’s move is drawn dashed on the board' : 'Show the expert’s move';
+  return `<p class="hint-line"><button class="btn small" data-action="hint" data-focus-key="hint"${s.hint ? ' disabled' : ''}>${ICONS.bot} ${label}</button> <span class="muted small">${used} ${used === 1 ? 'hint' : 'hints'} used</span></p>`;
 }
 
 /** Refreshes the running clocks: the turn's time left (or spent) and the bot's thinking time. */
