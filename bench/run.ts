@@ -2,10 +2,11 @@
 // study, games under load and (full only) the capacity knee and the soak; each writes its own
 // section of docs/BENCHMARKS.md, its JSON under docs/results/ and its plots under docs/bench/.
 //
-//   node dist/bench/run.js [quick|full|tiny] [--only=http,pool-study,games,capacity,soak]
+//   node dist/bench/run.js [quick|full|tiny] [--only=http,pool-study,games,classes,capacity,soak]
 
 import { writeReport } from './report.ts';
 import { CAPACITY_MODES, runCapacity } from './capacity/run.ts';
+import { CLASSES_MODES, runClasses } from './classes/run.ts';
 import { GAMES_MODES, runGames, type GamesReport } from './games/run.ts';
 import { HTTP_MODES, runHttp } from './http/run.ts';
 import { machine, machineLine } from './lib/proc.ts';
@@ -15,11 +16,11 @@ import { SOAK_MODES, runSoak } from './soak/run.ts';
 
 const mode = (process.argv[2] ?? 'quick') as 'tiny' | 'quick' | 'full';
 if (!['tiny', 'quick', 'full'].includes(mode)) {
-  process.stderr.write('usage: node dist/bench/run.js [quick|full|tiny] [--only=http,pool-study,games,capacity,soak]\n');
+  process.stderr.write('usage: node dist/bench/run.js [quick|full|tiny] [--only=http,pool-study,games,classes,capacity,soak]\n');
   process.exit(2);
 }
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
-const only = onlyArg ? onlyArg.slice('--only='.length).split(',') : mode === 'quick' ? ['http', 'pool-study', 'games'] : ['http', 'pool-study', 'games', 'capacity', 'soak'];
+const only = onlyArg ? onlyArg.slice('--only='.length).split(',') : mode === 'quick' ? ['http', 'pool-study', 'games'] : ['http', 'pool-study', 'games', 'classes', 'capacity', 'soak'];
 const label = mode === 'full' ? '`npm run bench:full`' : mode === 'quick' ? '`npm run bench` (quick)' : 'tiny (test) mode';
 const start = performance.now();
 const m0 = machine();
@@ -41,6 +42,10 @@ if (only.includes('games')) {
   const { report, markdown } = await runGames(GAMES_MODES[mode]);
   games = report;
   writeReport('games', 'Games under load', `_Run: ${label}._ ${markdown}`, report);
+}
+if (only.includes('classes')) {
+  const { report, markdown } = await runClasses(CLASSES_MODES[mode]);
+  writeReport('classes', 'Two classes on one pool: bot moves first, game analysis in the idle time', `_Run: ${label}._ ${markdown}`, report);
 }
 if (only.includes('capacity')) {
   const { report, markdown } = await runCapacity(CAPACITY_MODES[mode]);

@@ -13,17 +13,21 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const driver = join(root, 'dist', 'bench', 'run.js');
 
-test('bench tiny mode runs the HTTP, pool-study, games, capacity and soak loads and writes its report', { timeout: 150_000, skip: existsSync(driver) ? false : 'run `npm run build` first' }, () => {
+test('bench tiny mode runs the HTTP, pool-study, games, classes, capacity and soak loads and writes its report', {
+  timeout: 180_000,
+  skip: existsSync(driver) ? false : 'run `npm run build` first',
+}, () => {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-test-'));
   try {
     const started = Date.now();
-    const r = spawnSync(process.execPath, [driver, 'tiny', '--only=http,pool-study,games,capacity,soak'], { cwd: dir, encoding: 'utf8', timeout: 140_000 });
+    const r = spawnSync(process.execPath, [driver, 'tiny', '--only=http,pool-study,games,classes,capacity,soak'], { cwd: dir, encoding: 'utf8', timeout: 170_000 });
     assert.equal(r.status, 0, `bench exited ${r.status} ${r.signal ?? ''}\n${r.stderr.slice(-3000)}`);
     assert.match(r.stderr, /pool study: \(1\) fixed warm/, 'prints progress');
     const md = readFileSync(join(dir, 'docs', 'BENCHMARKS.md'), 'utf8');
-    for (const name of ['http', 'pool-study', 'games', 'capacity', 'soak', 'targets']) assert.ok(md.includes(`<!-- ${name}:start -->`) && md.includes(`<!-- ${name}:end -->`), `section ${name}`);
+    for (const name of ['http', 'pool-study', 'games', 'classes', 'capacity', 'soak', 'targets'])
+      assert.ok(md.includes(`<!-- ${name}:start -->`) && md.includes(`<!-- ${name}:end -->`), `section ${name}`);
     // Every section says how much CPU the host took away during its run (Linux: /proc/stat).
-    assert.equal(md.match(/CPU steal \d+\.\d % of the run/g)?.length, 6, 'CPU steal in every section');
+    assert.equal(md.match(/CPU steal \d+\.\d % of the run/g)?.length, 7, 'CPU steal in every section');
 
     const http = JSON.parse(readFileSync(join(dir, 'docs', 'results', 'http.json'), 'utf8'));
     assert.ok(http.routes.length >= 5);
@@ -61,6 +65,15 @@ test('bench tiny mode runs the HTTP, pool-study, games, capacity and soak loads 
     assert.equal(games.load.errors.stalled, 0);
     assert.ok(games.load.pool && games.load.windows.length > 0, 'read /api/pool while running');
     assert.equal(games.serverExitCode, 0);
+
+    // Two classes: bots played in both live phases, the analysis advanced beside them and alone,
+    // and the pool spawned nothing.
+    const classes = JSON.parse(readFileSync(join(dir, 'docs', 'results', 'classes.json'), 'utf8'));
+    const [alone, loaded, analysisOnly] = classes.phases;
+    assert.ok(alone.botMoves > 0 && loaded.botMoves > 0, 'bots moved in both live phases');
+    assert.ok(loaded.positions + analysisOnly.positions > 0 && analysisOnly.positionsPerSec > 0, 'analysis advanced');
+    assert.ok(classes.idealPositionsPerSec > 0);
+    assert.equal(classes.targets.noSpawn, true);
 
     const capacity = JSON.parse(readFileSync(join(dir, 'docs', 'results', 'capacity.json'), 'utf8'));
     assert.ok(capacity.steps.length >= 1 && capacity.steps[0].bot.count > 0);

@@ -54,7 +54,7 @@ test('end screen → "Analyse the game" → the replay shows points lost per mov
   await page.screenshot({ path: join(SHOTS, '20-analysis-progress.png') });
   // One worker analyses ~70 positions of a full game: allow for a slow, shared machine.
   await page.waitForSelector('.analysis-box .loss-strip', { timeout: 150_000 });
-  const stored = await (await fetch(`${server.base}/api/games/${id}/analysis`)).json();
+  const stored = (await (await fetch(`${server.base}/api/games/${id}/analysis`)).json()) as any;
   assert.equal(stored.status, 'done');
   assert.equal(await page.locator('.loss-bar').count(), stored.moves.length, 'a bar per analysed move');
 

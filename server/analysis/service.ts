@@ -35,7 +35,10 @@ interface Job {
   gameId: string;
   seed: number;
   names: string[];
-  positions: AnalysisPosition[];
+  /** Replayed one position at a time, as workers free up: a batch of requests costs the main
+   * thread nothing up front. */
+  positions: Iterator<AnalysisPosition>;
+  total: number;
   results: (AnalysedMove | undefined)[];
   attempts: number[];
   next: number;
@@ -67,21 +70,22 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
     const known = this.status(gameId);
     if (known) return known;
     if (this.jobs.length >= this.options.maxJobs) throw new AnalysisQueueFullError(`${this.jobs.length} analyses are waiting or running`);
-    const positions = [...analysisPositions(record)];
+    const total = record.moves.filter((m) => !('discard' in m)).length;
     const job: Job = {
       gameId,
       seed: fnv1a(record.seed ?? gameId),
       names: record.players,
-      positions,
-      results: new Array(positions.length),
-      attempts: new Array(positions.length).fill(0),
+      positions: analysisPositions(record),
+      total,
+      results: new Array(total),
+      attempts: new Array(total).fill(0),
       next: 0,
       done: 0,
       failed: false,
     };
     this.jobs.push(job);
-    this.options.log.info({ gameId, positions: positions.length, queued: this.jobs.length }, 'game analysis queued');
-    if (positions.length === 0) this.complete(job);
+    this.options.log.info({ gameId, positions: total, queued: this.jobs.length }, 'game analysis queued');
+    if (total === 0) this.complete(job);
     this.pump();
     return this.status(gameId)!;
   }
@@ -100,14 +104,22 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
    * more would only sit in its background queue. */
   private pump(): void {
     while (!this.closed && this.inFlight < this.options.pool.size) {
-      const job = this.jobs.find((j) => j.next < j.positions.length && !j.failed);
+      const job = this.jobs.find((j) => j.next < j.total && !j.failed);
       if (!job) return;
-      this.run(job, job.next++);
+      let position: AnalysisPosition;
+      try {
+        const step = job.positions.next();
+        if (step.done) throw new Error(`the record has fewer placements than the ${job.total} counted`);
+        position = step.value;
+      } catch (e) {
+        this.fail(job, (e as Error).message);
+        continue;
+      }
+      this.run(job, job.next++, position);
     }
   }
 
-  private run(job: Job, index: number): void {
-    const p = job.positions[index];
+  private run(job: Job, index: number, p: AnalysisPosition): void {
     this.inFlight++;
     job.attempts[index]++;
     this.options.pool.analyse({ state: p.view.buffer.slice(0), played: p.played, seed: mixSeed(job.seed, p.moveIndex) }).then(
@@ -117,7 +129,7 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
         if (!verdict) return this.fail(job, `position ${p.moveIndex} has no verdict`);
         job.results[index] = { moveIndex: p.moveIndex, seat: p.seat, tile: p.tile, ...verdict };
         job.done++;
-        if (job.done === job.positions.length) this.complete(job);
+        if (job.done === job.total) this.complete(job);
         else this.emit('update', this.progress(job, this.jobs.indexOf(job)));
         this.pump();
       },
@@ -126,7 +138,7 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
         if (this.closed || job.failed) return;
         if (job.attempts[index] >= ATTEMPTS) return this.fail(job, e.message);
         this.options.log.warn({ gameId: job.gameId, moveIndex: p.moveIndex, err: e.message }, 'analysis position failed: trying again');
-        this.run(job, index);
+        this.run(job, index, p);
       },
     );
   }
@@ -167,7 +179,7 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
 
   private progress(job: Job, index: number): AnalysisProgress {
     const running = job.next > 0;
-    return { gameId: job.gameId, status: running ? 'running' : 'queued', position: running ? 0 : index, done: job.done, total: job.positions.length };
+    return { gameId: job.gameId, status: running ? 'running' : 'queued', position: running ? 0 : index, done: job.done, total: job.total };
   }
 }
 

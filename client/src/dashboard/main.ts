@@ -12,6 +12,8 @@ interface Sample {
   depth: number;
   inFlight: number;
   util: number;
+  utilBots: number;
+  utilAnalysis: number;
   loopP50: number;
   loopP99: number;
   loopMax: number;
@@ -59,6 +61,8 @@ async function poll(): Promise<void> {
       depth: p.queue?.depth ?? 0,
       inFlight: p.queue?.inFlight ?? 0,
       util: p.utilization ?? 0,
+      utilBots: p.classes?.interactive.utilization ?? 0,
+      utilAnalysis: p.classes?.analysis.utilization ?? 0,
       loopP50: p.eventLoop?.delayMs.p50 ?? 0,
       loopP99: p.eventLoop?.delayMs.p99 ?? 0,
       loopMax: p.eventLoop?.delayMs.max ?? 0,
@@ -77,11 +81,15 @@ async function poll(): Promise<void> {
   render();
 }
 
-/** Histogram buckets from the Prometheus text (cumulative → per bucket), in ms. */
-function parseBuckets(text: string, metric: string): Bucket[] {
-  const re = new RegExp(`^${metric}_bucket\\{[^}]*le="([^"]+)"[^}]*\\}\\s+([0-9.eE+-]+)`, 'gm');
+/** Histogram buckets of one class from the Prometheus text (cumulative → per bucket), in ms. */
+function parseBuckets(text: string, metric: string, cls: 'interactive' | 'analysis'): Bucket[] {
+  const re = new RegExp(`^${metric}_bucket\\{([^}]*)\\}\\s+([0-9.eE+-]+)`, 'gm');
   const cum: { le: number; n: number }[] = [];
-  for (const m of text.matchAll(re)) cum.push({ le: m[1] === '+Inf' ? Infinity : Number(m[1]) * 1000, n: Number(m[2]) });
+  for (const m of text.matchAll(re)) {
+    const le = /le="([^"]+)"/.exec(m[1])?.[1];
+    if (!le || !m[1].includes(`class="${cls}"`)) continue;
+    cum.push({ le: le === '+Inf' ? Infinity : Number(le) * 1000, n: Number(m[2]) });
+  }
   cum.sort((a, b) => a.le - b.le);
   return cum.map((c, i) => ({ le: c.le, count: Math.max(0, c.n - (i ? cum[i - 1].n : 0)) }));
 }
@@ -91,7 +99,7 @@ async function pollMetrics(): Promise<void> {
     const res = await fetch('/metrics', { cache: 'no-store' });
     if (!res.ok) return;
     const text = await res.text();
-    hist = { queueWait: parseBuckets(text, 'tessera_pool_task_queue_wait_seconds'), run: parseBuckets(text, 'tessera_pool_task_run_seconds') };
+    hist = { queueWait: parseBuckets(text, 'tessera_pool_task_queue_wait_seconds', 'interactive'), run: parseBuckets(text, 'tessera_pool_task_run_seconds', 'interactive') };
     render();
   } catch {
     /* the /api/pool poll reports reachability */
@@ -207,7 +215,9 @@ function render(): void {
     kpi('workers alive / size', `${p.alive}/${p.size}`, col('alive'), C.green),
     kpi(`queue depth (bound ${p.queue.bound})`, String(p.queue.depth), col('depth'), C.orange),
     kpi('tasks in flight', String(p.queue.inFlight), col('inFlight'), C.blue),
-    kpi('pool utilisation', `${Math.round(p.utilization * 100)}%`, col('util'), C.teal),
+    kpi('pool utilisation', `${Math.round(p.utilization * 100)}%`, col('util'), C.teal, 'worker time busy over the last 5 s, bot moves and analysis'),
+    kpi('predicted bot wait', fmt(p.predictedWaitMs, ' ms'), undefined, undefined, 'how long a bot move submitted now would wait for a worker'),
+    kpi('analysis queued', String(p.classes?.analysis.queued ?? 0), undefined, undefined, 'analysis positions waiting for an idle worker'),
     kpi('event-loop delay p99', fmt(p.eventLoop.delayMs.p99, ' ms'), col('loopP99'), C.pink),
     kpi('active games', String(p.games), col('games'), C.yellow),
     kpi('WebSockets', String(p.sockets), col('sockets'), C.blue),
@@ -300,16 +310,17 @@ ${legend([
       false,
       'queue',
     ),
+    card('Two classes of work', 'bot moves first; analysis on idle workers, yielding to them', classesCard(p), false, 'classes'),
     card(
       'Queue wait',
-      'submission → start on a worker',
+      'bot moves: submission → start on a worker',
       `${histogram({ buckets: qw, color: C.orange, markers: markers(t?.queueWaitMs), label: 'queue wait histogram' })}<p class="note">${qline(t?.queueWaitMs)}</p>`,
       false,
       'queue-wait',
     ),
     card(
       'Run time',
-      'wall time inside the worker',
+      'bot moves: wall time inside the worker',
       `${histogram({ buckets: run, color: C.green, markers: markers(t?.runMs), label: 'run time histogram' })}<p class="note">${qline(t?.runMs)}${t?.cpuMs?.count ? `<br>CPU per task: p50 ${fmt(t.cpuMs.p50, ' ms')} · p99 ${fmt(t.cpuMs.p99, ' ms')}` : ''}</p>`,
       false,
       'run-time',
@@ -342,6 +353,8 @@ ${legend([
       `<div class="gauges">${gauge(p.utilization, 'bot pool', C.teal)}${gauge(p.eventLoop.utilization, 'main event loop', C.pink)}</div>${lineChart({
         series: [
           { name: 'pool', color: C.teal, values: col('util').map((v) => v * 100) },
+          { name: 'bot moves', color: C.green, values: col('utilBots').map((v) => v * 100) },
+          { name: 'analysis', color: C.blue, values: col('utilAnalysis').map((v) => v * 100) },
           { name: 'event loop', color: C.pink, values: col('elu').map((v) => v * 100) },
         ],
         yMax: 100,
@@ -403,3 +416,31 @@ void pollMetrics();
 setInterval(() => void poll(), 1000);
 setInterval(() => void pollMetrics(), 3000);
 setInterval(render, 2000);
+
+/** Bot moves against analysis: queue wait and run time side by side, and how analysis yields. */
+function classesCard(p: PoolReport): string {
+  const c = p.classes;
+  if (!c) return '<p class="note">the pool is not running</p>';
+  const row = (label: string, q: { queueWaitMs: Quantiles; runMs: Quantiles; utilization: number; queued: number }) => ({
+    label,
+    sub: `${q.runMs.count} tasks · ${Math.round(q.utilization * 100)}% busy`,
+    values: [q.queueWaitMs.p50, q.queueWaitMs.p99, q.runMs.p50, q.runMs.p99],
+  });
+  const y = c.preemption.yieldMs;
+  return `${groupedBars({
+    rows: [row('bot moves', c.interactive), row('analysis', c.analysis)],
+    series: [
+      { name: 'queue wait p50', color: C.yellow },
+      { name: 'queue wait p99', color: C.orange },
+      { name: 'run p50', color: C.green },
+      { name: 'run p99', color: C.teal },
+    ],
+    unit: ' ms',
+    label: 'queue wait and run time by class',
+  })}${legend([
+    { name: 'queue wait p50', color: C.yellow },
+    { name: 'queue wait p99', color: C.orange },
+    { name: 'run p50', color: C.green },
+    { name: 'run p99', color: C.teal },
+  ])}<p class="note">Analysis yielded its worker to a bot move ${c.preemption.count} times${y.count ? ` (yield p50 ${fmt(y.p50, ' ms')} · p99 ${fmt(y.p99, ' ms')})` : ''}, re-running ${fmt(c.preemption.wastedCpuMs, ' ms')} of CPU. Waiting: ${c.interactive.queued} bot moves, ${c.analysis.queued} analysis positions.</p>`;
+}
