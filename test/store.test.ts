@@ -202,3 +202,27 @@ test('sqlite store: a database from before final scores were stored is migrated,
   games.close();
   store.close();
 });
+
+for (const [name, make] of stores) {
+  test(`${name} store: hints and a game's analysis are kept with the game`, () => {
+    const store = make();
+    store.create(setup('h1'), [null, { name: 'Bot (random)', tokenHash: null }]);
+    assert.deepEqual(store.get('h1')!.hints, []);
+    store.recordHint('h1', 0);
+    store.recordHint('h1', 0);
+    assert.deepEqual(store.get('h1')!.hints, [2]);
+    assert.equal(store.getAnalysis('h1'), undefined);
+    const analysis = {
+      gameId: 'h1',
+      status: 'done' as const,
+      engine: { level: 'expert' as const, samples: 16, version: 1 },
+      seats: [{ seat: 0, name: 'Ann', moves: 1, pointsLost: 2.5, mistakes: 0, bestMoves: 0 }],
+      moves: [{ moveIndex: 0, seat: 0, tile: 'V', played: { x: 1, y: 0, rotation: 0, meeple: null }, best: { x: 0, y: 1, rotation: 90, meeple: 'road:E' }, playedValue: 1, bestValue: 3.5, loss: 2.5 }],
+      createdAt: '2026-11-25T00:00:00.000Z',
+    };
+    store.saveAnalysis('h1', analysis);
+    assert.deepEqual(store.getAnalysis('h1'), analysis);
+    assert.throws(() => store.saveAnalysis('nope', { ...analysis, gameId: 'nope' }));
+    store.close();
+  });
+}
