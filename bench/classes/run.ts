@@ -57,6 +57,8 @@ export interface ClassesReport {
   /** One worker's own rate (1000 / mean analysis run ms, measured alone) × workers. */
   idealPositionsPerSec: number;
   analysisRunMeanMs: number;
+  /** Thread CPU of every analysis task run (reruns included). */
+  analysisCpuMs: number;
   preemption: { count: number; wastedCpuMs: number; yieldP50Ms: number; yieldP99Ms: number };
   respawns: number;
   workersAlive: number;
@@ -173,6 +175,7 @@ export async function runClasses(o: ClassesOptions): Promise<{ report: ClassesRe
       phases,
       idealPositionsPerSec: runMean > 0 ? round((pool.size * 1000) / runMean, 2) : 0,
       analysisRunMeanMs: runMean,
+      analysisCpuMs: round((pool.classes?.analysis.cpuMs.mean ?? 0) * (pool.classes?.analysis.cpuMs.count ?? 0)),
       preemption: { count: y.count, wastedCpuMs: y.wastedCpuMs, yieldP50Ms: y.yieldMs.p50, yieldP99Ms: y.yieldMs.p99 },
       respawns: pool.respawns,
       workersAlive: pool.alive,
@@ -185,6 +188,12 @@ export async function runClasses(o: ClassesOptions): Promise<{ report: ClassesRe
   } finally {
     await server.stop();
   }
+}
+
+/** The rerun CPU as a share of all analysis CPU spent in the run. */
+function analysisCpuShare(r: ClassesReport): string {
+  const spent = r.analysisCpuMs;
+  return spent > 0 ? `${round((100 * r.preemption.wastedCpuMs) / spent, 1)} %` : '–';
 }
 
 function markdown(r: ClassesReport): string {
@@ -208,7 +217,7 @@ ${table(['phase', 'bot move p50 / p99 / max ms', 'bot moves', 'how bots chose', 
 
 - **Bot moves with the analysis load:** p99 ${loaded.bot ? fmt(loaded.bot.p99) : '–'} ms against ${unloaded.bot ? fmt(unloaded.bot.p99) : '–'} ms without (${ratio ?? '–'}×; target ≤ 1.1×: ${r.targets.p99Within10 === null ? 'not measured' : r.targets.p99Within10 ? 'met' : '**missed**'}). Bot searches' queue wait p99 over the whole run: ${fmt(loaded.botQueueWaitP99Ms)} ms.
 - **Analysis throughput:** ${loaded.positionsPerSec} positions/s beside the games, ${r.phases[2].positionsPerSec}/s alone; the pool's ideal is ${r.idealPositionsPerSec}/s (${r.workers} worker${r.workers === 1 ? '' : 's'} × 1000 / ${fmt(r.analysisRunMeanMs)} ms, the mean run of a position), so beside the games the analysis got ${share ?? '–'}× of the ideal: what the bots left.
-- **Yielding:** a running analysis position gave its worker up to a bot move ${r.preemption.count} times, in p50 ${fmt(r.preemption.yieldP50Ms, 2)} / p99 ${fmt(r.preemption.yieldP99Ms, 2)} ms (cancel flag → worker free); the ${fmt(r.preemption.wastedCpuMs)} ms of CPU those positions had spent is spent again when they rerun (they are short and iteration-bounded, so a rerun gives the same verdict). Short tasks that restart won over a resumable budget: the yield is one rollout, and the waste is ${r.analysisRunMeanMs > 0 ? `${round(r.preemption.wastedCpuMs / Math.max(1, r.preemption.count) / r.analysisRunMeanMs, 2)} of a position per yield` : '–'}, with no search state to carry between tasks.
+- **Yielding:** a running analysis position gave its worker up to a bot move ${r.preemption.count} times, in p50 ${fmt(r.preemption.yieldP50Ms, 2)} / p99 ${fmt(r.preemption.yieldP99Ms, 2)} ms (cancel flag → worker free); the ${fmt(r.preemption.wastedCpuMs)} ms of CPU those positions had spent is spent again when they rerun (they are short and iteration-bounded, so a rerun gives the same verdict). Short tasks that restart, or a resumable budget? The yield is one rollout (the search polls its flag before each), and a restart wastes ${r.analysisRunMeanMs > 0 ? `${round(r.preemption.wastedCpuMs / Math.max(1, r.preemption.count) / r.analysisRunMeanMs, 2)} of a position per yield on average` : '–'}, ${analysisCpuShare(r)} of the analysis CPU of the run: that is all a resumable budget (search state carried from one task to the next) could save, so it was not built.
 - **Spawns:** ${r.respawns} respawns, ${r.workersAlive} of ${r.workers} workers alive at the end (target: 0 spawns, ${r.targets.noSpawn ? 'met' : '**missed**'}).
 `;
 }
