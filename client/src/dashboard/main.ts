@@ -310,7 +310,7 @@ ${legend([
       false,
       'queue',
     ),
-    card('Two classes of work', 'bot moves first; analysis on idle workers, yielding to them', classesCard(p), false, 'classes'),
+    card('Two classes of work', 'bot moves first; analysis on idle workers, yielding to them', classesCard(p), true, 'classes'),
     card(
       'Queue wait',
       'bot moves: submission → start on a worker',
