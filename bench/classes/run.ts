@@ -191,9 +191,21 @@ export async function runClasses(o: ClassesOptions): Promise<{ report: ClassesRe
 }
 
 /** The rerun CPU as a share of all analysis CPU spent in the run. */
+function wastedShare(r: ClassesReport): number | null {
+  return r.analysisCpuMs > 0 ? (100 * r.preemption.wastedCpuMs) / r.analysisCpuMs : null;
+}
+
 function analysisCpuShare(r: ClassesReport): string {
-  const spent = r.analysisCpuMs;
-  return spent > 0 ? `${round((100 * r.preemption.wastedCpuMs) / spent, 1)} %` : '–';
+  const share = wastedShare(r);
+  return share === null ? '–' : `${round(share, 1)} %`;
+}
+
+function wasteVerdict(r: ClassesReport): string {
+  const share = wastedShare(r);
+  if (share === null) return 'nothing was measured.';
+  return share < 10
+    ? 'too little to be worth carrying search state between tasks; short restartable tasks it is.'
+    : 'analysis throughput under heavy bot load would gain up to that much; bot latency would not change (the yield is already one rollout). Not built: short restartable tasks keep every task a pure function of its input.';
 }
 
 function markdown(r: ClassesReport): string {
@@ -217,7 +229,7 @@ ${table(['phase', 'bot move p50 / p99 / max ms', 'bot moves', 'how bots chose', 
 
 - **Bot moves with the analysis load:** p99 ${loaded.bot ? fmt(loaded.bot.p99) : '–'} ms against ${unloaded.bot ? fmt(unloaded.bot.p99) : '–'} ms without (${ratio ?? '–'}×; target ≤ 1.1×: ${r.targets.p99Within10 === null ? 'not measured' : r.targets.p99Within10 ? 'met' : '**missed**'}). Bot searches' queue wait p99 over the whole run: ${fmt(loaded.botQueueWaitP99Ms)} ms.
 - **Analysis throughput:** ${loaded.positionsPerSec} positions/s beside the games, ${r.phases[2].positionsPerSec}/s alone; the pool's ideal is ${r.idealPositionsPerSec}/s (${r.workers} worker${r.workers === 1 ? '' : 's'} × 1000 / ${fmt(r.analysisRunMeanMs)} ms, the mean run of a position), so beside the games the analysis got ${share ?? '–'}× of the ideal: what the bots left.
-- **Yielding:** a running analysis position gave its worker up to a bot move ${r.preemption.count} times, in p50 ${fmt(r.preemption.yieldP50Ms, 2)} / p99 ${fmt(r.preemption.yieldP99Ms, 2)} ms (cancel flag → worker free); the ${fmt(r.preemption.wastedCpuMs)} ms of CPU those positions had spent is spent again when they rerun (they are short and iteration-bounded, so a rerun gives the same verdict). Short tasks that restart, or a resumable budget? The yield is one rollout (the search polls its flag before each), and a restart wastes ${r.analysisRunMeanMs > 0 ? `${round(r.preemption.wastedCpuMs / Math.max(1, r.preemption.count) / r.analysisRunMeanMs, 2)} of a position per yield on average` : '–'}, ${analysisCpuShare(r)} of the analysis CPU of the run: that is all a resumable budget (search state carried from one task to the next) could save, so it was not built.
+- **Yielding:** a running analysis position gave its worker up to a bot move ${r.preemption.count} times, in p50 ${fmt(r.preemption.yieldP50Ms, 2)} / p99 ${fmt(r.preemption.yieldP99Ms, 2)} ms (cancel flag → worker free); the ${fmt(r.preemption.wastedCpuMs)} ms of CPU those positions had spent is spent again when they rerun (they are short and iteration-bounded, so a rerun gives the same verdict). Short tasks that restart, or a resumable budget? The yield is one rollout (the search polls its flag before each), and a restart wastes ${r.analysisRunMeanMs > 0 ? `${round(r.preemption.wastedCpuMs / Math.max(1, r.preemption.count) / r.analysisRunMeanMs, 2)} of a position per yield on average` : '–'}, ${analysisCpuShare(r)} of the analysis CPU of the run. That share is all a resumable budget (search state carried from one task to the next) could win back: ${wasteVerdict(r)}
 - **Spawns:** ${r.respawns} respawns, ${r.workersAlive} of ${r.workers} workers alive at the end (target: 0 spawns, ${r.targets.noSpawn ? 'met' : '**missed**'}).
 `;
 }
