@@ -427,20 +427,11 @@ function classesCard(p: PoolReport): string {
     values: [q.queueWaitMs.p50, q.queueWaitMs.p99, q.runMs.p50, q.runMs.p99],
   });
   const y = c.preemption.yieldMs;
-  return `${groupedBars({
-    rows: [row('bot moves', c.interactive), row('analysis', c.analysis)],
-    series: [
-      { name: 'queue wait p50', color: C.yellow },
-      { name: 'queue wait p99', color: C.orange },
-      { name: 'run p50', color: C.green },
-      { name: 'run p99', color: C.teal },
-    ],
-    unit: ' ms',
-    label: 'queue wait and run time by class',
-  })}${legend([
+  const series = [
     { name: 'queue wait p50', color: C.yellow },
     { name: 'queue wait p99', color: C.orange },
     { name: 'run p50', color: C.green },
     { name: 'run p99', color: C.teal },
-  ])}<p class="note">Analysis yielded its worker to a bot move ${c.preemption.count} times${y.count ? ` (yield p50 ${fmt(y.p50, ' ms')} · p99 ${fmt(y.p99, ' ms')})` : ''}, re-running ${fmt(c.preemption.wastedCpuMs, ' ms')} of CPU. Waiting: ${c.interactive.queued} bot moves, ${c.analysis.queued} analysis positions.</p>`;
+  ];
+  return `${groupedBars({ rows: [row('bot moves', c.interactive), row('analysis', c.analysis)], series, unit: ' ms', label: 'queue wait and run time by class' })}${legend(series)}<p class="note">Analysis yielded its worker to a bot move ${c.preemption.count} times${y.count ? ` (yield p50 ${fmt(y.p50, ' ms')} · p99 ${fmt(y.p99, ' ms')})` : ''}, re-running ${fmt(c.preemption.wastedCpuMs, ' ms')} of CPU. Waiting: ${c.interactive.queued} bot moves, ${c.analysis.queued} analysis positions.</p>`;
 }
