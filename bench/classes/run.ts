@@ -175,7 +175,7 @@ export async function runClasses(o: ClassesOptions): Promise<{ report: ClassesRe
       phases,
       idealPositionsPerSec: runMean > 0 ? round((pool.size * 1000) / runMean, 2) : 0,
       analysisRunMeanMs: runMean,
-      analysisCpuMs: round((pool.classes?.analysis.cpuMs.mean ?? 0) * (pool.classes?.analysis.cpuMs.count ?? 0)),
+      analysisCpuMs: round((pool.classes?.analysis.cpuMs.mean ?? 0) * (pool.classes?.analysis.cpuMs.count ?? 0) + y.wastedCpuMs),
       preemption: { count: y.count, wastedCpuMs: y.wastedCpuMs, yieldP50Ms: y.yieldMs.p50, yieldP99Ms: y.yieldMs.p99 },
       respawns: pool.respawns,
       workersAlive: pool.alive,

@@ -241,8 +241,9 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
     const flag = new Int32Array(cancel);
     return this.enqueue<PositionVerdict | null>({ cls: 'analysis', expectedMs: this.runTimes.expectedMs('analysis'), cancel: flag }, async (submittedAt) => {
       const result = (await piscina.run({ ...task, cancel }, { name: 'analyse' })) as PoolAnalysisResult;
-      this.stats?.recordTask('analysis', result, performance.timeOrigin + submittedAt);
+      // Only a run that finished counts as one (its queue wait spans any earlier, yielded runs).
       if (!result.cancelled) {
+        this.stats?.recordTask('analysis', result, performance.timeOrigin + submittedAt);
         this.runTimes.record('analysis', result.runMs);
         return result.verdict;
       }
