@@ -172,6 +172,14 @@ export class GameSocket {
     return true;
   }
 
+  /** Takes the seat back from the bot standing in for this player. */
+  sendClaim(): boolean {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify({ type: 'claim', id: `c${this.nextId++}` }));
+    return true;
+  }
+
   /** For tests and the debug menu: drop the connection as a network failure would. */
   simulateDrop(): void {
     this.ws?.close();

@@ -23,10 +23,19 @@ export function renderTurn(box: HTMLElement, s: GameScreenState): void {
     html = `<div class="whose" style="--pc:${PLAYER_COLORS[cur]}">${meepleIcon(cur, 22)}<h2>${who}</h2></div>
 <p class="clock-line"><span class="clock" data-clock></span>${v.seats[cur]?.kind === 'bot' || v.botThinking ? ` · <span class="thinking" data-thinking>${v.botThinking ? 'bot is thinking…' : ''}</span>` : ''}</p>
 ${mine ? `<p class="hint">${hint}</p>` : ''}
+${standInNote(s)}
 ${s.lastBot ? `<p class="muted small">Last bot move: ${esc(s.lastBot.name)}, ${Math.round(s.lastBot.ms)} ms</p>` : ''}`;
   }
   patch(box, html);
   tickTurn(box, s);
+}
+
+/** When a bot stands in for this player: why, and the button that takes the seat back. */
+function standInNote(s: GameScreenState): string {
+  const v = s.view!;
+  const why = v.you !== null ? v.seats[v.you]?.standIn : null;
+  if (!why) return '';
+  return `<div class="stand-in" role="alert"><p>${why === 'clock' ? 'Your time ran out' : 'You were away'}: a bot is playing your seat.</p><button class="btn primary" data-action="claim" data-focus-key="claim">Take my seat back</button></div>`;
 }
 
 /** Refreshes the running clocks: the turn's time left (or spent) and the bot's thinking time. */
