@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { boardTiles, followersOnBoard, legalPlacements, newGame, playMove } from '../bot-engine/game.ts';
 import { TILES } from '../bot-engine/tiles.ts';
 import { segmentDefs } from '../client/src/art.ts';
-import { BoardIndex } from '../client/src/game/features.ts';
+import { BoardIndex, finalScored } from '../client/src/game/features.ts';
 
 test('every scoring during play is matched to a complete feature of its kind and size', () => {
   let matched = 0;
@@ -59,4 +59,30 @@ test('the start tile alone: its features are one tile each; one shape per tile s
     TILES.reduce((n, t) => n + t.segments.filter((g) => g.kind === 2).length, 0),
     'a mask per field',
   );
+});
+
+test('every final scoring is matched to a feature its players hold, farms by their cities', () => {
+  let matched = 0;
+  for (const seed of ['f1', 'f2', 'f3']) {
+    const s = newGame({ players: 2, seed });
+    let events: ReturnType<typeof playMove> | null = null;
+    for (let i = 0; !s.finished; i++) {
+      const legal = legalPlacements(s);
+      // Followers often (fields included), so the final scoring has work to do.
+      const p = legal[(i * 5) % legal.length];
+      events = playMove(s, { x: p.x, y: p.y, rotation: p.rotation, meeple: p.meeples[i % p.meeples.length] ?? null });
+    }
+    assert.ok(events && !('error' in events));
+    const finals = events.events.filter((e) => e.phase === 'final');
+    const found = finalScored(new BoardIndex(boardTiles(s)), followersOnBoard(s), events.events);
+    events.events.forEach((e, j) => {
+      if (e.phase !== 'final') return;
+      const f = found[j];
+      assert.ok(f, `seed ${seed}: final ${e.kind} for ${e.players} (${e.tiles}) found`);
+      assert.equal(f.kind, e.kind === 'farm' ? 'field' : e.kind);
+      matched++;
+    });
+    assert.ok(finals.length > 0);
+  }
+  assert.ok(matched >= 6, `${matched} final scorings matched`);
 });

@@ -156,8 +156,9 @@ test('desktop: words not letters, tiles left, the follower feature, what the bot
     const seen = await page.evaluate(() => (globalThis as any).scoredSeen.length);
     if (seen > 0 && (await page.locator('.log li.log-score.pickable').count()) > 0) break;
     v = await gameView(page);
-    const q = v.legal[Math.floor(v.legal.length / 2)];
-    await clickCell(page, q.x, q.y);
+    // By keyboard: a click near the edge would drag the board (a pan by hand stops re-fitting).
+    for (let n = 0; n <= i % 3; n++) await page.keyboard.press('n');
+    await page.waitForSelector('.layer-tentative .tentative');
     await page.click('[data-action=confirm]');
     if ((await waitMyTurn(page, v.turn)) === 'finished') break;
     assert.ok(await inView(), `after turn ${v.turn} the whole board is in view`);
@@ -176,7 +177,7 @@ test('desktop: words not letters, tiles left, the follower feature, what the bot
   await page.waitForSelector('.layer-fx .tile-flash');
   await page.click('.log li.log-score.pickable >> nth=0');
   const outline = page.locator('.layer-fx .log-outline').last();
-  await outline.waitFor();
+  await outline.waitFor({ state: 'attached' });
   assert.ok(Number(await outline.getAttribute('data-tiles')) >= 1);
   await shot(page, 'k03-log-scoring-outlined');
 
@@ -281,6 +282,68 @@ test('a bot stands in when the clock runs out: "Take my seat back"; toasts end w
   await page.click('[data-action=claim]');
   // (With a 2-second clock the bot may stand in again soon: the frame after the claim matters.)
   await page.waitForSelector('[data-action=claim]', { state: 'detached' });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the score track follows the scores; at the end the final scorings play on the board one by one', async () => {
+  const { context, page, errors } = await e2e.newPage();
+  await createGame(page, 'Dee', ['random']);
+  await page.evaluate(() => {
+    const g = globalThis as any;
+    g.finalSteps = [];
+    g.finalOutlines = [];
+    new g.MutationObserver(() => {
+      const b = g.document.querySelector('.final-banner');
+      if (!b.hidden) g.finalSteps.push(`${b.dataset.step}/${b.dataset.steps}`);
+    }).observe(g.document.querySelector('.final-banner'), { attributes: true, childList: true });
+    new g.MutationObserver((ms: any[]) => {
+      for (const m of ms) for (const n of m.addedNodes) if (n.classList?.contains('final-scored')) g.finalOutlines.push(n.dataset.kind);
+    }).observe(g.document.querySelector('.layer-fx'), { childList: true });
+  });
+  let turn = -1;
+  let moves = 0;
+  for (;;) {
+    if ((await waitMyTurn(page, turn)) === 'finished') break;
+    turn = Number(await page.getAttribute('.game', 'data-turn'));
+    await page.keyboard.press('n');
+    await page.waitForSelector('.layer-tentative .tentative');
+    // Followers often, so the end has unfinished features and farms to score.
+    if (moves % 2 === 0) await page.keyboard.press('1');
+    await page.keyboard.press('Enter');
+    moves++;
+    if (moves === 12) await shot(page, 'k08-score-track');
+  }
+  await page.waitForSelector('.dialog.end', { timeout: 30000 });
+  const v = await gameView(page);
+  // The track: each seat's marker on its score's square, a lap badge past 49.
+  const markers = await page.$$eval('.score-track .track-marker', (els) =>
+    els.map((e) => ({
+      seat: Number(e.getAttribute('data-seat')),
+      score: Number(e.getAttribute('data-score')),
+      square: Number(e.getAttribute('data-square')),
+      lap: e.querySelector('.lap')?.textContent ?? null,
+    })),
+  );
+  assert.equal(markers.length, 2);
+  for (const m of markers) {
+    assert.equal(m.score, v.seats[m.seat].score);
+    assert.equal(m.square, m.score % 50);
+    assert.equal(m.lap, m.score >= 50 ? `+${Math.floor(m.score / 50) * 50}` : null);
+  }
+  // The final scorings came one by one, each outlined on the board, before the end screen.
+  const finals = (await page.locator('.log li.log-final').count()) - 1;
+  const steps: string[] = await page.evaluate(() => (globalThis as any).finalSteps);
+  const distinct = [...new Set(steps)];
+  assert.ok(finals > 0, 'the game had final scorings');
+  assert.deepEqual(
+    distinct,
+    Array.from({ length: finals }, (_, i) => `${i + 1}/${finals}`),
+  );
+  const outlines: string[] = await page.evaluate(() => (globalThis as any).finalOutlines);
+  assert.equal(outlines.length, finals, `every final scoring outlined (${outlines.join(', ')})`);
+  await page.click('[data-action=close-overlay]');
+  await shot(page, 'k09-end-board-track');
   assert.deepEqual(errors, []);
   await context.close();
 });

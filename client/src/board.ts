@@ -145,6 +145,9 @@ export class BoardView {
     if (!this.fitted || (grew && !this.manual)) this.fit();
   }
 
+  /** Screen pixels at the bottom that something covers (the score track): fit leaves them free. */
+  insetBottom = 0;
+
   /** The player panned or zoomed by hand: growth no longer re-fits (the fit button resets it). */
   manual = false;
 
@@ -299,11 +302,12 @@ export class BoardView {
     const b = this.bounds;
     const w = (b.maxX - b.minX + 3) * TILE;
     const h = (b.maxY - b.minY + 3) * TILE;
-    this.k = Math.max(0.08, Math.min(1.4, Math.min(r.width / w, r.height / h)));
+    const height = Math.max(10, r.height - this.insetBottom);
+    this.k = Math.max(0.08, Math.min(1.4, Math.min(r.width / w, height / h)));
     const cx = ((b.minX + b.maxX + 1) / 2) * TILE;
     const cy = ((b.minY + b.maxY + 1) / 2) * TILE;
     this.tx = r.width / 2 - cx * this.k;
-    this.ty = r.height / 2 - cy * this.k;
+    this.ty = height / 2 - cy * this.k;
     this.fitted = true;
     this.manual = false;
     this.size = { w: r.width, h: r.height };
@@ -323,7 +327,7 @@ export class BoardView {
       return 0;
     };
     const dx = fix(x0, r.width);
-    const dy = fix(y0, r.height);
+    const dy = fix(y0, r.height - this.insetBottom);
     if (dx || dy) this.panBy(dx, dy);
   }
 

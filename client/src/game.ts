@@ -10,7 +10,9 @@ import { hasOpenSeat, renderBanner, renderBoard, renderGhost } from './game/boar
 import { endScreen, joinDialog, missingDialog } from './game/dialogs.ts';
 import { renderBag } from './game/bag.ts';
 import { BoardIndex, featureCentre } from './game/features.ts';
+import { replayFinalScoring } from './game/final-replay.ts';
 import { renderLog } from './game/log.ts';
+import { renderScoreTrack } from './game/score-track.ts';
 import { renderPlayers } from './game/players.ts';
 import { GameScreenState } from './game/state.ts';
 import { renderTray } from './game/tray.ts';
@@ -41,6 +43,8 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
       <button class="btn icon" data-action="fit" title="Fit the board (F)" aria-label="Fit the board">⤢</button>
     </div>
     <div class="board-banner" hidden></div>
+    <div class="final-banner" role="status" hidden></div>
+    <div class="score-track"></div>
   </main>
   <aside class="panel" aria-label="Game panel">
     <section class="turn-box" aria-live="polite"></section>
@@ -62,6 +66,10 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   const connEl = root.querySelector<HTMLElement>('.conn')!;
   const banner = root.querySelector<HTMLElement>('.board-banner')!;
   const overlay = root.querySelector<HTMLElement>('.overlay')!;
+  const finalBanner = root.querySelector<HTMLElement>('.final-banner')!;
+  const trackEl = root.querySelector<HTMLElement>('.score-track')!;
+  /** Stops the final scorings' replay while it runs. */
+  let finalReplay: (() => void) | null = null;
 
   const state = new GameScreenState();
   let held: HeldSeat | null = heldSeats.get(gameId);
@@ -78,6 +86,9 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
       renderGhost(board, state, hover);
     },
   });
+
+  // The score track lies over the board's bottom edge: fitting keeps the tiles above it.
+  board.insetBottom = 46;
 
   let socket = connect();
 
@@ -143,10 +154,15 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     // A toast belongs to the turn that raised it.
     if (prev && prev.turn !== v.turn) clearToast();
     if (state.arrived) showScorings(state.arrived);
+    if (state.arrived && v.status === 'finished' && state.arrived.events.some((e) => e.phase === 'final'))
+      finalReplay = replayFinalScoring(board, finalBanner, v, state.arrived, () => {
+        finalReplay = null;
+        if (!endDismissed && overlay.hidden) showEnd();
+      });
     if (v.currentSeat !== null && v.currentSeat === v.you && prev && prev.currentSeat !== v.you) document.title = 'Your turn · Tessera';
     else if (v.currentSeat !== v.you) document.title = 'Tessera';
     render();
-    if (v.status === 'finished' && !endDismissed && (overlay.hidden || !overlay.querySelector('.end'))) showEnd();
+    if (v.status === 'finished' && !finalReplay && !endDismissed && (overlay.hidden || !overlay.querySelector('.end'))) showEnd();
     else if (v.status === 'waiting' && !held && !joinDismissed && overlay.hidden && hasOpenSeat(v)) showJoin();
     else if (v.status === 'playing' && overlay.querySelector('[data-form=join]')) hideOverlay();
   }
@@ -245,6 +261,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     renderTurn(turnBox, state);
     renderTray(tileBox, state);
     renderPlayers(playersBox, v);
+    renderScoreTrack(trackEl, v);
     renderBag(bagBox, v, state.discarded);
     renderLog(logEl, state.log, v);
     renderBanner(banner, v, held !== null);
@@ -310,6 +327,11 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
       if (!socket.sendClaim()) toast('Not connected: try again once the connection is back.', 'error');
     },
     invite: () => void copyText(gameLink(gameId)).then((ok) => toast(ok ? 'Invite link copied.' : gameLink(gameId))),
+    'skip-final': () => {
+      finalReplay?.();
+      finalReplay = null;
+      if (!endDismissed) showEnd();
+    },
     'show-end': () => {
       endDismissed = false;
       showEnd();
@@ -414,6 +436,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
 
   return () => {
     destroyed = true;
+    finalReplay?.();
     clearInterval(ticker);
     socket.close();
     board.destroy();

@@ -131,6 +131,19 @@ export class BoardIndex {
     return { kind: 'monastery', parts: [{ x, y, tile: c.p.tile, rotation: c.p.rotation, seg }], tiles, complete: tiles === 9, centre: { x, y } };
   }
 
+  /** Completed cities a field touches (what a farm is paid for). */
+  farmCities(f: Feature): number {
+    const cities = new Set<string>();
+    for (const p of f.parts) {
+      const c = this.get(p.x, p.y)!;
+      for (const local of TILES[c.t].segments[p.seg].cities) {
+        const city = this.feature(p.x, p.y, local);
+        if (city?.complete) cities.add(featureKey(city));
+      }
+    }
+    return cities.size;
+  }
+
   /** The feature a follower spot names on a placed tile. */
   featureOfSpot(x: number, y: number, spot: string): Feature | null {
     return this.feature(x, y, this.segmentOf(x, y, spot));
@@ -170,6 +183,32 @@ export class BoardIndex {
       return i < 0 ? null : candidates.splice(i, 1)[0];
     });
   }
+}
+
+/** A feature's identity: its first part in reading order. */
+export function featureKey(f: Feature): string {
+  return f.parts.map((p) => `${p.x},${p.y},${p.seg}`).sort()[0] ?? '';
+}
+
+/** The features the final scoring paid, in the events' order: each event is matched to a
+ * feature held by followers of (at least) the scoring players, of its kind and size (for a farm,
+ * the completed cities it supplies). Followers stay on the board after the final scoring. */
+export function finalScored(board: BoardIndex, followers: readonly { player: number; x: number; y: number; spot: string }[], events: readonly ScoreEvent[]): (Feature | null)[] {
+  const held = new Map<string, { f: Feature; players: Set<number> }>();
+  for (const fo of followers) {
+    const f = board.featureOfSpot(fo.x, fo.y, fo.spot);
+    if (!f) continue;
+    const k = featureKey(f);
+    if (!held.has(k)) held.set(k, { f, players: new Set() });
+    held.get(k)!.players.add(fo.player);
+  }
+  const pool = [...held.values()];
+  return events.map((e) => {
+    if (e.phase !== 'final') return null;
+    const kind = e.kind === 'farm' ? 'field' : e.kind;
+    const i = pool.findIndex(({ f, players }) => f.kind === kind && e.players.every((p) => players.has(p)) && (kind === 'field' ? board.farmCities(f) : f.tiles) === e.tiles);
+    return i < 0 ? null : pool.splice(i, 1)[0].f;
+  });
 }
 
 /** Centre of a feature in board cells (where its points float up). */
