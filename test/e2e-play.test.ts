@@ -104,6 +104,13 @@ test('desktop: words not letters, tiles left, the follower feature, what the bot
   }, p.meeples);
   for (const s of spotCheck) assert.ok(s.ok, `spot ${s.n} answers taps within ${s.reach} px`);
   const farmer = p.meeples.find((m) => m.startsWith('field')) ?? p.meeples[0];
+  // Pointing at a spot shows its feature before anything is chosen.
+  for (const spot of p.meeples) {
+    const at = await page.evaluate((n) => (globalThis as any).tessera.board.spotCenter(n), spot);
+    await page.mouse.move(at.x, at.y);
+    await page.waitForSelector(`.layer-feature .feature-hl[data-kind="${spot.split(':')[0]}"]`, { state: 'attached' });
+    assert.equal((await page.evaluate(() => (globalThis as any).tessera.selection)).meeple, null, 'pointing chooses nothing');
+  }
   if (farmer) {
     const c = await page.evaluate((n) => (globalThis as any).tessera.board.spotCenter(n), farmer);
     await page.mouse.click(c.x, c.y);

@@ -46,6 +46,8 @@ export interface BoardCallbacks {
   onCell?(x: number, y: number): void;
   onSpot?(spot: string): void;
   onHover?(cell: { x: number; y: number } | null): void;
+  /** The mouse is over a follower spot of the tentative tile (null: no longer). */
+  onSpotHover?(spot: string | null): void;
 }
 
 const el = <K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number> = {}): SVGElementTagNameMap[K] => {
@@ -497,7 +499,14 @@ export class BoardView {
     });
   }
 
+  private lastSpotHover: string | null = null;
+
   private hover(clientX: number, clientY: number): void {
+    const spot = this.spotNear(clientX, clientY);
+    if (spot !== this.lastSpotHover) {
+      this.lastSpotHover = spot;
+      this.cb.onSpotHover?.(spot);
+    }
     const c = this.toCell(clientX, clientY);
     const key = `${c.x},${c.y}`;
     if (key === this.lastHover) return;

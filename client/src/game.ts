@@ -81,6 +81,10 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   const board = new BoardView(root.querySelector<HTMLElement>('.board-host')!, {
     onCell: (x, y) => clickCell(x, y),
     onSpot: (spot) => chooseSpot(spot),
+    onSpotHover: (spot) => {
+      state.previewSpot = spot;
+      render();
+    },
     onHover: (c) => {
       hover = c;
       renderGhost(board, state, hover);

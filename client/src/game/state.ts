@@ -21,6 +21,8 @@ export class GameScreenState {
   selection: Selection | null = null;
   /** The rotation shown in the tray (and at the pointer) while nothing is selected. */
   rotation = 0;
+  /** The follower spot under the mouse: its feature is shown before it is chosen. */
+  previewSpot: string | null = null;
   /** A move was sent and its answer has not come yet. */
   pending = false;
   /** Legal placements of the current tile: "x,y" → rotation → follower spots. */
