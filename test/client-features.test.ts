@@ -22,7 +22,10 @@ test('every scoring during play is matched to a complete feature of its kind and
       const features = index.scoredBy(p.x, p.y, out.events);
       out.events.forEach((e, j) => {
         const f = features[j];
-        if (e.phase !== 'play') return assert.equal(f, null);
+        if (e.phase !== 'play') {
+          assert.equal(f, null);
+          return;
+        }
         assert.ok(f, `seed ${seed} move ${i}: ${e.kind} of ${e.tiles} tiles found`);
         assert.equal(f.kind, e.kind);
         assert.equal(f.tiles, e.tiles);
