@@ -230,8 +230,14 @@ test('phone upright and sideways: the lobby fits, the turn is played from a bott
       assert.ok(board.width * board.height >= 0.4 * width * height, `the board has most of the screen (${tag})`);
       const p: Placement = v.legal.find((l: Placement) => l.meeples.length) ?? v.legal[0];
       await clickCell(page, p.x, p.y);
-      if (p.meeples.length) {
-        const c = await page.evaluate((n) => (globalThis as any).tessera.board.spotCenter(n), p.meeples[0]);
+      // A spot of the rotation the client chose there (the first that fits).
+      const c = await page.evaluate(() => {
+        const t = (globalThis as any).tessera;
+        const sel = t.selection;
+        const l = t.legal().find((q: Placement) => q.x === sel.x && q.y === sel.y && q.rotation === sel.rotation);
+        return l?.meeples.length ? t.board.spotCenter(l.meeples[0]) : null;
+      });
+      if (c) {
         await page.mouse.click(c.x, c.y);
         await page.waitForSelector('.layer-feature .feature-hl', { state: 'attached' });
       }

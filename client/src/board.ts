@@ -96,6 +96,8 @@ export class BoardView {
         this.tx += (r.width - this.size.w) / 2;
         this.ty += (r.height - this.size.h) / 2;
         this.apply();
+        // …but a cell just brought into view (the tile being placed) stays in view.
+        if (this.kept) this.reveal(this.kept.x, this.kept.y);
       }
       this.size = { w: r.width, h: r.height };
     });
@@ -146,6 +148,9 @@ export class BoardView {
     // The board re-fits as it grows, unless the player has panned or zoomed by hand.
     if (!this.fitted || (grew && !this.manual)) this.fit();
   }
+
+  /** The cell last revealed, kept in view when the board is resized, until the player pans. */
+  private kept: { x: number; y: number } | null = null;
 
   /** Screen pixels at the bottom that something covers (the score track): fit leaves them free. */
   insetBottom = 0;
@@ -312,12 +317,14 @@ export class BoardView {
     this.ty = height / 2 - cy * this.k;
     this.fitted = true;
     this.manual = false;
+    this.kept = null;
     this.size = { w: r.width, h: r.height };
     this.apply();
   }
 
   /** Pans (as little as needed) so that all of cell (x, y) is in view, zoom unchanged. */
   reveal(x: number, y: number, margin = 24): void {
+    this.kept = { x, y };
     const r = this.svg.getBoundingClientRect();
     const size = TILE * this.k;
     const x0 = x * size + this.tx;
@@ -393,6 +400,7 @@ export class BoardView {
         const r = svg.getBoundingClientRect();
         const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
         this.manual = true;
+        this.kept = null;
         this.zoomAt(Math.exp(-delta * 0.0015), e.clientX - r.left, e.clientY - r.top);
       },
       { passive: false },
@@ -409,6 +417,7 @@ export class BoardView {
         const r = svg.getBoundingClientRect();
         this.drag.moved = true;
         this.manual = true;
+        this.kept = null;
         this.drag.pinch = { dist: Math.hypot(a.x - b.x, a.y - b.y) || 1, k: this.k, cx: (a.x + b.x) / 2 - r.left, cy: (a.y + b.y) / 2 - r.top, tx: this.tx, ty: this.ty };
       }
     });
@@ -443,6 +452,7 @@ export class BoardView {
       if (!d.moved && Math.hypot(e.clientX - d.startX, e.clientY - d.startY) > 5) {
         d.moved = true;
         this.manual = true;
+        this.kept = null;
         svg.classList.add('panning');
       }
       if (d.moved) this.panBy(e.clientX - prev.x, e.clientY - prev.y);
@@ -493,7 +503,10 @@ export class BoardView {
       const fn = keys[e.key];
       if (fn && !e.ctrlKey && !e.metaKey && !e.altKey) {
         e.preventDefault();
-        if (e.key !== 'f' && e.key !== 'F') this.manual = true;
+        if (e.key !== 'f' && e.key !== 'F') {
+          this.manual = true;
+          this.kept = null;
+        }
         fn();
       }
     });
