@@ -90,7 +90,9 @@ export class BoardView {
     this.bindInput();
     this.resizeObserver = new ResizeObserver(() => {
       const r = this.svg.getBoundingClientRect();
-      if (!this.fitted) this.fit();
+      // A new size re-fits the board, unless the player has set the view by hand or a cell is
+      // being kept in view (the tile being placed).
+      if (!this.fitted || (!this.manual && !this.kept)) this.fit();
       else {
         // Keep what was in the middle in the middle.
         this.tx += (r.width - this.size.w) / 2;
