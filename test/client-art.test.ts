@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TILES, TILE_NAMES } from '../bot-engine/tiles.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS, meepleMarkup, rotatePoint, spotDirection, spotPosition, spotSegment, tileDefs, tileMarkup } from '../client/src/art.ts';
-import { eventText, glyphName, moveText, spotLabel } from '../client/src/text.ts';
+import { eventText, glyphName, moveText, moveWhere, seatLabel, spotLabel, tileWords } from '../client/src/text.ts';
 import { MAX_PLAYERS } from '../bot-engine/state.ts';
 
 const ROTATIONS = [0, 90, 180, 270];
@@ -92,12 +92,17 @@ test('words for spots, moves and scorings', () => {
     { seat: 0, name: 'Ada', kind: 'person' as const, connected: true, standIn: null, score: 0, followers: 7, points: { city: 0, road: 0, monastery: 0, farm: 0 } },
     { seat: 1, name: 'greedy bot 2', kind: 'bot' as const, level: 'greedy' as const, connected: true, standIn: null, score: 0, followers: 7, points: { city: 0, road: 0, monastery: 0, farm: 0 } },
   ];
-  assert.equal(
-    moveText({ turn: 0, seat: 0, tile: 'U', move: { x: 1, y: 0, rotation: 90, meeple: 'road:N' }, events: [], discarded: [] }, seats),
-    'Ada placed U at (1, 0) turned 90° with a follower on the road (centre)',
-  );
-  assert.equal(eventText({ players: [0, 1], kind: 'city', points: 8, phase: 'play', tiles: 4 }, seats), 'Ada and greedy bot 2 score 8 for a completed city (4 tiles)');
-  assert.equal(eventText({ players: [1], kind: 'farm', points: 6, phase: 'final', tiles: 2 }, seats), 'greedy bot 2 scores 6 for a farm (2 completed cities)');
+  // Words for the player, the letter and the coordinates for the detail; bots by a name.
+  const last = { turn: 0, seat: 0, tile: 'U', move: { x: 1, y: 0, rotation: 90, meeple: 'road:N' }, events: [], discarded: [] };
+  assert.equal(moveText(last, seats), 'Ada placed a straight road with a follower on the road (centre)');
+  assert.equal(moveWhere(last), 'tile U at (1, 0), turned 90°');
+  assert.equal(moveText({ ...last, seat: 1, tile: 'A', move: { ...last.move, meeple: null } }, seats), 'Bertha placed a monastery with a road');
+  assert.equal(seatLabel(seats, 1), 'Bertha (greedy bot)');
+  assert.equal(eventText({ players: [0, 1], kind: 'city', points: 8, phase: 'play', tiles: 4 }, seats), 'Ada and Bertha score 8 for a completed city (4 tiles)');
+  assert.equal(eventText({ players: [1], kind: 'farm', points: 6, phase: 'final', tiles: 2 }, seats), 'Bertha scores 6 for a farm (2 completed cities)');
+  const words = TILE_NAMES.map((t) => tileWords(t));
+  assert.equal(new Set(words).size, 24, 'every tile type has its own words');
+  for (const w of words) assert.doesNotMatch(w, /^tile$|\b[A-X]\b/);
   assert.equal(eventText({ players: [0], kind: 'road', points: 3, phase: 'final', tiles: 3 }, seats), 'Ada scores 3 for an unfinished road (3 tiles)');
 });
 

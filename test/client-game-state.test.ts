@@ -2,7 +2,8 @@
 // list, rotation and cycling rules, and the log built from moves.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { legalPlacements, newGame, playMove } from '../bot-engine/game.ts';
+import { boardTiles, legalPlacements, newGame, playMove } from '../bot-engine/game.ts';
+import { tilesInBag } from '../client/src/game/bag.ts';
 import { GameScreenState } from '../client/src/game/state.ts';
 import type { GameView, LastMove, SeatView } from '../server/wire/game.ts';
 
@@ -100,4 +101,34 @@ test('the log lists each move once, newest first, its scorings and discards abov
   assert.match(s.log[2].detail.join(), /thought 120 ms/);
   assert.equal(s.lastBot?.ms, 120);
   assert.deepEqual(s.lastBySeat.get(0), { x: 2, y: 0, turn: 2 });
+});
+
+test("others' tiles stay fresh until this player acts; discards and the board leave the bag", () => {
+  const game = newGame({ players: 2, seed: 'client-fresh' });
+  const s = new GameScreenState();
+  const moveOf = (turn: number, seat: number): LastMove => {
+    const p = legalPlacements(game)[0];
+    const out = playMove(game, { ...p, meeple: null });
+    assert.ok(!('error' in out));
+    return { turn, seat, tile: boardTiles(game).find((t) => t.x === p.x && t.y === p.y)!.tile, move: out.move, events: out.events, discarded: out.discarded };
+  };
+  const view = (turn: number): GameView => ({ ...viewOf(turn, legalPlacements(game)), board: boardTiles(game), tile: null, status: 'playing' });
+  const mine = moveOf(0, 0);
+  s.apply(view(1), mine);
+  assert.equal(s.fresh.size, 0, 'my own tile is not news');
+  const theirs = moveOf(1, 1);
+  s.apply(view(2), theirs);
+  assert.deepEqual([...s.fresh], [`${theirs.move.x},${theirs.move.y}`]);
+  s.apply(view(2), theirs);
+  assert.equal(s.fresh.size, 1, 'the same frame again changes nothing');
+  const p = legalPlacements(game)[0];
+  s.select(p.x, p.y);
+  assert.equal(s.fresh.size, 0, 'choosing a cell is acting');
+  // The bag: the 72 tiles less the board and the discards.
+  s.discarded.push('X');
+  const bag = tilesInBag(view(2), s.discarded);
+  let left = 0;
+  for (const n of bag.values()) left += n;
+  assert.equal(left, 72 - boardTiles(game).length - 1);
+  assert.equal(bag.get('X'), 0);
 });

@@ -180,7 +180,7 @@ test('play a bot by clicking: tiles, a follower, the bot answers, refresh and re
   assert.equal(await waitMyTurn(page, view.turn), 'mine');
   const log = await page.textContent('.log');
   assert.match(log!, /Ada placed/);
-  assert.match(log!, /greedy bot 2 placed .* thought \d+ ms/);
+  assert.match(log!, /Bertha placed .* thought \d+ ms/);
   if (meeple) assert.match(log!, /Ada placed .* with a follower on the/);
   view = await gameView(page);
   assert.ok(view.board.length >= 3, 'my tile and the bot tile are on the board');

@@ -254,6 +254,58 @@ export function tileDefs(): string {
   return PATTERNS + TILE_NAMES.map((name, t) => `<g id="tile-${name}">${tileMarkup(t)}</g>`).join('');
 }
 
+const QUARTER_DISC_SE = 'M100 100V50A50 50 0 0 0 50 100Z';
+const QUADRANT = ['M50 0H100V50H50Z', 'M50 50H100V100H50Z', 'M0 50H50V100H0Z', 'M0 0H50V50H0Z'];
+
+/** The area of one tile segment at rotation 0, painted in currentColor: a city's shape, a road's
+ * band, the cloister, or a field (its corners' quarters less the tile's cities and roads, as a
+ * mask). Highlights of whole features are built from these (`<use href="#seg-X-i">`). */
+export function segmentMarkup(type: number, seg: number): string {
+  const def = TILES[type];
+  const s = def.segments[seg];
+  if (s.kind === KIND_CITY) {
+    const c = cityShape(s.sides);
+    return `<path d="${c.shape.fill}"${rot(c.turn)} fill="currentColor"/>`;
+  }
+  if (s.kind === KIND_ROAD) {
+    const r = roadShape(s.sides);
+    return `<path d="${r.d}"${rot(r.turn)} fill="none" stroke="currentColor" stroke-width="16"/>`;
+  }
+  if (s.kind === KIND_MONASTERY) return '<rect x="24" y="20" width="52" height="56" rx="8" fill="currentColor"/>';
+  const id = `fm-${def.name}-${seg}`;
+  const cut = def.segments
+    .map((o) => {
+      if (o.kind === KIND_CITY) {
+        const c = cityShape(o.sides);
+        return `<path d="${c.shape.fill}"${rot(c.turn)} fill="#000"/>`;
+      }
+      if (o.kind === KIND_ROAD) {
+        const r = roadShape(o.sides);
+        return `<path d="${r.d}"${rot(r.turn)} fill="none" stroke="#000" stroke-width="14"/>`;
+      }
+      return o.kind === KIND_MONASTERY ? '<rect x="30" y="28" width="40" height="42" fill="#000"/>' : '';
+    })
+    .join('');
+  // A road bending round a corner encloses a quarter disc of field there: that field is the
+  // disc, and the field outside the bend gets the rest of that corner's quarter.
+  let area = `<path d="${s.sides.map((c) => QUADRANT[c]).join('')}" fill="#fff"/>`;
+  const arc = def.segments.find((o) => o.kind === KIND_ROAD && o.sides.length === 2 && (o.sides[1] - o.sides[0]) % 2 !== 0);
+  if (arc) {
+    const [a, b] = [...arc.sides].sort((x, y) => x - y);
+    const corner = a === 0 && b === 3 ? 3 : a;
+    const disc = `<path d="${QUARTER_DISC_SE}"${rot(corner - 1)} fill="#fff"/>`;
+    const quarter = (fill: string) => `<path d="${QUADRANT[1]}"${rot(corner - 1)} fill="${fill}"/>`;
+    if (s.sides.includes(corner)) area = disc;
+    else if (s.sides.includes((corner + 1) % 4)) area += `${quarter('#fff')}${disc.replace('#fff', '#000')}`;
+  }
+  return `<mask id="${id}" maskUnits="userSpaceOnUse" x="0" y="0" width="100" height="100">${area}${cut}</mask><rect width="100" height="100" fill="currentColor" mask="url(#${id})"/>`;
+}
+
+/** <defs> content: one <g id="seg-X-i"> per segment of every tile type. */
+export function segmentDefs(): string {
+  return TILE_NAMES.map((name, t) => TILES[t].segments.map((_, i) => `<g id="seg-${name}-${i}">${segmentMarkup(t, i)}</g>`).join('')).join('');
+}
+
 // ---- Players and followers ----
 
 /** Okabe–Ito colours (distinguishable with the common colour-vision deficiencies), each also
@@ -293,7 +345,7 @@ export function meepleMarkup(player: number, x: number, y: number, opts: { farme
 export function tileIcon(tile: string | null, rotation = 0, size = 96): string {
   if (!tile)
     return `<svg class="tile-icon" width="${size}" height="${size}" viewBox="0 0 100 100" aria-hidden="true"><rect x="2" y="2" width="96" height="96" rx="6" fill="none" stroke="#999" stroke-dasharray="6 5" stroke-width="3"/></svg>`;
-  return `<svg class="tile-icon" width="${size}" height="${size}" viewBox="-2 -2 104 104" role="img" aria-label="tile ${tile}, rotated ${rotation} degrees"><use href="#tile-${tile}" transform="rotate(${rotation} 50 50)"/></svg>`;
+  return `<svg class="tile-icon" width="${size}" height="${size}" viewBox="-2 -2 104 104" aria-hidden="true"><use href="#tile-${tile}" transform="rotate(${rotation} 50 50)"/></svg>`;
 }
 
 /** A small standalone meeple icon in a player's colour. */

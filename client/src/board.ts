@@ -3,6 +3,8 @@
 // touch (one finger pans, two pinch) and keyboard. World units: one tile = 100, y south.
 
 import { SVG_NS, TILE, meepleMarkup, spotPosition, PLAYER_COLORS } from './art.ts';
+import type { Feature } from './game/features.ts';
+import { spotLabel } from './text.ts';
 
 export interface PlacedTile {
   tile: string;
@@ -53,6 +55,8 @@ export interface BoardCallbacks {
   onCell?(x: number, y: number): void;
   onSpot?(spot: string): void;
   onHover?(cell: { x: number; y: number } | null): void;
+  /** The mouse is over a follower spot of the tentative tile (null: no longer). */
+  onSpotHover?(spot: string | null): void;
 }
 
 const el = <K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number> = {}): SVGElementTagNameMap[K] => {
@@ -64,7 +68,7 @@ const el = <K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string,
 export class BoardView {
   readonly svg: SVGSVGElement;
   private readonly world: SVGGElement;
-  private readonly layers: Record<'tiles' | 'marks' | 'legal' | 'ghost' | 'suggest' | 'tentative' | 'followers' | 'spots', SVGGElement>;
+  private readonly layers: Record<'tiles' | 'feature' | 'marks' | 'legal' | 'ghost' | 'suggest' | 'tentative' | 'followers' | 'fx' | 'spots', SVGGElement>;
   private readonly tileEls = new Map<string, SVGUseElement>();
   private readonly cb: BoardCallbacks;
   private k = 0.6;
@@ -85,7 +89,7 @@ export class BoardView {
     this.world = el('g', { class: 'world' });
     this.world.append(bg);
     this.layers = {} as typeof this.layers;
-    for (const name of ['tiles', 'marks', 'legal', 'ghost', 'suggest', 'tentative', 'followers', 'spots'] as const) {
+    for (const name of ['tiles', 'marks', 'legal', 'ghost', 'suggest', 'tentative', 'feature', 'followers', 'fx', 'spots'] as const) {
       const g = el('g', { class: `layer-${name}` });
       this.layers[name] = g;
       this.world.append(g);
@@ -95,12 +99,16 @@ export class BoardView {
     this.bindInput();
     this.resizeObserver = new ResizeObserver(() => {
       const r = this.svg.getBoundingClientRect();
-      if (!this.fitted) this.fit();
+      // A new size re-fits the board, unless the player has set the view by hand or a cell is
+      // being kept in view (the tile being placed).
+      if (!this.fitted || (!this.manual && !this.kept)) this.fit();
       else {
         // Keep what was in the middle in the middle.
         this.tx += (r.width - this.size.w) / 2;
         this.ty += (r.height - this.size.h) / 2;
         this.apply();
+        // …but a cell just brought into view (the tile being placed) stays in view.
+        if (this.kept) this.reveal(this.kept.x, this.kept.y);
       }
       this.size = { w: r.width, h: r.height };
     });
@@ -114,7 +122,11 @@ export class BoardView {
 
   // ---- content ----
 
-  setTiles(tiles: PlacedTile[]): void {
+  /** Tiles placed since the player last acted ("x,y" keys): drawn faded/slid in and outlined. */
+  private fresh = new Set<string>();
+
+  setTiles(tiles: PlacedTile[], fresh: ReadonlySet<string> = this.fresh): void {
+    this.fresh = new Set(fresh);
     const seen = new Set<string>();
     for (const t of tiles) {
       const key = `${t.x},${t.y}`;
@@ -131,6 +143,7 @@ export class BoardView {
       if (u.getAttribute('transform') !== transform) u.setAttribute('transform', transform);
       u.setAttribute('data-tile', t.tile);
       u.setAttribute('data-rotation', String(t.rotation));
+      u.classList.toggle('fresh', this.fresh.has(key));
     }
     for (const [key, u] of this.tileEls) {
       if (!seen.has(key)) {
@@ -140,8 +153,48 @@ export class BoardView {
     }
     const xs = tiles.map((t) => t.x);
     const ys = tiles.map((t) => t.y);
-    this.bounds = tiles.length ? { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) } : { minX: 0, maxX: 0, minY: 0, maxY: 0 };
-    if (!this.fitted) this.fit();
+    const b = tiles.length ? { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) } : { minX: 0, maxX: 0, minY: 0, maxY: 0 };
+    const grew = b.minX !== this.bounds.minX || b.maxX !== this.bounds.maxX || b.minY !== this.bounds.minY || b.maxY !== this.bounds.maxY;
+    this.bounds = b;
+    // The board re-fits as it grows, unless the player has panned or zoomed by hand.
+    if (!this.fitted || (grew && !this.manual)) this.fit();
+  }
+
+  /** The cell last revealed, kept in view when the board is resized, until the player pans. */
+  private kept: { x: number; y: number } | null = null;
+
+  /** Screen pixels at the bottom that something covers (the score track): fit leaves them free. */
+  insetBottom = 0;
+
+  /** The player panned or zoomed by hand: growth no longer re-fits (the fit button resets it). */
+  manual = false;
+
+  /** Paints a whole feature (the follower's road, city, field or monastery) in a colour. */
+  setFeature(f: Feature | null, player: number | null): void {
+    this.layers.feature.innerHTML = f ? featureMarkup(f, 'feature-hl', player) : '';
+  }
+
+  /** Outlines a feature for a while, with its points floating up from its middle. */
+  flashFeature(f: Feature, opts: { player: number | null; points?: number; at?: { x: number; y: number }; ms?: number; cls?: string }): void {
+    const g = el('g', { class: opts.cls ?? 'scored', 'data-kind': f.kind, 'data-tiles': f.parts.length });
+    let html = featureMarkup(f, 'scored-shape', opts.player);
+    if (opts.points !== undefined && opts.at) html += `<text class="points-float" x="${opts.at.x * TILE}" y="${opts.at.y * TILE}" text-anchor="middle">+${opts.points}</text>`;
+    g.innerHTML = html;
+    if (opts.points !== undefined) g.setAttribute('data-points', String(opts.points));
+    this.layers.fx.append(g);
+    window.setTimeout(() => g.remove(), opts.ms ?? 2600);
+  }
+
+  /** Flashes the outline of one cell (a log entry's tile). */
+  flashTile(x: number, y: number, ms = 1800): void {
+    const r = el('rect', { class: 'tile-flash', 'data-x': x, 'data-y': y, x: x * TILE + 2, y: y * TILE + 2, width: 96, height: 96, rx: 6 });
+    this.layers.fx.append(r);
+    window.setTimeout(() => r.remove(), ms);
+  }
+
+  /** Removes every flash now (a new turn's scorings replace the last). */
+  clearFlashes(): void {
+    this.layers.fx.replaceChildren();
   }
 
   /** Followers, drawn on the tiles they stand on (the tiles must be set first). */
@@ -201,23 +254,58 @@ export class BoardView {
     if (!t) {
       this.layers.tentative.innerHTML = '';
       this.layers.spots.innerHTML = '';
+      this.spotCentres = [];
       return;
     }
     const ox = t.x * TILE;
     const oy = t.y * TILE;
     this.layers.tentative.innerHTML = `<g class="tentative" data-x="${t.x}" data-y="${t.y}"><use href="#tile-${t.tile}" transform="translate(${ox} ${oy}) rotate(${t.rotation} 50 50)"/><rect class="tentative-frame" x="${ox + 2}" y="${oy + 2}" width="96" height="96" rx="3" stroke="${PLAYER_COLORS[t.player] ?? '#fff'}"/></g>`;
     const spots: string[] = [];
+    this.spotCentres = [];
     for (const name of t.spots) {
       const p = spotPosition(t.tile, t.rotation, name);
       if (!p) continue;
       const cx = ox + p.at[0];
       const cy = oy + p.at[1];
+      this.spotCentres.push({ name, cx, cy });
       const chosen = t.meeple === name;
       spots.push(
-        `<g class="spot${chosen ? ' chosen' : ''}" data-spot="${name}" role="button" aria-label="follower on ${name}"><circle cx="${cx}" cy="${cy}" r="11"/>${chosen ? meepleMarkup(t.player, cx, cy, { farmer: p.kind === 'field', scale: 0.85 }) : ''}</g>`,
+        `<g class="spot${chosen ? ' chosen' : ''}" data-spot="${name}" role="button" aria-label="${spotLabel(name, true, t)}"><circle cx="${cx}" cy="${cy}" r="11"/>${chosen ? meepleMarkup(t.player, cx, cy, { farmer: p.kind === 'field', scale: 0.85 }) : ''}</g>`,
       );
     }
     this.layers.spots.innerHTML = spots.join('');
+  }
+
+  /** Follower spots on the tentative tile, in world units. */
+  private spotCentres: { name: string; cx: number; cy: number }[] = [];
+
+  /** The follower spot a tap at (clientX, clientY) means: the nearest one within 22 screen px
+   * (a 44 px target at any zoom; where targets overlap, the nearest wins), or within the drawn
+   * circle when zoomed in. */
+  spotNear(clientX: number, clientY: number): string | null {
+    if (!this.spotCentres.length) return null;
+    const r = this.svg.getBoundingClientRect();
+    const wx = (clientX - r.left - this.tx) / this.k;
+    const wy = (clientY - r.top - this.ty) / this.k;
+    const reach = Math.max(22 / this.k, 13);
+    let best: string | null = null;
+    let bestD = Number.POSITIVE_INFINITY;
+    for (const s of this.spotCentres) {
+      const d = Math.hypot(s.cx - wx, s.cy - wy);
+      if (d <= reach && d < bestD) {
+        best = s.name;
+        bestD = d;
+      }
+    }
+    return best;
+  }
+
+  /** Screen centre of a follower spot on the tentative tile (tests, keyboard help). */
+  spotCenter(name: string): { x: number; y: number } | null {
+    const s = this.spotCentres.find((c) => c.name === name);
+    if (!s) return null;
+    const r = this.svg.getBoundingClientRect();
+    return { x: r.left + this.tx + s.cx * this.k, y: r.top + this.ty + s.cy * this.k };
   }
 
   // ---- view transform ----
@@ -243,18 +331,22 @@ export class BoardView {
     const b = this.bounds;
     const w = (b.maxX - b.minX + 3) * TILE;
     const h = (b.maxY - b.minY + 3) * TILE;
-    this.k = Math.max(0.08, Math.min(1.4, Math.min(r.width / w, r.height / h)));
+    const height = Math.max(10, r.height - this.insetBottom);
+    this.k = Math.max(0.08, Math.min(1.4, Math.min(r.width / w, height / h)));
     const cx = ((b.minX + b.maxX + 1) / 2) * TILE;
     const cy = ((b.minY + b.maxY + 1) / 2) * TILE;
     this.tx = r.width / 2 - cx * this.k;
-    this.ty = r.height / 2 - cy * this.k;
+    this.ty = height / 2 - cy * this.k;
     this.fitted = true;
+    this.manual = false;
+    this.kept = null;
     this.size = { w: r.width, h: r.height };
     this.apply();
   }
 
   /** Pans (as little as needed) so that all of cell (x, y) is in view, zoom unchanged. */
   reveal(x: number, y: number, margin = 24): void {
+    this.kept = { x, y };
     const r = this.svg.getBoundingClientRect();
     const size = TILE * this.k;
     const x0 = x * size + this.tx;
@@ -266,8 +358,22 @@ export class BoardView {
       return 0;
     };
     const dx = fix(x0, r.width);
-    const dy = fix(y0, r.height);
+    const dy = fix(y0, r.height - this.insetBottom);
     if (dx || dy) this.panBy(dx, dy);
+  }
+
+  /** Zooms in on a cell when it is drawn smaller than `minPx` (follower spots need room to be
+   * tapped), then brings it into view. */
+  focusCell(x: number, y: number, minPx: number): void {
+    if (TILE * this.k < minPx) {
+      const r = this.svg.getBoundingClientRect();
+      const target = Math.min(minPx, r.width * 0.6, r.height * 0.6) / TILE;
+      if (target > this.k) {
+        const c = this.cellCenter(x, y);
+        this.zoomAt(target / this.k, c.x - r.left, c.y - r.top);
+      }
+    }
+    this.reveal(x, y);
   }
 
   zoomAt(factor: number, sx?: number, sy?: number): void {
@@ -315,6 +421,8 @@ export class BoardView {
         e.preventDefault();
         const r = svg.getBoundingClientRect();
         const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
+        this.manual = true;
+        this.kept = null;
         this.zoomAt(Math.exp(-delta * 0.0015), e.clientX - r.left, e.clientY - r.top);
       },
       { passive: false },
@@ -330,6 +438,8 @@ export class BoardView {
         const [a, b] = [...this.pointers.values()];
         const r = svg.getBoundingClientRect();
         this.drag.moved = true;
+        this.manual = true;
+        this.kept = null;
         this.drag.pinch = { dist: Math.hypot(a.x - b.x, a.y - b.y) || 1, k: this.k, cx: (a.x + b.x) / 2 - r.left, cy: (a.y + b.y) / 2 - r.top, tx: this.tx, ty: this.ty };
       }
     });
@@ -363,6 +473,8 @@ export class BoardView {
       if (!d) return;
       if (!d.moved && Math.hypot(e.clientX - d.startX, e.clientY - d.startY) > 5) {
         d.moved = true;
+        this.manual = true;
+        this.kept = null;
         svg.classList.add('panning');
       }
       if (d.moved) this.panBy(e.clientX - prev.x, e.clientY - prev.y);
@@ -380,9 +492,9 @@ export class BoardView {
       this.drag = null;
       svg.classList.remove('panning');
       if (!d || d.moved || cancelled) return;
-      const spot = d.target?.closest?.('[data-spot]');
-      if (spot?.closest('.layer-spots')) {
-        this.cb.onSpot?.(spot.getAttribute('data-spot')!);
+      const spot = this.spotNear(e.clientX, e.clientY);
+      if (spot) {
+        this.cb.onSpot?.(spot);
         return;
       }
       const c = this.toCell(e.clientX, e.clientY);
@@ -413,16 +525,35 @@ export class BoardView {
       const fn = keys[e.key];
       if (fn && !e.ctrlKey && !e.metaKey && !e.altKey) {
         e.preventDefault();
+        if (e.key !== 'f' && e.key !== 'F') {
+          this.manual = true;
+          this.kept = null;
+        }
         fn();
       }
     });
   }
 
+  private lastSpotHover: string | null = null;
+
   private hover(clientX: number, clientY: number): void {
+    const spot = this.spotNear(clientX, clientY);
+    if (spot !== this.lastSpotHover) {
+      this.lastSpotHover = spot;
+      this.cb.onSpotHover?.(spot);
+    }
     const c = this.toCell(clientX, clientY);
     const key = `${c.x},${c.y}`;
     if (key === this.lastHover) return;
     this.lastHover = key;
     this.cb.onHover?.(c);
   }
+}
+
+/** A feature's segments as <use> of the shared segment shapes (defs.ts), in a player's colour. */
+function featureMarkup(f: Feature, cls: string, player: number | null): string {
+  const color = player === null ? '#fff' : (PLAYER_COLORS[player] ?? '#fff');
+  const uses = f.parts.map((p) => `<use href="#seg-${p.tile}-${p.seg}" transform="translate(${p.x * TILE} ${p.y * TILE}) rotate(${p.rotation} 50 50)"/>`).join('');
+  const square = f.centre ? `<rect class="cloister-square" x="${(f.centre.x - 1) * TILE + 3}" y="${(f.centre.y - 1) * TILE + 3}" width="${3 * TILE - 6}" height="${3 * TILE - 6}" rx="8"/>` : '';
+  return `<g class="${cls}" data-kind="${f.kind}" data-parts="${f.parts.length}" style="color:${color}">${uses}${square}</g>`;
 }

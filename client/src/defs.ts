@@ -1,7 +1,7 @@
 // Installs the shared SVG definitions (tile art, patterns, the meeple shape) once per page: a
 // hidden SVG that every board and preview references by id. The only DOM code of the tile art.
 
-import { MEEPLE_DEFS, SVG_NS, tileDefs } from './art.ts';
+import { MEEPLE_DEFS, SVG_NS, segmentDefs, tileDefs } from './art.ts';
 
 /** Installs the shared tile definitions once per page (a hidden SVG that every board and preview
  * references by id). */
@@ -13,6 +13,6 @@ export function ensureTileDefs(): void {
   holder.setAttribute('width', '0');
   holder.setAttribute('height', '0');
   holder.style.position = 'absolute';
-  holder.innerHTML = `<defs>${tileDefs()}${MEEPLE_DEFS}</defs>`;
+  holder.innerHTML = `<defs>${tileDefs()}${segmentDefs()}${MEEPLE_DEFS}</defs>`;
   document.body.prepend(holder);
 }

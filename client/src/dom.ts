@@ -34,6 +34,12 @@ export function toast(message: string, kind: 'info' | 'error' = 'info', ms = 350
   toastTimer = window.setTimeout(() => el!.classList.remove('show'), ms);
 }
 
+/** Takes the toast away now (it belonged to a turn that is over). */
+export function clearToast(): void {
+  clearTimeout(toastTimer);
+  document.getElementById('toast')?.classList.remove('show');
+}
+
 export async function copyText(text: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);

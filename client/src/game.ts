@@ -5,16 +5,24 @@
 import { ApiError, api, savedName, saveName, seats as heldSeats, type HeldSeat } from './api.ts';
 import { ensureTileDefs } from './defs.ts';
 import { BoardView } from './board.ts';
-import { copyText, esc, gameLink, inputTarget, toast } from './dom.ts';
+import { clearToast, copyText, esc, gameLink, inputTarget, toast } from './dom.ts';
 import { hasOpenSeat, renderBanner, renderBoard, renderGhost } from './game/board-panel.ts';
 import { endScreen, joinDialog, missingDialog } from './game/dialogs.ts';
+import { renderBag } from './game/bag.ts';
+import { BoardIndex, featureCentre } from './game/features.ts';
+import { replayFinalScoring } from './game/final-replay.ts';
 import { renderLog } from './game/log.ts';
+import { renderScoreTrack } from './game/score-track.ts';
 import { renderPlayers } from './game/players.ts';
 import { GameScreenState } from './game/state.ts';
 import { renderTray } from './game/tray.ts';
 import { renderTurn, tickTurn } from './game/turn-panel.ts';
 import { GameSocket, type ConnState } from './net.ts';
+import { capitalize, tileWords } from './text.ts';
 import type { GameView, LastMove, Placement } from './protocol.ts';
+
+/** Screen size of the tile being placed while its follower spots are offered. */
+const SPOT_TILE_PX = 170;
 
 export function mountGame(root: HTMLElement, gameId: string): () => void {
   ensureTileDefs();
@@ -24,6 +32,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     <a class="brand" href="#/" title="Back to the lobby"><span class="brand-mark" aria-hidden="true"></span>Tessera</a>
     <span class="game-id" title="Game id">game <code>${esc(gameId)}</code></span>
     <button class="btn small ghost" data-action="invite" data-focus-key="invite">Invite link</button>
+    <button class="btn small ghost sheet-toggle" data-action="sheet" aria-expanded="false">Players &amp; tiles</button>
     <span class="conn" data-conn="connecting" role="status" aria-live="polite">connecting…</span>
   </header>
   <main class="board-wrap">
@@ -34,11 +43,14 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
       <button class="btn icon" data-action="fit" title="Fit the board (F)" aria-label="Fit the board">⤢</button>
     </div>
     <div class="board-banner" hidden></div>
+    <div class="final-banner" role="status" hidden></div>
+    <div class="score-track"></div>
   </main>
   <aside class="panel" aria-label="Game panel">
     <section class="turn-box" aria-live="polite"></section>
     <section class="tile-box"></section>
     <section class="players-box" aria-label="Players"></section>
+    <section class="bag-box" aria-label="Tiles left in the bag"></section>
     <section class="log-box"><h2>Game log</h2><ol class="log" aria-live="polite"></ol></section>
     <p class="keys-help">Keys: <kbd>R</kbd> rotate, <kbd>Shift</kbd>+<kbd>R</kbd> back, <kbd>N</kbd>/<kbd>P</kbd> next/previous spot on the board, <kbd>0</kbd>–<kbd>9</kbd> follower, <kbd>Enter</kbd> confirm, <kbd>Esc</kbd> take back, arrows pan, <kbd>+</kbd>/<kbd>−</kbd> zoom, <kbd>F</kbd> fit.</p>
   </aside>
@@ -49,10 +61,15 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   const turnBox = root.querySelector<HTMLElement>('.turn-box')!;
   const tileBox = root.querySelector<HTMLElement>('.tile-box')!;
   const playersBox = root.querySelector<HTMLElement>('.players-box')!;
+  const bagBox = root.querySelector<HTMLElement>('.bag-box')!;
   const logEl = root.querySelector<HTMLElement>('.log')!;
   const connEl = root.querySelector<HTMLElement>('.conn')!;
   const banner = root.querySelector<HTMLElement>('.board-banner')!;
   const overlay = root.querySelector<HTMLElement>('.overlay')!;
+  const finalBanner = root.querySelector<HTMLElement>('.final-banner')!;
+  const trackEl = root.querySelector<HTMLElement>('.score-track')!;
+  /** Stops the final scorings' replay while it runs. */
+  let finalReplay: (() => void) | null = null;
 
   const state = new GameScreenState();
   let held: HeldSeat | null = heldSeats.get(gameId);
@@ -64,11 +81,18 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   const board = new BoardView(root.querySelector<HTMLElement>('.board-host')!, {
     onCell: (x, y) => clickCell(x, y),
     onSpot: (spot) => chooseSpot(spot),
+    onSpotHover: (spot) => {
+      state.previewSpot = spot;
+      render();
+    },
     onHover: (c) => {
       hover = c;
       renderGhost(board, state, hover);
     },
   });
+
+  // The score track lies over the board's bottom edge: fitting keeps the tiles above it.
+  board.insetBottom = 46;
 
   let socket = connect();
 
@@ -138,12 +162,41 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   function onState(v: GameView, last: LastMove | null): void {
     const prev = state.view;
     state.apply(v, last);
+    // A toast belongs to the turn that raised it.
+    if (prev && prev.turn !== v.turn) clearToast();
+    if (state.arrived) showScorings(state.arrived);
+    if (state.arrived && v.status === 'finished' && state.arrived.events.some((e) => e.phase === 'final'))
+      finalReplay = replayFinalScoring(board, finalBanner, v, state.arrived, () => {
+        finalReplay = null;
+        if (!endDismissed && overlay.hidden) showEnd();
+      });
     if (v.currentSeat !== null && v.currentSeat === v.you && prev && prev.currentSeat !== v.you) document.title = 'Your turn · Tessera';
     else if (v.currentSeat !== v.you) document.title = 'Tessera';
     render();
-    if (v.status === 'finished' && !endDismissed && (overlay.hidden || !overlay.querySelector('.end'))) showEnd();
+    if (v.status === 'finished' && !finalReplay && !endDismissed && (overlay.hidden || !overlay.querySelector('.end'))) showEnd();
     else if (v.status === 'waiting' && !held && !joinDismissed && overlay.hidden && hasOpenSeat(v)) showJoin();
     else if (v.status === 'playing' && overlay.querySelector('[data-form=join]')) hideOverlay();
+  }
+
+  /** A move's scorings on the board: each scored feature outlined, its points floating up. */
+  function showScorings(last: LastMove): void {
+    const index = new BoardIndex(state.view!.board);
+    index.scoredBy(last.move.x, last.move.y, last.events).forEach((f, i) => {
+      const e = last.events[i];
+      if (f) board.flashFeature(f, { player: e.players.length === 1 ? e.players[0] : null, points: e.points, at: featureCentre(f), ms: 3200 });
+    });
+  }
+
+  /** A log entry picked: its tile flashes, a scoring's feature is outlined. */
+  function showLogEntry(i: number): void {
+    const e = state.log[i];
+    if (!e?.at || !state.view) return;
+    board.reveal(e.at.x, e.at.y);
+    board.flashTile(e.at.x, e.at.y);
+    if (e.feature) {
+      const f = new BoardIndex(state.view.board).feature(e.feature.x, e.feature.y, e.feature.seg);
+      if (f) board.flashFeature(f, { player: e.seat, ms: 2400, cls: 'log-outline' });
+    }
   }
 
   // ---- placing ----
@@ -154,11 +207,15 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     if (sel && sel.x === x && sel.y === y) return rotate(1);
     if (!state.select(x, y)) {
       const v = state.view;
-      if (!v?.board.some((t) => t.x === x && t.y === y) && state.legal.size) toast(`${v?.tile ?? 'The tile'} cannot go there: its edges must match every neighbour.`);
+      if (!v?.board.some((t) => t.x === x && t.y === y) && state.legal.size) toast(`${capitalize(tileWords(v?.tile, true))} cannot go there: its edges must match every neighbour.`);
       return;
     }
-    board.reveal(x, y);
+    // Follower spots want a tile big enough to tap them (about 44 px apart): zoom in if needed.
+    if (state.spots().length) board.focusCell(x, y, SPOT_TILE_PX);
+    else board.reveal(x, y);
     render();
+    // The panel may have grown (the follower list), shrinking the board: keep the tile in view.
+    requestAnimationFrame(() => board.reveal(x, y));
   }
 
   function chooseSpot(spot: string | null): void {
@@ -189,7 +246,10 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
       return;
     }
     state.pending = true;
+    state.fresh.clear();
     render();
+    // After a zoom-in to place a follower, the whole board comes back (unless panned by hand).
+    if (!board.manual) board.fit();
   }
 
   function takeBack(): void {
@@ -212,6 +272,8 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     renderTurn(turnBox, state);
     renderTray(tileBox, state);
     renderPlayers(playersBox, v);
+    renderScoreTrack(trackEl, v);
+    renderBag(bagBox, v, state.discarded);
     renderLog(logEl, state.log, v);
     renderBanner(banner, v, held !== null);
   }
@@ -259,8 +321,14 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   // ---- input ----
 
   const actions: Record<string, () => void> = {
-    'zoom-in': () => board.zoomAt(1.25),
-    'zoom-out': () => board.zoomAt(0.8),
+    'zoom-in': () => {
+      board.manual = true;
+      board.zoomAt(1.25);
+    },
+    'zoom-out': () => {
+      board.manual = true;
+      board.zoomAt(0.8);
+    },
     fit: () => board.fit(),
     'rot-cw': () => rotate(1),
     'rot-ccw': () => rotate(-1),
@@ -272,7 +340,15 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
       if (socket.sendHint(v.turn)) state.hint = 'asked';
       render();
     },
+    claim: () => {
+      if (!socket.sendClaim()) toast('Not connected: try again once the connection is back.', 'error');
+    },
     invite: () => void copyText(gameLink(gameId)).then((ok) => toast(ok ? 'Invite link copied.' : gameLink(gameId))),
+    'skip-final': () => {
+      finalReplay?.();
+      finalReplay = null;
+      if (!endDismissed) showEnd();
+    },
     'show-end': () => {
       endDismissed = false;
       showEnd();
@@ -282,6 +358,10 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
       hideOverlay();
     },
     rematch: () => void rematch(),
+    sheet: () => {
+      const open = gameEl.classList.toggle('sheet-open');
+      root.querySelector('[data-action=sheet]')?.setAttribute('aria-expanded', String(open));
+    },
     join: () => {
       joinDismissed = false;
       showJoin();
@@ -292,6 +372,8 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     },
   };
   const onClick = (e: MouseEvent) => {
+    const entry = (e.target as HTMLElement).closest<HTMLElement>('[data-log]');
+    if (entry && gameEl.contains(entry)) showLogEntry(Number(entry.dataset.log));
     const t = (e.target as HTMLElement).closest<HTMLElement>('[data-action]');
     if (t && gameEl.contains(t)) actions[t.dataset.action ?? '']?.();
   };
@@ -317,6 +399,12 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     }
     const k = e.key;
     const sel = state.selection;
+    const entry = (e.target as HTMLElement).closest?.<HTMLElement>('[data-log]');
+    if (entry && (k === 'Enter' || k === ' ')) {
+      e.preventDefault();
+      showLogEntry(Number(entry.dataset.log));
+      return;
+    }
     if (k === 'r' || k === 'R') {
       e.preventDefault();
       rotate(e.shiftKey ? -1 : 1);
@@ -339,7 +427,10 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
       }
     } else if ((k === 'f' || k === 'F' || k === '+' || k === '=' || k === '-') && document.activeElement !== board.svg) {
       if (k === 'f' || k === 'F') board.fit();
-      else board.zoomAt(k === '-' ? 0.8 : 1.25);
+      else {
+        board.manual = true;
+        board.zoomAt(k === '-' ? 0.8 : 1.25);
+      }
     }
   };
   root.addEventListener('click', onClick);
@@ -362,6 +453,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
 
   return () => {
     destroyed = true;
+    finalReplay?.();
     clearInterval(ticker);
     socket.close();
     board.destroy();

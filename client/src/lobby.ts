@@ -7,6 +7,7 @@ import type { SeatRequest } from './protocol.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
 import { esc, toast } from './dom.ts';
+import { seatLabel } from './text.ts';
 import { BOT_LEVELS, LEVEL_SUMMARY, type GameSummary } from './protocol.ts';
 import { MAX_PLAYERS } from '../../bot-engine/state.ts';
 
@@ -87,7 +88,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
 
   function seatsText(g: GameSummary): string {
     return g.seats
-      .map((s) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[s.seat]}">${PLAYER_GLYPHS[s.seat]} ${esc(s.name ?? (s.kind === 'bot' ? `${s.level} bot` : 'open'))}</span>`)
+      .map((s) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[s.seat]}">${PLAYER_GLYPHS[s.seat]} ${esc(s.kind === 'bot' ? seatLabel(g.seats, s.seat) : (s.name ?? 'open'))}</span>`)
       .join(' ');
   }
 

@@ -171,16 +171,23 @@ export class GameSocket {
   }
 
   sendMove(turn: number, move: Move): boolean {
-    const ws = this.ws;
-    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
-    ws.send(JSON.stringify({ type: 'move', turn, move, id: `m${this.nextId++}` }));
-    return true;
+    return this.sendFrame({ type: 'move', turn, move, id: `m${this.nextId++}` });
   }
 
   sendHint(turn: number): boolean {
+    return this.sendFrame({ type: 'hint', turn, id: `h${this.nextId++}` });
+  }
+
+  /** Takes the seat back from the bot standing in for this player. */
+  sendClaim(): boolean {
+    return this.sendFrame({ type: 'claim', id: `c${this.nextId++}` });
+  }
+
+  /** False when not connected: the caller says so. */
+  private sendFrame(frame: object): boolean {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return false;
-    ws.send(JSON.stringify({ type: 'hint', turn, id: `h${this.nextId++}` }));
+    ws.send(JSON.stringify(frame));
     return true;
   }
 

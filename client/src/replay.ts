@@ -13,7 +13,7 @@ import { ensureTileDefs } from './defs.ts';
 import { BoardView } from './board.ts';
 import { esc, inputTarget, patch } from './dom.ts';
 import type { SeatView } from './protocol.ts';
-import { eventText, moveText } from './text.ts';
+import { capitalize, eventText, moveText, moveWhere, tileWords } from './text.ts';
 
 interface Snapshot {
   board: BoardTile[];
@@ -34,7 +34,14 @@ export function buildSnapshots(record: GameRecord): Snapshot[] {
   for (const step of replaySteps(record)) {
     const s = step.state;
     const move = step.kind === 'move' ? step.move : null;
-    const label = step.kind === 'start' ? 'Start: tile D at (0, 0)' : step.kind === 'final' ? 'Final scoring' : move && 'discard' in move ? `Tile ${move.discard} fits nowhere: discarded` : '';
+    const label =
+      step.kind === 'start'
+        ? 'Start: tile D at (0, 0)'
+        : step.kind === 'final'
+          ? 'Final scoring'
+          : move && 'discard' in move
+            ? `${capitalize(tileWords(move.discard, true))} fits nowhere: discarded`
+            : '';
     out.push({
       board: boardTiles(s),
       followers: followersOnBoard(s),
@@ -127,7 +134,7 @@ export function mountReplay(root: HTMLElement, gameId: string, analyse = false):
     const m = sn.move;
     patch(
       controls,
-      `<div class="tile-row">${tileIcon(m && !('discard' in m) ? m.tile : null, m && !('discard' in m) ? m.rotation : 0, 72)}<div><p><strong>Step ${at}</strong> of ${snaps.length - 1}</p><p class="small">${esc(label(at))}</p></div></div>
+      `<div class="tile-row">${tileIcon(m && !('discard' in m) ? m.tile : null, m && !('discard' in m) ? m.rotation : 0, 72)}<div><p><strong>Step ${at}</strong> of ${snaps.length - 1}</p><p class="small">${esc(label(at))}</p>${m && !('discard' in m) ? `<p class="small muted">${esc(moveWhere({ tile: m.tile, move: m }))}</p>` : ''}</div></div>
 <input type="range" min="0" max="${snaps.length - 1}" value="${at}" data-action="seek" data-focus-key="seek" aria-label="Jump to step">
 <div class="row transport" role="toolbar" aria-label="Replay">
 <button class="btn icon" data-action="start" data-focus-key="start" aria-label="To the start" title="Start (Home)">${ICONS.start}</button>

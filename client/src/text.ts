@@ -15,11 +15,22 @@ export function spotLabel(spot: string, long = false, tile?: { tile: string; rot
   return `${long ? (KIND[kind] ?? kind) : (SHORT[kind] ?? kind)}${where}`;
 }
 
+/** Bots get a person's name by seat (the server calls them "greedy bot 2"); the level goes
+ * with the name wherever a player reads who they are up against. */
+const BOT_NAMES = ['Odo', 'Bertha', 'Hugo', 'Matilda', 'Roland'];
+
 export function seatName(seats: SeatView[] | undefined, i: number): string {
   const s = seats?.[i];
   if (!s) return `Seat ${i + 1}`;
+  if (s.kind === 'bot') return BOT_NAMES[i] ?? `Bot ${i + 1}`;
   if (s.name) return s.name;
-  return s.kind === 'bot' ? `${s.level ?? ''} bot`.trim() : `Open seat ${i + 1}`;
+  return `Open seat ${i + 1}`;
+}
+
+/** "Bertha (greedy bot)": a bot's name with its level, a person's name as it is. */
+export function seatLabel(seats: SeatView[] | undefined, i: number): string {
+  const s = seats?.[i];
+  return s?.kind === 'bot' ? `${seatName(seats, i)} (${s.level ?? '?'} bot)` : seatName(seats, i);
 }
 
 export function seatRole(s: SeatView): string {
@@ -48,8 +59,53 @@ export function eventText(e: ScoreEvent, seats: SeatView[] | undefined): string 
   return `${who} ${verb} ${e.points} for ${/^[aeiou]/.test(done) ? 'an' : 'a'} ${done} (${unit})`;
 }
 
+/** Tiles in words, by type letter (the letters are the rules' notation, not the player's). */
+const TILE_WORDS: Record<string, string> = {
+  A: 'monastery with a road',
+  B: 'monastery',
+  C: 'walled city on all four sides (pennant)',
+  D: 'city edge with a straight road',
+  E: 'city edge',
+  F: 'city across the tile (pennant)',
+  G: 'city across the tile',
+  H: 'two city edges on opposite sides',
+  I: 'two city edges on neighbouring sides',
+  J: 'city edge with a road bending right',
+  K: 'city edge with a road bending left',
+  L: 'city edge with a three-way crossroads',
+  M: 'city corner (pennant)',
+  N: 'city corner',
+  O: 'city corner with a road bend (pennant)',
+  P: 'city corner with a road bend',
+  Q: 'three-sided city (pennant)',
+  R: 'three-sided city',
+  S: 'three-sided city with a road (pennant)',
+  T: 'three-sided city with a road',
+  U: 'straight road',
+  V: 'road bend',
+  W: 'three-way crossroads',
+  X: 'four-way crossroads',
+};
+
+/** "city edge with a straight road"; `article` puts "a"/"an" before it. */
+export function tileWords(tile: string | null | undefined, article = false): string {
+  const w = (tile && TILE_WORDS[tile]) || 'tile';
+  return article ? `${/^[aeiou]/.test(w) ? 'an' : 'a'} ${w}` : w;
+}
+
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** What a move did, in words: no letters, no coordinates (moveWhere has those for the detail). */
 export function moveText(last: LastMove, seats: SeatView[] | undefined): string {
   const m = last.move;
   const follower = m.meeple ? ` with a follower on the ${spotLabel(m.meeple, false, { tile: last.tile, rotation: m.rotation })}` : '';
-  return `${seatName(seats, last.seat)} placed ${last.tile} at (${m.x}, ${m.y})${m.rotation ? ` turned ${m.rotation}°` : ''}${follower}`;
+  return `${seatName(seats, last.seat)} placed ${tileWords(last.tile, true)}${follower}`;
+}
+
+/** Where a move went, for the log's detail and the replay: "tile U at (-3, -4), turned 90°". */
+export function moveWhere(last: Pick<LastMove, 'tile' | 'move'>): string {
+  const m = last.move;
+  return `tile ${last.tile} at (${m.x}, ${m.y})${m.rotation ? `, turned ${m.rotation}°` : ''}`;
 }

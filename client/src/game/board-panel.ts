@@ -6,12 +6,13 @@ import { ICONS } from '../art.ts';
 import type { BoardView, Highlight } from '../board.ts';
 import { esc, gameLink, patch } from '../dom.ts';
 import type { GameView } from '../protocol.ts';
+import { BoardIndex } from './features.ts';
 import type { GameScreenState } from './state.ts';
 
 export function renderBoard(board: BoardView, s: GameScreenState, hover: { x: number; y: number } | null): void {
   const v = s.view!;
   const sel = s.selection;
-  board.setTiles(v.board);
+  board.setTiles(v.board, s.fresh);
   board.setFollowers(v.followers, v.board);
   const latest = [...s.lastBySeat.entries()].sort((a, b) => b[1].turn - a[1].turn);
   board.setMarks(latest.filter(([, m]) => v.board.some((t) => t.x === m.x && t.y === m.y)).map(([seat, m], i) => ({ x: m.x, y: m.y, player: seat, recent: i === 0 })));
@@ -24,6 +25,9 @@ export function renderBoard(board: BoardView, s: GameScreenState, hover: { x: nu
         .filter((c) => !sel || c.x !== sel.x || c.y !== sel.y)
     : [];
   board.setHighlights(cells);
+  // The follower's whole feature: the spot under the mouse, else the one chosen.
+  const spot = sel && !s.pending ? ((s.previewSpot && s.spots(sel).includes(s.previewSpot) ? s.previewSpot : null) ?? sel.meeple) : null;
+  board.setFeature(spot && v.tile ? new BoardIndex([...v.board, { tile: v.tile, x: sel!.x, y: sel!.y, rotation: sel!.rotation }]).featureOfSpot(sel!.x, sel!.y, spot) : null, v.you);
   board.setTentative(sel && v.tile ? { tile: v.tile, x: sel.x, y: sel.y, rotation: sel.rotation, player: v.you ?? 0, spots: s.pending ? [] : s.spots(sel), meeple: sel.meeple } : null);
   renderGhost(board, s, hover);
   const hint = typeof s.hint === 'object' && s.hint?.turn === v.turn && v.tile ? s.hint.move : null;

@@ -4,7 +4,7 @@
 import { ICONS, PLAYER_COLORS, PLAYER_GLYPHS } from '../art.ts';
 import { esc } from '../dom.ts';
 import type { GameView, SeatView } from '../protocol.ts';
-import { seatName } from '../text.ts';
+import { seatLabel, seatName } from '../text.ts';
 
 export function endScreen(v: GameView, holdsSeat: boolean): string {
   const order = [...v.seats].sort((a, b) => b.score - a.score);
@@ -37,7 +37,7 @@ ${
 function scoreRow(v: GameView, s: SeatView, best: number): string {
   const p = s.points;
   const rank = v.seats.filter((o) => o.score > s.score).length + 1;
-  return `<tr class="${s.score === best ? 'winner' : ''}" style="--pc:${PLAYER_COLORS[s.seat]}"><td class="rank">${rank}</td><th scope="row"><span class="swatch" aria-hidden="true">${PLAYER_GLYPHS[s.seat]}</span> ${esc(seatName(v.seats, s.seat))}${v.you === s.seat ? ' <em>(you)</em>' : ''}</th><td>${p.road}</td><td>${p.city}</td><td>${p.monastery}</td><td>${p.farm}</td><td class="total">${s.score}</td></tr>`;
+  return `<tr class="${s.score === best ? 'winner' : ''}" style="--pc:${PLAYER_COLORS[s.seat]}"><td class="rank">${rank}</td><th scope="row"><span class="swatch" aria-hidden="true">${PLAYER_GLYPHS[s.seat]}</span> ${esc(seatLabel(v.seats, s.seat))}${v.you === s.seat ? ' <em>(you)</em>' : ''}</th><td>${p.road}</td><td>${p.city}</td><td>${p.monastery}</td><td>${p.farm}</td><td class="total">${s.score}</td></tr>`;
 }
 
 function scoreBar(v: GameView, s: SeatView, maxScore: number): string {
@@ -48,7 +48,7 @@ function scoreBar(v: GameView, s: SeatView, maxScore: number): string {
 
 export function joinDialog(v: GameView, name: string): string {
   const pills = v.seats
-    .map((s) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[s.seat]}">${PLAYER_GLYPHS[s.seat]} ${esc(s.name ?? (s.kind === 'bot' ? `${s.level} bot` : 'open seat'))}</span>`)
+    .map((s) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[s.seat]}">${PLAYER_GLYPHS[s.seat]} ${esc(s.kind === 'bot' ? seatLabel(v.seats, s.seat) : (s.name ?? 'open seat'))}</span>`)
     .join(' ');
   return `<form class="dialog" role="dialog" aria-modal="true" aria-labelledby="join-title" data-form="join">
 <h2 id="join-title">Join this game</h2>

@@ -2,6 +2,7 @@
 // (cell, rotation, follower), the log, and the turn's timers. The panels render from it.
 
 import type { GameView, LastMove, Move, SeatView } from '../protocol.ts';
+import { BoardIndex } from './features.ts';
 import { type LogEntry, logEntries } from './log-entries.ts';
 
 export interface Selection {
@@ -20,6 +21,8 @@ export class GameScreenState {
   selection: Selection | null = null;
   /** The rotation shown in the tray (and at the pointer) while nothing is selected. */
   rotation = 0;
+  /** The follower spot under the mouse: its feature is shown before it is chosen. */
+  previewSpot: string | null = null;
   /** A move was sent and its answer has not come yet. */
   pending = false;
   /** Legal placements of the current tile: "x,y" → rotation → follower spots. */
@@ -34,6 +37,12 @@ export class GameScreenState {
   hint: { turn: number; move: Move } | 'asked' | null = null;
   /** The moves so far from the welcome; the log catches up from them on the next state frame. */
   history: LastMove[] | null = null;
+  /** Tiles placed by others since this player last acted ("x,y"): highlighted on the board. */
+  readonly fresh = new Set<string>();
+  /** Tiles drawn that fit nowhere, by type letter (they leave the bag too). */
+  readonly discarded: string[] = [];
+  /** The moves that arrived with the latest frame (live, not from the welcome's history). */
+  arrived: LastMove | null = null;
   private readonly seenTurns = new Set<number>();
   private turnKey = '';
   private finishedLogged = false;
@@ -64,9 +73,17 @@ export class GameScreenState {
     if (!v.botThinking) this.botSince = null;
     // Moves missed while away (or before a refresh) come after every move already logged, and
     // addMove skips turns it has seen, so what was logged live (bot times included) stays.
-    for (const h of this.history ?? []) this.addMove(h, v.seats);
+    const index = new BoardIndex(v.board);
+    for (const h of this.history ?? []) this.addMove(h, v.seats, index);
     this.history = null;
-    if (last) this.addMove(last, v.seats);
+    this.arrived = last && !this.seenTurns.has(last.turn) ? last : null;
+    if (last) this.addMove(last, v.seats, index);
+    if (this.arrived) {
+      const key = `${last!.move.x},${last!.move.y}`;
+      if (v.you === null) this.fresh.clear();
+      if (last!.seat === v.you) this.fresh.clear();
+      else this.fresh.add(key);
+    }
     if (v.status === 'finished' && !this.finishedLogged) {
       this.finishedLogged = true;
       if (prev && prev.status !== 'finished')
@@ -78,11 +95,12 @@ export class GameScreenState {
     this.log.unshift({ turn: this.view?.turn ?? 0, seat: null, text, detail: [], kind });
   }
 
-  private addMove(last: LastMove, seats: SeatView[]): void {
+  private addMove(last: LastMove, seats: SeatView[], index: BoardIndex): void {
     if (this.seenTurns.has(last.turn)) return;
     this.seenTurns.add(last.turn);
+    this.discarded.push(...last.discarded);
     this.lastBySeat.set(last.seat, { x: last.move.x, y: last.move.y, turn: last.turn });
-    const { entries, bot } = logEntries(last, seats);
+    const { entries, bot } = logEntries(last, seats, index);
     if (bot) this.lastBot = bot;
     this.log.unshift(...entries.reverse());
     if (this.log.length > LOG_LIMIT) this.log.length = LOG_LIMIT;
@@ -123,6 +141,7 @@ export class GameScreenState {
   select(x: number, y: number): boolean {
     const r = this.rotationAt(x, y);
     if (r === null) return false;
+    this.fresh.clear();
     this.rotation = r;
     this.selection = { x, y, rotation: r, meeple: null };
     return true;

@@ -3,7 +3,7 @@
 
 import { tileIcon } from '../art.ts';
 import { esc, patch } from '../dom.ts';
-import { spotLabel } from '../text.ts';
+import { capitalize, spotLabel, tileWords } from '../text.ts';
 import type { GameScreenState, Selection } from './state.ts';
 
 export function renderTray(box: HTMLElement, s: GameScreenState): void {
@@ -17,8 +17,8 @@ export function renderTray(box: HTMLElement, s: GameScreenState): void {
   const rotateButtons = `<div class="row rot-row"><button class="btn icon" data-action="rot-ccw" data-focus-key="rot-ccw" title="Rotate anticlockwise (Shift+R)" aria-label="Rotate anticlockwise">⟲</button><button class="btn icon" data-action="rot-cw" data-focus-key="rot-cw" title="Rotate clockwise (R)" aria-label="Rotate clockwise">⟳</button></div>`;
   patch(
     box,
-    `<div class="tile-row"><div class="current-tile${mine ? ' mine' : ''}" aria-label="Current tile ${esc(v.tile)}">${tileIcon(v.tile, r, 84)}</div>
-<div class="tile-meta"><p class="tile-name">Tile <strong>${esc(v.tile ?? '–')}</strong>${mine ? ` · ${r}°` : ''}</p>
+    `<div class="tile-row"><div class="current-tile${mine ? ' mine' : ''}" role="img" aria-label="Current tile: ${esc(tileWords(v.tile))}">${tileIcon(v.tile, r, 84)}</div>
+<div class="tile-meta"><p class="tile-name"><strong>${esc(capitalize(tileWords(v.tile)))}</strong></p>
 <p class="tiles-left"><strong>${v.tilesLeft}</strong> tiles left</p>
 ${mine ? rotateButtons : ''}
 </div></div>${s.selection && mine ? spotChoices(s, s.selection) : ''}`,

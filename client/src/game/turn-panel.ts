@@ -23,6 +23,7 @@ export function renderTurn(box: HTMLElement, s: GameScreenState): void {
     html = `<div class="whose" style="--pc:${PLAYER_COLORS[cur]}">${meepleIcon(cur, 22)}<h2>${who}</h2></div>
 <p class="clock-line"><span class="clock" data-clock></span>${v.seats[cur]?.kind === 'bot' || v.botThinking ? ` · <span class="thinking" data-thinking>${v.botThinking ? 'bot is thinking…' : ''}</span>` : ''}</p>
 ${mine ? `<p class="hint">${hint}</p>` : ''}${mine && v.hints ? hintButton(s) : ''}
+${standInNote(s)}
 ${s.lastBot ? `<p class="muted small">Last bot move: ${esc(s.lastBot.name)}, ${Math.round(s.lastBot.ms)} ms</p>` : ''}`;
   }
   patch(box, html);
@@ -34,6 +35,14 @@ function hintButton(s: GameScreenState): string {
   const shown = typeof s.hint === 'object' && s.hint !== null;
   const label = s.hint === 'asked' ? 'The expert is thinking…' : shown ? 'The expert’s move is drawn dashed on the board' : 'Show the expert’s move';
   return `<p class="hint-line"><button class="btn small" data-action="hint" data-focus-key="hint"${s.hint ? ' disabled' : ''}>${ICONS.bot} ${label}</button> <span class="muted small">${used} ${used === 1 ? 'hint' : 'hints'} used</span></p>`;
+}
+
+/** When a bot stands in for this player: why, and the button that takes the seat back. */
+function standInNote(s: GameScreenState): string {
+  const v = s.view!;
+  const why = v.you !== null ? v.seats[v.you]?.standIn : null;
+  if (!why) return '';
+  return `<div class="stand-in" role="alert"><p>${why === 'clock' ? 'Your time ran out' : 'You were away'}: a bot is playing your seat.</p><button class="btn primary" data-action="claim" data-focus-key="claim">Take my seat back</button></div>`;
 }
 
 /** Refreshes the running clocks: the turn's time left (or spent) and the bot's thinking time. */

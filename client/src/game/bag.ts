@@ -1,0 +1,40 @@
+// Tiles left: every tile type with how many are still in the bag (public knowledge: the 72-tile
+// set less the board, the tile being placed and the discards), with its art; in the side panel,
+// and in the phone's sheet.
+
+import { TILE_COUNTS, TILE_NAMES } from '../../../bot-engine/tiles.ts';
+import { tileIcon } from '../art.ts';
+import { esc, patch } from '../dom.ts';
+import type { GameView } from '../protocol.ts';
+import { tileWords } from '../text.ts';
+
+/** Tiles of each type still in the bag. */
+export function tilesInBag(v: GameView, discarded: readonly string[]): Map<string, number> {
+  const left = new Map(TILE_NAMES.map((n, i) => [n, TILE_COUNTS[i]]));
+  const out = (n: string | null) => {
+    if (n && left.has(n)) left.set(n, Math.max(0, left.get(n)! - 1));
+  };
+  for (const t of v.board) out(t.tile);
+  for (const d of discarded) out(d);
+  if (v.status === 'playing') out(v.tile);
+  return left;
+}
+
+export function renderBag(box: HTMLElement, v: GameView, discarded: readonly string[]): void {
+  const left = tilesInBag(v, discarded);
+  let total = 0;
+  for (const n of left.values()) total += n;
+  // Most common first (what a player counts on), then by the rules' order.
+  const rows = TILE_NAMES.map((name) => ({ name, n: left.get(name) ?? 0 }))
+    .sort((a, b) => b.n - a.n || TILE_NAMES.indexOf(a.name) - TILE_NAMES.indexOf(b.name))
+    .map(
+      ({ name, n }) =>
+        `<li class="bag-tile${n === 0 ? ' gone' : ''}" data-tile="${name}" data-left="${n}" title="${esc(tileWords(name))}: ${n} left">${tileIcon(name, 0, 38)}<span class="bag-n" aria-hidden="true">${n}</span><span class="sr-only">${esc(tileWords(name))}: ${n}</span></li>`,
+    )
+    .join('');
+  const wasOpen = box.querySelector('details')?.open ?? true;
+  patch(
+    box,
+    `<details class="bag"${wasOpen ? ' open' : ''}><summary><h2>Tiles left <span class="bag-total" data-total="${total}">${total}</span></h2></summary><ul class="bag-grid">${rows}</ul></details>`,
+  );
+}

@@ -1,0 +1,114 @@
+// Shared set-up of the browser e2e tests: the real server (buildApp on 127.0.0.1, port 0, a
+// temp data dir, one warm bot worker) and Debian's Chromium via playwright-core (nothing
+// downloaded), pages with reduced motion, screenshots in test-results/e2e/, and the helpers
+// that play a turn by clicking. Needs `npm run build` (the bot worker and the client bundle).
+
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/app.ts';
+import { loadConfig } from '../../server/config.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SHOTS = fileURLToPath(new URL('../../test-results/e2e/', import.meta.url));
+const WEB = fileURLToPath(new URL('../../dist/web/index.html', import.meta.url));
+
+export interface E2E {
+  base: string;
+  newPage(viewport?: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
+  close(): Promise<void>;
+}
+
+export async function startE2E(): Promise<E2E> {
+  assert.ok(existsSync(CHROMIUM), `Chromium is needed at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  assert.ok(existsSync(WEB), 'the client is not built: run `npm run build` (or `npm run build:client`)');
+  mkdirSync(SHOTS, { recursive: true });
+  const dataDir = mkdtempSync(join(tmpdir(), 'tessera-e2e-'));
+  const config = loadConfig(
+    {},
+    { port: 0, host: '127.0.0.1', logLevel: 'silent', dataDir, botWorkers: 1, warmupLevel: 'random', botDeadlineMs: 1500, wsMessagesPerSecond: 200, wsBurst: 200, shutdownGraceMs: 500 },
+  );
+  const app: FastifyInstance = await buildApp(config);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.tessera.poolStarted;
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  const browser: Browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+  return {
+    base,
+    async newPage(viewport = { width: 1280, height: 800 }) {
+      const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('console', (m) => {
+        if (m.type() === 'error' && !/Failed to load resource: .* 404/.test(m.text())) errors.push(m.text());
+      });
+      page.setDefaultTimeout(20000);
+      return { context, page, errors };
+    },
+    async close() {
+      await browser.close();
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+
+export interface Placement {
+  x: number;
+  y: number;
+  rotation: number;
+  meeples: string[];
+}
+
+export const gameView = (page: Page): Promise<any> => page.evaluate(() => (globalThis as any).tessera.view);
+export const turnOf = async (page: Page) => Number(await page.getAttribute('.game', 'data-turn'));
+
+/** Waits until it is this browser's turn at a turn later than `after` (or the game is over). */
+export async function waitMyTurn(page: Page, after = -1, timeout = 30000): Promise<'mine' | 'finished'> {
+  await page.waitForFunction(
+    (t) => {
+      const g = (globalThis as any).document.querySelector('.game');
+      return !!g && (g.dataset.status === 'finished' || (g.classList.contains('my-turn') && Number(g.dataset.turn) > t));
+    },
+    after,
+    { timeout },
+  );
+  return (await page.getAttribute('.game', 'data-status')) === 'finished' ? 'finished' : 'mine';
+}
+
+/** Screen position of a cell's centre, dragging the board first when the cell is out of view. */
+export async function cellOnScreen(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
+  const center = () => page.evaluate(([cx, cy]) => (globalThis as any).tessera.board.cellCenter(cx, cy), [x, y]) as Promise<{ x: number; y: number }>;
+  let c = await center();
+  const box = (await page.locator('.board').boundingBox())!;
+  const margin = Math.min(90, box.width / 4, box.height / 4);
+  if (c.x < box.x + margin || c.x > box.x + box.width - margin || c.y < box.y + margin || c.y > box.y + box.height - margin) {
+    const mx = box.x + box.width / 2;
+    const my = box.y + box.height / 2;
+    await page.mouse.move(mx, my);
+    await page.mouse.down();
+    await page.mouse.move(mx + (mx - c.x) / 2, my + (my - c.y) / 2, { steps: 3 });
+    await page.mouse.move(mx + (mx - c.x), my + (my - c.y), { steps: 3 });
+    await page.mouse.up();
+    c = await center();
+  }
+  return c;
+}
+
+/** Clicks a cell (the tentative tile appears there). */
+export async function clickCell(page: Page, x: number, y: number): Promise<void> {
+  const c = await cellOnScreen(page, x, y);
+  await page.mouse.click(c.x, c.y);
+  await page.waitForSelector('.layer-tentative .tentative');
+}
