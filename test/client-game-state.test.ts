@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { boardTiles, legalPlacements, newGame, playMove } from '../bot-engine/game.ts';
-import { tilesInBag } from '../client/src/game/bag.ts';
+import { tilesInBag } from '../client/src/game/bag-count.ts';
 import { GameScreenState } from '../client/src/game/state.ts';
 import type { GameView, LastMove, SeatView } from '../server/wire/game.ts';
 

@@ -2,23 +2,12 @@
 // set less the board, the tile being placed and the discards), with its art; in the side panel,
 // and in the phone's sheet.
 
-import { TILE_COUNTS, TILE_NAMES } from '../../../bot-engine/tiles.ts';
+import { TILE_NAMES } from '../../../bot-engine/tiles.ts';
 import { tileIcon } from '../art.ts';
 import { esc, patch } from '../dom.ts';
 import type { GameView } from '../protocol.ts';
 import { tileWords } from '../text.ts';
-
-/** Tiles of each type still in the bag. */
-export function tilesInBag(v: GameView, discarded: readonly string[]): Map<string, number> {
-  const left = new Map(TILE_NAMES.map((n, i) => [n, TILE_COUNTS[i]]));
-  const out = (n: string | null) => {
-    if (n && left.has(n)) left.set(n, Math.max(0, left.get(n)! - 1));
-  };
-  for (const t of v.board) out(t.tile);
-  for (const d of discarded) out(d);
-  if (v.status === 'playing') out(v.tile);
-  return left;
-}
+import { tilesInBag } from './bag-count.ts';
 
 export function renderBag(box: HTMLElement, v: GameView, discarded: readonly string[]): void {
   const left = tilesInBag(v, discarded);
