@@ -6,8 +6,21 @@ import type { RawData, WebSocket } from 'ws';
 import type { GameService } from '../games/service.ts';
 import type { LastMove, Room, Subscriber } from '../games/room.ts';
 import type { GameView } from '../wire/game.ts';
+import type { ChatMessage } from '../wire/chat.ts';
 import type { Metrics } from '../metrics.ts';
-import { CLIENT_FRAMES, type ClientFrame, type ClientFrameType, type ErrorCode, type HelloFrame, type MoveFrame, MAX_ID_LENGTH, PROTOCOL_VERSION, type ServerFrame, frameProblem } from './protocol.ts';
+import {
+  type ChatFrame,
+  CLIENT_FRAMES,
+  type ClientFrame,
+  type ClientFrameType,
+  type ErrorCode,
+  type HelloFrame,
+  type MoveFrame,
+  MAX_ID_LENGTH,
+  PROTOCOL_VERSION,
+  type ServerFrame,
+  frameProblem,
+} from './protocol.ts';
 
 export interface ConnectionOptions {
   games: GameService;
@@ -46,6 +59,10 @@ export class Connection implements Subscriber {
 
   update(view: GameView, last: LastMove | null): void {
     this.send({ type: 'state', view, last });
+  }
+
+  chat(message: ChatMessage): void {
+    this.send({ type: 'chat', message });
   }
 
   send(frame: ServerFrame): void {
@@ -117,6 +134,8 @@ export class Connection implements Subscriber {
         return this.send({ type: 'pong', ...(frame.id === undefined ? {} : { ref: frame.id }) });
       case 'claim':
         return this.claim(frame.id);
+      case 'chat':
+        return this.chatFrom(frame);
     }
   }
 
@@ -136,7 +155,7 @@ export class Connection implements Subscriber {
     this.room = room;
     this.seat = seat;
     this.log = room.log.child({ seat });
-    this.send({ type: 'welcome', v: PROTOCOL_VERSION, gameId: room.id, seat, history });
+    this.send({ type: 'welcome', v: PROTOCOL_VERSION, gameId: room.id, seat, history, chat: room.recentChat() });
     room.subscribe(this);
   }
 
@@ -145,6 +164,13 @@ export class Connection implements Subscriber {
     if (this.seat === null) return this.error('not_seated', 'this connection watches the game: only a seat holder can claim it', id);
     // Taking the seat back broadcasts a state frame (standIn: null); otherwise say why nothing changed.
     if (!this.room.claim(this.seat)) this.error('no_stand_in', `no bot is standing in for seat ${this.seat}`, id);
+  }
+
+  private chatFrom(frame: ChatFrame): void {
+    if (!this.room) return this.error('not_joined', 'send a hello frame first', frame.id);
+    if (this.seat === null) return this.error('not_seated', 'watchers read the table talk but may not write: only seated players chat', frame.id);
+    const refused = this.room.say(this.seat, { quick: frame.quick, text: frame.text });
+    if (refused) this.error(refused.error, refused.message, frame.id);
   }
 
   private move(frame: MoveFrame): void {
