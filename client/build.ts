@@ -23,7 +23,7 @@ mkdirSync(out, { recursive: true });
 for (const f of [...pages, 'favicon.svg']) copyFileSync(join(here, f), join(out, f));
 
 const result = await build({
-  entryPoints: { app: join(here, 'src', 'main.ts'), dashboard: join(here, 'src', 'dashboard', 'main.ts'), style: join(here, 'src', 'style.css') },
+  entryPoints: { app: join(here, 'src', 'main.ts'), dashboard: join(here, 'src', 'dashboard', 'main.ts'), style: join(here, 'src', 'styles.css') },
   outdir: out,
   entryNames: watch ? '[name]' : '[name]-[hash]',
   bundle: true,

@@ -13,6 +13,9 @@ import { renderPlayers } from './game/players.ts';
 import { GameScreenState } from './game/state.ts';
 import { renderTray } from './game/tray.ts';
 import { renderTurn, tickTurn } from './game/turn-panel.ts';
+import { ChatPanel } from './game/chat.ts';
+import { announce, announcement } from './game/announce.ts';
+import { cuesFor, play, soundButton } from './sound.ts';
 import { GameSocket, type ConnState } from './net.ts';
 import type { GameView, LastMove, Placement } from './protocol.ts';
 
@@ -24,6 +27,8 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     <a class="brand" href="#/" title="Back to the lobby"><span class="brand-mark" aria-hidden="true"></span>Tessera</a>
     <span class="game-id" title="Game id">game <code>${esc(gameId)}</code></span>
     <button class="btn small ghost" data-action="invite" data-focus-key="invite">Invite link</button>
+    ${soundButton()}
+    <a class="btn small ghost" href="#/rules" target="_blank" rel="noopener" title="The rules, in a new tab">Rules</a>
     <span class="conn" data-conn="connecting" role="status" aria-live="polite">connecting…</span>
   </header>
   <main class="board-wrap">
@@ -39,10 +44,12 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     <section class="turn-box" aria-live="polite"></section>
     <section class="tile-box"></section>
     <section class="players-box" aria-label="Players"></section>
+    <section class="chat-box"></section>
     <section class="log-box"><h2>Game log</h2><ol class="log" aria-live="polite"></ol></section>
     <p class="keys-help">Keys: <kbd>R</kbd> rotate, <kbd>Shift</kbd>+<kbd>R</kbd> back, <kbd>N</kbd>/<kbd>P</kbd> next/previous spot on the board, <kbd>0</kbd>–<kbd>9</kbd> follower, <kbd>Enter</kbd> confirm, <kbd>Esc</kbd> take back, arrows pan, <kbd>+</kbd>/<kbd>−</kbd> zoom, <kbd>F</kbd> fit.</p>
   </aside>
   <div class="overlay" hidden></div>
+  <div class="sr-only" role="status" aria-live="polite" data-announce></div>
 </div>`;
 
   const gameEl = root.querySelector<HTMLElement>('.game')!;
@@ -53,6 +60,13 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   const connEl = root.querySelector<HTMLElement>('.conn')!;
   const banner = root.querySelector<HTMLElement>('.board-banner')!;
   const overlay = root.querySelector<HTMLElement>('.overlay')!;
+  const announcer = root.querySelector<HTMLElement>('[data-announce]')!;
+  /** The last move already heard (sound) and announced (live region): no repeats on resends. */
+  let heardTurn = -1;
+  const chat = new ChatPanel(root.querySelector<HTMLElement>('.chat-box')!, gameId, {
+    send: (content) => socket.sendChat(content),
+    onHeard: () => play('chat'),
+  });
 
   const state = new GameScreenState();
   let held: HeldSeat | null = heldSeats.get(gameId);
@@ -74,8 +88,11 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
 
   function connect(): GameSocket {
     return new GameSocket(gameId, held?.token, {
-      onWelcome: (seat, moves) => {
+      onWelcome: (seat, moves, talk) => {
         state.history = moves;
+        chat.setSeat(seat);
+        chat.load(talk);
+        heardTurn = moves.at(-1)?.turn ?? -1;
         if (held && seat === null) {
           heldSeats.forget(gameId);
           held = null;
@@ -83,6 +100,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
         gameEl.classList.toggle('spectating', seat === null);
       },
       onState: (v, last) => onState(v, last),
+      onChat: (message) => chat.add(message),
       onError: (code, message) => {
         state.pending = false;
         if (code === 'bad_token') {
@@ -131,6 +149,10 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   function onState(v: GameView, last: LastMove | null): void {
     const prev = state.view;
     state.apply(v, last);
+    for (const cue of cuesFor(prev, v, last, heardTurn)) play(cue);
+    const said = announcement(prev, v, last, heardTurn);
+    if (said) announce(announcer, said);
+    if (last) heardTurn = Math.max(heardTurn, last.turn);
     if (v.currentSeat !== null && v.currentSeat === v.you && prev && prev.currentSeat !== v.you) document.title = 'Your turn · Tessera';
     else if (v.currentSeat !== v.you) document.title = 'Tessera';
     render();
