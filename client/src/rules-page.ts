@@ -9,7 +9,7 @@ import { soundButton } from './sound.ts';
 type Placed = { tile: string; x: number; y: number; rotation: number; meeple?: { player: number; spot: string } };
 
 /** A little board: tiles at grid cells (x east, y south), followers on their spots. */
-function board(tiles: Placed[], label: string, cell = 90): string {
+function board(tiles: Placed[], label: string, cell = 120): string {
   const xs = tiles.map((t) => t.x);
   const ys = tiles.map((t) => t.y);
   const [x0, y0] = [Math.min(...xs), Math.min(...ys)];
