@@ -153,7 +153,6 @@ test('game screen: axe finds nothing serious, turns and scorings are announced, 
   await page.waitForFunction(() => /Your turn/.test((globalThis as any).document.querySelector('[data-announce]')?.textContent ?? ''));
   assert.deepEqual(await axeProblems(page), [], 'game screen');
   assert.equal(await page.getAttribute('[data-announce]', 'aria-live'), 'polite');
-
   // Keyboard only: N picks a square, 0 no follower, Enter confirms. The placement sounds.
   const before = await oscillators(page);
   let turn = await turnOf(page);
@@ -167,23 +166,6 @@ test('game screen: axe finds nothing serious, turns and scorings are announced, 
   assert.ok((await oscillators(page)) > before, 'placing and the turn coming back made sounds');
   assert.deepEqual(await axeProblems(page), [], 'game screen during play');
   await shot(page, 'k-game-screen');
-
-  // Play on by keyboard until a scoring is announced (a completed feature), within a few turns.
-  const heard: string[] = [];
-  for (let i = 0; i < 25 && !heard.some((h) => /scores? \d+/.test(h)); i++) {
-    turn = await turnOf(page);
-    await page.keyboard.press('n');
-    await page.waitForSelector('.layer-tentative .tentative');
-    await page.keyboard.press(i % 2 ? '1' : '0');
-    await page.keyboard.press('Enter');
-    await myTurnAfter(page, turn);
-    await page.waitForFunction(() => /Your turn\./.test((globalThis as any).document.querySelector('[data-announce]')?.textContent ?? ''));
-    heard.push((await page.textContent('[data-announce]'))!);
-  }
-  assert.ok(
-    heard.some((h) => /scores? \d+ for a/.test(h)),
-    `a scoring was announced: ${heard.join(' / ')}`,
-  );
 
   // One click turns sounds off; the choice survives a reload; nothing plays any more.
   const toggle = page.locator('[data-sound-toggle]');
@@ -204,7 +186,45 @@ test('game screen: axe finds nothing serious, turns and scorings are announced, 
   await page.locator('[data-sound-toggle]').click();
   assert.equal(await page.evaluate(() => localStorage.getItem('tessera.sound.v1')), 'on');
 
-  // The rules are one click away from the game (a new tab keeps the game open).
+  // Play on by keyboard until a scoring is read out: a feature completed during play, or at
+  // the latest the final scoring (followers are placed every other turn). Every line added to
+  // the live region is recorded, as a screen reader would hear them.
+  await page.evaluate(() => {
+    const g = globalThis as any;
+    g.__heard = [];
+    new g.MutationObserver((records: any[]) => {
+      for (const r of records) for (const n of r.addedNodes) g.__heard.push(n.textContent);
+    }).observe(g.document.querySelector('[data-announce]'), { childList: true });
+  });
+  const heard = () => page.evaluate(() => (globalThis as any).__heard as string[]);
+  // Enter on a focused button presses it: leave the sound button before playing by keys.
+  await page.evaluate(() => (globalThis as any).document.activeElement?.blur());
+  for (let i = 0; !(await heard()).some((h) => /scores? \d+/.test(h)); i++) {
+    if ((await page.getAttribute('.game', 'data-status')) === 'finished') break;
+    turn = await turnOf(page);
+    await page.keyboard.press('n');
+    await page.waitForSelector('.layer-tentative .tentative');
+    await page.keyboard.press(i % 2 ? '1' : '0');
+    await page.keyboard.press('Enter');
+    await myTurnAfter(page, turn).catch(async (e) => {
+      await shot(page, 'k-debug');
+      throw new Error(`${e.message}; toast: ${await page.textContent('#toast').catch(() => '')}; heard: ${(await heard()).slice(-3).join(' / ')}`);
+    });
+    await page.waitForFunction(() => /(Your turn|Game over)/.test((globalThis as any).document.querySelector('[data-announce]')?.lastElementChild?.textContent ?? ''));
+  }
+  const lines = await heard();
+  assert.ok(
+    lines.some((h) => /scores? \d+ for a/.test(h)),
+    `a scoring was announced: ${lines.join(' / ')}`,
+  );
+  assert.ok(
+    lines.some((h) => /^Kit placed /.test(h)),
+    'my own moves are read out too',
+  );
+
+  // The rules are one click away from the game (a new tab keeps the game open); if the game
+  // ended meanwhile, the end screen is closed first.
+  if (await page.locator('.overlay').isVisible()) await page.keyboard.press('Escape');
   const [rules] = await Promise.all([context.waitForEvent('page'), page.click('.topbar a[href="#/rules"]')]);
   await rules.waitForSelector('.rules-page');
   await rules.close();

@@ -49,7 +49,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     <p class="keys-help">Keys: <kbd>R</kbd> rotate, <kbd>Shift</kbd>+<kbd>R</kbd> back, <kbd>N</kbd>/<kbd>P</kbd> next/previous spot on the board, <kbd>0</kbd>–<kbd>9</kbd> follower, <kbd>Enter</kbd> confirm, <kbd>Esc</kbd> take back, arrows pan, <kbd>+</kbd>/<kbd>−</kbd> zoom, <kbd>F</kbd> fit.</p>
   </aside>
   <div class="overlay" hidden></div>
-  <div class="sr-only" role="status" aria-live="polite" data-announce></div>
+  <div class="sr-only" role="log" aria-live="polite" aria-relevant="additions" data-announce></div>
 </div>`;
 
   const gameEl = root.querySelector<HTMLElement>('.game')!;

@@ -24,10 +24,11 @@ export function announcement(prev: GameView | null, view: GameView, last: LastMo
   return parts.length ? parts.join(' ') : null;
 }
 
-/** Puts `text` into the live region (cleared first, so a repeated sentence is read again). */
+/** Adds `text` to the live region as a new line (screen readers read each addition, so a
+ * bot's move right after yours does not cut yours off); the last few lines are kept. */
 export function announce(region: HTMLElement, text: string): void {
-  region.textContent = '';
-  window.setTimeout(() => {
-    region.textContent = text;
-  }, 50);
+  const line = document.createElement('p');
+  line.textContent = text;
+  region.append(line);
+  while (region.childElementCount > 4) region.firstElementChild!.remove();
 }
