@@ -41,11 +41,11 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     <div class="board-banner" hidden></div>
   </main>
   <aside class="panel" aria-label="Game panel">
-    <section class="turn-box" aria-live="polite"></section>
+    <section class="turn-box" aria-label="Turn"></section>
     <section class="tile-box"></section>
     <section class="players-box" aria-label="Players"></section>
     <section class="chat-box"></section>
-    <section class="log-box"><h2>Game log</h2><ol class="log" aria-live="polite"></ol></section>
+    <section class="log-box"><h2>Game log</h2><ol class="log"></ol></section>
     <p class="keys-help">Keys: <kbd>R</kbd> rotate, <kbd>Shift</kbd>+<kbd>R</kbd> back, <kbd>N</kbd>/<kbd>P</kbd> next/previous spot on the board, <kbd>0</kbd>–<kbd>9</kbd> follower, <kbd>Enter</kbd> confirm, <kbd>Esc</kbd> take back, arrows pan, <kbd>+</kbd>/<kbd>−</kbd> zoom, <kbd>F</kbd> fit.</p>
   </aside>
   <div class="overlay" hidden></div>
@@ -60,6 +60,8 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   const connEl = root.querySelector<HTMLElement>('.conn')!;
   const banner = root.querySelector<HTMLElement>('.board-banner')!;
   const overlay = root.querySelector<HTMLElement>('.overlay')!;
+  // The one live region of the game (game/announce.ts). The turn box (its clock ticks) and the
+  // log (rebuilt on reconnect) are not live regions: a screen reader would chatter.
   const announcer = root.querySelector<HTMLElement>('[data-announce]')!;
   /** The last move already heard (sound) and announced (live region): no repeats on resends. */
   let heardTurn = -1;
