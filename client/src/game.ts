@@ -28,7 +28,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     <span class="game-id" title="Game id">game <code>${esc(gameId)}</code></span>
     <button class="btn small ghost" data-action="invite" data-focus-key="invite">Invite link</button>
     ${soundButton()}
-    <a class="btn small ghost" href="#/rules" target="_blank" rel="noopener" title="The rules, in a new tab">Rules</a>
+    <a class="btn small ghost" href="#/rules" target="_blank" rel="noopener" title="How to play, in a new tab"><svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="8" r="6.5" fill="none" stroke="currentColor" stroke-width="1.5"/><path d="M6.2 6.3a1.9 1.9 0 1 1 2.6 1.8c-.5.2-.8.6-.8 1.1v.6" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linecap="round"/><circle cx="8" cy="11.8" r=".9" fill="currentColor"/></svg><span class="btn-label">Rules</span></a>
     <span class="conn" data-conn="connecting" role="status" aria-live="polite">connecting…</span>
   </header>
   <main class="board-wrap">

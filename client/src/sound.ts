@@ -88,10 +88,19 @@ export function cuesFor(prev: GameView | null, view: GameView, last: LastMove | 
   return cues;
 }
 
-/** The toolbar button: its markup, and a click handler that flips it. */
+const SPEAKER = '<path d="M2 6h3l4-3.5v11L5 10H2Z" fill="currentColor"/>';
+const WAVES = '<path d="M11 5.5a3.5 3.5 0 0 1 0 5M12.8 3.5a6 6 0 0 1 0 9" fill="none" stroke="currentColor" stroke-width="1.4" stroke-linecap="round"/>';
+const CROSS = '<path d="m11 5.5 4 5m0-5-4 5" stroke="currentColor" stroke-width="1.5" stroke-linecap="round"/>';
+
+/** The switch's inside: a speaker (with waves or crossed out) and the state in words. */
+function soundFace(on: boolean): string {
+  return `<svg class="ico" viewBox="0 0 16 16" aria-hidden="true">${SPEAKER}${on ? WAVES : CROSS}</svg><span class="btn-label">${on ? 'Sound on' : 'Sound off'}</span>`;
+}
+
+/** The sound switch's markup (game top bar, rules page); any of them on the page flips them all. */
 export function soundButton(): string {
   const on = soundOn();
-  return `<button type="button" class="btn small ghost sound-toggle" data-sound-toggle aria-pressed="${on}" title="Game sounds (placements, scorings, your turn)">${on ? 'Sound on' : 'Sound off'}</button>`;
+  return `<button type="button" class="btn small ghost sound-toggle" data-sound-toggle aria-pressed="${on}" title="Game sounds: placements, scorings, your turn">${soundFace(on)}</button>`;
 }
 
 document.addEventListener('click', (e) => {
@@ -102,6 +111,6 @@ document.addEventListener('click', (e) => {
   if (on) unlock();
   for (const b of document.querySelectorAll<HTMLButtonElement>('[data-sound-toggle]')) {
     b.setAttribute('aria-pressed', String(on));
-    b.textContent = on ? 'Sound on' : 'Sound off';
+    b.innerHTML = soundFace(on);
   }
 });
