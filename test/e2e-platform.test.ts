@@ -19,7 +19,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
-import { createGame } from '../bench/lib/game-client.ts';
+import { Client, createGame, playUntilOver } from './server-helpers.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = fileURLToPath(new URL('../test-results/e2e/', import.meta.url));
@@ -294,4 +294,25 @@ test('table talk: seats talk, the watcher reads only, typed markup stays text, m
     assert.deepEqual(p.errors, []);
     await p.context.close();
   }
+});
+
+test('end screen and replay viewer: no serious accessibility problem', async () => {
+  // A whole game played by the Node client against a random bot, then opened in the browser.
+  const { id, tokens } = await createGame(base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], () => 'Max');
+  const me = await Client.join(base.replace('http', 'ws') + '/ws', id, tokens.get(0));
+  await playUntilOver(new Map([[0, me]]), 60000);
+  me.close();
+  const { context, page, errors } = await newPage();
+  await holdSeat(context, id, 0, tokens.get(0)!, 'Max');
+  await page.goto(`${base}/#/g/${id}`);
+  await page.waitForSelector('.overlay .end');
+  await page.waitForFunction(() => /Game over/.test((globalThis as any).document.querySelector('[data-announce]')?.textContent ?? ''));
+  assert.deepEqual(await axeProblems(page), [], 'end screen');
+  await shot(page, 'k-end-screen');
+  await page.goto(`${base}/#/replay/${id}`);
+  await page.waitForSelector('.replay-controls');
+  assert.deepEqual(await axeProblems(page), [], 'replay viewer');
+  await shot(page, 'k-replay');
+  assert.deepEqual(errors, []);
+  await context.close();
 });

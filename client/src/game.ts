@@ -45,7 +45,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     <section class="tile-box"></section>
     <section class="players-box" aria-label="Players"></section>
     <section class="chat-box"></section>
-    <section class="log-box"><h2>Game log</h2><ol class="log"></ol></section>
+    <section class="log-box"><h2>Game log</h2><ol class="log" tabindex="0" aria-label="Moves and scorings"></ol></section>
     <p class="keys-help">Keys: <kbd>R</kbd> rotate, <kbd>Shift</kbd>+<kbd>R</kbd> back, <kbd>N</kbd>/<kbd>P</kbd> next/previous spot on the board, <kbd>0</kbd>–<kbd>9</kbd> follower, <kbd>Enter</kbd> confirm, <kbd>Esc</kbd> take back, arrows pan, <kbd>+</kbd>/<kbd>−</kbd> zoom, <kbd>F</kbd> fit.</p>
   </aside>
   <div class="overlay" hidden></div>

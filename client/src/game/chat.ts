@@ -35,7 +35,7 @@ export class ChatPanel {
     box.setAttribute('aria-labelledby', 'chat-title');
     box.innerHTML = `<div class="chat-head"><h2 id="chat-title">Table talk</h2>
 <button type="button" class="btn small ghost" data-chat="mute" aria-pressed="false">Mute</button></div>
-<ol class="chat-list" aria-live="polite" aria-relevant="additions" aria-label="Messages"></ol>
+<ol class="chat-list" tabindex="0" aria-live="polite" aria-relevant="additions" aria-label="Messages"></ol>
 <p class="chat-muted muted" hidden></p>
 <div class="chat-quick" role="group" aria-label="Quick messages">${QUICK_IDS.map((id) => `<button type="button" class="btn small" data-quick="${id}">${QUICK_MESSAGES[id]}</button>`).join('')}</div>
 <form class="chat-form"><input name="chat" autocomplete="off" maxlength="${CHAT_MAX_CHARS}" placeholder="Say something…" aria-label="Message to the table"><button class="btn small" type="submit">Send</button></form>
