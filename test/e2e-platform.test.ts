@@ -299,7 +299,7 @@ test('table talk: seats talk, the watcher reads only, typed markup stays text, m
 test('end screen and replay viewer: no serious accessibility problem', async () => {
   // A whole game played by the Node client against a random bot, then opened in the browser.
   const { id, tokens } = await createGame(base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], () => 'Max');
-  const me = await Client.join(base.replace('http', 'ws') + '/ws', id, tokens.get(0));
+  const me = await Client.join(`${base.replace('http', 'ws')}/ws`, id, tokens.get(0));
   await playUntilOver(new Map([[0, me]]), 60000);
   me.close();
   const { context, page, errors } = await newPage();
