@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CHAT_BURST, CHAT_KEPT } from '../server/games/table-talk.ts';
 import { CHAT_MAX_CHARS } from '../server/wire/chat.ts';
-import { Client, createGame, type Running, startServer } from './server-helpers.ts';
+import { Client, createGame, get, type Running, startServer } from './server-helpers.ts';
 
 let server: Running;
 before(async () => {
@@ -39,6 +39,9 @@ test('a quick message and free text reach both seats and the watcher, with seat 
   }
   t.bob.send({ type: 'chat', text: '  nice   city\n\tthere ' });
   for (const c of t.all) assert.deepEqual((await chatFrame(c)).message.text, 'nice city there');
+  const metrics = (await get(server.base, '/metrics')).body as string;
+  assert.match(metrics, /tessera_chat_messages_total\{kind="quick"\} [1-9]/);
+  assert.match(metrics, /tessera_chat_messages_total\{kind="text"\} [1-9]/);
   for (const c of t.all) c.close();
 });
 

@@ -170,7 +170,8 @@ export class Connection implements Subscriber {
     if (!this.room) return this.error('not_joined', 'send a hello frame first', frame.id);
     if (this.seat === null) return this.error('not_seated', 'watchers read the table talk but may not write: only seated players chat', frame.id);
     const refused = this.room.say(this.seat, { quick: frame.quick, text: frame.text });
-    if (refused) this.error(refused.error, refused.message, frame.id);
+    if (refused) return this.error(refused.error, refused.message, frame.id);
+    this.options.metrics.chatMessages.inc({ kind: frame.quick ? 'quick' : 'text' });
   }
 
   private move(frame: MoveFrame): void {
