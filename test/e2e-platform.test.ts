@@ -286,6 +286,14 @@ test('table talk: seats talk, the watcher reads only, typed markup stays text, m
   await ann.page.waitForSelector('.chat-msg:has-text("Oops!")');
   assert.equal(await ann.page.locator('.chat-msg').count(), 3);
 
+  // On a phone the quick messages are one row that scrolls sideways; the page does not.
+  await ann.page.setViewportSize({ width: 390, height: 844 });
+  await ann.page.locator('.chat-box').scrollIntoViewIfNeeded();
+  const quickRow = (await ann.page.locator('.chat-quick').boundingBox())!;
+  assert.ok(quickRow.height < 60, `one row of quick messages (${quickRow.height} px high)`);
+  assert.ok(await ann.page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth + 1), 'no sideways page scroll');
+  await shot(ann.page, 'k-chat-phone');
+
   // Bob's view with the talk, for the eye.
   await bob.page.locator('.chat-box').scrollIntoViewIfNeeded();
   await shot(bob.page, 'k-chat-player');

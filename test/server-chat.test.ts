@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { CHAT_BURST, CHAT_KEPT } from '../server/games/table-talk.ts';
+import { CHAT_BURST, CHAT_KEPT, CHAT_REFILL_MS, cleanText, TableTalk } from '../server/games/table-talk.ts';
 import { CHAT_MAX_CHARS } from '../server/wire/chat.ts';
 import { Client, createGame, get, type Running, startServer } from './server-helpers.ts';
 
@@ -121,6 +121,22 @@ test('hostile text stays text: markup arrives verbatim, control and direction ov
   t.ann.send('{"type":"chat","text":"hi","__proto__":{"admin":true}}');
   assert.equal((await errorFrame(t.ann)).code, 'bad_frame');
   for (const c of t.all) c.close();
+});
+
+test('the rate budget refills: one more message every CHAT_REFILL_MS, never more than the burst saved up', () => {
+  const talk = new TableTalk();
+  const t0 = 1_000_000;
+  for (let i = 0; i < CHAT_BURST; i++) assert.ok(!('error' in talk.say(0, 'Ann', { quick: 'hello' }, t0)));
+  assert.equal((talk.say(0, 'Ann', { quick: 'hello' }, t0 + CHAT_REFILL_MS - 1) as { error: string }).error, 'chat_rate_limited');
+  assert.ok(!('error' in talk.say(0, 'Ann', { quick: 'hello' }, t0 + CHAT_REFILL_MS)));
+  // A long silence saves up one burst, not more.
+  const later = t0 + 100 * CHAT_REFILL_MS;
+  for (let i = 0; i < CHAT_BURST; i++) assert.ok(!('error' in talk.say(0, 'Ann', { text: `x${i}` }, later)));
+  assert.ok('error' in talk.say(0, 'Ann', { text: 'one too many' }, later));
+  // The kept history is bounded, oldest dropped first.
+  for (let i = 0; i < CHAT_KEPT + 5; i++) talk.say(1 + (i % 4), 'Bob', { quick: 'oops' }, later + i * CHAT_REFILL_MS);
+  assert.equal(talk.recent().length, CHAT_KEPT);
+  assert.equal(cleanText(' a\u202e\u0000  b\n'), 'a b');
 });
 
 test('recent talk (at most CHAT_KEPT, in memory) comes back in the welcome of a reconnecting player', async () => {
