@@ -3,6 +3,7 @@
 // Messages are built with textContent, never markup: what a player typed stays text.
 
 import { PLAYER_COLORS, PLAYER_GLYPHS } from '../art.ts';
+import { toast } from '../dom.ts';
 import { CHAT_MAX_CHARS, type ChatMessage, QUICK_IDS, QUICK_MESSAGES, type QuickId } from '../protocol.ts';
 
 const MUTED_KEY = 'tessera.chatMuted.v1';
@@ -135,15 +136,21 @@ export class ChatPanel {
     const t = (e.target as HTMLElement).closest<HTMLElement>('[data-quick], [data-chat]');
     if (!t) return;
     if (t.dataset.chat === 'mute') this.setMuted(!this.muted);
-    else if (t.dataset.quick && this.you !== null) this.sender.send({ quick: t.dataset.quick as QuickId });
+    else if (t.dataset.quick && this.you !== null) this.sendOrSay({ quick: t.dataset.quick as QuickId });
   };
 
   private readonly onSubmit = (e: SubmitEvent) => {
     e.preventDefault();
     const text = this.input.value.trim();
     if (!text || this.you === null) return;
-    if (this.sender.send({ text })) this.input.value = '';
+    if (this.sendOrSay({ text })) this.input.value = '';
   };
+
+  private sendOrSay(content: { quick: QuickId } | { text: string }): boolean {
+    const sent = this.sender.send(content);
+    if (!sent) toast('Not connected: the message was not sent.', 'error');
+    return sent;
+  }
 }
 
 function mutedGames(): string[] {
