@@ -47,6 +47,7 @@ export class Metrics {
   readonly storeWritable = this.gauge('tessera_store_writable', '1 while the game store commits writes, 0 while they fail');
   readonly sockets = this.gauge('tessera_ws_connections', 'Open WebSocket connections');
   readonly wsErrors = this.counter('tessera_ws_errors_total', 'Error frames sent, by code', ['code']);
+  readonly chatMessages = this.counter('tessera_chat_messages_total', 'Table-talk messages sent, by kind (quick, text); refusals are in tessera_ws_errors_total', ['kind']);
   readonly wsViolations = this.counter('tessera_ws_protocol_violations_total', 'Connections closed for breaking the WebSocket protocol, by ws error code', ['code']);
   readonly loopDelayGauge = this.gauge('tessera_event_loop_delay_seconds', `Main event-loop delay over the last ${LOOP_WINDOW_SECONDS} s`, ['quantile']);
   readonly loopUtilisation = this.gauge('tessera_event_loop_utilization', `Main event-loop utilisation over the last ${LOOP_WINDOW_SECONDS} s (0..1)`);

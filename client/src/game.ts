@@ -17,6 +17,9 @@ import { renderPlayers } from './game/players.ts';
 import { GameScreenState } from './game/state.ts';
 import { renderTray } from './game/tray.ts';
 import { renderTurn, tickTurn } from './game/turn-panel.ts';
+import { ChatPanel } from './game/chat.ts';
+import { announce, announcement } from './game/announce.ts';
+import { cuesFor, play, soundButton } from './sound.ts';
 import { GameSocket, type ConnState } from './net.ts';
 import { capitalize, tileWords } from './text.ts';
 import type { GameView, LastMove, Placement } from './protocol.ts';
@@ -32,6 +35,8 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     <a class="brand" href="#/" title="Back to the lobby"><span class="brand-mark" aria-hidden="true"></span>Tessera</a>
     <span class="game-id" title="Game id">game <code>${esc(gameId)}</code></span>
     <button class="btn small ghost" data-action="invite" data-focus-key="invite">Invite link</button>
+    ${soundButton()}
+    <a class="btn small ghost" href="#/rules" target="_blank" rel="noopener" title="How to play, in a new tab"><svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="8" r="6.5" fill="none" stroke="currentColor" stroke-width="1.5"/><path d="M6.2 6.3a1.9 1.9 0 1 1 2.6 1.8c-.5.2-.8.6-.8 1.1v.6" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linecap="round"/><circle cx="8" cy="11.8" r=".9" fill="currentColor"/></svg><span class="btn-label">Rules</span></a>
     <button class="btn small ghost sheet-toggle" data-action="sheet" aria-expanded="false">Players &amp; tiles</button>
     <span class="conn" data-conn="connecting" role="status" aria-live="polite">connecting…</span>
   </header>
@@ -47,14 +52,16 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     <div class="score-track"></div>
   </main>
   <aside class="panel" aria-label="Game panel">
-    <section class="turn-box" aria-live="polite"></section>
+    <section class="turn-box" aria-label="Turn"></section>
     <section class="tile-box"></section>
     <section class="players-box" aria-label="Players"></section>
+    <section class="chat-box"></section>
     <section class="bag-box" aria-label="Tiles left in the bag"></section>
-    <section class="log-box"><h2>Game log</h2><ol class="log" aria-live="polite"></ol></section>
+    <section class="log-box"><h2>Game log</h2><ol class="log" tabindex="0" aria-label="Moves and scorings"></ol></section>
     <p class="keys-help">Keys: <kbd>R</kbd> rotate, <kbd>Shift</kbd>+<kbd>R</kbd> back, <kbd>N</kbd>/<kbd>P</kbd> next/previous spot on the board, <kbd>0</kbd>–<kbd>9</kbd> follower, <kbd>Enter</kbd> confirm, <kbd>Esc</kbd> take back, arrows pan, <kbd>+</kbd>/<kbd>−</kbd> zoom, <kbd>F</kbd> fit.</p>
   </aside>
   <div class="overlay" hidden></div>
+  <div class="sr-only" role="log" aria-live="polite" aria-relevant="additions" data-announce></div>
 </div>`;
 
   const gameEl = root.querySelector<HTMLElement>('.game')!;
@@ -70,6 +77,15 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   const trackEl = root.querySelector<HTMLElement>('.score-track')!;
   /** Stops the final scorings' replay while it runs. */
   let finalReplay: (() => void) | null = null;
+  // The one live region of the game (game/announce.ts). The turn box (its clock ticks) and the
+  // log (rebuilt on reconnect) are not live regions: a screen reader would chatter.
+  const announcer = root.querySelector<HTMLElement>('[data-announce]')!;
+  /** The last move already heard (sound) and announced (live region): no repeats on resends. */
+  let heardTurn = -1;
+  const chat = new ChatPanel(root.querySelector<HTMLElement>('.chat-box')!, gameId, {
+    send: (content) => socket.sendChat(content),
+    onHeard: () => play('chat'),
+  });
 
   const state = new GameScreenState();
   let held: HeldSeat | null = heldSeats.get(gameId);
@@ -98,8 +114,11 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
 
   function connect(): GameSocket {
     return new GameSocket(gameId, held?.token, {
-      onWelcome: (seat, moves) => {
+      onWelcome: (seat, moves, talk) => {
         state.history = moves;
+        chat.setSeat(seat);
+        chat.load(talk);
+        heardTurn = moves.at(-1)?.turn ?? -1;
         if (held && seat === null) {
           heldSeats.forget(gameId);
           held = null;
@@ -107,6 +126,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
         gameEl.classList.toggle('spectating', seat === null);
       },
       onState: (v, last) => onState(v, last),
+      onChat: (message) => chat.add(message),
       onError: (code, message) => {
         state.pending = false;
         if (state.hint === 'asked') state.hint = null;
@@ -170,6 +190,10 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
         finalReplay = null;
         if (!endDismissed && overlay.hidden) showEnd();
       });
+    for (const cue of cuesFor(prev, v, last, heardTurn)) play(cue);
+    const said = announcement(prev, v, last, heardTurn);
+    if (said) announce(announcer, said);
+    if (last) heardTurn = Math.max(heardTurn, last.turn);
     if (v.currentSeat !== null && v.currentSeat === v.you && prev && prev.currentSeat !== v.you) document.title = 'Your turn · Tessera';
     else if (v.currentSeat !== v.you) document.title = 'Tessera';
     render();

@@ -23,7 +23,7 @@ export function mountLobby(root: HTMLElement): () => void {
   <header class="hero">
     <div class="hero-tiles" aria-hidden="true">${['C', 'R', 'D', 'V', 'B', 'L', 'N'].map((t, i) => tileIcon(t, (i * 90) % 360, 56)).join('')}</div>
     <h1><span class="brand-mark" aria-hidden="true"></span>Tessera</h1>
-    <p class="tagline">The classic 72-tile game of roads, cities, monasteries and farms — against bots or friends.</p>
+    <p class="tagline">The classic 72-tile game of roads, cities, monasteries and farms — against bots or friends. <a href="#/rules">How to play</a></p>
   </header>
   <div class="lobby-grid">
     <section class="card create" aria-labelledby="create-title">

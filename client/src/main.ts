@@ -5,6 +5,7 @@ import { mountGallery } from './gallery.ts';
 import { mountGame } from './game.ts';
 import { mountLobby } from './lobby.ts';
 import { mountReplay } from './replay.ts';
+import { mountRules } from './rules-page.ts';
 
 const root = document.getElementById('app')!;
 let unmount: (() => void) | null = null;
@@ -23,8 +24,10 @@ function route(): void {
   unmount = null;
   root.innerHTML = '';
   const tiles = hash.startsWith('/tiles');
-  document.body.dataset.route = game ? 'game' : replay ? 'replay' : tiles ? 'tiles' : 'lobby';
+  const rules = hash.startsWith('/rules');
+  document.body.dataset.route = game ? 'game' : replay ? 'replay' : tiles ? 'tiles' : rules ? 'rules' : 'lobby';
   if (tiles) unmount = mountGallery(root);
+  else if (rules) unmount = mountRules(root);
   else if (game) unmount = mountGame(root, decodeURIComponent(game[1]));
   else if (replay) unmount = mountReplay(root, decodeURIComponent(replay[1]), /[?&]analyse\b/.test(hash));
   else unmount = mountLobby(root);

@@ -2,12 +2,13 @@
 // reconnection by itself (backoff with jitter) after a drop, a server restart or a sleeping tab.
 // A client-level ping notices a dead connection the browser has not noticed yet.
 
-import { PROTOCOL_VERSION, type ErrorCode, type GameView, type LastMove, type Move, type ServerFrame } from './protocol.ts';
+import { PROTOCOL_VERSION, type ChatMessage, type ErrorCode, type GameView, type LastMove, type Move, type QuickId, type ServerFrame } from './protocol.ts';
 
 export type ConnState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
 export interface GameSocketEvents {
-  onWelcome?(seat: number | null, history: LastMove[]): void;
+  onWelcome?(seat: number | null, history: LastMove[], chat: ChatMessage[]): void;
+  onChat?(message: ChatMessage): void;
   onState?(view: GameView, last: LastMove | null): void;
   onError?(code: ErrorCode, message: string): void;
   /** The answer to `sendHint`: the expert's move for that turn. */
@@ -111,7 +112,10 @@ export class GameSocket {
       case 'welcome':
         this.attempts = 0;
         this.set('open');
-        this.events.onWelcome?.(frame.seat, frame.history ?? []);
+        this.events.onWelcome?.(frame.seat, frame.history ?? [], frame.chat ?? []);
+        return;
+      case 'chat':
+        this.events.onChat?.(frame.message);
         return;
       case 'state':
         this.events.onState?.(frame.view, frame.last);
@@ -188,6 +192,14 @@ export class GameSocket {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return false;
     ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  /** Table talk: a quick message id or free text. */
+  sendChat(content: { quick: QuickId } | { text: string }): boolean {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify({ type: 'chat', ...content, id: `c${this.nextId++}` }));
     return true;
   }
 

@@ -15,12 +15,16 @@ import { SeatClock } from './seat-clock.ts';
 import type { GameStatus, GameView, LastMove, StandInReason } from '../wire/game.ts';
 import { type SeatInfo, seatView } from './view.ts';
 import { moveHistory } from './history.ts';
+import { type ChatError, TableTalk } from './table-talk.ts';
+import type { ChatMessage, QuickId } from '../wire/chat.ts';
 
 export type { LastMove };
 
 export interface Subscriber {
   seat: number | null;
   update(view: GameView, last: LastMove | null): void;
+  /** A table-talk message for everyone connected to the game. */
+  chat(message: ChatMessage): void;
 }
 
 export type MoveErrorCode = 'not_started' | 'game_over' | 'not_your_turn' | 'stale_turn' | 'illegal_move' | 'storage_unavailable' | 'hints_off';
@@ -56,6 +60,7 @@ export class Room {
   private readonly holders: (SeatHolder | null)[];
   private readonly deps: RoomDeps;
   private readonly subscribers = new Set<Subscriber>();
+  private readonly talk = new TableTalk();
   private readonly clock: SeatClock;
   private movesCount: number;
   private botPending = false;
@@ -478,6 +483,19 @@ export class Room {
     this.deps.store.setRematch(this.id, id);
     this.rematchId = id;
     this.broadcast();
+  }
+
+  /** A seated player's table talk, sent to every connection (players and watchers alike). */
+  say(seat: number, content: { quick?: QuickId; text?: string }): ChatError | null {
+    const message = this.talk.say(seat, this.holders[seat]?.name ?? `seat ${seat + 1}`, content);
+    if ('error' in message) return message;
+    for (const sub of this.subscribers) sub.chat(message);
+    return null;
+  }
+
+  /** The last messages of table talk (in memory only), oldest first. */
+  recentChat(): ChatMessage[] {
+    return this.talk.recent();
   }
 
   /** Every move so far, as the live frames showed it (bot timings only for moves made since

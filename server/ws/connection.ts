@@ -6,8 +6,10 @@ import type { RawData, WebSocket } from 'ws';
 import type { GameService } from '../games/service.ts';
 import type { LastMove, Room, Subscriber } from '../games/room.ts';
 import type { GameView } from '../wire/game.ts';
+import type { ChatMessage } from '../wire/chat.ts';
 import type { Metrics } from '../metrics.ts';
 import {
+  type ChatFrame,
   CLIENT_FRAMES,
   type ClientFrame,
   type ClientFrameType,
@@ -58,6 +60,10 @@ export class Connection implements Subscriber {
 
   update(view: GameView, last: LastMove | null): void {
     this.send({ type: 'state', view, last });
+  }
+
+  chat(message: ChatMessage): void {
+    this.send({ type: 'chat', message });
   }
 
   send(frame: ServerFrame): void {
@@ -131,6 +137,8 @@ export class Connection implements Subscriber {
         return this.claim(frame.id);
       case 'hint':
         return this.hint(frame);
+      case 'chat':
+        return this.chatFrom(frame);
     }
   }
 
@@ -150,7 +158,7 @@ export class Connection implements Subscriber {
     this.room = room;
     this.seat = seat;
     this.log = room.log.child({ seat });
-    this.send({ type: 'welcome', v: PROTOCOL_VERSION, gameId: room.id, seat, history });
+    this.send({ type: 'welcome', v: PROTOCOL_VERSION, gameId: room.id, seat, history, chat: room.recentChat() });
     room.subscribe(this);
   }
 
@@ -170,6 +178,14 @@ export class Connection implements Subscriber {
       if ('error' in result) return this.error(result.error, result.message, frame.id);
       this.send({ type: 'hint', ...result, ...ref });
     });
+  }
+
+  private chatFrom(frame: ChatFrame): void {
+    if (!this.room) return this.error('not_joined', 'send a hello frame first', frame.id);
+    if (this.seat === null) return this.error('not_seated', 'watchers read the table talk but may not write: only seated players chat', frame.id);
+    const refused = this.room.say(this.seat, { quick: frame.quick, text: frame.text });
+    if (refused) return this.error(refused.error, refused.message, frame.id);
+    this.options.metrics.chatMessages.inc({ kind: frame.quick ? 'quick' : 'text' });
   }
 
   private move(frame: MoveFrame): void {

@@ -6,6 +6,7 @@ import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { WsErrorCode as ErrorCode } from '../errors.ts';
 import type { GameView, LastMove, Move as WireMove } from '../wire/game.ts';
+import { CHAT_MAX_CHARS, type ChatMessage, QUICK_IDS } from '../wire/chat.ts';
 
 export { PROTOCOL_VERSION } from '../wire/version.ts';
 export type { ErrorCode };
@@ -51,12 +52,24 @@ export const HintFrame = Type.Object(
   { ...closed, description: 'ask for the strongest move for your tile (games with `view.hints`)' },
 );
 
-export const CLIENT_FRAMES = { hello: HelloFrame, move: MoveFrame, ping: PingFrame, claim: ClaimFrame, hint: HintFrame };
+export const ChatFrame = Type.Object(
+  {
+    type: Type.Literal('chat'),
+    quick: Type.Optional(Type.Enum(QUICK_IDS, { description: 'a quick message; give this or `text`' })),
+    // The schema bounds the raw string (escapes and spaces included); the trimmed text is checked against CHAT_MAX_CHARS.
+    text: Type.Optional(Type.String({ minLength: 1, maxLength: CHAT_MAX_CHARS * 2, description: `free text, at most ${CHAT_MAX_CHARS} characters once trimmed` })),
+    id: Id,
+  },
+  { ...closed, description: 'table talk from a seated player' },
+);
+
+export const CLIENT_FRAMES = { hello: HelloFrame, move: MoveFrame, ping: PingFrame, claim: ClaimFrame, hint: HintFrame, chat: ChatFrame };
 export type ClientFrameType = keyof typeof CLIENT_FRAMES;
 export type HelloFrame = Static<typeof HelloFrame>;
 export type MoveFrame = Static<typeof MoveFrame>;
 export type HintFrame = Static<typeof HintFrame>;
-export type ClientFrame = HelloFrame | MoveFrame | HintFrame | Static<typeof PingFrame> | Static<typeof ClaimFrame>;
+export type ChatFrame = Static<typeof ChatFrame>;
+export type ClientFrame = HelloFrame | MoveFrame | HintFrame | Static<typeof PingFrame> | Static<typeof ClaimFrame> | ChatFrame;
 
 const validators = Object.fromEntries(Object.entries(CLIENT_FRAMES).map(([type, schema]) => [type, Compile(schema)])) as Record<ClientFrameType, ReturnType<typeof Compile>>;
 
@@ -75,7 +88,9 @@ export function frameProblem(type: ClientFrameType, frame: unknown): string | nu
 
 export type ServerFrame =
   /** `history`: every move so far, oldest first, for the log (later moves come as `last`). */
-  | { type: 'welcome'; v: number; gameId: string; seat: number | null; history: LastMove[] }
+  /** `chat`: the recent table talk (in memory, at most CHAT_KEPT messages), oldest first. */
+  | { type: 'welcome'; v: number; gameId: string; seat: number | null; history: LastMove[]; chat: ChatMessage[] }
+  | { type: 'chat'; message: ChatMessage }
   | { type: 'state'; view: GameView; last: LastMove | null }
   | { type: 'error'; code: ErrorCode; message: string; ref?: string | number }
   | { type: 'pong'; ref?: string | number }
@@ -84,7 +99,7 @@ export type ServerFrame =
   | { type: 'bye'; reason: string };
 
 /** The server frames' types, for docs and tests; the check below fails to compile if one is missing. */
-export const SERVER_FRAME_TYPES = ['welcome', 'state', 'error', 'pong', 'hint', 'bye'] as const satisfies readonly ServerFrame['type'][];
+export const SERVER_FRAME_TYPES = ['welcome', 'state', 'chat', 'error', 'pong', 'hint', 'bye'] as const satisfies readonly ServerFrame['type'][];
 const allServerFramesListed: Exclude<ServerFrame['type'], (typeof SERVER_FRAME_TYPES)[number]> extends never ? true : never = true;
 void allServerFramesListed;
 

@@ -22,7 +22,7 @@ function playerRow(v: GameView, s: SeatView): string {
 <span class="p-name">${esc(seatName(v.seats, s.seat))}${you ? ' <em>(you)</em>' : ''}</span>
 <span class="p-score" aria-label="score">${s.score}</span></div>
 <div class="p-sub"><span class="p-role${s.kind === 'person' && s.name && !s.connected ? ' away' : ''}">${esc(seatRole(s))} · ${esc(glyphName(s.seat))}</span>${chip}</div>
-<div class="p-followers" aria-label="${s.followers} followers left" title="${s.followers} of ${FOLLOWERS} followers in supply">${followers}</div>
+<div class="p-followers" role="img" aria-label="${s.followers} followers left" title="${s.followers} of ${FOLLOWERS} followers in supply">${followers}</div>
 <div class="p-points" title="Points by feature"><span>City ${p.city}</span><span>Road ${p.road}</span><span>Monastery ${p.monastery}</span><span>Farm ${p.farm}</span></div>
 </li>`;
 }

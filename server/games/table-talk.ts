@@ -1,0 +1,58 @@
+// One game's table talk: who may speak (seated players, not watchers), how often (a token
+// bucket per seat, shared by that seat's connections), what text is accepted (trimmed, control
+// and direction-override characters removed, length-limited), and the recent messages kept in
+// memory for connections that join or come back (not stored: a restart forgets them).
+
+import { CHAT_MAX_CHARS, type ChatMessage, type QuickId } from '../wire/chat.ts';
+
+/** Messages a seat may send at once, then one more every `CHAT_REFILL_MS`. */
+export const CHAT_BURST = 5;
+export const CHAT_REFILL_MS = 3000;
+/** Recent messages replayed to a connection that says hello. */
+export const CHAT_KEPT = 30;
+
+export type ChatError = { error: 'bad_frame' | 'chat_rate_limited'; message: string };
+
+// Control characters (whitespace ones become spaces first), and the bidirectional marks,
+// overrides and isolates that could make a message display as something else.
+const UNSAFE = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** The text as shown to everyone: unsafe characters dropped, whitespace runs made one space. */
+export function cleanText(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(UNSAFE, '').replace(/ {2,}/g, ' ').trim();
+}
+
+export class TableTalk {
+  private readonly recentMessages: ChatMessage[] = [];
+  private readonly buckets = new Map<number, { tokens: number; at: number }>();
+
+  /** Checks and records a message from `seat`; the caller broadcasts it. */
+  say(seat: number, name: string, content: { quick?: QuickId; text?: string }, now = Date.now()): ChatMessage | ChatError {
+    if ((content.quick === undefined) === (content.text === undefined)) return { error: 'bad_frame', message: 'a chat frame carries either quick or text' };
+    let text: string | undefined;
+    if (content.text !== undefined) {
+      text = cleanText(content.text);
+      if (!text) return { error: 'bad_frame', message: 'text is empty' };
+      if ([...text].length > CHAT_MAX_CHARS) return { error: 'bad_frame', message: `text must be at most ${CHAT_MAX_CHARS} characters` };
+    }
+    if (!this.take(seat, now)) return { error: 'chat_rate_limited', message: `at most ${CHAT_BURST} messages at once, then one every ${CHAT_REFILL_MS / 1000} s` };
+    const message: ChatMessage = { seat, name, ...(content.quick ? { quick: content.quick } : { text }), at: now };
+    this.recentMessages.push(message);
+    if (this.recentMessages.length > CHAT_KEPT) this.recentMessages.shift();
+    return message;
+  }
+
+  recent(): ChatMessage[] {
+    return this.recentMessages.slice();
+  }
+
+  private take(seat: number, now: number): boolean {
+    const b = this.buckets.get(seat) ?? { tokens: CHAT_BURST, at: now };
+    b.tokens = Math.min(CHAT_BURST, b.tokens + (now - b.at) / CHAT_REFILL_MS);
+    b.at = now;
+    this.buckets.set(seat, b);
+    if (b.tokens < 1) return false;
+    b.tokens -= 1;
+    return true;
+  }
+}

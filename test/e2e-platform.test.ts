@@ -1,0 +1,326 @@
+// Issue K's platform features in a real browser: the real server (buildApp on 127.0.0.1, port 0,
+// a temp data dir) and Debian's Chromium driven by playwright-core. Table talk between two
+// seated players and a watcher (quick messages, free text that stays text, mute remembered);
+// game sounds synthesized with WebAudio, switched off with one click and remembered; the rules
+// page reached from the lobby and from a game; axe-core finds no serious or critical problem on
+// the lobby, the rules page and the game screen; turns and scorings are announced in a live
+// region while the game is played from the keyboard. Screenshots go to test-results/e2e/.
+//
+// Needs `npm run build` (the bot worker and the client bundle).
+
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { Client, createGame, playUntilOver } from './server-helpers.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = fileURLToPath(new URL('../test-results/e2e/', import.meta.url));
+const WEB = fileURLToPath(new URL('../dist/web/index.html', import.meta.url));
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+// The machine running the tests may be busy: waits are generous.
+const WAIT = 30000;
+
+let app: FastifyInstance;
+let base: string;
+let browser: Browser;
+let dataDir: string;
+
+before(async () => {
+  assert.ok(existsSync(CHROMIUM), `Chromium is needed at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  assert.ok(existsSync(WEB), 'the client is not built: run `npm run build` (or `npm run build:client`)');
+  mkdirSync(SHOTS, { recursive: true });
+  dataDir = mkdtempSync(join(tmpdir(), 'tessera-e2e-platform-'));
+  const config = loadConfig(
+    {},
+    { port: 0, host: '127.0.0.1', logLevel: 'silent', dataDir, botWorkers: 1, warmupLevel: 'random', botDeadlineMs: 1500, wsMessagesPerSecond: 200, wsBurst: 200, shutdownGraceMs: 500 },
+  );
+  app = await buildApp(config);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.tessera.poolStarted;
+  base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--autoplay-policy=no-user-gesture-required'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function newPage(viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
+  // Counts the oscillators the game starts: the sounds are synthesized, so this is what plays.
+  await context.addInitScript(() => {
+    const w = globalThis as any;
+    w.__oscillators = 0;
+    const create = w.AudioContext.prototype.createOscillator;
+    w.AudioContext.prototype.createOscillator = function (this: unknown) {
+      w.__oscillators++;
+      return create.call(this);
+    };
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource: .* 404/.test(m.text())) errors.push(m.text());
+  });
+  page.setDefaultTimeout(WAIT);
+  return { context, page, errors };
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+
+/** Runs axe-core in the page; returns the serious and critical violations, readable. */
+async function axeProblems(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.addScriptTag({ content: AXE });
+  const result = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v: any) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n: any) => n.target.join(' ')).join(' | ')}`);
+}
+
+/** Puts a seat token into the browser's storage as the lobby would after taking the seat. */
+async function holdSeat(context: BrowserContext, gameId: string, seat: number, token: string, name: string): Promise<void> {
+  await context.addInitScript(
+    ([g, s, t, n]) => {
+      const all = JSON.parse(localStorage.getItem('tessera.seats.v1') ?? '{}');
+      all[g as string] = { gameId: g, seat: s, token: t, name: n, at: Date.now() };
+      localStorage.setItem('tessera.seats.v1', JSON.stringify(all));
+    },
+    [gameId, seat, token, name] as const,
+  );
+}
+
+const myTurnAfter = (page: Page, turn: number) =>
+  page.waitForFunction(
+    (t) => {
+      const g = (globalThis as any).document.querySelector('.game');
+      return !!g && (g.dataset.status === 'finished' || (g.classList.contains('my-turn') && Number(g.dataset.turn) > t));
+    },
+    turn,
+    { timeout: WAIT },
+  );
+const turnOf = async (page: Page) => Number(await page.getAttribute('.game', 'data-turn'));
+const oscillators = (page: Page) => page.evaluate(() => (globalThis as any).__oscillators as number);
+
+test('lobby and rules page: no serious accessibility problem; the rules are linked and drawn with tile art', async () => {
+  const { context, page, errors } = await newPage();
+  await page.goto(`${base}/`);
+  await page.waitForSelector('.lobby');
+  assert.deepEqual(await axeProblems(page), [], 'lobby');
+  await page.click('a[href="#/rules"]');
+  await page.waitForSelector('.rules-page');
+  const text = (await page.textContent('.rules-page'))!;
+  for (const words of ['city against city, road against road', 'Knight', 'Thief', 'Monk', 'Farmer', '2 points a tile', '3 points for each completed city', 'last tile'])
+    assert.ok(text.includes(words), `the rules say "${words}"`);
+  assert.ok((await page.locator('.rules-page svg use[href^="#tile-"]').count()) >= 15, 'tiles are drawn');
+  assert.ok((await page.locator('.rules-page .meeple').count()) >= 5, 'followers are drawn on their spots');
+  assert.deepEqual(await axeProblems(page), [], 'rules page');
+  await shot(page, 'k-rules-page');
+  await page.click('a[href="#rules-farms"]');
+  assert.match(page.url(), /#\/rules$/, 'in-page links do not leave the page');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('#rules-followers').scrollIntoViewIfNeeded();
+  assert.ok(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth + 1), 'no sideways scrolling on a phone');
+  await shot(page, 'k-rules-phone');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('game screen: axe finds nothing serious, turns and scorings are announced, keyboard play, sounds on and off', async () => {
+  const { context, page, errors } = await newPage();
+  await page.goto(`${base}/`);
+  await page.waitForSelector('.lobby');
+  await page.fill('input[name=name]', 'Kit');
+  await page.selectOption('select[data-opp="0"]', 'random');
+  await page.click('button[type=submit]:has-text("Create game")');
+  await page.waitForURL(/#\/g\//);
+  await myTurnAfter(page, -1);
+  await page.waitForSelector('.conn[data-conn=open]');
+  await page.waitForFunction(() => /Your turn/.test((globalThis as any).document.querySelector('[data-announce]')?.textContent ?? ''));
+  assert.deepEqual(await axeProblems(page), [], 'game screen');
+  assert.equal(await page.getAttribute('[data-announce]', 'aria-live'), 'polite');
+  // Keyboard only: N picks a square, 0 no follower, Enter confirms. The placement sounds.
+  const before = await oscillators(page);
+  let turn = await turnOf(page);
+  await page.keyboard.press('n');
+  await page.waitForSelector('.layer-tentative .tentative');
+  await page.keyboard.press('0');
+  await page.keyboard.press('Enter');
+  await myTurnAfter(page, turn);
+  // The bot's move and whose turn it is are read out: "random bot 2 placed …. Your turn."
+  await page.waitForFunction(() => /bot 2 placed.*Your turn\./.test((globalThis as any).document.querySelector('[data-announce]')?.textContent ?? ''));
+  assert.ok((await oscillators(page)) > before, 'placing and the turn coming back made sounds');
+  assert.deepEqual(await axeProblems(page), [], 'game screen during play');
+  await shot(page, 'k-game-screen');
+
+  // One click turns sounds off; the choice survives a reload; nothing plays any more.
+  const toggle = page.locator('[data-sound-toggle]');
+  assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+  await toggle.click();
+  assert.equal(await toggle.getAttribute('aria-pressed'), 'false');
+  assert.equal(await page.evaluate(() => localStorage.getItem('tessera.sound.v1')), 'off');
+  await page.reload();
+  await myTurnAfter(page, -1);
+  assert.equal(await page.locator('[data-sound-toggle]').getAttribute('aria-pressed'), 'false');
+  assert.equal((await page.textContent('[data-sound-toggle]'))!.trim(), 'Sound off');
+  turn = await turnOf(page);
+  await page.keyboard.press('n');
+  await page.waitForSelector('.layer-tentative .tentative');
+  await page.keyboard.press('Enter');
+  await myTurnAfter(page, turn);
+  assert.equal(await oscillators(page), 0, 'no sound once switched off');
+  await page.locator('[data-sound-toggle]').click();
+  assert.equal(await page.evaluate(() => localStorage.getItem('tessera.sound.v1')), 'on');
+
+  // Play on by keyboard until a scoring is read out: a feature completed during play, or at
+  // the latest the final scoring (followers are placed every other turn). Every line added to
+  // the live region is recorded, as a screen reader would hear them.
+  await page.evaluate(() => {
+    const g = globalThis as any;
+    g.__heard = [];
+    new g.MutationObserver((records: any[]) => {
+      for (const r of records) for (const n of r.addedNodes) g.__heard.push(n.textContent);
+    }).observe(g.document.querySelector('[data-announce]'), { childList: true });
+  });
+  const heard = () => page.evaluate(() => (globalThis as any).__heard as string[]);
+  // Enter on a focused button presses it: leave the sound button before playing by keys.
+  await page.evaluate(() => (globalThis as any).document.activeElement?.blur());
+  for (let i = 0; !(await heard()).some((h) => /scores? \d+/.test(h)); i++) {
+    if ((await page.getAttribute('.game', 'data-status')) === 'finished') break;
+    turn = await turnOf(page);
+    await page.keyboard.press('n');
+    await page.waitForSelector('.layer-tentative .tentative');
+    await page.keyboard.press(i % 2 ? '1' : '0');
+    await page.keyboard.press('Enter');
+    await myTurnAfter(page, turn).catch(async (e) => {
+      await shot(page, 'k-debug');
+      throw new Error(`${e.message}; toast: ${await page.textContent('#toast').catch(() => '')}; heard: ${(await heard()).slice(-3).join(' / ')}`);
+    });
+    await page.waitForFunction(() => /(Your turn|Game over)/.test((globalThis as any).document.querySelector('[data-announce]')?.lastElementChild?.textContent ?? ''));
+  }
+  const lines = await heard();
+  assert.ok(
+    lines.some((h) => /scores? \d+ for a/.test(h)),
+    `a scoring was announced: ${lines.join(' / ')}`,
+  );
+  assert.ok(
+    lines.some((h) => /^Kit placed /.test(h)),
+    'my own moves are read out too',
+  );
+
+  // The rules are one click away from the game (a new tab keeps the game open); if the game
+  // ended meanwhile, the end screen is closed first.
+  if (await page.locator('.overlay').isVisible()) await page.keyboard.press('Escape');
+  const [rules] = await Promise.all([context.waitForEvent('page'), page.click('.topbar a[href="#/rules"]')]);
+  await rules.waitForSelector('.rules-page');
+  await rules.close();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('table talk: seats talk, the watcher reads only, typed markup stays text, mute is per game and remembered', async () => {
+  const { id, tokens } = await createGame(base, [{ kind: 'person' }, { kind: 'person' }, { kind: 'bot', level: 'random' }], (s) => ['Ann', 'Bob'][s]);
+  const ann = await newPage();
+  const bob = await newPage();
+  const eve = await newPage({ width: 390, height: 844 });
+  await holdSeat(ann.context, id, 0, tokens.get(0)!, 'Ann');
+  await holdSeat(bob.context, id, 1, tokens.get(1)!, 'Bob');
+  for (const { page } of [ann, bob, eve]) {
+    await page.goto(`${base}/#/g/${id}`);
+    await page.waitForSelector('.conn[data-conn=open]');
+  }
+
+  // A quick message from Ann reaches Bob and the watcher.
+  await ann.page.click('.chat-quick [data-quick=good_luck]');
+  for (const { page } of [ann, bob, eve]) await page.waitForSelector('.chat-msg:has-text("Good luck!")');
+  assert.match((await bob.page.textContent('.chat-msg'))!, /Ann: Good luck!/);
+
+  // Free text with markup in it is shown as typed, never run.
+  const hostile = '<img src=x onerror="window.__xss=1">hi <b>there</b>';
+  await bob.page.fill('.chat-form input', hostile);
+  await bob.page.keyboard.press('Enter');
+  for (const { page } of [ann, bob, eve]) {
+    await page.waitForSelector('.chat-msg:has-text("onerror")');
+    assert.equal(await page.locator('.chat-list img, .chat-list b').count(), 0, 'no element was made from the text');
+    assert.equal(await page.locator('.chat-msg').last().locator('.chat-text').textContent(), hostile);
+    assert.equal(await page.evaluate(() => (globalThis as any).__xss), undefined);
+  }
+  // Enter in the chat box sent the message: it did not confirm a move or rotate a tile.
+  assert.equal(await bob.page.inputValue('.chat-form input'), '');
+
+  // The watcher reads but has nothing to write with.
+  assert.ok(await eve.page.locator('.chat-form').isHidden());
+  assert.ok(await eve.page.locator('.chat-quick').isHidden());
+  assert.ok(await eve.page.locator('.chat-watch').isVisible());
+  await eve.page.locator('.chat-box').scrollIntoViewIfNeeded();
+  await shot(eve.page, 'k-chat-watcher-phone');
+
+  // Ann mutes this game's talk: Bob's next message is not shown to her, and that is remembered.
+  await ann.page.click('[data-chat=mute]');
+  assert.equal(await ann.page.getAttribute('[data-chat=mute]', 'aria-pressed'), 'true');
+  assert.equal(await ann.page.locator('.chat-msg:has-text("onerror")').count(), 0, 'muting hides what others said');
+  await bob.page.click('.chat-quick [data-quick=oops]');
+  await eve.page.waitForSelector('.chat-msg:has-text("Oops!")');
+  await ann.page.waitForSelector('.chat-muted:has-text("2 messages hidden")');
+  assert.equal(await ann.page.locator('.chat-msg:has-text("Oops!")').count(), 0);
+  await ann.page.reload();
+  await ann.page.waitForSelector('.conn[data-conn=open]');
+  assert.equal(await ann.page.getAttribute('[data-chat=mute]', 'aria-pressed'), 'true');
+  assert.equal(await ann.page.locator('.chat-msg:has-text("Oops!")').count(), 0);
+  await ann.page.click('[data-chat=mute]');
+  // Unmuted: the recent talk (kept by the server, handed back on reconnect) is all there.
+  await ann.page.waitForSelector('.chat-msg:has-text("Oops!")');
+  assert.equal(await ann.page.locator('.chat-msg').count(), 3);
+
+  // On a phone the quick messages are one row that scrolls sideways; the page does not.
+  await ann.page.setViewportSize({ width: 390, height: 844 });
+  await ann.page.locator('.chat-box').scrollIntoViewIfNeeded();
+  const quickRow = (await ann.page.locator('.chat-quick').boundingBox())!;
+  assert.ok(quickRow.height < 60, `one row of quick messages (${quickRow.height} px high)`);
+  assert.ok(await ann.page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth + 1), 'no sideways page scroll');
+  await shot(ann.page, 'k-chat-phone');
+
+  // Bob's view with the talk, for the eye.
+  await bob.page.locator('.chat-box').scrollIntoViewIfNeeded();
+  await shot(bob.page, 'k-chat-player');
+  assert.deepEqual(await axeProblems(bob.page), [], 'game screen with table talk');
+  for (const p of [ann, bob, eve]) {
+    assert.deepEqual(p.errors, []);
+    await p.context.close();
+  }
+});
+
+test('end screen and replay viewer: no serious accessibility problem', async () => {
+  // A whole game played by the Node client against a random bot, then opened in the browser.
+  const { id, tokens } = await createGame(base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], () => 'Max');
+  const me = await Client.join(`${base.replace('http', 'ws')}/ws`, id, tokens.get(0));
+  await playUntilOver(new Map([[0, me]]), 60000);
+  me.close();
+  const { context, page, errors } = await newPage();
+  await holdSeat(context, id, 0, tokens.get(0)!, 'Max');
+  await page.goto(`${base}/#/g/${id}`);
+  await page.waitForSelector('.overlay .end');
+  await page.waitForFunction(() => /Game over/.test((globalThis as any).document.querySelector('[data-announce]')?.textContent ?? ''));
+  assert.deepEqual(await axeProblems(page), [], 'end screen');
+  await shot(page, 'k-end-screen');
+  await page.goto(`${base}/#/replay/${id}`);
+  await page.waitForSelector('.replay-controls');
+  assert.deepEqual(await axeProblems(page), [], 'replay viewer');
+  await shot(page, 'k-replay');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
