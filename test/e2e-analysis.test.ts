@@ -2,7 +2,7 @@
 // worker) and Debian's Chromium. A whole game is played out from Node; its end screen's "Analyse
 // the game" opens the replay, which follows the analysis to its end and draws the expert's move
 // as a ghost tile at a mistake. A game created with hints from the lobby shows the expert's move
-// on request and counts it. Screenshots go to test-results/e2e/.
+// on request and counts it, on its end screen too. Screenshots go to test-results/e2e/.
 //
 // Needs `npm run build` (the bot worker and the client bundle); `npm test` does that first.
 
@@ -23,7 +23,8 @@ let browser: Browser;
 before(async () => {
   assert.ok(existsSync(CHROMIUM), `Chromium is needed at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   mkdirSync(SHOTS, { recursive: true });
-  server = await startServer({ botDeadlineMs: 1500 });
+  // A game whose person leaves ends (abandoned) 2 s later: the hints test reads its end screen.
+  server = await startServer({ botDeadlineMs: 1500, expireAwaySeconds: 2 });
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
 });
 
@@ -102,5 +103,14 @@ test('hints: created from the lobby against a bot, the expert’s move drawn on 
   assert.match((await page.textContent('.hint-line')) ?? '', /1 hint used/);
   await page.screenshot({ path: join(SHOTS, '22-hint.png') });
   assert.deepEqual(errors, []);
+
+  // Leave: the game expires, and its end screen counts the hint.
+  const watcher = await Client.join(server.ws, view.gameId);
   await page.context().close();
+  await watcher.latestState((f) => f.view.status === 'finished', 15_000);
+  watcher.close();
+  const again = await newPage();
+  await again.page.goto(`${server.base}/#/g/${view.gameId}`);
+  assert.match((await again.page.textContent('.dialog.end .hints-used')) ?? '', /Hilda used 1 hint\b/);
+  await again.page.context().close();
 });
