@@ -6,12 +6,16 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import pino from 'pino';
 import { analysePosition, analysisPositions } from '../bot-engine/analysis.ts';
 import { legalMoves, newGame, playMove } from '../bot-engine/game.ts';
 import { toRecord } from '../bot-engine/record.ts';
 import { BAG_SIZE, H_BAGPOS } from '../bot-engine/state.ts';
+import { AnalysisQueueFullError, AnalysisService } from '../server/analysis/service.ts';
+import { MemoryStore } from '../server/games/store.ts';
 import { Metrics } from '../server/metrics.ts';
 import { BotPool } from '../server/pool/pool.ts';
 import { Client, createGame, get, post, startServer } from './server-helpers.ts';
@@ -190,5 +194,37 @@ test('hints: one person against bots asks for the strongest move; counted, refus
     assert.equal((await bob.next((f) => f.type === 'error')).code, 'hints_off');
   } finally {
     await server.app.close();
+  }
+});
+
+test('a pool that cannot analyse: the job fails after its retries, is answered as failed, and asking again starts afresh', async () => {
+  const metrics = new Metrics();
+  // A real worker module without the analysis task: every position fails on the worker.
+  const pool = new BotPool({
+    sizing: { workers: 1, reason: 'test', availableParallelism: 2, quotaCpus: null, quotaSource: 'none', usableCores: 2, reservedCores: 1, setting: 1 },
+    maxQueue: 8,
+    workerFile: fileURLToPath(new URL('./fixtures/pool-hang-worker.mjs', import.meta.url)),
+    warmupLevel: 'random',
+    warmupTimeoutMs: 20000,
+    logger: silent,
+    metrics,
+  });
+  try {
+    await pool.start();
+    const service = new AnalysisService({ pool, store: new MemoryStore(), log: silent, maxJobs: 2 });
+    const record = toRecord(midGame('analysis-d', 4), ['Ann', 'Bob'], 'analysis-d');
+    const failed = once(service, 'update');
+    assert.equal(service.request('g1', record).status, 'running');
+    const [answer] = await failed;
+    assert.deepEqual([answer.gameId, answer.status], ['g1', 'failed']);
+    assert.match((answer as { message: string }).message, /No handler function/, "the worker's own error");
+    assert.equal(service.status('g1')?.status, 'failed', 'remembered as failed, not as never asked');
+    assert.equal(service.request('g1', record).status, 'running', 'asking again starts afresh');
+    assert.equal(service.request('g2', record).status, 'queued');
+    assert.throws(() => service.request('g3', record), AnalysisQueueFullError);
+    service.close();
+  } finally {
+    await pool.close();
+    metrics.close();
   }
 });

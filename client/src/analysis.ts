@@ -64,6 +64,11 @@ export class AnalysisPanel {
       this.el.dispatchEvent(new CustomEvent('analysis-ready', { bubbles: true }));
       return this.renderDone(answer);
     }
+    if (answer.status === 'failed') {
+      this.events?.close();
+      this.events = null;
+      return this.render({ kind: 'error', text: `The analysis could not finish: ${answer.message ?? 'unknown error'}.` });
+    }
     const waiting =
       answer.status === 'queued' ? `Waiting: ${answer.position} ${answer.position === 1 ? 'analysis' : 'analyses'} ahead. Bots playing live games go first.` : 'Analysing with the expert bot…';
     this.render({ kind: 'progress', text: waiting, done: answer.done, total: answer.total });
@@ -72,6 +77,7 @@ export class AnalysisPanel {
       const onEvent = (e: MessageEvent) => this.show(JSON.parse(e.data) as AnalysisAnswer);
       this.events.addEventListener('progress', onEvent);
       this.events.addEventListener('done', onEvent);
+      this.events.addEventListener('failed', onEvent);
     }
   }
 

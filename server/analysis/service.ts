@@ -17,6 +17,8 @@ export const MISTAKE_POINTS = 3;
 export const ANALYSIS_VERSION = 1;
 /** A position whose task fails (a worker crash) is tried this many times before the job ends. */
 const ATTEMPTS = 3;
+/** Failed analyses remembered (to answer "failed" rather than "never asked"), newest kept. */
+const FAILURES_KEPT = 100;
 
 /** The queue of analyses is at its bound: the caller should ask again later. */
 export class AnalysisQueueFullError extends Error {
@@ -49,6 +51,7 @@ interface Job {
 export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAnswer] }> {
   private readonly options: AnalysisServiceOptions;
   private readonly jobs: Job[] = [];
+  private readonly failures = new Map<string, AnalysisProgress>();
   private inFlight = 0;
   private closed = false;
 
@@ -62,13 +65,15 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
   status(gameId: string): AnalysisAnswer | undefined {
     const i = this.jobs.findIndex((j) => j.gameId === gameId);
     if (i >= 0) return this.progress(this.jobs[i], i);
-    return this.options.store.getAnalysis(gameId);
+    return this.failures.get(gameId) ?? this.options.store.getAnalysis(gameId);
   }
 
-  /** Queues a finished game's analysis (once: asking again answers its status). */
+  /** Queues a finished game's analysis (once: asking again answers its status, or starts a
+   * failed one afresh). */
   request(gameId: string, record: GameRecord): AnalysisAnswer {
     const known = this.status(gameId);
-    if (known) return known;
+    if (known && known.status !== 'failed') return known;
+    this.failures.delete(gameId);
     if (this.jobs.length >= this.options.maxJobs) throw new AnalysisQueueFullError(`${this.jobs.length} analyses are waiting or running`);
     const total = record.moves.filter((m) => !('discard' in m)).length;
     const job: Job = {
@@ -167,8 +172,12 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
 
   private fail(job: Job, why: string): void {
     job.failed = true;
+    const failed: AnalysisProgress = { ...this.progress(job, 0), status: 'failed', message: why };
     this.remove(job);
+    this.failures.set(job.gameId, failed);
+    if (this.failures.size > FAILURES_KEPT) this.failures.delete(this.failures.keys().next().value!);
     this.options.log.error({ gameId: job.gameId, why }, 'game analysis failed');
+    this.emit('update', failed);
     this.pump();
   }
 

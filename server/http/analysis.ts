@@ -77,7 +77,7 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['games'],
-        summary: 'Server-sent events: a `progress` event per analysed position, then `done` with the analysis; `done` at once if it is stored',
+        summary: 'Server-sent events: a `progress` event per analysed position, then `done` with the analysis (or `failed`), and the stream ends; at once if it is stored',
         params: IdParams,
         produces: ['text/event-stream'],
         response: { 404: error },
@@ -93,12 +93,13 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-      const send = (a: typeof first) => raw.write(`event: ${a.status === 'done' ? 'done' : 'progress'}\ndata: ${JSON.stringify(a)}\n\n`);
+      const final = (a: typeof first) => a.status === 'done' || a.status === 'failed';
+      const send = (a: typeof first) => raw.write(`event: ${final(a) ? a.status : 'progress'}\ndata: ${JSON.stringify(a)}\n\n`);
       const keepalive = setInterval(() => raw.write(': keepalive\n\n'), KEEPALIVE_MS);
       const onUpdate = (a: typeof first) => {
         if (a.gameId !== id) return;
         send(a);
-        if (a.status === 'done') stop();
+        if (final(a)) stop();
       };
       const stop = () => {
         if (!streams.delete(stop)) return;
@@ -109,7 +110,7 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
       streams.add(stop);
       raw.on('close', stop);
       send(first);
-      if (first.status === 'done') stop();
+      if (final(first)) stop();
       else analysis.on('update', onUpdate);
     },
   );

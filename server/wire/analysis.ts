@@ -42,10 +42,11 @@ export const GameAnalysis = Type.Object(
 export const AnalysisProgress = Type.Object(
   {
     gameId: Type.String(),
-    status: Type.Enum(['queued', 'running']),
+    status: Type.Enum(['queued', 'running', 'failed'], { description: '`failed`: the analysis could not finish (`message` says why); asking again starts it afresh' }),
     position: Type.Integer({ description: 'analyses ahead of this one in the queue (0 while it runs)' }),
     done: Type.Integer({ description: 'positions analysed' }),
     total: Type.Integer({ description: 'positions (placements) in the game' }),
+    message: Type.Optional(Type.String()),
   },
   { description: 'an analysis waiting or running; it uses idle bot workers only, so it may wait while bots play' },
 );
