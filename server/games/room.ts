@@ -1,5 +1,7 @@
 // One game, authoritative: its state, who holds each seat, and everyone watching it. Every
 // accepted move is stored before anyone hears of it; a room can be rebuilt from its stored record.
+// Store writes are asynchronous: a room runs its writes one at a time (`serial`), so a second
+// move is checked against the state the first one left, never against a state mid-write.
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -10,7 +12,7 @@ import { fnv1a, mixSeed } from '../../bot-engine/rng.ts';
 import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { BotAnswer } from '../bot-scheduler.ts';
-import { type GameEnd, type GameSetup, type GameStore, type SeatHolder, StorageError, type StoredGame } from './store.ts';
+import { type GameEnd, type GameSetup, type GameStore, OwnershipLostError, type SeatHolder, StorageError, type StoredGame } from './store.ts';
 import { SeatClock } from './seat-clock.ts';
 import type { GameStatus, GameView, LastMove, StandInReason } from '../wire/game.ts';
 import { type SeatInfo, seatView } from './view.ts';
@@ -21,6 +23,8 @@ export type { LastMove };
 export interface Subscriber {
   seat: number | null;
   update(view: GameView, last: LastMove | null): void;
+  /** The game moved to another instance: this subscriber must reconnect there. */
+  moved?(): void;
 }
 
 export type MoveErrorCode = 'not_started' | 'game_over' | 'not_your_turn' | 'stale_turn' | 'illegal_move' | 'storage_unavailable';
@@ -37,6 +41,8 @@ export interface RoomDeps {
   store: GameStore;
   bots: BotMover;
   log: Logger;
+  /** The store refused a write: another instance owns the game now (a cluster). */
+  lost?(room: Room): void;
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest();
@@ -67,6 +73,9 @@ export class Room {
   private readonly moves: LastMove[];
   private rematchId: string | null;
   private storeRetry: NodeJS.Timeout | null = null;
+  /** The tail of this room's write queue, and how many writes are queued or running. */
+  private writes: Promise<unknown> = Promise.resolve();
+  private writing = 0;
   /** For expiry (GameService.sweep): when anything last happened, and when a person last was here. */
   private lastActivityAt = Date.now();
   private lastPersonAt = Date.now();
@@ -92,9 +101,9 @@ export class Room {
   }
 
   /** A new game, stored before it is returned. Bot seats are filled at once. */
-  static create(setup: GameSetup, deps: RoomDeps): Room {
+  static async create(setup: GameSetup, deps: RoomDeps): Promise<Room> {
     const holders = setup.seats.map((s, i) => (s.kind === 'bot' ? { name: `${s.level} bot ${i + 1}`, tokenHash: null } : null));
-    deps.store.create(setup, holders);
+    await deps.store.create(setup, holders);
     const state = newGame({ players: setup.seats.length, rules: setup.rules, seed: setup.seed });
     const room = new Room({ setup, holders, moves: [], finished: false, end: null, rematch: null }, state, deps, true, []);
     // Seats as words: a nested `level` would read as pino's own level field to log tools.
@@ -164,15 +173,19 @@ export class Room {
 
   /** Takes an open person seat; returns the seat token (shown once, stored only as a hash).
    * A rematch's seats are kept for the previous game's players (`forRematch`). */
-  join(name: string, seat?: number, forRematch = false): { seat: number; token: string } | { error: 'no_seat' | 'name_taken'; message: string } {
+  join(name: string, seat?: number, forRematch = false): Promise<{ seat: number; token: string } | { error: 'no_seat' | 'name_taken'; message: string }> {
+    return this.serial(() => this.joinNow(name, seat, forRematch));
+  }
+
+  private async joinNow(name: string, seat: number | undefined, forRematch: boolean): Promise<{ seat: number; token: string } | { error: 'no_seat' | 'name_taken'; message: string }> {
     if (this.setup.rematchOf && !forRematch) return { error: 'no_seat', message: "the seats of a rematch are kept for the previous game's players" };
     // Asking twice for one's rematch seat (another tab, a refresh) re-issues its token.
-    if (forRematch && seat !== undefined && this.holders[seat]?.name === name) return { seat, token: this.issueToken(seat, name) };
+    if (forRematch && seat !== undefined && this.holders[seat]?.name === name) return { seat, token: await this.issueToken(seat, name) };
     const open = this.openSeats;
     const chosen = seat ?? open[0];
     if (chosen === undefined || !open.includes(chosen)) return { error: 'no_seat', message: seat === undefined ? 'no open seat is left' : `seat ${seat} is not open` };
     if (this.holders.some((h) => h?.name === name)) return { error: 'name_taken', message: `the name ${JSON.stringify(name)} is taken in this game` };
-    const token = this.issueToken(chosen, name);
+    const token = await this.issueToken(chosen, name);
     this.lastActivityAt = Date.now();
     this.log.info({ seat: chosen, name }, 'seat taken');
     if (this.status === 'playing') {
@@ -184,10 +197,10 @@ export class Room {
     return { seat: chosen, token };
   }
 
-  private issueToken(seat: number, name: string): string {
+  private async issueToken(seat: number, name: string): Promise<string> {
     const token = randomBytes(24).toString('base64url');
     const holder = { name, tokenHash: hashToken(token).toString('hex') };
-    this.deps.store.takeSeat(this.id, seat, holder);
+    await this.deps.store.takeSeat(this.id, seat, holder);
     this.holders[seat] = holder;
     return token;
   }
@@ -283,7 +296,11 @@ export class Room {
 
   /** A person's move (taking the seat back if a stand-in held it). The state is untouched
    * unless it returns a LastMove. */
-  play(seat: number, move: Move, turn: number): LastMove | MoveError {
+  play(seat: number, move: Move, turn: number): Promise<LastMove | MoveError> {
+    return this.serial(() => this.playNow(seat, move, turn));
+  }
+
+  private async playNow(seat: number, move: Move, turn: number): Promise<LastMove | MoveError> {
     const status = this.status;
     if (status === 'finished') return { error: 'game_over', message: 'the game is over' };
     if (status === 'waiting') return { error: 'not_started', message: 'the game starts when every seat is taken' };
@@ -295,7 +312,7 @@ export class Room {
     return this.apply(seat, move);
   }
 
-  private apply(seat: number, move: Move, bot?: BotAnswer): LastMove | MoveError {
+  private async apply(seat: number, move: Move, bot?: BotAnswer): Promise<LastMove | MoveError> {
     const tile = tileName(this.state.currentTile);
     const turn = this.movesCount;
     const next = this.state.clone();
@@ -305,7 +322,7 @@ export class Room {
     const recorded: RecordMove[] = [{ tile, ...played }, ...outcome.discarded.map((d) => ({ discard: d }))];
     const end = outcome.finished ? this.endOf(next, false) : null;
     // Stored before anything changes: a game is its record, and a failed write changes nothing.
-    if (!this.store((store) => store.appendMoves(this.id, recorded, end)))
+    if (!(await this.store((store) => store.appendMoves(this.id, recorded, end))))
       return { error: 'storage_unavailable', message: 'the move could not be stored (the server is short of disk); nothing changed: try again in a few seconds' };
     this.current = next;
     this.ended = end;
@@ -334,24 +351,33 @@ export class Room {
   }
 
   /** Runs a store write; false (logged by the store's watcher) when it could not commit. */
-  private store(write: (store: GameStore) => void): boolean {
+  private async store(write: (store: GameStore) => Promise<void>): Promise<boolean> {
     try {
-      write(this.deps.store);
+      await write(this.deps.store);
       return true;
     } catch (e) {
       if (e instanceof StorageError) return false;
+      if (e instanceof OwnershipLostError) {
+        this.log.warn({ err: e.message }, 'write fenced off: another instance owns this game now');
+        this.deps.lost?.(this);
+        return false;
+      }
       throw e;
     }
   }
 
   /** Ends the game as it stands (it expired): followers are scored as at the end of a game, the
    * result is stored as abandoned. False when the store could not write it (tried again later). */
-  abandon(why: string): boolean {
+  abandon(why: string): Promise<boolean> {
+    return this.serial(() => this.abandonNow(why));
+  }
+
+  private async abandonNow(why: string): Promise<boolean> {
     if (this.status === 'finished') return true;
     const next = this.state.clone();
     finalScoring(next);
     const end = this.endOf(next, true);
-    if (!this.store((store) => store.appendMoves(this.id, [], end))) return false;
+    if (!(await this.store((store) => store.appendMoves(this.id, [], end)))) return false;
     this.current = next;
     this.ended = end;
     this.clock.stop();
@@ -388,20 +414,20 @@ export class Room {
     const view = hideBag(this.state.clone());
     void this.deps.bots.move(view, level, seed, this.log).then((answer) => {
       this.botPending = false;
-      this.playBot(seat, turn, answer);
+      void this.serial(() => this.playBot(seat, turn, answer));
     });
     this.broadcast();
   }
 
-  private playBot(seat: number, turn: number, answer: BotAnswer): void {
+  private async playBot(seat: number, turn: number, answer: BotAnswer): Promise<void> {
     // The person may have taken the seat back (and moved) while the bot thought.
     if (this.closed || this.status !== 'playing' || this.movesCount !== turn || this.botLevel(seat) === null) {
       this.broadcast();
       this.maybeBotTurn();
       return;
     }
-    const result = this.apply(seat, answer.move, answer);
-    if (!('error' in result)) return;
+    const result = await this.apply(seat, answer.move, answer);
+    if (!('error' in result) || this.closed) return;
     if (result.error !== 'storage_unavailable') {
       this.log.error({ move: answer.move, error: result.message }, 'bot move rejected');
       return;
@@ -409,7 +435,7 @@ export class Room {
     // The bot does not advance until its move is stored; the same move is tried again.
     this.storeRetry = setTimeout(() => {
       this.storeRetry = null;
-      this.playBot(seat, turn, answer);
+      void this.serial(() => this.playBot(seat, turn, answer));
     }, STORE_RETRY_MS);
     this.storeRetry.unref();
     this.broadcast();
@@ -439,15 +465,28 @@ export class Room {
     }
   }
 
+  /** A bot search or a store write is in flight. */
   get busy(): boolean {
-    return this.botPending;
+    return this.botPending || this.writing > 0;
+  }
+
+  /** Runs `fn` after every write queued before it has settled: one write at a time per room. */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    this.writing++;
+    const run = this.writes.then(fn).finally(() => {
+      this.writing--;
+    });
+    this.writes = run.catch(() => {});
+    return run;
   }
 
   /** Links the rematch started from this finished game (stored), and tells everyone watching. */
-  setRematch(id: string): void {
-    this.deps.store.setRematch(this.id, id);
-    this.rematchId = id;
-    this.broadcast();
+  setRematch(id: string): Promise<void> {
+    return this.serial(async () => {
+      await this.deps.store.setRematch(this.id, id);
+      this.rematchId = id;
+      this.broadcast();
+    });
   }
 
   /** Every move so far, as the live frames showed it (bot timings only for moves made since
@@ -457,8 +496,8 @@ export class Room {
   }
 
   /** The game's record (replayable with `npm run replay`). */
-  record(): GameRecord {
-    const stored = this.deps.store.get(this.id);
+  async record(): Promise<GameRecord> {
+    const stored = await this.deps.store.get(this.id);
     if (!stored) throw new Error(`game ${this.id} is not in the store`);
     return Room.recordOf(stored);
   }
@@ -467,6 +506,12 @@ export class Room {
   drain(): void {
     this.draining = true;
     this.clock.stop();
+  }
+
+  /** Another instance owns the game now: everyone connected is sent there, and the room stops. */
+  moved(): void {
+    for (const sub of this.subscribers) sub.moved?.();
+    this.close();
   }
 
   /** Stops scheduling bot turns and timers; state stays as stored. */

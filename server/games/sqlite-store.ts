@@ -1,6 +1,7 @@
 // The default store: an embedded SQLite file (node:sqlite, WAL) under the data directory.
-// Each call is one transaction, committed before it returns, so an accepted move is on disk
-// before anyone is told of it. WAL with synchronous=NORMAL survives a killed process; FULL
+// Each call is one transaction, committed before its promise settles (node:sqlite is
+// synchronous; the promise is the GameStore interface), so an accepted move is on disk before
+// anyone is told of it. WAL with synchronous=NORMAL survives a killed process; FULL
 // (the `durability: 'full'` option) also survives power loss, at an fsync per move.
 
 import { DatabaseSync } from 'node:sqlite';
@@ -99,14 +100,14 @@ export class SqliteStore implements GameStore {
     }
   }
 
-  create(setup: GameSetup, holders: (SeatHolder | null)[]): void {
+  async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
     this.transaction(() => {
       this.statements.insertGame.run(setup.id, setup.createdAt, JSON.stringify(setup), JSON.stringify(holders));
       for (const [seat, h] of holders.entries()) if (h) this.statements.setName.run(setup.id, seat, h.name);
     });
   }
 
-  takeSeat(id: string, seat: number, holder: SeatHolder): void {
+  async takeSeat(id: string, seat: number, holder: SeatHolder): Promise<void> {
     this.transaction(() => {
       const row = this.row(id);
       const holders = JSON.parse(row.holders as string) as (SeatHolder | null)[];
@@ -117,7 +118,7 @@ export class SqliteStore implements GameStore {
     });
   }
 
-  appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): void {
+  async appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void> {
     this.transaction(() => {
       const start = Number(this.row(id).move_count);
       for (const [i, m] of moves.entries()) this.statements.insertMove.run(id, start + i, JSON.stringify(m));
@@ -126,28 +127,28 @@ export class SqliteStore implements GameStore {
     });
   }
 
-  setRematch(id: string, rematchId: string): void {
+  async setRematch(id: string, rematchId: string): Promise<void> {
     this.transaction(() => {
       this.row(id);
       this.statements.setRematch.run(rematchId, id);
     });
   }
 
-  probe(): void {
+  async probe(): Promise<void> {
     this.transaction(() => this.statements.probe.run(new Date().toISOString()));
   }
 
-  get(id: string): StoredGame | undefined {
+  async get(id: string): Promise<StoredGame | undefined> {
     const row = this.statements.game.get(id) as Row | undefined;
     return row && this.toGame(row);
   }
 
-  unfinished(): StoredGame[] {
+  async unfinished(): Promise<StoredGame[]> {
     return (this.statements.unfinished.all() as Row[]).map((row) => this.toGame(row));
   }
 
   /** Finished games, most recent first; `player` matches a seat holder's name (any case). */
-  listFinished(query: ListFinishedQuery): FinishedPage {
+  async listFinished(query: ListFinishedQuery): Promise<FinishedPage> {
     const limit = Math.max(1, Math.min(100, query.limit ?? 20));
     const where = ['g.finished = 1'];
     const params: (string | number)[] = [];
@@ -171,7 +172,7 @@ export class SqliteStore implements GameStore {
     return { games: page, next: rows.length > limit && last ? encodeCursor(last.finishedAt, last.setup.id) : null };
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.db.isOpen) this.db.close();
   }
 
@@ -214,11 +215,12 @@ function endOf(row: Row): GameEnd | null {
   return { abandoned: row.abandoned === 1, scores: row.final_scores ? JSON.parse(row.final_scores as string) : null };
 }
 
-function encodeCursor(finishedAt: string, id: string): string {
+/** The finished-games page cursor (shared by the stores). */
+export function encodeCursor(finishedAt: string, id: string): string {
   return Buffer.from(JSON.stringify([finishedAt, id])).toString('base64url');
 }
 
-function decodeCursor(cursor: string): [string, string] {
+export function decodeCursor(cursor: string): [string, string] {
   try {
     const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return [v[0], v[1]];

@@ -35,8 +35,8 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
   const { games, config } = app.tessera;
   // Each route that creates state allows so many calls a minute per client address.
   const limited = { rateLimit: { max: config.createsPerMinute, timeWindow: 60_000 } };
-  const room = (id: string): Room => {
-    const r = games.get(id);
+  const room = async (id: string): Promise<Room> => {
+    const r = await games.get(id);
     if (!r) throw new ApiError('unknown_game', `no game ${JSON.stringify(id)}`);
     return r;
   };
@@ -59,7 +59,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
         if (s.kind === 'person' && s.level) throw new ApiError('bad_request', `seat ${i} is a person: it has no level`);
       }
       if (!seats.some((s) => s.kind === 'person')) throw new ApiError('bad_request', 'a game needs at least one person seat');
-      const created = games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules, clock, standIn, listed });
+      const created = await games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules, clock, standIn, listed });
       return reply.code(201).send(summary(created));
     },
   );
@@ -67,7 +67,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: OpenGamesQuery }>(
     '/api/games',
     { schema: { tags: ['games'], summary: 'Games created as listed that have an open seat, newest first', querystring: OpenGamesQuery, response: { 200: OpenGames } } },
-    async (request): Promise<OpenGames> => ({ games: games.open(request.query.limit).map(summary) }),
+    async (request): Promise<OpenGames> => ({ games: (await games.open(request.query.limit)).map(summary) }),
   );
 
   app.post<Id & { Body: JoinBody }>(
@@ -83,8 +83,8 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       config: limited,
     },
     async (request, reply) => {
-      const r = room(request.params.id);
-      const result = r.join(request.body.name.trim(), request.body.seat);
+      const r = await room(request.params.id);
+      const result = await r.join(request.body.name.trim(), request.body.seat);
       if ('error' in result) throw new ApiError(result.error, result.message);
       return reply
         .code(201)
@@ -105,7 +105,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request): Promise<FinishedGames> => {
       try {
-        return games.finished(request.query);
+        return await games.finished(request.query);
       } catch (e) {
         if (e instanceof RangeError) throw new ApiError('bad_request', e.message);
         throw e;
@@ -127,7 +127,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       config: limited,
     },
     async (request, reply) => {
-      const { room: created, seat, token } = games.rematch(request.params.id, request.body.token);
+      const { room: created, seat, token } = await games.rematch(request.params.id, request.body.token);
       return reply
         .code(201)
         .header('cache-control', 'no-store')
@@ -136,7 +136,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
   );
 
   app.get<Id>('/api/games/:id', { schema: { tags: ['games'], summary: "A game's public summary", params: IdParams, response: { 200: GameSummary, ...errors } } }, async (request) =>
-    summary(room(request.params.id)),
+    summary(await room(request.params.id)),
   );
 
   app.get<Id>(
@@ -150,7 +150,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const r = room(request.params.id);
+      const r = await room(request.params.id);
       if (r.status !== 'finished') throw new ApiError('not_finished', 'the record is published when the game is over (it holds the seed, hence the bag order)');
       return r.record();
     },

@@ -4,10 +4,23 @@
 import type { Logger } from 'pino';
 import type { RawData, WebSocket } from 'ws';
 import type { GameService } from '../games/service.ts';
+import { GameElsewhereError } from '../games/store.ts';
 import type { LastMove, Room, Subscriber } from '../games/room.ts';
 import type { GameView } from '../wire/game.ts';
 import type { Metrics } from '../metrics.ts';
-import { CLIENT_FRAMES, type ClientFrame, type ClientFrameType, type ErrorCode, type HelloFrame, type MoveFrame, MAX_ID_LENGTH, PROTOCOL_VERSION, type ServerFrame, frameProblem } from './protocol.ts';
+import {
+  CLOSE,
+  CLIENT_FRAMES,
+  type ClientFrame,
+  type ClientFrameType,
+  type ErrorCode,
+  type HelloFrame,
+  type MoveFrame,
+  MAX_ID_LENGTH,
+  PROTOCOL_VERSION,
+  type ServerFrame,
+  frameProblem,
+} from './protocol.ts';
 
 export interface ConnectionOptions {
   games: GameService;
@@ -33,6 +46,8 @@ export class Connection implements Subscriber {
   private tokens: number;
   private lastRefill = performance.now();
   private rejectedInARow = 0;
+  /** Frames are handled one after another: a move waits for the hello (and the write) before it. */
+  private handling: Promise<void> = Promise.resolve();
 
   constructor(socket: WebSocket, options: ConnectionOptions) {
     this.socket = socket;
@@ -42,6 +57,12 @@ export class Connection implements Subscriber {
     socket.on('message', (data, isBinary) => this.onMessage(data, isBinary));
     socket.on('pong', () => (this.alive = true));
     socket.on('close', () => this.room?.unsubscribe(this));
+  }
+
+  moved(): void {
+    this.room = null;
+    this.send({ type: 'bye', reason: 'game moved to another instance: reconnect' });
+    this.socket.close(CLOSE.moved, 'game moved: reconnect');
   }
 
   update(view: GameView, last: LastMove | null): void {
@@ -99,15 +120,15 @@ export class Connection implements Subscriber {
     if (typeof type !== 'string' || !Object.hasOwn(CLIENT_FRAMES, type)) return this.error('bad_frame', `type must be one of ${Object.keys(CLIENT_FRAMES).join(', ')}`, ref);
     const problem = frameProblem(type as ClientFrameType, frame);
     if (problem) return this.error('bad_frame', problem, ref);
-    try {
-      this.dispatch(frame as ClientFrame);
-    } catch (e) {
-      this.log.error({ err: e }, 'frame handler failed');
-      this.error('internal', 'the server could not handle this frame', ref);
-    }
+    this.handling = this.handling
+      .then(() => this.dispatch(frame as ClientFrame))
+      .catch((e) => {
+        this.log.error({ err: e }, 'frame handler failed');
+        this.error('internal', 'the server could not handle this frame', ref);
+      });
   }
 
-  private dispatch(frame: ClientFrame): void {
+  private async dispatch(frame: ClientFrame): Promise<void> {
     switch (frame.type) {
       case 'hello':
         return this.hello(frame);
@@ -120,10 +141,18 @@ export class Connection implements Subscriber {
     }
   }
 
-  private hello(frame: HelloFrame): void {
+  private async hello(frame: HelloFrame): Promise<void> {
     if (this.room) return this.error('already_joined', `this connection already joined game ${this.room.id}`, frame.id);
     if (frame.v !== PROTOCOL_VERSION) return this.error('unsupported_version', `this server speaks protocol version ${PROTOCOL_VERSION}`, frame.id);
-    const room = this.options.games.get(frame.gameId);
+    let room: Room | undefined;
+    try {
+      room = await this.options.games.get(frame.gameId);
+    } catch (e) {
+      if (!(e instanceof GameElsewhereError)) throw e;
+      return this.error('game_elsewhere', e.message, frame.id);
+    }
+    // The peer may have gone while the store was read: it must not stay subscribed.
+    if (this.socket.readyState !== this.socket.OPEN) return;
     if (!room) return this.error('unknown_game', `no game ${JSON.stringify(frame.gameId)}`, frame.id);
     let seat: number | null = null;
     if (frame.token !== undefined) {
@@ -147,11 +176,11 @@ export class Connection implements Subscriber {
     if (!this.room.claim(this.seat)) this.error('no_stand_in', `no bot is standing in for seat ${this.seat}`, id);
   }
 
-  private move(frame: MoveFrame): void {
+  private async move(frame: MoveFrame): Promise<void> {
     const room = this.room;
     if (!room) return this.error('not_joined', 'send a hello frame first', frame.id);
     if (this.seat === null) return this.error('not_seated', 'this connection watches the game: a hello with a seat token is needed to play', frame.id);
-    const result = room.play(this.seat, frame.move, frame.turn);
+    const result = await room.play(this.seat, frame.move, frame.turn);
     if ('error' in result) return this.error(result.error, result.message, frame.id);
     this.options.games.publish();
   }

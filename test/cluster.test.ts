@@ -1,0 +1,161 @@
+// Several instances on one PostgreSQL (a private one started here): a game whose owner is
+// SIGKILLed mid-game is taken over by another instance from its record, with every acknowledged
+// move kept, its bot moving again and its player reconnecting with the same seat token; a
+// stale owner (paused past its lease) is fenced off and lets go; the lobby lists every instance.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { PostgresStore } from '../server/games/postgres-store.ts';
+import { type GameSetup, OwnershipLostError } from '../server/games/store.ts';
+import { Client, createGame, get, playUntilOver, post } from './server-helpers.ts';
+import { type PrivatePostgres, startPostgres } from './support/postgres.ts';
+import { type Instance, startInstance } from './support/instances.ts';
+import { randomMove } from '../bench/lib/game-client.ts';
+import { rng } from '../bench/lib/stats.ts';
+
+const LEASE_SECONDS = 2;
+let postgres: PrivatePostgres;
+const instances: Instance[] = [];
+
+before(async () => {
+  postgres = await startPostgres();
+});
+after(async () => {
+  for (const i of instances) await i.stop();
+  await postgres?.stop();
+});
+
+async function cluster(n: number): Promise<Instance[]> {
+  const url = await postgres.database('cluster');
+  const started = await Promise.all(
+    Array.from({ length: n }, (_, i) => startInstance(`node-${String.fromCharCode(97 + i)}`, { TESSERA_DATABASE_URL: url, TESSERA_LEASE_SECONDS: String(LEASE_SECONDS) })),
+  );
+  instances.push(...started);
+  return started;
+}
+
+/** Joins through `instance`, retrying while the game is elsewhere (a takeover under way). */
+async function joinWhenServed(instance: Instance, id: string, token: string, ms: number): Promise<{ client: Client; tries: number }> {
+  const until = Date.now() + ms;
+  for (let tries = 1; ; tries++) {
+    try {
+      return { client: await Client.join(instance.ws, id, token), tries };
+    } catch (e) {
+      if (!/game_elsewhere/.test((e as Error).message) || Date.now() > until) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/** Plays `n` of the person's turns (the bot answers each); returns every move acknowledged by a state frame. */
+async function playTurns(client: Client, n: number): Promise<Map<number, unknown>> {
+  const acknowledged = new Map<number, unknown>();
+  const random = rng(7);
+  for (let played = 0; played < n; ) {
+    const frame = await client.next((f) => f.type === 'state', 10_000);
+    if (frame.last) acknowledged.set(frame.last.turn, frame.last.move);
+    const view = frame.view;
+    if (view.currentSeat === 0 && view.legal?.length && !view.botThinking) {
+      client.send({ type: 'move', turn: view.turn, move: randomMove(view.legal, random, 0.3) });
+      played++;
+    }
+  }
+  // The last move's own state frame.
+  const frame = await client.next((f) => f.type === 'state' && f.last?.seat === 0, 10_000);
+  acknowledged.set(frame.last.turn, frame.last.move);
+  return acknowledged;
+}
+
+test('SIGKILL of the owning instance mid-game: another takes the game over from PostgreSQL, no acknowledged move lost, the bot moves and the game finishes', { timeout: 90_000 }, async () => {
+  const [a, b] = await cluster(2);
+  const { id, tokens } = await createGame(a.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
+  // Any instance answers for the game; the owner plays it.
+  assert.equal((await get(b.base, `/api/games/${id}`)).status, 503);
+  const first = await Client.join(a.ws, id, tokens.get(0));
+  const acknowledged = await playTurns(first, 5);
+  assert.ok(acknowledged.size >= 5);
+
+  const killedAt = Date.now();
+  await a.stop();
+  const { client: again, tries } = await joinWhenServed(b, id, tokens.get(0)!, (LEASE_SECONDS + 6) * 1000);
+  const takeoverMs = Date.now() - killedAt;
+  // The lease runs out at most LEASE_SECONDS after the kill; the takeover must follow within 5 s.
+  assert.ok(takeoverMs <= (LEASE_SECONDS + 5) * 1000, `taken over ${takeoverMs} ms after the kill`);
+  assert.ok(tries > 1, 'the game was refused while its lease ran');
+  const history = new Map(again.welcome.history.map((m: any) => [m.turn, m.move]));
+  for (const [turn, move] of acknowledged) assert.deepEqual(history.get(turn), move, `acknowledged move ${turn} kept`);
+  const done = await playUntilOver(new Map([[0, again]]), 60_000).catch(async (e) => {
+    throw new Error(
+      `${e.message}\n${JSON.stringify((await get(b.base, `/api/games/${id}`)).body)}\n${b.log
+        .filter((l) => !l.includes('incoming request') && !l.includes('request completed'))
+        .slice(-10)
+        .join('\n')}`,
+    );
+  });
+  assert.equal(done.status, 'finished');
+  const record = await get(b.base, `/api/games/${id}/record`);
+  assert.equal(record.status, 200);
+  assert.equal(record.body.final, true);
+  again.close();
+  process.stdout.write(`# takeover ${takeoverMs} ms after SIGKILL (lease ${LEASE_SECONDS} s)\n`);
+  await b.stop();
+});
+
+test('a stale owner is fenced off: paused past its lease, its game is taken over; resumed, it lets go and its player is sent to reconnect', { timeout: 60_000 }, async () => {
+  const [a, b] = await cluster(2);
+  // Created on b, listed: the lobby of a shows it too.
+  const created = await post(b.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }], listed: true });
+  const id = created.body.id;
+  assert.deepEqual(
+    (await get(a.base, '/api/games')).body.games.map((g: any) => g.id),
+    [id],
+  );
+  const seat = await post(b.base, `/api/games/${id}/seats`, { name: 'Ann' });
+  assert.equal(seat.status, 201);
+  const player = await Client.join(b.ws, id, seat.body.token);
+  await playTurns(player, 2);
+
+  b.proc.kill('SIGSTOP');
+  const { client: moved } = await joinWhenServed(a, id, seat.body.token, (LEASE_SECONDS + 6) * 1000);
+  const turn = (await moved.latestState()).view.turn;
+  b.proc.kill('SIGCONT');
+  // b's next renewal (or write) finds the game owned by a at a newer epoch: it drops it.
+  const closed = await player.closedWith(LEASE_SECONDS * 1000 + 3000);
+  assert.equal(closed.code, 1012);
+  assert.ok(b.log.some((l) => l.includes('game lost to another instance')));
+  await playTurns(moved, 1);
+  assert.ok((await moved.latestState()).view.turn > turn);
+  moved.close();
+});
+
+test('postgres store: a stale owner’s write is refused in its own transaction and changes nothing', async () => {
+  const url = await postgres.database('fence');
+  const x = await PostgresStore.open({ url, instance: 'x', leaseMs: 200 });
+  const y = await PostgresStore.open({ url, instance: 'y', leaseMs: 200 });
+  const setup: GameSetup = {
+    id: 'f',
+    createdAt: new Date().toISOString(),
+    seed: 's',
+    rules: { tinyCity: false, farmers: '3rd' },
+    seats: [{ kind: 'person' }, { kind: 'person' }],
+    clock: { turnSeconds: null, graceSeconds: 60 },
+    standIn: 'heuristic',
+  };
+  const move = (n: number) => ({ tile: 'V', x: n, y: 1, rotation: 0, meeple: null });
+  await x.create(setup, [null, null]);
+  await x.appendMoves('f', [move(1)], null);
+  assert.deepEqual(await y.claimExpired(10), [], 'a live lease is not taken');
+  await assert.rejects(() => y.appendMoves('f', [move(9)], null), OwnershipLostError);
+  await new Promise((r) => setTimeout(r, 300));
+  const [taken] = await y.claimExpired(10);
+  assert.equal(taken.setup.id, 'f');
+  await assert.rejects(() => x.appendMoves('f', [move(2)], null), OwnershipLostError);
+  await assert.rejects(() => x.takeSeat('f', 0, { name: 'late', tokenHash: null }), OwnershipLostError);
+  await y.appendMoves('f', [move(2)], null);
+  assert.deepEqual((await y.get('f'))!.moves, [move(1), move(2)]);
+  assert.deepEqual((await y.get('f'))!.holders, [null, null]);
+  assert.deepEqual(await x.renew(), [], 'the fenced write already let the game go');
+  assert.deepEqual(x.owned, []);
+  assert.deepEqual(y.owned, ['f']);
+  await Promise.all([x.close(), y.close()]);
+});
