@@ -24,9 +24,10 @@ import { createLogger } from './log.ts';
 import { Metrics } from './metrics.ts';
 import { BotPool } from './pool/pool.ts';
 import { decidePoolSize } from './pool/sizing.ts';
-import type { Connection } from './ws/connection.ts';
+import { Connection } from './ws/connection.ts';
+import { Relay } from './cluster/relay.ts';
 import { PROTOCOL_VERSION } from './ws/protocol.ts';
-import { wsRoutes } from './ws/plugin.ts';
+import { connectionOptions, wsRoutes } from './ws/plugin.ts';
 
 /** Queue fill (of its bound) from which new games are refused and /readyz says 503. */
 export const SHED_AT = 0.9;
@@ -40,6 +41,8 @@ export interface Tessera {
   store: GameStore;
   /** In a cluster (TESSERA_DATABASE_URL): this instance's game leases. */
   leases: Leases | null;
+  /** With TESSERA_REDIS_URL: connections for games owned elsewhere are relayed there. */
+  relay: Relay | null;
   connections: Set<Connection>;
   /** Resolves when every worker is warm; rejects (PoolStartError) if the pool cannot start. */
   poolStarted: Promise<void>;
@@ -105,6 +108,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     scheduler,
     store,
     leases: null,
+    relay: null,
     games: null as unknown as GameService,
     connections: new Set(),
     poolStarted: Promise.resolve(),
@@ -133,7 +137,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   if (cluster) {
     tessera.leases = new Leases({ store: cluster, games: tessera.games, log: logger.child({ component: 'leases' }), room: () => config.maxGames - tessera.games.activeCount() });
-    logger.info({ instance: cluster.instance, leaseSeconds: config.leaseSeconds }, 'cluster member: games in PostgreSQL, owned by lease');
+    logger.info({ instance: cluster.instance, leaseSeconds: config.leaseSeconds, relay: config.redisUrl !== null }, 'cluster member: games in PostgreSQL, owned by lease');
+    if (config.redisUrl) {
+      tessera.relay = new Relay({
+        url: config.redisUrl,
+        store: cluster,
+        games: tessera.games,
+        log: logger.child({ component: 'relay' }),
+        accept: (socket, log) => new Connection(socket, connectionOptions(tessera, log)),
+      });
+      try {
+        await tessera.relay.start();
+      } catch (e) {
+        await tessera.relay.stop();
+        await store.close();
+        throw new StoreOpenError(`cannot reach Redis at TESSERA_REDIS_URL: ${(e as Error).message}`, { cause: e });
+      }
+    }
   }
   app.decorate('tessera', tessera);
 
@@ -183,6 +203,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await tessera.games.drain(config.shutdownGraceMs);
     // Writes are done: the other instances may take this one's games over at once.
     await tessera.leases?.stop();
+    await tessera.relay?.stop();
     scheduler.close();
   });
   app.addHook('onClose', async () => {

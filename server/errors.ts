@@ -39,7 +39,7 @@ export const ERRORS = {
   game_elsewhere: {
     status: 503,
     ws: true,
-    meaning: 'another instance of a cluster owns this game (this one does not relay to it), or its owner died and the takeover is under way: retry in a few seconds',
+    meaning: 'another instance of a cluster owns this game and this one does not relay to it (no `TESSERA_REDIS_URL`), or its owner died and the takeover is under way: retry in a few seconds',
   },
   shutting_down: { status: 503, ws: false, meaning: 'the server is shutting down: every request, the WebSocket upgrade included, gets this; retry after `Retry-After` seconds' },
   bad_json: { status: null, ws: true, meaning: 'the message is not JSON' },

@@ -1,7 +1,8 @@
 // Several instances on one PostgreSQL (a private one started here): a game whose owner is
 // SIGKILLed mid-game is taken over by another instance from its record, with every acknowledged
 // move kept, its bot moving again and its player reconnecting with the same seat token; a
-// stale owner (paused past its lease) is fenced off and lets go; the lobby lists every instance.
+// stale owner (paused past its lease) is fenced off and lets go; the lobby lists every instance;
+// with a private Redis, two players each connected to a different instance play one game.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -9,26 +10,28 @@ import { PostgresStore } from '../server/games/postgres-store.ts';
 import { type GameSetup, OwnershipLostError } from '../server/games/store.ts';
 import { Client, createGame, get, playUntilOver, post } from './server-helpers.ts';
 import { type PrivatePostgres, startPostgres } from './support/postgres.ts';
+import { type PrivateRedis, startRedis } from './support/redis.ts';
 import { type Instance, startInstance } from './support/instances.ts';
 import { randomMove } from '../bench/lib/game-client.ts';
 import { rng } from '../bench/lib/stats.ts';
 
 const LEASE_SECONDS = 2;
 let postgres: PrivatePostgres;
+let redis: PrivateRedis;
 const instances: Instance[] = [];
 
 before(async () => {
-  postgres = await startPostgres();
+  [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
 });
 after(async () => {
   for (const i of instances) await i.stop();
-  await postgres?.stop();
+  await Promise.all([postgres?.stop(), redis?.stop()]);
 });
 
-async function cluster(n: number): Promise<Instance[]> {
+async function cluster(n: number, env: Record<string, string> = {}): Promise<Instance[]> {
   const url = await postgres.database('cluster');
   const started = await Promise.all(
-    Array.from({ length: n }, (_, i) => startInstance(`node-${String.fromCharCode(97 + i)}`, { TESSERA_DATABASE_URL: url, TESSERA_LEASE_SECONDS: String(LEASE_SECONDS) })),
+    Array.from({ length: n }, (_, i) => startInstance(`node-${String.fromCharCode(97 + i)}`, { TESSERA_DATABASE_URL: url, TESSERA_LEASE_SECONDS: String(LEASE_SECONDS), ...env })),
   );
   instances.push(...started);
   return started;
@@ -69,8 +72,8 @@ async function playTurns(client: Client, n: number): Promise<Map<number, unknown
 test('SIGKILL of the owning instance mid-game: another takes the game over from PostgreSQL, no acknowledged move lost, the bot moves and the game finishes', { timeout: 90_000 }, async () => {
   const [a, b] = await cluster(2);
   const { id, tokens } = await createGame(a.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
-  // Any instance answers for the game; the owner plays it.
-  assert.equal((await get(b.base, `/api/games/${id}`)).status, 503);
+  // Any instance answers for the game (its record); the owner plays it.
+  assert.deepEqual((await get(b.base, `/api/games/${id}`)).body.status, 'playing');
   const first = await Client.join(a.ws, id, tokens.get(0));
   const acknowledged = await playTurns(first, 5);
   assert.ok(acknowledged.size >= 5);
@@ -158,4 +161,35 @@ test('postgres store: a stale owner’s write is refused in its own transaction 
   assert.deepEqual(x.owned, []);
   assert.deepEqual(y.owned, ['f']);
   await Promise.all([x.close(), y.close()]);
+});
+
+test('with Redis, any instance serves any game: two people, each connected to a different instance, play one game to the end', { timeout: 60_000 }, async () => {
+  const [a, b] = await cluster(2, { TESSERA_REDIS_URL: redis.url });
+  const created = await post(a.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }], clock: { turnSeconds: null } });
+  const id = created.body.id;
+  // Seats taken through both instances: b relays its seat request to a, the owner.
+  const ann = await post(a.base, `/api/games/${id}/seats`, { name: 'Ann', seat: 0 });
+  const bea = await post(b.base, `/api/games/${id}/seats`, { name: 'Bea', seat: 1 });
+  assert.deepEqual([ann.status, bea.status], [201, 201], JSON.stringify(bea.body));
+  assert.equal((await post(b.base, `/api/games/${id}/seats`, { name: 'Cy' })).body.code, 'no_seat', 'the owner answers, through b');
+  const onA = await Client.join(a.ws, id, ann.body.token);
+  const onB = await Client.join(b.ws, id, bea.body.token);
+  assert.equal(onB.welcome.seat, 1);
+  const done = await playUntilOver(
+    new Map([
+      [0, onA],
+      [1, onB],
+    ]),
+    45_000,
+  );
+  assert.equal(done.status, 'finished');
+  // A bad frame sent through the relay is answered by the owner's validation, as on one instance.
+  onB.send({ type: 'move', turn: 'x' });
+  assert.equal((await onB.next((f) => f.type === 'error')).code, 'bad_frame');
+  assert.ok(
+    b.log.every((l) => !l.includes('"level":50')),
+    'no error logged on the relaying instance',
+  );
+  onA.close();
+  onB.close();
 });

@@ -146,6 +146,15 @@ export class GameService {
     return loaded;
   }
 
+  /** A game as its record stands, for reading only (one another instance plays). */
+  async peek(id: string): Promise<Room | undefined> {
+    const stored = await this.store.get(id);
+    if (!stored) return undefined;
+    const shown = Room.restore(stored, this.deps());
+    shown.close();
+    return shown;
+  }
+
   /** A game this instance has just taken over (its owner's lease ran out): replayed from its
    * record; people reconnect with their seat tokens, bots move as soon as the pool is warm. */
   adopt(stored: StoredGame): Room | undefined {

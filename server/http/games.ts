@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { BOT_LEVELS } from '../../bot-engine/bots/levels.ts';
 import { MAX_PLAYERS } from '../../bot-engine/state.ts';
 import type { Room } from '../games/room.ts';
+import { GameElsewhereError } from '../games/store.ts';
+import type { Relay } from '../cluster/relay.ts';
 import { ApiError } from '../errors.ts';
 import { CreateGameBody, FinishedGames, FinishedGamesQuery, GameRecordReply, GameSummary, IdParams, JoinBody, OpenGames, OpenGamesQuery, RematchBody, SeatGrant } from '../wire/api.ts';
 
@@ -32,7 +34,7 @@ function summary(room: Room): GameSummary {
 }
 
 export async function gameRoutes(app: FastifyInstance): Promise<void> {
-  const { games, config } = app.tessera;
+  const { games, config, relay } = app.tessera;
   // Each route that creates state allows so many calls a minute per client address.
   const limited = { rateLimit: { max: config.createsPerMinute, timeWindow: 60_000 } };
   const room = async (id: string): Promise<Room> => {
@@ -83,13 +85,22 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       config: limited,
     },
     async (request, reply) => {
-      const r = await room(request.params.id);
-      const result = await r.join(request.body.name.trim(), request.body.seat);
+      const id = request.params.id;
+      const name = request.body.name.trim();
+      let result: Awaited<ReturnType<Room['join']>> | Awaited<ReturnType<Relay['join']>>;
+      try {
+        result = await (await room(id)).join(name, request.body.seat);
+      } catch (e) {
+        // Played on another instance: the seat is taken there (through Redis).
+        if (!(e instanceof GameElsewhereError) || !relay) throw e;
+        result = await relay.join(id, name, request.body.seat);
+        if ('error' in result && result.error === 'game_elsewhere') throw new GameElsewhereError(result.message);
+      }
       if ('error' in result) throw new ApiError(result.error, result.message);
       return reply
         .code(201)
         .header('cache-control', 'no-store')
-        .send({ gameId: r.id, seat: result.seat, token: result.token } satisfies SeatGrant);
+        .send({ gameId: id, seat: result.seat, token: result.token } satisfies SeatGrant);
     },
   );
 
@@ -135,9 +146,17 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<Id>('/api/games/:id', { schema: { tags: ['games'], summary: "A game's public summary", params: IdParams, response: { 200: GameSummary, ...errors } } }, async (request) =>
-    summary(await room(request.params.id)),
-  );
+  app.get<Id>('/api/games/:id', { schema: { tags: ['games'], summary: "A game's public summary", params: IdParams, response: { 200: GameSummary, ...errors, 503: error } } }, async (request) => {
+    try {
+      return summary(await room(request.params.id));
+    } catch (e) {
+      // Played on another instance: its record as it stands (who is connected is known there).
+      if (!(e instanceof GameElsewhereError)) throw e;
+      const shown = await games.peek(request.params.id);
+      if (!shown) throw e;
+      return summary(shown);
+    }
+  });
 
   app.get<Id>(
     '/api/games/:id/record',

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { RawData, WebSocket } from 'ws';
 import type { GameService } from '../games/service.ts';
 import { GameElsewhereError } from '../games/store.ts';
+import type { Relay } from '../cluster/relay.ts';
 import type { LastMove, Room, Subscriber } from '../games/room.ts';
 import type { GameView } from '../wire/game.ts';
 import type { Metrics } from '../metrics.ts';
@@ -31,6 +32,8 @@ export interface ConnectionOptions {
   burst: number;
   maxBufferedBytes: number;
   watchersPerGame: number;
+  /** In a cluster with Redis: relays a connection whose game another instance owns. */
+  relay?: Relay;
 }
 
 export type { WebSocket };
@@ -48,6 +51,8 @@ export class Connection implements Subscriber {
   private rejectedInARow = 0;
   /** Frames are handled one after another: a move waits for the hello (and the write) before it. */
   private handling: Promise<void> = Promise.resolve();
+  /** Set when the game is played on another instance: every frame goes there as it is. */
+  private forward: ((data: string) => void) | null = null;
 
   constructor(socket: WebSocket, options: ConnectionOptions) {
     this.socket = socket;
@@ -109,9 +114,12 @@ export class Connection implements Subscriber {
     const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data instanceof ArrayBuffer ? data.byteLength : data.length;
     if (size > this.options.maxMessageBytes) return this.error('too_large', `a message may hold at most ${this.options.maxMessageBytes} bytes, got ${size}`);
     if (isBinary) return this.error('bad_frame', 'frames are JSON text, not binary');
+    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8');
+    // Relayed: the owner's connection validates and answers.
+    if (this.forward) return this.forward(text);
     let frame: unknown;
     try {
-      frame = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8'));
+      frame = JSON.parse(text);
     } catch {
       return this.error('bad_json', 'the frame is not valid JSON');
     }
@@ -129,6 +137,8 @@ export class Connection implements Subscriber {
   }
 
   private async dispatch(frame: ClientFrame): Promise<void> {
+    // Frames that came while the hello was being relayed follow it to the owner.
+    if (this.forward) return this.forward(JSON.stringify(frame));
     switch (frame.type) {
       case 'hello':
         return this.hello(frame);
@@ -149,6 +159,8 @@ export class Connection implements Subscriber {
       room = await this.options.games.get(frame.gameId);
     } catch (e) {
       if (!(e instanceof GameElsewhereError)) throw e;
+      this.forward = (await this.options.relay?.open(this.socket, frame.gameId, JSON.stringify(frame))) ?? null;
+      if (this.forward) return;
       return this.error('game_elsewhere', e.message, frame.id);
     }
     // The peer may have gone while the store was read: it must not stay subscribed.
