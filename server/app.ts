@@ -145,6 +145,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         games: tessera.games,
         log: logger.child({ component: 'relay' }),
         accept: (socket, log) => new Connection(socket, connectionOptions(tessera, log)),
+        maxBufferedBytes: config.maxBufferedBytes,
       });
       try {
         await tessera.relay.start();

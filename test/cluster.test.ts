@@ -6,9 +6,10 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import pg from 'pg';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 import { type GameSetup, OwnershipLostError } from '../server/games/store.ts';
-import { Client, createGame, get, playUntilOver, post } from './server-helpers.ts';
+import { Client, createGame, get, playUntilOver, post, type Running, startServer } from './server-helpers.ts';
 import { type PrivatePostgres, startPostgres } from './support/postgres.ts';
 import { type PrivateRedis, startRedis } from './support/redis.ts';
 import { type Instance, startInstance } from './support/instances.ts';
@@ -38,7 +39,7 @@ async function cluster(n: number, env: Record<string, string> = {}): Promise<Ins
 }
 
 /** Joins through `instance`, retrying while the game is elsewhere (a takeover under way). */
-async function joinWhenServed(instance: Instance, id: string, token: string, ms: number): Promise<{ client: Client; tries: number }> {
+async function joinWhenServed(instance: { ws: string }, id: string, token: string, ms: number): Promise<{ client: Client; tries: number }> {
   const until = Date.now() + ms;
   for (let tries = 1; ; tries++) {
     try {
@@ -163,33 +164,102 @@ test('postgres store: a stale owner’s write is refused in its own transaction 
   await Promise.all([x.close(), y.close()]);
 });
 
+/** Instances in this process (their code is covered and their state inspectable), sharing one
+ * fresh database. */
+async function inProcess(names: string[], redisUrl: string | null, leaseSeconds = LEASE_SECONDS): Promise<Running[] & { databaseUrl: string }> {
+  const databaseUrl = await postgres.database('inproc');
+  const running = await Promise.all(names.map((instanceId) => startServer({ databaseUrl, redisUrl, instanceId, leaseSeconds })));
+  return Object.assign(running, { databaseUrl });
+}
+
 test('with Redis, any instance serves any game: two people, each connected to a different instance, play one game to the end', { timeout: 60_000 }, async () => {
-  const [a, b] = await cluster(2, { TESSERA_REDIS_URL: redis.url });
-  const created = await post(a.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }], clock: { turnSeconds: null } });
-  const id = created.body.id;
-  // Seats taken through both instances: b relays its seat request to a, the owner.
-  const ann = await post(a.base, `/api/games/${id}/seats`, { name: 'Ann', seat: 0 });
-  const bea = await post(b.base, `/api/games/${id}/seats`, { name: 'Bea', seat: 1 });
-  assert.deepEqual([ann.status, bea.status], [201, 201], JSON.stringify(bea.body));
-  assert.equal((await post(b.base, `/api/games/${id}/seats`, { name: 'Cy' })).body.code, 'no_seat', 'the owner answers, through b');
-  const onA = await Client.join(a.ws, id, ann.body.token);
-  const onB = await Client.join(b.ws, id, bea.body.token);
-  assert.equal(onB.welcome.seat, 1);
-  const done = await playUntilOver(
-    new Map([
-      [0, onA],
-      [1, onB],
-    ]),
-    45_000,
-  );
-  assert.equal(done.status, 'finished');
-  // A bad frame sent through the relay is answered by the owner's validation, as on one instance.
-  onB.send({ type: 'move', turn: 'x' });
-  assert.equal((await onB.next((f) => f.type === 'error')).code, 'bad_frame');
-  assert.ok(
-    b.log.every((l) => !l.includes('"level":50')),
-    'no error logged on the relaying instance',
-  );
-  onA.close();
-  onB.close();
+  const [a, b] = await inProcess(['relay-a', 'relay-b'], redis.url);
+  try {
+    const created = await post(a.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }], clock: { turnSeconds: null } });
+    const id = created.body.id;
+    // Seats taken through both instances: b relays its seat request to a, the owner.
+    const ann = await post(a.base, `/api/games/${id}/seats`, { name: 'Ann', seat: 0 });
+    const bea = await post(b.base, `/api/games/${id}/seats`, { name: 'Bea', seat: 1 });
+    assert.deepEqual([ann.status, bea.status], [201, 201], JSON.stringify(bea.body));
+    assert.equal((await post(b.base, `/api/games/${id}/seats`, { name: 'Cy' })).body.code, 'no_seat', 'the owner answers, through b');
+    const onA = await Client.join(a.ws, id, ann.body.token);
+    const onB = await Client.join(b.ws, id, bea.body.token);
+    assert.equal(onB.welcome.seat, 1);
+    assert.equal(await b.app.tessera.games.get(id).catch((e: Error) => e.name), 'GameElsewhereError', 'b relays; a plays');
+    const done = await playUntilOver(
+      new Map([
+        [0, onA],
+        [1, onB],
+      ]),
+      45_000,
+    );
+    assert.equal(done.status, 'finished');
+    // A bad frame sent through the relay is answered by the owner's validation, as on one instance.
+    onB.send({ type: 'move', turn: 'x' });
+    assert.equal((await onB.next((f) => f.type === 'error')).code, 'bad_frame');
+    onA.close();
+    onB.close();
+  } finally {
+    await Promise.all([a.app.close(), b.app.close()]);
+  }
+});
+
+test('a clean shutdown hands its games over at once: the lease is ended, not waited out; a relayed player is sent to reconnect', { timeout: 60_000 }, async () => {
+  const [a, b, c] = await inProcess(['calm-a', 'calm-b', 'calm-c'], redis.url);
+  try {
+    const { id, tokens } = await createGame(a.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
+    // The player is on c, relayed to a.
+    const player = await Client.join(c.ws, id, tokens.get(0));
+    const acknowledged = await playTurns(player, 2);
+    const stoppedAt = Date.now();
+    await a.app.close();
+    assert.equal((await player.closedWith(3000)).code, 1012);
+    const { client: again } = await joinWhenServed(c, id, tokens.get(0)!, 5000);
+    const handoverMs = Date.now() - stoppedAt;
+    assert.ok(handoverMs < LEASE_SECONDS * 1000 + 1500, `handed over in ${handoverMs} ms`);
+    const history = new Map(again.welcome.history.map((m: any) => [m.turn, m.move]));
+    for (const [turn, move] of acknowledged) assert.deepEqual(history.get(turn), move);
+    await playTurns(again, 1);
+    again.close();
+  } finally {
+    await Promise.all([b.app.close(), c.app.close()]);
+  }
+});
+
+test('an owner that missed its renewals loses its game: the taker plays it, the old owner lets go, its sockets and the relayed ones reconnect', { timeout: 60_000 }, async () => {
+  // Long leases: the test decides when a lease runs out and when each instance scans or renews.
+  const instances = await inProcess(['slow-a', 'slow-b', 'slow-c'], redis.url, 30);
+  const [a, b, c] = instances;
+  const db = new pg.Client({ connectionString: instances.databaseUrl });
+  await db.connect();
+  try {
+    const { id, tokens } = await createGame(a.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
+    const player = await Client.join(a.ws, id, tokens.get(0));
+    const watcher = await Client.join(c.ws, id);
+    await playTurns(player, 1);
+    // a misses its renewals (a long pause): its lease runs out, and another instance takes the
+    // game (b, asked now, unless c's own scan came first).
+    await db.query("UPDATE games SET lease_until = now() - interval '1 second' WHERE id = $1", [id]);
+    await b.app.tessera.leases!.scan();
+    let owner = '';
+    for (let i = 0; i < 30 && !['slow-b', 'slow-c'].includes(owner); i++) {
+      owner = (await db.query('SELECT owner FROM games WHERE id = $1', [id])).rows[0].owner;
+      if (owner === 'slow-a') await new Promise((r) => setTimeout(r, 100));
+    }
+    // a comes back: its renewal finds the game taken at a newer epoch and drops it.
+    await a.app.tessera.leases!.renew();
+    assert.equal((await player.closedWith(2000)).code, 1012);
+    assert.equal((await watcher.closedWith(3000)).code, 1012, 'the relay noticed the owner changed');
+    // Reconnecting to a is relayed to b, which plays the game now; its bot answers there.
+    const again = await Client.join(a.ws, id, tokens.get(0));
+    const turn = again.welcome.history.length;
+    await playTurns(again, 1);
+    assert.ok((await again.latestState()).view.turn > turn);
+    const { rows } = await db.query('SELECT owner, owner_epoch FROM games WHERE id = $1', [id]);
+    assert.deepEqual([rows[0].owner, Number(rows[0].owner_epoch)], [owner, 2]);
+    again.close();
+  } finally {
+    await db.end();
+    await Promise.all(instances.map((r) => r.app.close()));
+  }
 });

@@ -76,6 +76,8 @@ export interface RelayOptions {
   log: Logger;
   /** Serves a relayed socket on this (owner) instance as an ordinary connection. */
   accept(socket: WebSocket, log: Logger): void;
+  /** A relayed socket whose client does not read its frames is dropped past this many bytes. */
+  maxBufferedBytes: number;
 }
 
 export class Relay {
@@ -176,13 +178,24 @@ export class Relay {
       case 'close':
         this.owned.get(m.conn)?.gone();
         return;
-      case 'out':
-        this.edges.get(m.conn)?.socket.send(m.data);
+      case 'out': {
+        const socket = this.edges.get(m.conn)?.socket;
+        if (!socket || socket.readyState !== socket.OPEN) return;
+        // The owner cannot see this socket's buffer: the slow-consumer limit is applied here.
+        if (socket.bufferedAmount > this.options.maxBufferedBytes) {
+          this.options.log.warn({ bufferedAmount: socket.bufferedAmount }, 'slow consumer dropped');
+          socket.terminate();
+          return;
+        }
+        socket.send(m.data);
         return;
+      }
       case 'closed': {
         const link = this.edges.get(m.conn);
         this.edges.delete(m.conn);
-        link?.socket.close(m.code, m.reason);
+        // 1006 (no close frame) cannot be sent: the owner dropped the connection.
+        if (m.code === 1006) link?.socket.terminate();
+        else link?.socket.close(m.code, m.reason);
         return;
       }
       case 'join':

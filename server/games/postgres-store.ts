@@ -219,10 +219,11 @@ export class PostgresStore implements GameStore {
     if (!this.instance || limit <= 0) return [];
     const { rows } = await this.read(
       `UPDATE games g SET owner = $1, owner_epoch = g.owner_epoch + 1, lease_until = now() + $2::integer * interval '1 millisecond'
-       FROM (SELECT id FROM games WHERE NOT finished AND (lease_until IS NULL OR lease_until < now())
+       FROM (SELECT id FROM games WHERE NOT finished AND (lease_until IS NULL OR lease_until < now()) AND NOT (id = ANY($4))
              ORDER BY lease_until NULLS FIRST LIMIT $3 FOR UPDATE SKIP LOCKED) expired
        WHERE g.id = expired.id RETURNING g.*`,
-      [this.instance, this.leaseMs, limit],
+      // Games this instance holds are renewed, not taken again.
+      [this.instance, this.leaseMs, limit, this.owned],
     );
     for (const row of rows) this.epochs.set(row.id, Number(row.owner_epoch));
     return Promise.all(rows.map((row) => this.toGame(row)));
