@@ -10,22 +10,37 @@ import pg from 'pg';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 import { type GameSetup, OwnershipLostError } from '../server/games/store.ts';
 import { Client, createGame, get, playUntilOver, post, type Running, startServer } from './server-helpers.ts';
-import { type PrivatePostgres, startPostgres } from './support/postgres.ts';
-import { type PrivateRedis, startRedis } from './support/redis.ts';
-import { type Instance, startInstance } from './support/instances.ts';
+import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
+import { type PrivateRedis, startRedis } from '../bench/lib/redis.ts';
+import { type RunningServer, startServer as startProcess } from '../bench/lib/server.ts';
 import { randomMove } from '../bench/lib/game-client.ts';
 import { rng } from '../bench/lib/stats.ts';
 
 const LEASE_SECONDS = 2;
 let postgres: PrivatePostgres;
 let redis: PrivateRedis;
+type Instance = RunningServer & { base: string; ws: string };
 const instances: Instance[] = [];
+
+/** A real instance: the compiled server in its own process (SIGKILL and SIGSTOP are real). */
+async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
+  const s = await startProcess({
+    TESSERA_INSTANCE_ID: name,
+    TESSERA_BOT_WORKERS: '1',
+    TESSERA_WARMUP_LEVEL: 'random',
+    TESSERA_BOT_DEADLINE_MS: '1000',
+    TESSERA_WS_RATE: '1000',
+    TESSERA_WS_BURST: '1000',
+    ...env,
+  });
+  return Object.assign(s, { base: s.url, ws: `${s.url.replace('http', 'ws')}/ws` });
+}
 
 before(async () => {
   [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
 });
 after(async () => {
-  for (const i of instances) await i.stop();
+  for (const i of instances) await i.kill('SIGKILL');
   await Promise.all([postgres?.stop(), redis?.stop()]);
 });
 
@@ -80,7 +95,7 @@ test('SIGKILL of the owning instance mid-game: another takes the game over from 
   assert.ok(acknowledged.size >= 5);
 
   const killedAt = Date.now();
-  await a.stop();
+  await a.kill('SIGKILL');
   const { client: again, tries } = await joinWhenServed(b, id, tokens.get(0)!, (LEASE_SECONDS + 6) * 1000);
   const takeoverMs = Date.now() - killedAt;
   // The lease runs out at most LEASE_SECONDS after the kill; the takeover must follow within 5 s.
@@ -89,12 +104,7 @@ test('SIGKILL of the owning instance mid-game: another takes the game over from 
   const history = new Map(again.welcome.history.map((m: any) => [m.turn, m.move]));
   for (const [turn, move] of acknowledged) assert.deepEqual(history.get(turn), move, `acknowledged move ${turn} kept`);
   const done = await playUntilOver(new Map([[0, again]]), 60_000).catch(async (e) => {
-    throw new Error(
-      `${e.message}\n${JSON.stringify((await get(b.base, `/api/games/${id}`)).body)}\n${b.log
-        .filter((l) => !l.includes('incoming request') && !l.includes('request completed'))
-        .slice(-10)
-        .join('\n')}`,
-    );
+    throw new Error(`${e.message}\n${JSON.stringify((await get(b.base, `/api/games/${id}`)).body)}\n${b.log().slice(-10).join('\n')}`);
   });
   assert.equal(done.status, 'finished');
   const record = await get(b.base, `/api/games/${id}/record`);
@@ -102,7 +112,7 @@ test('SIGKILL of the owning instance mid-game: another takes the game over from 
   assert.equal(record.body.final, true);
   again.close();
   process.stdout.write(`# takeover ${takeoverMs} ms after SIGKILL (lease ${LEASE_SECONDS} s)\n`);
-  await b.stop();
+  await b.kill('SIGKILL');
 });
 
 test('a stale owner is fenced off: paused past its lease, its game is taken over; resumed, it lets go and its player is sent to reconnect', { timeout: 60_000 }, async () => {
@@ -119,14 +129,14 @@ test('a stale owner is fenced off: paused past its lease, its game is taken over
   const player = await Client.join(b.ws, id, seat.body.token);
   await playTurns(player, 2);
 
-  b.proc.kill('SIGSTOP');
+  await b.kill('SIGSTOP');
   const { client: moved } = await joinWhenServed(a, id, seat.body.token, (LEASE_SECONDS + 6) * 1000);
   const turn = (await moved.latestState()).view.turn;
-  b.proc.kill('SIGCONT');
+  await b.kill('SIGCONT');
   // b's next renewal (or write) finds the game owned by a at a newer epoch: it drops it.
   const closed = await player.closedWith(LEASE_SECONDS * 1000 + 3000);
   assert.equal(closed.code, 1012);
-  assert.ok(b.log.some((l) => l.includes('game lost to another instance')));
+  assert.ok(b.log().some((l) => l.includes('game lost to another instance')));
   await playTurns(moved, 1);
   assert.ok((await moved.latestState()).view.turn > turn);
   moved.close();

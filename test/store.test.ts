@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { MemoryStore, type GameSetup, type GameStore } from '../server/games/store.ts';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
-import { type PrivatePostgres, startPostgres } from './support/postgres.ts';
+import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
 import type { RecordMove } from '../bot-engine/record.ts';
 import { pino } from 'pino';
 import { GameService } from '../server/games/service.ts';

@@ -1,6 +1,6 @@
-// A private PostgreSQL for tests: initdb into a throwaway directory, started on a free loopback
-// port, stopped and removed afterwards. PostgreSQL refuses to run as root (CI runs as root), so
-// there it runs as the `postgres` system user, which owns the directory.
+// A private PostgreSQL for tests and benchmarks: initdb into a throwaway directory, started on a
+// free loopback port, stopped and removed afterwards. PostgreSQL refuses to run as root (CI runs
+// as root), so there it runs as the `postgres` system user, which owns the directory.
 
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort } from './ports.ts';
+import { freePort } from './server.ts';
 
 const run = promisify(execFile);
 

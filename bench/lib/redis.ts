@@ -1,7 +1,7 @@
-// A private Redis for tests: no persistence, on a free loopback port, stopped afterwards.
+// A private Redis for tests and benchmarks: no persistence, on a free loopback port, stopped afterwards.
 
 import { spawn } from 'node:child_process';
-import { freePort } from './ports.ts';
+import { freePort } from './server.ts';
 
 export interface PrivateRedis {
   url: string;
