@@ -141,6 +141,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (config.redisUrl) {
       tessera.relay = new Relay({
         url: config.redisUrl,
+        metrics,
         store: cluster,
         games: tessera.games,
         log: logger.child({ component: 'relay' }),

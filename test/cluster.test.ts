@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { PostgresStore } from '../server/games/postgres-store.ts';
+import { ConfigError, loadConfig } from '../server/config.ts';
 import { type GameSetup, OwnershipLostError } from '../server/games/store.ts';
 import { Client, createGame, get, playUntilOver, post, type Running, startServer } from './server-helpers.ts';
 import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
@@ -196,6 +197,7 @@ test('with Redis, any instance serves any game: two people, each connected to a 
     const onB = await Client.join(b.ws, id, bea.body.token);
     assert.equal(onB.welcome.seat, 1);
     assert.equal(await b.app.tessera.games.get(id).catch((e: Error) => e.name), 'GameElsewhereError', 'b relays; a plays');
+    assert.match((await get(b.base, '/metrics')).body, /tessera_cluster_relayed_connections 1\b/);
     const done = await playUntilOver(
       new Map([
         [0, onA],
@@ -267,9 +269,21 @@ test('an owner that missed its renewals loses its game: the taker plays it, the 
     assert.ok((await again.latestState()).view.turn > turn);
     const { rows } = await db.query('SELECT owner, owner_epoch FROM games WHERE id = $1', [id]);
     assert.deepEqual([rows[0].owner, Number(rows[0].owner_epoch)], [owner, 2]);
+    assert.match((await get(a.base, '/metrics')).body, /tessera_cluster_games_lost_total 1\b/);
+    assert.match((await get(owner === 'slow-b' ? b.base : c.base, '/metrics')).body, /tessera_cluster_takeovers_total 1\b/);
     again.close();
   } finally {
     await db.end();
     await Promise.all(instances.map((r) => r.app.close()));
   }
+});
+
+test('configuration: PostgreSQL and Redis URLs are checked; without them nothing changes', () => {
+  assert.deepEqual([loadConfig({}).databaseUrl, loadConfig({}).redisUrl], [null, null]);
+  const on = loadConfig({ TESSERA_DATABASE_URL: 'postgres://u:p@db:5432/t', TESSERA_REDIS_URL: 'redis://r:6379', TESSERA_LEASE_SECONDS: '4', TESSERA_INSTANCE_ID: 'x' });
+  assert.deepEqual([on.databaseUrl, on.redisUrl, on.leaseSeconds, on.instanceId], ['postgres://u:p@db:5432/t', 'redis://r:6379', 4, 'x']);
+  assert.throws(() => loadConfig({ TESSERA_DATABASE_URL: 'mysql://db/t' }), ConfigError);
+  assert.throws(() => loadConfig({ TESSERA_REDIS_URL: 'redis://r:6379' }), /needs TESSERA_DATABASE_URL/);
+  assert.throws(() => loadConfig({ TESSERA_DATABASE_URL: 'postgres://db/t', TESSERA_REDIS_URL: 'http://r' }), ConfigError);
+  assert.throws(() => loadConfig({ TESSERA_LEASE_SECONDS: '0' }), ConfigError);
 });

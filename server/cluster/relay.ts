@@ -15,6 +15,7 @@ import type { PostgresStore } from '../games/postgres-store.ts';
 import type { GameService } from '../games/service.ts';
 import { GameElsewhereError } from '../games/store.ts';
 import { CLOSE } from '../ws/protocol.ts';
+import type { Metrics } from '../metrics.ts';
 
 type JoinResult = { seat: number; token: string } | { error: 'no_seat' | 'name_taken' | 'unknown_game' | 'game_elsewhere'; message: string };
 
@@ -71,6 +72,7 @@ interface EdgeLink {
 
 export interface RelayOptions {
   url: string;
+  metrics: Metrics;
   store: PostgresStore;
   games: GameService;
   log: Logger;
@@ -133,8 +135,10 @@ export class Relay {
     if (!owner) return null;
     const conn = `${this.instance}:${randomBytes(8).toString('hex')}`;
     this.edges.set(conn, { socket, owner, gameId });
+    this.options.metrics.relayed.set(this.edges.size);
     socket.on('close', () => {
       if (this.edges.delete(conn)) this.send(owner, { t: 'close', conn });
+      this.options.metrics.relayed.set(this.edges.size);
     });
     this.send(owner, { t: 'open', conn, edge: this.instance, data: hello });
     return (data) => this.send(owner, { t: 'in', conn, data });

@@ -132,6 +132,7 @@ export class GameService {
     if (!stored.finished && this.options.takeOver) {
       stored = await this.options.takeOver(id);
       if (!stored) throw new GameElsewhereError(`game ${id} is played on another instance`);
+      if (!this.rooms.has(id)) this.options.metrics.takeovers.inc();
     }
     // Another request may have loaded it while this one read the store.
     const raced = this.rooms.get(id) ?? this.finishedRooms.get(id);
@@ -163,6 +164,7 @@ export class GameService {
       const room = Room.restore(stored, this.deps());
       this.rooms.set(room.id, room);
       room.log.info({ turn: room.turn }, 'game taken over from its previous owner');
+      this.options.metrics.takeovers.inc();
       if (this.botsReady) room.resumeBots();
       this.publish();
       return room;
@@ -178,6 +180,7 @@ export class GameService {
     if (!room) return;
     this.rooms.delete(id);
     room.log.warn('game lost to another instance (lease ran out): connections sent to reconnect');
+    this.options.metrics.gamesLost.inc();
     room.moved();
     this.publish();
   }
