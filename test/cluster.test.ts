@@ -143,20 +143,21 @@ test('a stale owner is fenced off: paused past its lease, its game is taken over
   moved.close();
 });
 
+const setup: GameSetup = {
+  id: 'f',
+  createdAt: new Date().toISOString(),
+  seed: 's',
+  rules: { tinyCity: false, farmers: '3rd' },
+  seats: [{ kind: 'person' }, { kind: 'person' }],
+  clock: { turnSeconds: null, graceSeconds: 60 },
+  standIn: 'heuristic',
+};
+const move = (n: number) => ({ tile: 'V', x: n, y: 1, rotation: 0, meeple: null });
+
 test('postgres store: a stale owner’s write is refused in its own transaction and changes nothing', async () => {
   const url = await postgres.database('fence');
   const x = await PostgresStore.open({ url, instance: 'x', leaseMs: 200 });
   const y = await PostgresStore.open({ url, instance: 'y', leaseMs: 200 });
-  const setup: GameSetup = {
-    id: 'f',
-    createdAt: new Date().toISOString(),
-    seed: 's',
-    rules: { tinyCity: false, farmers: '3rd' },
-    seats: [{ kind: 'person' }, { kind: 'person' }],
-    clock: { turnSeconds: null, graceSeconds: 60 },
-    standIn: 'heuristic',
-  };
-  const move = (n: number) => ({ tile: 'V', x: n, y: 1, rotation: 0, meeple: null });
   await x.create(setup, [null, null]);
   await x.appendMoves('f', [move(1)], null);
   assert.deepEqual(await y.claimExpired(10), [], 'a live lease is not taken');
@@ -286,4 +287,31 @@ test('configuration: PostgreSQL and Redis URLs are checked; without them nothing
   assert.throws(() => loadConfig({ TESSERA_REDIS_URL: 'redis://r:6379' }), /needs TESSERA_DATABASE_URL/);
   assert.throws(() => loadConfig({ TESSERA_DATABASE_URL: 'postgres://db/t', TESSERA_REDIS_URL: 'http://r' }), ConfigError);
   assert.throws(() => loadConfig({ TESSERA_LEASE_SECONDS: '0' }), ConfigError);
+});
+
+test('postgres store: a write whose commit went unconfirmed is not stored twice on retry, and a different move after it is refused', async () => {
+  const url = await postgres.database('unconfirmed');
+  const x = await PostgresStore.open({ url, instance: 'x' });
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  /** What a COMMIT whose answer was lost leaves: the move is stored, the writer does not know. */
+  const landedUnseen = async (seq: number, m: unknown) => {
+    await db.query('INSERT INTO moves (game_id, seq, move) VALUES ($1, $2, $3)', ['f', seq, JSON.stringify(m)]);
+    await db.query('UPDATE games SET move_count = move_count + 1 WHERE id = $1', ['f']);
+  };
+  try {
+    await x.create(setup, [null, null]);
+    await x.appendMoves('f', [move(1)], null);
+    await landedUnseen(1, move(2));
+    await x.appendMoves('f', [move(2)], null); // the retry of that same write
+    assert.deepEqual((await x.get('f'))!.moves, [move(1), move(2)]);
+    await x.appendMoves('f', [move(3)], null);
+    await landedUnseen(3, move(4));
+    await assert.rejects(() => x.appendMoves('f', [move(5)], null), OwnershipLostError);
+    assert.deepEqual((await x.get('f'))!.moves, [move(1), move(2), move(3), move(4)]);
+    assert.deepEqual(x.owned, [], 'the game is let go, to be reloaded from its record');
+  } finally {
+    await db.end();
+    await x.close();
+  }
 });

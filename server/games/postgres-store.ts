@@ -5,6 +5,7 @@
 // in its own transaction (SELECT … FOR UPDATE), so a stale owner's write fails whole
 // (OwnershipLostError) instead of forking the game. docs/OPERATIONS.md explains the topology.
 
+import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
 import type { RecordMove } from '../../bot-engine/record.ts';
 import { MIGRATIONS } from './postgres-migrations.ts';
@@ -35,6 +36,8 @@ export class PostgresStore implements GameStore {
   private readonly pool: pg.Pool;
   /** Games this instance owns, with the epoch it owns them at (its fencing token). */
   private readonly epochs = new Map<string, number>();
+  /** Moves of each game this instance wrote, as far as it knows them committed. */
+  private readonly counts = new Map<string, number>();
 
   private constructor(pool: pg.Pool, options: PostgresStoreOptions) {
     this.pool = pool;
@@ -90,6 +93,7 @@ export class PostgresStore implements GameStore {
       for (const [seat, h] of holders.entries()) if (h) await c.query('INSERT INTO seat_names (game_id, seat, name) VALUES ($1, $2, $3)', [setup.id, seat, h.name]);
     });
     if (this.instance) this.epochs.set(setup.id, 1);
+    this.counts.set(setup.id, 0);
   }
 
   async takeSeat(id: string, seat: number, holder: SeatHolder): Promise<void> {
@@ -104,8 +108,14 @@ export class PostgresStore implements GameStore {
   }
 
   async appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void> {
+    let stored = 0;
     await this.transaction(async (c) => {
       const start = Number((await this.lockOwned(c, id)).move_count);
+      stored = start + moves.length;
+      if (await this.landedBefore(c, id, start, moves)) {
+        stored = start;
+        return;
+      }
       if (moves.length > 0) {
         const values = moves.map((_, i) => `($1, $${2 * i + 2}, $${2 * i + 3})`).join(', ');
         await c.query(`INSERT INTO moves (game_id, seq, move) VALUES ${values}`, [id, ...moves.flatMap((m, i) => [start + i, JSON.stringify(m)])]);
@@ -120,7 +130,23 @@ export class PostgresStore implements GameStore {
         ]);
       else await c.query('UPDATE games SET move_count = move_count + $2 WHERE id = $1', [id, moves.length]);
     });
-    if (end) this.epochs.delete(id);
+    this.counts.set(id, stored);
+    if (end) {
+      this.epochs.delete(id);
+      this.counts.delete(id);
+    }
+  }
+
+  /** A COMMIT whose answer was lost (the connection dropped) may have landed: the record is
+   * then longer than this instance knows. The same moves again are that write (done, nothing
+   * to add); anything else would fork the record, so the game must be reloaded from the store. */
+  private async landedBefore(c: Client, id: string, start: number, moves: RecordMove[]): Promise<boolean> {
+    const known = this.counts.get(id);
+    if (known === undefined || known === start) return false;
+    const { rows } = await c.query('SELECT move FROM moves WHERE game_id = $1 AND seq >= $2 ORDER BY seq', [id, known]);
+    if (rows.length === moves.length && rows.every((r, i) => isDeepStrictEqual(r.move, moves[i]))) return true;
+    this.release(id);
+    throw new OwnershipLostError(`game ${id} has ${start} moves stored, this instance knew of ${known}: a write it could not confirm landed; the game is reloaded`);
   }
 
   async setRematch(id: string, rematchId: string): Promise<void> {
@@ -210,7 +236,7 @@ export class PostgresStore implements GameStore {
     );
     if (!rows[0]) return undefined;
     this.epochs.set(id, Number(rows[0].owner_epoch));
-    return this.toGame(rows[0]);
+    return this.owning(await this.toGame(rows[0]));
   }
 
   /** Takes over up to `limit` unfinished games whose lease ran out (their owner died or lost
@@ -226,7 +252,7 @@ export class PostgresStore implements GameStore {
       [this.instance, this.leaseMs, limit, this.owned],
     );
     for (const row of rows) this.epochs.set(row.id, Number(row.owner_epoch));
-    return Promise.all(rows.map((row) => this.toGame(row)));
+    return Promise.all(rows.map(async (row) => this.owning(await this.toGame(row))));
   }
 
   /** Extends the lease of every game this instance owns; returns those it no longer owns (taken
@@ -247,9 +273,9 @@ export class PostgresStore implements GameStore {
     const lost: string[] = [];
     for (const r of now) {
       if (!this.epochs.has(r.id)) continue;
-      if (r.finished) this.epochs.delete(r.id);
+      if (r.finished) this.release(r.id);
       else if (r.owner !== this.instance || Number(r.owner_epoch) !== this.epochs.get(r.id)) {
-        this.epochs.delete(r.id);
+        this.release(r.id);
         lost.push(r.id);
       }
     }
@@ -259,6 +285,13 @@ export class PostgresStore implements GameStore {
   /** Forgets a game this instance let go of (it will be taken over once its lease runs out). */
   release(id: string): void {
     this.epochs.delete(id);
+    this.counts.delete(id);
+  }
+
+  /** A game just taken: its record as stored is what this instance builds on. */
+  private owning(game: StoredGame): StoredGame {
+    this.counts.set(game.setup.id, game.moves.length);
+    return game;
   }
 
   /** Gives up every lease at once (a clean shutdown): others take the games over at once. */
@@ -276,7 +309,7 @@ export class PostgresStore implements GameStore {
     const row = rows[0];
     if (!row) throw new Error(`no game ${id}`);
     if (this.instance && !row.finished && (row.owner !== this.instance || Number(row.owner_epoch) !== this.epochs.get(id))) {
-      this.epochs.delete(id);
+      this.release(id);
       throw new OwnershipLostError(`game ${id} is owned by ${row.owner} (epoch ${row.owner_epoch}), not by this instance ${this.instance}`);
     }
     return row;
