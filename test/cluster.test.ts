@@ -143,6 +143,23 @@ test('a stale owner is fenced off: paused past its lease, its game is taken over
   moved.close();
 });
 
+test('with Redis, a relaying instance that is SIGKILLed: the owner sees its player gone (the relay subscription died)', { timeout: 60_000 }, async () => {
+  const [a, b] = await cluster(2, { TESSERA_REDIS_URL: redis.url });
+  const { id, tokens } = await createGame(a.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
+  const player = await Client.join(b.ws, id, tokens.get(0));
+  const connected = async () => (await get(a.base, `/api/games/${id}`)).body.seats[0].connected;
+  assert.equal(await connected(), true, 'relayed through b, present on a');
+  await b.kill('SIGKILL');
+  let gone = false;
+  for (let i = 0; i < 40 && !gone; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    gone = !(await connected());
+  }
+  assert.ok(gone, 'the owner let the dead edge’s connection go');
+  player.close();
+  await a.kill('SIGKILL');
+});
+
 const setup: GameSetup = {
   id: 'f',
   createdAt: new Date().toISOString(),

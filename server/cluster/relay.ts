@@ -4,7 +4,8 @@
 // an ordinary Connection bound to a RelaySocket, whose sends go back on the edge's channel. HTTP
 // seat taking for a game owned elsewhere is a request/reply on the same channels. The edge checks
 // PostgreSQL every second: a relayed game whose owner changed or died gets its sockets closed
-// with 1012, and the clients reconnect (to its new owner, or relayed again).
+// with 1012, and the clients reconnect (to its new owner, or relayed again). The owner checks
+// that the edges of its relayed sockets are still subscribed: a dead edge's sockets are gone.
 
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
@@ -37,10 +38,13 @@ class RelaySocket extends EventEmitter {
   readonly bufferedAmount = 0;
   private readonly out: (m: Message) => void;
   readonly conn: string;
+  /** The instance holding the real socket. */
+  readonly edge: string;
 
-  constructor(conn: string, out: (m: Message) => void) {
+  constructor(conn: string, edge: string, out: (m: Message) => void) {
     super();
     this.conn = conn;
+    this.edge = edge;
     this.out = out;
   }
   send(data: string): void {
@@ -169,7 +173,7 @@ export class Relay {
   private receive(m: Message): void {
     switch (m.t) {
       case 'open': {
-        const socket = new RelaySocket(m.conn, (out) => this.send(m.edge, out));
+        const socket = new RelaySocket(m.conn, m.edge, (out) => this.send(m.edge, out));
         socket.on('close', () => this.owned.delete(m.conn));
         this.owned.set(m.conn, socket);
         this.options.accept(socket as unknown as WebSocket, this.options.log.child({ relayedFrom: m.edge }));
@@ -224,8 +228,25 @@ export class Relay {
     this.send(m.edge, { t: 'joined', id: m.id, result });
   }
 
-  /** Relayed sockets whose game changed owner (or whose owner died) are sent to reconnect. */
   private async check(): Promise<void> {
+    await Promise.all([this.checkOwners(), this.checkEdges()]);
+  }
+
+  /** Sockets relayed here from an instance that died (its Redis subscription is gone) are closed. */
+  private async checkEdges(): Promise<void> {
+    if (this.owned.size === 0) return;
+    const edges = [...new Set([...this.owned.values()].map((s) => s.edge))];
+    try {
+      const counts = (await this.pub.pubsub('NUMSUB', ...edges.map(channel))) as (string | number)[];
+      const dead = new Set(edges.filter((_, i) => Number(counts[2 * i + 1]) === 0));
+      for (const s of this.owned.values()) if (dead.has(s.edge)) s.gone();
+    } catch (err) {
+      this.options.log.warn({ err: (err as Error).message }, 'relay edge check failed');
+    }
+  }
+
+  /** Relayed sockets whose game changed owner (or whose owner died) are sent to reconnect. */
+  private async checkOwners(): Promise<void> {
     if (this.edges.size === 0) return;
     const games = [...new Set([...this.edges.values()].map((l) => l.gameId))];
     try {
