@@ -91,6 +91,7 @@ test('SIGKILL of the owning instance mid-game: another takes the game over from 
   const { id, tokens } = await createGame(a.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
   // Any instance answers for the game (its record); the owner plays it.
   assert.deepEqual((await get(b.base, `/api/games/${id}`)).body.status, 'playing');
+  assert.equal((await get(b.base, `/api/games/${id}/record`)).body.code, 'not_finished');
   const first = await Client.join(a.ws, id, tokens.get(0));
   const acknowledged = await playTurns(first, 5);
   assert.ok(acknowledged.size >= 5);

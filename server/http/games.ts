@@ -42,6 +42,18 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     if (!r) throw new ApiError('unknown_game', `no game ${JSON.stringify(id)}`);
     return r;
   };
+  /** A game to read: here, or (played on another instance) as its stored record stands; who is
+   * connected is only known where it is played. */
+  const readable = async (id: string): Promise<Room> => {
+    try {
+      return await room(id);
+    } catch (e) {
+      if (!(e instanceof GameElsewhereError)) throw e;
+      const shown = await games.peek(id);
+      if (!shown) throw e;
+      return shown;
+    }
+  };
 
   app.post<{ Body: CreateGameBody }>(
     '/api/games',
@@ -146,17 +158,9 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<Id>('/api/games/:id', { schema: { tags: ['games'], summary: "A game's public summary", params: IdParams, response: { 200: GameSummary, ...errors, 503: error } } }, async (request) => {
-    try {
-      return summary(await room(request.params.id));
-    } catch (e) {
-      // Played on another instance: its record as it stands (who is connected is known there).
-      if (!(e instanceof GameElsewhereError)) throw e;
-      const shown = await games.peek(request.params.id);
-      if (!shown) throw e;
-      return summary(shown);
-    }
-  });
+  app.get<Id>('/api/games/:id', { schema: { tags: ['games'], summary: "A game's public summary", params: IdParams, response: { 200: GameSummary, ...errors, 503: error } } }, async (request) =>
+    summary(await readable(request.params.id)),
+  );
 
   app.get<Id>(
     '/api/games/:id/record',
@@ -169,7 +173,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const r = await room(request.params.id);
+      const r = await readable(request.params.id);
       if (r.status !== 'finished') throw new ApiError('not_finished', 'the record is published when the game is over (it holds the seed, hence the bag order)');
       return r.record();
     },
