@@ -12,7 +12,7 @@ import { fnv1a, mixSeed } from '../../bot-engine/rng.ts';
 import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { BotAnswer } from '../bot-scheduler.ts';
-import { type GameEnd, type GameSetup, type GameStore, OwnershipLostError, type SeatHolder, StorageError, type StoredGame } from './store.ts';
+import { type GameEnd, GameElsewhereError, type GameSetup, type GameStore, OwnershipLostError, type SeatHolder, StorageError, type StoredGame } from './store.ts';
 import { SeatClock } from './seat-clock.ts';
 import type { GameStatus, GameView, LastMove, StandInReason } from '../wire/game.ts';
 import { type SeatInfo, seatView } from './view.ts';
@@ -200,7 +200,13 @@ export class Room {
   private async issueToken(seat: number, name: string): Promise<string> {
     const token = randomBytes(24).toString('base64url');
     const holder = { name, tokenHash: hashToken(token).toString('hex') };
-    await this.deps.store.takeSeat(this.id, seat, holder);
+    try {
+      await this.deps.store.takeSeat(this.id, seat, holder);
+    } catch (e) {
+      if (!(e instanceof OwnershipLostError)) throw e;
+      this.deps.lost?.(this);
+      throw new GameElsewhereError(`game ${this.id} moved to another instance: retry`);
+    }
     this.holders[seat] = holder;
     return token;
   }
