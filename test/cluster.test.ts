@@ -228,6 +228,14 @@ test('with Redis, any instance serves any game: two people, each connected to a 
     // A bad frame sent through the relay is answered by the owner's validation, as on one instance.
     onB.send({ type: 'move', turn: 'x' });
     assert.equal((await onB.next((f) => f.type === 'error')).code, 'bad_frame');
+    // Both ask for a rematch at once, each through their own instance: one rematch, both seated.
+    const [again0, again1] = await Promise.all([post(a.base, `/api/games/${id}/rematch`, { token: ann.body.token }), post(b.base, `/api/games/${id}/rematch`, { token: bea.body.token })]);
+    assert.deepEqual([again0.status, again1.status], [201, 201], JSON.stringify([again0.body, again1.body]));
+    assert.equal(again0.body.gameId, again1.body.gameId);
+    assert.deepEqual([again0.body.seat, again1.body.seat], [0, 1]);
+    const rematch = await Client.join(b.ws, again1.body.gameId, again1.body.token);
+    assert.equal((await rematch.latestState((f) => f.view.status === 'playing')).view.seats[1].name, 'Bea');
+    rematch.close();
     onA.close();
     onB.close();
   } finally {

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryStore, type GameSetup, type GameStore } from '../server/games/store.ts';
+import { MemoryStore, type GameSetup, type GameStore, RematchTakenError } from '../server/games/store.ts';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
@@ -61,6 +61,12 @@ for (const [name, make] of stores) {
     assert.equal(g.end, null);
     assert.equal(g.rematch, null);
     await store.setRematch('g1', 'g2');
+    await store.setRematch('g1', 'g2');
+    await assert.rejects(
+      () => store.setRematch('g1', 'g3'),
+      (e: unknown) => e instanceof RematchTakenError && e.rematchId === 'g2',
+      'one rematch per game',
+    );
     await store.appendMoves('g1', [move(3)], { abandoned: false, scores: [12, 30] });
     const ended = (await store.get('g1'))!;
     assert.deepEqual([ended.finished, ended.end, ended.rematch, ended.moves.length], [true, { abandoned: false, scores: [12, 30] }, 'g2', 4]);

@@ -26,7 +26,7 @@ type Message =
   | { t: 'close'; conn: string }
   | { t: 'out'; conn: string; data: string }
   | { t: 'closed'; conn: string; code: number; reason: string }
-  | { t: 'join'; id: string; edge: string; gameId: string; name: string; seat?: number }
+  | { t: 'join'; id: string; edge: string; gameId: string; name: string; seat?: number; forRematch?: boolean }
   | { t: 'joined'; id: string; result: JoinResult };
 
 const channel = (instance: string) => `tessera:instance:${instance}`;
@@ -149,7 +149,7 @@ export class Relay {
   }
 
   /** Takes a seat in a game owned by another instance. */
-  async join(gameId: string, name: string, seat?: number): Promise<JoinResult> {
+  async join(gameId: string, name: string, seat?: number, forRematch = false): Promise<JoinResult> {
     const owner = await this.ownerElsewhere(gameId);
     if (!owner) return { error: 'game_elsewhere', message: `game ${gameId} is being taken over: retry in a few seconds` };
     const id = randomBytes(8).toString('hex');
@@ -162,7 +162,7 @@ export class Relay {
         clearTimeout(timer);
         resolve(result);
       });
-      this.send(owner, { t: 'join', id, edge: this.instance, gameId, name, ...(seat === undefined ? {} : { seat }) });
+      this.send(owner, { t: 'join', id, edge: this.instance, gameId, name, ...(seat === undefined ? {} : { seat }), ...(forRematch ? { forRematch } : {}) });
     });
   }
 
@@ -220,7 +220,7 @@ export class Relay {
     let result: JoinResult;
     try {
       const room = await this.options.games.get(m.gameId);
-      result = room ? await room.join(m.name, m.seat) : { error: 'unknown_game', message: `no game ${JSON.stringify(m.gameId)}` };
+      result = room ? await room.join(m.name, m.seat, m.forRematch === true) : { error: 'unknown_game', message: `no game ${JSON.stringify(m.gameId)}` };
     } catch (e) {
       if (!(e instanceof GameElsewhereError)) throw e;
       result = { error: 'game_elsewhere', message: e.message };

@@ -10,7 +10,18 @@ import pg from 'pg';
 import type { RecordMove } from '../../bot-engine/record.ts';
 import { MIGRATIONS } from './postgres-migrations.ts';
 import { decodeCursor, encodeCursor, StoreOpenError } from './sqlite-store.ts';
-import { type FinishedPage, type GameEnd, type GameSetup, type GameStore, type ListFinishedQuery, OwnershipLostError, type SeatHolder, StorageError, type StoredGame } from './store.ts';
+import {
+  type FinishedPage,
+  type GameEnd,
+  type GameSetup,
+  type GameStore,
+  type ListFinishedQuery,
+  OwnershipLostError,
+  RematchTakenError,
+  type SeatHolder,
+  StorageError,
+  type StoredGame,
+} from './store.ts';
 
 export interface PostgresStoreOptions {
   /** postgres://user:password@host:port/database */
@@ -151,7 +162,9 @@ export class PostgresStore implements GameStore {
 
   async setRematch(id: string, rematchId: string): Promise<void> {
     await this.transaction(async (c) => {
-      await this.lockOwned(c, id);
+      // Locked: two instances starting a rematch of one game at once get one of them.
+      const taken = (await this.lockOwned(c, id)).rematch_id as string | null;
+      if (taken && taken !== rematchId) throw new RematchTakenError(id, taken);
       await c.query('UPDATE games SET rematch_id = $2 WHERE id = $1', [id, rematchId]);
     });
   }
@@ -305,7 +318,7 @@ export class PostgresStore implements GameStore {
   /** The game's row, locked for this transaction; with ownership, refused unless this instance
    * owns it at the epoch it took it (the fencing check, in the same transaction as the write). */
   private async lockOwned(c: Client, id: string): Promise<Row> {
-    const { rows } = await c.query('SELECT id, holders, move_count, finished, owner, owner_epoch FROM games WHERE id = $1 FOR UPDATE', [id]);
+    const { rows } = await c.query('SELECT id, holders, move_count, finished, rematch_id, owner, owner_epoch FROM games WHERE id = $1 FOR UPDATE', [id]);
     const row = rows[0];
     if (!row) throw new Error(`no game ${id}`);
     if (this.instance && !row.finished && (row.owner !== this.instance || Number(row.owner_epoch) !== this.epochs.get(id))) {
@@ -360,7 +373,7 @@ export class PostgresStore implements GameStore {
 /** The database's own faults (unreachable, out of space, read-only) are StorageErrors; a caller's
  * mistake (a duplicate id, no such game) and a lost ownership stay what they are. */
 function storageError(e: unknown): Error {
-  if (e instanceof OwnershipLostError || e instanceof StorageError) return e as Error;
+  if (e instanceof OwnershipLostError || e instanceof StorageError || e instanceof RematchTakenError) return e as Error;
   const code = (e as { code?: string }).code;
   if (typeof code === 'string' && /^(22|23|42)/.test(code)) return e as Error;
   if (!code && e instanceof Error && /^no game|has no seat/.test(e.message)) return e;

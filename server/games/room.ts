@@ -12,7 +12,7 @@ import { fnv1a, mixSeed } from '../../bot-engine/rng.ts';
 import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { BotAnswer } from '../bot-scheduler.ts';
-import { type GameEnd, GameElsewhereError, type GameSetup, type GameStore, OwnershipLostError, type SeatHolder, StorageError, type StoredGame } from './store.ts';
+import { type GameEnd, GameElsewhereError, type GameSetup, type GameStore, OwnershipLostError, RematchTakenError, type SeatHolder, StorageError, type StoredGame } from './store.ts';
 import { SeatClock } from './seat-clock.ts';
 import type { GameStatus, GameView, LastMove, StandInReason } from '../wire/game.ts';
 import { type SeatInfo, seatView } from './view.ts';
@@ -489,9 +489,17 @@ export class Room {
   /** Links the rematch started from this finished game (stored), and tells everyone watching. */
   setRematch(id: string): Promise<void> {
     return this.serial(async () => {
-      await this.deps.store.setRematch(this.id, id);
-      this.rematchId = id;
-      this.broadcast();
+      try {
+        await this.deps.store.setRematch(this.id, id);
+        this.rematchId = id;
+      } catch (e) {
+        // Another instance started it first: that one is the rematch.
+        if (!(e instanceof RematchTakenError)) throw e;
+        this.rematchId = e.rematchId;
+        throw e;
+      } finally {
+        this.broadcast();
+      }
     });
   }
 

@@ -13,7 +13,18 @@ import type { Metrics } from '../metrics.ts';
 import { ApiError } from '../errors.ts';
 import type { FinishedGame } from '../wire/api.ts';
 import { type BotMover, Room, type RoomDeps } from './room.ts';
-import { type ClockSetup, type FinishedEntry, GameElsewhereError, type GameSetup, type GameStore, type ListFinishedQuery, type SeatSetup, StorageError, type StoredGame } from './store.ts';
+import {
+  type ClockSetup,
+  type FinishedEntry,
+  GameElsewhereError,
+  type GameSetup,
+  type GameStore,
+  type ListFinishedQuery,
+  RematchTakenError,
+  type SeatSetup,
+  StorageError,
+  type StoredGame,
+} from './store.ts';
 import { WatchedStore } from './watched-store.ts';
 
 export interface CreateGameRequest {
@@ -28,6 +39,19 @@ export interface CreateGameRequest {
 export const DEFAULT_TURN_SECONDS = 120;
 export const DEFAULT_GRACE_SECONDS = 60;
 export const DEFAULT_STAND_IN: BotLevel = 'heuristic';
+
+/** The rematch is played on another instance: the seat is taken there (through the relay). */
+export class RematchElsewhereError extends GameElsewhereError {
+  readonly gameId: string;
+  readonly playerName: string;
+  readonly seat: number;
+  constructor(gameId: string, playerName: string, seat: number) {
+    super(`the rematch ${gameId} is played on another instance`);
+    this.gameId = gameId;
+    this.playerName = playerName;
+    this.seat = seat;
+  }
+}
 
 /** Refused for lack of capacity: the HTTP layer answers 503 with Retry-After. */
 export class OverloadError extends Error {
@@ -242,16 +266,29 @@ export class GameService {
     if (old.status !== 'finished') throw new ApiError('not_finished', 'a rematch starts from a finished game');
     const seat = old.seatOf(token);
     if (seat === null) throw new ApiError('bad_token', 'this token holds no seat in that game');
-    let room = old.rematch ? await this.get(old.rematch) : undefined;
+    const name = old.holderName(seat) ?? `seat ${seat + 1}`;
+    // In a cluster another instance may have started it: the store knows.
+    const known = this.options.takeOver ? ((await this.store.get(id))?.rematch ?? null) : old.rematch;
+    let room = known ? await this.rematchRoom(known, name, seat) : undefined;
     if (!room) {
       // Two players asking at once must get one rematch: the second waits for the first.
       const pending = this.rematching.get(old.id);
-      if (pending) room = await pending;
+      if (pending)
+        room = await pending.catch((e) => {
+          throw e instanceof RematchElsewhereError ? new RematchElsewhereError(e.gameId, name, seat) : e;
+        });
       else {
         const { seats, rules, clock, standIn } = old.setup;
         const making = this.create({ seats, rules, clock, standIn }, old.id).then(async (r) => {
-          await old.setRematch(r.id);
-          return r;
+          try {
+            await old.setRematch(r.id);
+            return r;
+          } catch (e) {
+            // Another instance started the rematch meanwhile: this one is dropped unplayed.
+            if (!(e instanceof RematchTakenError)) throw e;
+            await r.abandon('rematch started elsewhere');
+            return (await this.rematchRoom(e.rematchId, name, seat)) as Room;
+          }
         });
         this.rematching.set(old.id, making);
         try {
@@ -261,9 +298,19 @@ export class GameService {
         }
       }
     }
-    const joined = await room.join(old.holderName(seat) ?? `seat ${seat + 1}`, seat, true);
+    const joined = await room.join(name, seat, true);
     if ('error' in joined) throw new ApiError(joined.error, joined.message);
     return { room, seat: joined.seat, token: joined.token };
+  }
+
+  /** A rematch by id: here, or RematchElsewhereError when another instance plays it. */
+  private async rematchRoom(id: string, name: string, seat: number): Promise<Room | undefined> {
+    try {
+      return await this.get(id);
+    } catch (e) {
+      if (e instanceof GameElsewhereError) throw new RematchElsewhereError(id, name, seat);
+      throw e;
+    }
   }
 
   /** Finished games from the store, most recent first, with their final scores. */

@@ -8,7 +8,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RecordMove } from '../../bot-engine/record.ts';
-import { type FinishedPage, type GameEnd, type GameSetup, type GameStore, type ListFinishedQuery, type SeatHolder, StorageError, type StoredGame } from './store.ts';
+import { type FinishedPage, type GameEnd, type GameSetup, type GameStore, type ListFinishedQuery, RematchTakenError, type SeatHolder, StorageError, type StoredGame } from './store.ts';
 
 export interface SqliteStoreOptions {
   /** Database file path, or ':memory:'. */
@@ -129,7 +129,8 @@ export class SqliteStore implements GameStore {
 
   async setRematch(id: string, rematchId: string): Promise<void> {
     this.transaction(() => {
-      this.row(id);
+      const taken = this.row(id).rematch_id as string | null;
+      if (taken && taken !== rematchId) throw new RematchTakenError(id, taken);
       this.statements.setRematch.run(rematchId, id);
     });
   }

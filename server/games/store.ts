@@ -79,6 +79,16 @@ export class OwnershipLostError extends Error {
   override name = 'OwnershipLostError';
 }
 
+/** A finished game already has a rematch (another instance started it first): use that one. */
+export class RematchTakenError extends Error {
+  override name = 'RematchTakenError';
+  readonly rematchId: string;
+  constructor(gameId: string, rematchId: string) {
+    super(`game ${gameId} already has the rematch ${rematchId}`);
+    this.rematchId = rematchId;
+  }
+}
+
 /** The game exists but another instance owns it (or is taking it over): ask again shortly. */
 export class GameElsewhereError extends Error {
   override name = 'GameElsewhereError';
@@ -113,6 +123,7 @@ export interface GameStore {
   /** Appends accepted moves (a placement and any discards it caused) in order; `end` when the
    * game is over with them (no moves and an `end`: the game is abandoned as it stands). */
   appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void>;
+  /** Links a finished game to its rematch, once: RematchTakenError when it has another already. */
   setRematch(id: string, rematchId: string): Promise<void>;
   /** A small write that shows whether the store can commit again (readiness after a failure). */
   probe(): Promise<void>;
@@ -147,7 +158,9 @@ export class MemoryStore implements GameStore {
   }
 
   async setRematch(id: string, rematchId: string): Promise<void> {
-    this.must(id).rematch = rematchId;
+    const g = this.must(id);
+    if (g.rematch && g.rematch !== rematchId) throw new RematchTakenError(id, g.rematch);
+    g.rematch = rematchId;
   }
 
   async probe(): Promise<void> {}

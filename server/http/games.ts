@@ -7,6 +7,7 @@ import { MAX_PLAYERS } from '../../bot-engine/state.ts';
 import type { Room } from '../games/room.ts';
 import { GameElsewhereError } from '../games/store.ts';
 import type { Relay } from '../cluster/relay.ts';
+import { RematchElsewhereError } from '../games/service.ts';
 import { ApiError } from '../errors.ts';
 import { CreateGameBody, FinishedGames, FinishedGamesQuery, GameRecordReply, GameSummary, IdParams, JoinBody, OpenGames, OpenGamesQuery, RematchBody, SeatGrant } from '../wire/api.ts';
 
@@ -150,11 +151,18 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       config: limited,
     },
     async (request, reply) => {
-      const { room: created, seat, token } = await games.rematch(request.params.id, request.body.token);
-      return reply
-        .code(201)
-        .header('cache-control', 'no-store')
-        .send({ gameId: created.id, seat, token } satisfies SeatGrant);
+      let grant: SeatGrant;
+      try {
+        const { room: created, seat, token } = await games.rematch(request.params.id, request.body.token);
+        grant = { gameId: created.id, seat, token };
+      } catch (e) {
+        // The rematch is played on another instance: the seat is taken there (through Redis).
+        if (!(e instanceof RematchElsewhereError) || !relay) throw e;
+        const result = await relay.join(e.gameId, e.playerName, e.seat, true);
+        if ('error' in result) throw result.error === 'game_elsewhere' ? new GameElsewhereError(result.message) : new ApiError(result.error, result.message);
+        grant = { gameId: e.gameId, ...result };
+      }
+      return reply.code(201).header('cache-control', 'no-store').send(grant);
     },
   );
 
