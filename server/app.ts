@@ -1,6 +1,8 @@
 // The fastify app factory: everything but `listen`. Tests build it with app.inject or listen on
 // port 0; server/main.ts adds the port and the signals.
 
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -13,6 +15,8 @@ import type { Config } from './config.ts';
 import { GameService } from './games/service.ts';
 import type { GameStore } from './games/store.ts';
 import { SqliteStore, StoreOpenError } from './games/sqlite-store.ts';
+import { PostgresStore } from './games/postgres-store.ts';
+import { Leases } from './cluster/leases.ts';
 import { clientErrorHandler, installErrorHandling } from './http/errors.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { clientRoutes } from './http/client.ts';
@@ -22,9 +26,10 @@ import { createLogger } from './log.ts';
 import { Metrics } from './metrics.ts';
 import { BotPool } from './pool/pool.ts';
 import { decidePoolSize } from './pool/sizing.ts';
-import type { Connection } from './ws/connection.ts';
+import { Connection } from './ws/connection.ts';
+import { Relay } from './cluster/relay.ts';
 import { PROTOCOL_VERSION } from './ws/protocol.ts';
-import { wsRoutes } from './ws/plugin.ts';
+import { connectionOptions, wsRoutes } from './ws/plugin.ts';
 
 /** Queue fill (of its bound) from which new games are refused and /readyz says 503. */
 export const SHED_AT = 0.9;
@@ -37,6 +42,10 @@ export interface Tessera {
   games: GameService;
   analysis: AnalysisService;
   store: GameStore;
+  /** In a cluster (TESSERA_DATABASE_URL): this instance's game leases. */
+  leases: Leases | null;
+  /** With TESSERA_REDIS_URL: connections for games owned elsewhere are relayed there. */
+  relay: Relay | null;
   connections: Set<Connection>;
   /** Resolves when every worker is warm; rejects (PoolStartError) if the pool cannot start. */
   poolStarted: Promise<void>;
@@ -86,7 +95,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const scheduler = new BotScheduler({ pool, metrics, deadlineMs: config.botDeadlineMs, logger });
   // Embedded by default: one SQLite file under the data directory (":memory:" keeps nothing).
   const dbPath = config.dataDir === ':memory:' ? ':memory:' : join(config.dataDir, 'tessera.db');
-  const store = options.store ?? new SqliteStore({ path: dbPath });
+  // Several instances: PostgreSQL, each unfinished game owned by one of them (cluster/leases.ts).
+  const store =
+    options.store ??
+    (config.databaseUrl
+      ? await PostgresStore.open({ url: config.databaseUrl, instance: config.instanceId ?? `${hostname()}-${randomBytes(3).toString('hex')}`, leaseMs: config.leaseSeconds * 1000 })
+      : new SqliteStore({ path: dbPath }));
+  const cluster = store instanceof PostgresStore && store.instance ? store : null;
   let poolError: Error | null = null;
 
   const tessera: Tessera = {
@@ -95,6 +110,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     pool,
     scheduler,
     store,
+    leases: null,
+    relay: null,
     games: null as unknown as GameService,
     analysis: new AnalysisService({ pool, store, log: logger.child({ component: 'analysis' }), maxJobs: config.maxAnalyses }),
     connections: new Set(),
@@ -120,16 +137,41 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     overloaded: () => tessera.notReadyReason(),
     expiry: config,
     finishedCache: config.finishedCache,
+    ...(cluster ? { takeOver: (id: string) => cluster.claim(id), listOpen: (limit: number) => cluster.openListed(limit) } : {}),
   });
+  if (cluster) {
+    tessera.leases = new Leases({ store: cluster, games: tessera.games, log: logger.child({ component: 'leases' }), room: () => config.maxGames - tessera.games.activeCount() });
+    logger.info({ instance: cluster.instance, leaseSeconds: config.leaseSeconds, relay: config.redisUrl !== null }, 'cluster member: games in PostgreSQL, owned by lease');
+    if (config.redisUrl) {
+      tessera.relay = new Relay({
+        url: config.redisUrl,
+        metrics,
+        store: cluster,
+        games: tessera.games,
+        log: logger.child({ component: 'relay' }),
+        accept: (socket, log) => new Connection(socket, connectionOptions(tessera, log)),
+        maxBufferedBytes: config.maxBufferedBytes,
+      });
+      try {
+        await tessera.relay.start();
+      } catch (e) {
+        await tessera.relay.stop();
+        await store.close();
+        throw new StoreOpenError(`cannot reach Redis at TESSERA_REDIS_URL: ${(e as Error).message}`, { cause: e });
+      }
+    }
+  }
   app.decorate('tessera', tessera);
 
   // Unfinished games come back at once (people can reconnect); their bots move once the pool is warm.
+  // In a cluster, games come through their leases: those whose owner is gone are taken over.
   try {
-    tessera.games.restore();
+    if (tessera.leases) tessera.leases.start();
+    else await tessera.games.restore();
   } catch (e) {
     // A file that opened but cannot be read through (a damaged database).
     if ((e as NodeJS.ErrnoException).code !== 'ERR_SQLITE_ERROR') throw e;
-    store.close();
+    await store.close();
     throw new StoreOpenError(`cannot use the database ${dbPath}: ${(e as Error).message}`, { cause: e });
   }
   tessera.poolStarted = pool.start();
@@ -166,13 +208,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     tessera.closing = true;
     tessera.analysis.close();
     await tessera.games.drain(config.shutdownGraceMs);
+    // Writes are done: the other instances may take this one's games over at once.
+    await tessera.leases?.stop();
+    await tessera.relay?.stop();
     scheduler.close();
   });
   app.addHook('onClose', async () => {
     tessera.games.close();
     await tessera.poolStarted.catch(() => {});
     await pool.close();
-    store.close();
+    await store.close();
     metrics.close();
   });
 

@@ -51,6 +51,14 @@ export interface Config {
   watchersPerGame: number;
   /** Behind a reverse proxy: take the client IP and scheme from X-Forwarded-For/-Proto. */
   trustProxy: boolean;
+  /** PostgreSQL instead of the SQLite file: games shared by several instances; null = SQLite. */
+  databaseUrl: string | null;
+  /** Redis relaying connections to the instance owning their game; null = none. */
+  redisUrl: string | null;
+  /** This instance's name in the cluster (unique per process); null = host name and a random suffix. */
+  instanceId: string | null;
+  /** How long a game's owner lease lasts unrenewed: a dead instance's games move after it. */
+  leaseSeconds: number;
 }
 
 export const DEFAULTS: Config = {
@@ -85,6 +93,10 @@ export const DEFAULTS: Config = {
   wsPerIp: 20,
   watchersPerGame: 50,
   trustProxy: false,
+  databaseUrl: null,
+  redisUrl: null,
+  instanceId: null,
+  leaseSeconds: 10,
 };
 
 export class ConfigError extends Error {
@@ -150,8 +162,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     wsPerIp: int(env, 'TESSERA_WS_PER_IP', DEFAULTS.wsPerIp, 1, 1000000),
     watchersPerGame: int(env, 'TESSERA_WATCHERS_PER_GAME', DEFAULTS.watchersPerGame, 0, 1000000),
     trustProxy: str(env, 'TESSERA_TRUST_PROXY', '0') === '1',
+    databaseUrl: env.TESSERA_DATABASE_URL || null,
+    redisUrl: env.TESSERA_REDIS_URL || null,
+    instanceId: env.TESSERA_INSTANCE_ID || null,
+    leaseSeconds: int(env, 'TESSERA_LEASE_SECONDS', DEFAULTS.leaseSeconds, 1, 3600),
     ...overrides,
   };
+  if (config.databaseUrl && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) throw new ConfigError('TESSERA_DATABASE_URL must be a postgres:// URL');
+  if (config.redisUrl && !config.databaseUrl) throw new ConfigError('TESSERA_REDIS_URL needs TESSERA_DATABASE_URL: instances share games through PostgreSQL');
+  if (config.redisUrl && !/^rediss?:\/\//.test(config.redisUrl)) throw new ConfigError('TESSERA_REDIS_URL must be a redis:// or rediss:// URL');
   if (config.wsMaxMessageBytes > config.wsMaxPayload) throw new ConfigError('TESSERA_WS_MAX_MESSAGE must not exceed TESSERA_WS_MAX_PAYLOAD');
   return config;
 }

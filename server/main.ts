@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   } catch (e) {
     // The database cannot be opened, written or read (damaged, not a database, read-only).
     if (!(e instanceof StoreOpenError)) throw e;
+    if (config.databaseUrl) refuse(`${e.message} (check TESSERA_DATABASE_URL${config.redisUrl ? ' and TESSERA_REDIS_URL' : ''}: the servers must be reachable, the database and user must exist)`);
     refuse(`${e.message} (check that TESSERA_DATA_DIR=${config.dataDir} is writable; move a damaged file away to start empty, or restore it from a backup)`);
   }
   let stopping = false;

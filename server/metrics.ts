@@ -45,6 +45,9 @@ export class Metrics {
   readonly abandoned = this.counter('tessera_games_abandoned_total', 'Games ended because they expired, by why', ['why']);
   readonly storeWriteFailures = this.counter('tessera_store_write_failures_total', 'Game store writes that could not commit (nothing changed), by operation', ['op']);
   readonly storeWritable = this.gauge('tessera_store_writable', '1 while the game store commits writes, 0 while they fail');
+  readonly takeovers = this.counter('tessera_cluster_takeovers_total', 'Games this instance took over from an instance whose lease ran out');
+  readonly gamesLost = this.counter('tessera_cluster_games_lost_total', 'Games another instance took from this one (lease ran out, write fenced off)');
+  readonly relayed = this.gauge('tessera_cluster_relayed_connections', 'WebSocket connections here relayed to the instance owning their game');
   readonly sockets = this.gauge('tessera_ws_connections', 'Open WebSocket connections');
   readonly wsErrors = this.counter('tessera_ws_errors_total', 'Error frames sent, by code', ['code']);
   readonly chatMessages = this.counter('tessera_chat_messages_total', 'Table-talk messages sent, by kind (quick, text); refusals are in tessera_ws_errors_total', ['kind']);

@@ -214,13 +214,13 @@ test('a pool that cannot analyse: the job fails after its retries, is answered a
     const service = new AnalysisService({ pool, store: new MemoryStore(), log: silent, maxJobs: 2 });
     const record = toRecord(midGame('analysis-d', 4), ['Ann', 'Bob'], 'analysis-d');
     const failed = once(service, 'update');
-    assert.equal(service.request('g1', record).status, 'running');
+    assert.equal(service.request('g1', record)?.status, 'running');
     const [answer] = await failed;
     assert.deepEqual([answer.gameId, answer.status], ['g1', 'failed']);
     assert.match((answer as { message: string }).message, /No handler function/, "the worker's own error");
-    assert.equal(service.status('g1')?.status, 'failed', 'remembered as failed, not as never asked');
-    assert.equal(service.request('g1', record).status, 'running', 'asking again starts afresh');
-    assert.equal(service.request('g2', record).status, 'queued');
+    assert.equal((await service.status('g1'))?.status, 'failed', 'remembered as failed, not as never asked');
+    assert.equal(service.request('g1', record)?.status, 'running', 'asking again starts afresh');
+    assert.equal(service.request('g2', record)?.status, 'queued');
     assert.throws(() => service.request('g3', record), AnalysisQueueFullError);
     service.close();
   } finally {

@@ -34,23 +34,23 @@ const setup = (id: string): GameSetup => ({
   standIn: 'heuristic',
 });
 
-test('a full disk: the store keeps nothing of the write and reports SQLite’s own error', () => {
+test('a full disk: the store keeps nothing of the write and reports SQLite’s own error', async () => {
   const store = new SqliteStore({ path: join(tempDir(), 'games.db') });
-  store.create(setup('g'), [null, null]);
+  await store.create(setup('g'), [null, null]);
   const db = dbOf(store);
   const { page_count } = db.prepare('PRAGMA page_count').get() as { page_count: number };
   db.exec(`PRAGMA max_page_count = ${page_count}`);
   const many = Array.from({ length: 400 }, (_, i) => ({ tile: 'V', x: i, y: 1, rotation: 0, meeple: 'road'.repeat(20) }));
-  assert.throws(
+  await assert.rejects(
     () => store.appendMoves('g', many, null),
     (e: unknown) => e instanceof StorageError && /database or disk is full/.test(e.message) && !/cannot rollback/.test(e.message),
   );
   assert.equal(db.isTransaction, false);
-  assert.equal(store.get('g')!.moves.length, 0);
+  assert.equal((await store.get('g'))!.moves.length, 0);
   db.exec('PRAGMA max_page_count = 1000000');
-  store.appendMoves('g', many, null);
-  assert.equal(store.get('g')!.moves.length, 400);
-  store.close();
+  await store.appendMoves('g', many, null);
+  assert.equal((await store.get('g'))!.moves.length, 400);
+  await store.close();
 });
 
 test('a person’s move whose write fails changes nothing; play resumes when writes work', async () => {
@@ -74,7 +74,7 @@ test('a person’s move whose write fails changes nothing; play resumes when wri
     const summary = (await get(server.base, `/api/games/${id}`)).body;
     assert.deepEqual([summary.turn, summary.currentSeat, summary.tilesLeft], [view.turn, 0, view.tilesLeft]);
     assert.equal(b.frames.filter((f) => f.type === 'state' && f.view.turn !== view.turn).length, 0);
-    assert.equal(store.get(id)!.moves.length, 0);
+    assert.equal((await store.get(id))!.moves.length, 0);
     const ready = await get(server.base, '/readyz');
     assert.equal(ready.status, 503);
     assert.match(ready.body.reason, /could not write/);
@@ -103,11 +103,11 @@ test('a person’s move whose write fails changes nothing; play resumes when wri
   }
   // Everything acknowledged is in the file and replays.
   const reopened = new SqliteStore({ path });
-  const games = reopened.unfinished();
+  const games = await reopened.unfinished();
   assert.equal(games.length, 1);
   assert.ok(games[0].moves.length >= 1);
   replayRecord(Room.recordOf(games[0]));
-  reopened.close();
+  await reopened.close();
 });
 
 test('a bot’s move whose write fails: the bot does not advance, the server stays up, the move lands later', async () => {
@@ -122,11 +122,11 @@ test('a bot’s move whose write fails: the bot does not advance, the server sta
     for (let i = 0; i < 40 && !(await failed()); i++) await new Promise((r) => setTimeout(r, 100));
     assert.ok(await failed(), 'the bot’s write was refused');
     assert.equal((await get(server.base, `/api/games/${id}`)).body.turn, 0, 'the bot did not advance');
-    assert.equal(store.get(id)!.moves.length, 0);
+    assert.equal((await store.get(id))!.moves.length, 0);
     readOnly(store, false);
     const moved = await person.latestState((f) => f.view.turn > 0 && f.view.currentSeat === 1, 10_000);
     assert.equal(moved.last.seat, 0);
-    assert.equal(store.get(id)!.moves.length, moved.view.turn);
+    assert.equal((await store.get(id))!.moves.length, moved.view.turn);
     person.close();
   } finally {
     await server.app.close();
@@ -166,8 +166,8 @@ test('data directories the server cannot use are refused at boot with one line',
 
   const damaged = tempDir();
   const store = new SqliteStore({ path: join(damaged, 'tessera.db') });
-  for (let i = 0; i < 300; i++) store.create({ ...setup(`g${i}`), seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] }, [null, { name: 'bot', tokenHash: null }]);
-  store.close();
+  for (let i = 0; i < 300; i++) await store.create({ ...setup(`g${i}`), seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] }, [null, { name: 'bot', tokenHash: null }]);
+  await store.close();
   truncateSync(join(damaged, 'tessera.db'), Math.floor(statSync(join(damaged, 'tessera.db')).size / 10));
   assertRefused(await boot(damaged), join(damaged, 'tessera.db'), /malformed/);
 

@@ -1,12 +1,15 @@
-// The GameStore contract, run against both stores, and SQLite's durability across a SIGKILL.
-import { test } from 'node:test';
+// The GameStore contract, run against every store (memory, SQLite, a private PostgreSQL), and
+// SQLite's durability across a SIGKILL.
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryStore, type GameSetup, type GameStore } from '../server/games/store.ts';
+import { MemoryStore, type GameSetup, type GameStore, RematchTakenError } from '../server/games/store.ts';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
+import { PostgresStore } from '../server/games/postgres-store.ts';
+import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
 import type { RecordMove } from '../bot-engine/record.ts';
 import { pino } from 'pino';
 import { GameService } from '../server/games/service.ts';
@@ -28,58 +31,71 @@ const setup = (id: string, createdAt = '2026-11-21T10:00:00.000Z'): GameSetup =>
 });
 const move = (x: number): RecordMove => ({ tile: 'V', x, y: 1, rotation: 0, meeple: null });
 
-const stores: [string, () => GameStore][] = [
-  ['memory', () => new MemoryStore()],
-  ['sqlite', () => new SqliteStore({ path: tempDb() })],
+let postgres: PrivatePostgres;
+before(async () => {
+  postgres = await startPostgres();
+});
+after(() => postgres?.stop());
+
+const stores: [string, () => Promise<GameStore>][] = [
+  ['memory', async () => new MemoryStore()],
+  ['sqlite', async () => new SqliteStore({ path: tempDb() })],
+  ['postgres', async () => PostgresStore.open({ url: await postgres.database('contract') })],
 ];
 
 for (const [name, make] of stores) {
-  test(`${name} store: a game round-trips with its seats and moves in order`, () => {
-    const store = make();
-    store.create(setup('g1'), [null, { name: 'Bot (random)', tokenHash: null }]);
-    assert.equal(store.get('g1')!.holders[0], null);
-    store.takeSeat('g1', 0, { name: 'Alice', tokenHash: 'ab'.repeat(32) });
-    store.appendMoves('g1', [move(1), { discard: 'X' }], null);
-    store.appendMoves('g1', [move(2)], null);
-    const g = store.get('g1')!;
+  test(`${name} store: a game round-trips with its seats and moves in order`, async () => {
+    const store = await make();
+    await store.create(setup('g1'), [null, { name: 'Bot (random)', tokenHash: null }]);
+    assert.equal((await store.get('g1'))!.holders[0], null);
+    await store.takeSeat('g1', 0, { name: 'Alice', tokenHash: 'ab'.repeat(32) });
+    await store.appendMoves('g1', [move(1), { discard: 'X' }], null);
+    await store.appendMoves('g1', [move(2)], null);
+    const g = (await store.get('g1'))!;
     assert.deepEqual(g.setup, setup('g1'));
     assert.deepEqual(g.holders[0], { name: 'Alice', tokenHash: 'ab'.repeat(32) });
     assert.deepEqual(g.moves, [move(1), { discard: 'X' }, move(2)]);
     assert.equal(g.finished, false);
-    assert.equal(store.get('nope'), undefined);
-    assert.throws(() => store.appendMoves('nope', [move(1)], null));
+    assert.equal(await store.get('nope'), undefined);
+    await assert.rejects(() => store.appendMoves('nope', [move(1)], null));
     assert.equal(g.end, null);
     assert.equal(g.rematch, null);
-    store.setRematch('g1', 'g2');
-    store.appendMoves('g1', [move(3)], { abandoned: false, scores: [12, 30] });
-    const ended = store.get('g1')!;
+    await store.setRematch('g1', 'g2');
+    await store.setRematch('g1', 'g2');
+    await assert.rejects(
+      () => store.setRematch('g1', 'g3'),
+      (e: unknown) => e instanceof RematchTakenError && e.rematchId === 'g2',
+      'one rematch per game',
+    );
+    await store.appendMoves('g1', [move(3)], { abandoned: false, scores: [12, 30] });
+    const ended = (await store.get('g1'))!;
     assert.deepEqual([ended.finished, ended.end, ended.rematch, ended.moves.length], [true, { abandoned: false, scores: [12, 30] }, 'g2', 4]);
-    assert.throws(() => store.create(setup('g1'), [null, null]));
-    store.close();
+    await assert.rejects(() => store.create(setup('g1'), [null, null]));
+    await store.close();
   });
 
   test(`${name} store: unfinished games for recovery; finished ones listed newest first, paged, by player`, async () => {
-    const store = make();
+    const store = await make();
     for (let i = 0; i < 5; i++) {
-      store.create(setup(`f${i}`), [
+      await store.create(setup(`f${i}`), [
         { name: i % 2 ? 'Alice' : 'Bob', tokenHash: null },
         { name: 'Bot', tokenHash: null },
       ]);
-      store.appendMoves(`f${i}`, [move(i)], i < 4 ? { abandoned: i === 0, scores: [i, 7] } : null);
+      await store.appendMoves(`f${i}`, [move(i)], i < 4 ? { abandoned: i === 0, scores: [i, 7] } : null);
       await new Promise((r) => setTimeout(r, 3)); // distinct finish times
     }
     assert.deepEqual(
-      store.unfinished().map((g) => g.setup.id),
+      (await store.unfinished()).map((g) => g.setup.id),
       ['f4'],
     );
-    const first = store.listFinished({ limit: 2 });
+    const first = await store.listFinished({ limit: 2 });
     assert.deepEqual(
       first.games.map((g) => g.setup.id),
       ['f3', 'f2'],
     );
     assert.deepEqual(first.games[0].end, { abandoned: false, scores: [3, 7] });
     assert.equal('moves' in first.games[0], false, 'a listing carries no moves to replay');
-    const second = store.listFinished({ limit: 2, before: first.next! });
+    const second = await store.listFinished({ limit: 2, before: first.next! });
     assert.deepEqual(
       second.games.map((g) => g.setup.id),
       ['f1', 'f0'],
@@ -87,23 +103,34 @@ for (const [name, make] of stores) {
     assert.deepEqual(second.games[1].end, { abandoned: true, scores: [0, 7] });
     assert.equal(second.next, null);
     assert.deepEqual(
-      store.listFinished({ player: 'alice' }).games.map((g) => g.setup.id),
+      (await store.listFinished({ player: 'alice' })).games.map((g) => g.setup.id),
       ['f3', 'f1'],
     );
-    assert.deepEqual(store.listFinished({ player: 'nobody' }).games, []);
-    store.close();
+    assert.deepEqual((await store.listFinished({ player: 'nobody' })).games, []);
+    await store.close();
   });
 }
 
-test('sqlite store: a reopened file has every committed game and move', () => {
+test('sqlite store: a reopened file has every committed game and move', async () => {
   const path = tempDb();
   const a = new SqliteStore({ path });
-  a.create(setup('r1'), [null, null]);
-  a.appendMoves('r1', [move(1), move(2)], null);
-  a.close();
+  await a.create(setup('r1'), [null, null]);
+  await a.appendMoves('r1', [move(1), move(2)], null);
+  await a.close();
   const b = new SqliteStore({ path });
-  assert.deepEqual(b.get('r1')!.moves, [move(1), move(2)]);
-  b.close();
+  assert.deepEqual((await b.get('r1'))!.moves, [move(1), move(2)]);
+  await b.close();
+});
+
+test('postgres store: two stores opening one new database migrate it once; a second open keeps the data', async () => {
+  const url = await postgres.database('migrate');
+  const [a, b] = await Promise.all([PostgresStore.open({ url }), PostgresStore.open({ url })]);
+  await a.create(setup('m1'), [null, null]);
+  await b.appendMoves('m1', [move(1)], null);
+  await Promise.all([a.close(), b.close()]);
+  const c = await PostgresStore.open({ url });
+  assert.deepEqual((await c.get('m1'))!.moves, [move(1)]);
+  await c.close();
 });
 
 test('sqlite store: moves acknowledged before a SIGKILL are all there after it', { timeout: 60_000 }, async () => {
@@ -112,9 +139,9 @@ test('sqlite store: moves acknowledged before a SIGKILL are all there after it',
   const script = `
     import { SqliteStore } from ${JSON.stringify(storeUrl)};
     const store = new SqliteStore({ path: ${JSON.stringify(path)} });
-    store.create({ id: 'k', createdAt: 'now', seed: 's', rules: { tinyCity: false, farmers: '3rd' }, seats: [] }, [null, null]);
+    await store.create({ id: 'k', createdAt: 'now', seed: 's', rules: { tinyCity: false, farmers: '3rd' }, seats: [] }, [null, null]);
     for (let i = 0; i < 1e6; i++) {
-      store.appendMoves('k', [{ tile: 'V', x: i, y: 1, rotation: 0, meeple: null }], null);
+      await store.appendMoves('k', [{ tile: 'V', x: i, y: 1, rotation: 0, meeple: null }], null);
       process.stdout.write(i + '\\n');
     }`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -131,34 +158,34 @@ test('sqlite store: moves acknowledged before a SIGKILL are all there after it',
     child.on('exit', () => resolve());
   });
   const store = new SqliteStore({ path });
-  const moves = store.get('k')!.moves;
+  const moves = (await store.get('k'))!.moves;
   assert.ok(moves.length >= acknowledged + 1, `${moves.length} stored, ${acknowledged + 1} acknowledged`);
   for (const [i, m] of moves.entries()) assert.equal('x' in m && m.x, i);
-  store.close();
+  await store.close();
 });
 
-test('restore skips a stored game that no longer replays, logs it, and keeps the others', () => {
+test('restore skips a stored game that no longer replays, logs it, and keeps the others', async () => {
   const store = new MemoryStore();
   const bot = { name: 'Bot (random)', tokenHash: null };
-  store.create(setup('good'), [null, bot]);
-  store.create(setup('broken'), [null, bot]);
-  store.appendMoves('broken', [{ tile: 'V', x: 40, y: 40, rotation: 0, meeple: null }], null); // not next to any tile
+  await store.create(setup('good'), [null, bot]);
+  await store.create(setup('broken'), [null, bot]);
+  await store.appendMoves('broken', [{ tile: 'V', x: 40, y: 40, rotation: 0, meeple: null }], null); // not next to any tile
   const errors: unknown[] = [];
   const log = pino({ level: 'error' }, { write: (line: string) => errors.push(JSON.parse(line)) });
   const metrics = new Metrics();
   try {
     const games = new GameService({ store, bots: { move: () => Promise.reject(new Error('no bots here')) } as unknown as BotMover, log, metrics, maxGames: 10, overloaded: () => null });
-    assert.equal(games.restore(), 1);
-    assert.equal(games.get('good')?.status, 'waiting');
+    assert.equal(await games.restore(), 1);
+    assert.equal((await games.get('good'))?.status, 'waiting');
     assert.equal(errors.length, 1);
     assert.match(JSON.stringify(errors[0]), /"gameId":"broken".*does not replay/);
-    assert.equal(store.get('broken')!.moves.length, 1, 'the broken record is left as it was');
+    assert.equal((await store.get('broken'))!.moves.length, 1, 'the broken record is left as it was');
   } finally {
     metrics.close();
   }
 });
 
-test('sqlite store: a database from before final scores were stored is migrated, and its finished games still list with scores', () => {
+test('sqlite store: a database from before final scores were stored is migrated, and its finished games still list with scores', async () => {
   const path = tempDb();
   // The first schema, as a server of that version left it: one finished game, no final scores.
   const old = new DatabaseSync(path);
@@ -192,26 +219,26 @@ test('sqlite store: a database from before final scores were stored is migrated,
   old.close();
 
   const store = new SqliteStore({ path });
-  assert.deepEqual(store.get('old')!.end, { abandoned: false, scores: null });
+  assert.deepEqual((await store.get('old'))!.end, { abandoned: false, scores: null });
   const games = new GameService({ store, bots: {} as BotMover, log: pino({ level: 'silent' }), metrics: new Metrics(), maxGames: 10, overloaded: () => null });
-  const [listed] = games.finished({}).games;
+  const [listed] = (await games.finished({})).games;
   assert.deepEqual(
     listed.players.map((p) => p.score),
     [state.score(0), state.score(1)],
   );
   games.close();
-  store.close();
+  await store.close();
 });
 
 for (const [name, make] of stores) {
-  test(`${name} store: hints and a game's analysis are kept with the game`, () => {
-    const store = make();
-    store.create(setup('h1'), [null, { name: 'Bot (random)', tokenHash: null }]);
-    assert.deepEqual(store.get('h1')!.hints, []);
-    store.recordHint('h1', 0);
-    store.recordHint('h1', 0);
-    assert.deepEqual(store.get('h1')!.hints, [2]);
-    assert.equal(store.getAnalysis('h1'), undefined);
+  test(`${name} store: hints and a game's analysis are kept with the game`, async () => {
+    const store = await make();
+    await store.create(setup('h1'), [null, { name: 'Bot (random)', tokenHash: null }]);
+    assert.deepEqual((await store.get('h1'))!.hints, []);
+    await store.recordHint('h1', 0);
+    await store.recordHint('h1', 0);
+    assert.deepEqual((await store.get('h1'))!.hints, [2]);
+    assert.equal(await store.getAnalysis('h1'), undefined);
     const analysis = {
       gameId: 'h1',
       status: 'done' as const,
@@ -220,9 +247,9 @@ for (const [name, make] of stores) {
       moves: [{ moveIndex: 0, seat: 0, tile: 'V', played: { x: 1, y: 0, rotation: 0, meeple: null }, best: { x: 0, y: 1, rotation: 90, meeple: 'road:E' }, playedValue: 1, bestValue: 3.5, loss: 2.5 }],
       createdAt: '2026-11-25T00:00:00.000Z',
     };
-    store.saveAnalysis('h1', analysis);
-    assert.deepEqual(store.getAnalysis('h1'), analysis);
-    assert.throws(() => store.saveAnalysis('nope', { ...analysis, gameId: 'nope' }));
-    store.close();
+    await store.saveAnalysis('h1', analysis);
+    assert.deepEqual(await store.getAnalysis('h1'), analysis);
+    await assert.rejects(() => store.saveAnalysis('nope', { ...analysis, gameId: 'nope' }));
+    await store.close();
   });
 }

@@ -16,6 +16,10 @@ export interface RunningServer {
   logFile: string;
   /** SIGTERM, wait for exit (SIGKILL after 15 s); resolves with the exit code. */
   stop(): Promise<number | null>;
+  /** Sends a signal (SIGKILL: resolves once the process is gone). */
+  kill(signal: NodeJS.Signals): Promise<void>;
+  /** The server's log lines so far. */
+  log(): string[];
   /** Warnings and errors the server logged so far, by message. */
   logSummary(): { warn: number; error: number; messages: Record<string, number> };
 }
@@ -96,6 +100,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       }
       rmSync(join(dir, 'data'), { recursive: true, force: true });
       return exited ?? null;
+    },
+    async kill(signal) {
+      if (exited !== undefined) return;
+      child.kill(signal);
+      if (signal === 'SIGKILL') await exit;
+    },
+    log() {
+      return readFileSync(logFile, 'utf8').split('\n').filter(Boolean);
     },
     logSummary() {
       const out = { warn: 0, error: 0, messages: {} as Record<string, number> };

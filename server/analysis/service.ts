@@ -61,17 +61,15 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
     this.setMaxListeners(0);
   }
 
-  /** The stored analysis, the progress of one waiting or running, or undefined. */
-  status(gameId: string): AnalysisAnswer | undefined {
-    const i = this.jobs.findIndex((j) => j.gameId === gameId);
-    if (i >= 0) return this.progress(this.jobs[i], i);
-    return this.failures.get(gameId) ?? this.options.store.getAnalysis(gameId);
+  /** The progress of one waiting, running or failed, the stored analysis, or undefined. */
+  async status(gameId: string): Promise<AnalysisAnswer | undefined> {
+    return this.pending(gameId) ?? (await this.options.store.getAnalysis(gameId));
   }
 
   /** Queues a finished game's analysis (once: asking again answers its status, or starts a
-   * failed one afresh). */
-  request(gameId: string, record: GameRecord): AnalysisAnswer {
-    const known = this.status(gameId);
+   * failed one afresh). Checks and queues in one step, so two requests queue it once. */
+  request(gameId: string, record: GameRecord): AnalysisProgress | undefined {
+    const known = this.pending(gameId);
     if (known && known.status !== 'failed') return known;
     this.failures.delete(gameId);
     if (this.jobs.length >= this.options.maxJobs) throw new AnalysisQueueFullError(`${this.jobs.length} analyses are waiting or running`);
@@ -90,9 +88,18 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
     };
     this.jobs.push(job);
     this.options.log.info({ gameId, positions: total, queued: this.jobs.length }, 'game analysis queued');
-    if (total === 0) this.complete(job);
+    if (total === 0) {
+      void this.complete(job);
+      return undefined;
+    }
     this.pump();
-    return this.status(gameId)!;
+    return this.pending(gameId);
+  }
+
+  /** A job's progress, or its failure, without the store. */
+  private pending(gameId: string): AnalysisProgress | undefined {
+    const i = this.jobs.findIndex((j) => j.gameId === gameId);
+    return i >= 0 ? this.progress(this.jobs[i], i) : this.failures.get(gameId);
   }
 
   /** Analyses waiting or running. */
@@ -134,7 +141,7 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
         if (!verdict) return this.fail(job, `position ${p.moveIndex} has no verdict`);
         job.results[index] = { moveIndex: p.moveIndex, seat: p.seat, tile: p.tile, ...verdict };
         job.done++;
-        if (job.done === job.total) this.complete(job);
+        if (job.done === job.total) void this.complete(job);
         else this.emit('update', this.progress(job, this.jobs.indexOf(job)));
         this.pump();
       },
@@ -148,7 +155,7 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
     );
   }
 
-  private complete(job: Job): void {
+  private async complete(job: Job): Promise<void> {
     const moves = job.results as AnalysedMove[];
     const analysis: GameAnalysis = {
       gameId: job.gameId,
@@ -158,13 +165,14 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
       moves,
       createdAt: new Date().toISOString(),
     };
-    this.remove(job);
     try {
-      this.options.store.saveAnalysis(job.gameId, analysis);
+      await this.options.store.saveAnalysis(job.gameId, analysis);
     } catch (e) {
       // Not kept: asking again analyses the game again (same result).
       this.options.log.warn({ gameId: job.gameId, err: (e as Error).message }, 'game analysis finished but could not be stored');
     }
+    // Removed only once stored: until then, asking answers "running", never "not asked".
+    this.remove(job);
     this.options.log.info({ gameId: job.gameId, positions: moves.length }, 'game analysis done');
     this.emit('update', analysis);
     this.pump();

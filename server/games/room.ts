@@ -1,5 +1,7 @@
 // One game, authoritative: its state, who holds each seat, and everyone watching it. Every
 // accepted move is stored before anyone hears of it; a room can be rebuilt from its stored record.
+// Store writes are asynchronous: a room runs its writes one at a time (`serial`), so a second
+// move is checked against the state the first one left, never against a state mid-write.
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -10,7 +12,7 @@ import { fnv1a, mixSeed } from '../../bot-engine/rng.ts';
 import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { BotAnswer } from '../bot-scheduler.ts';
-import { type GameEnd, type GameSetup, type GameStore, type SeatHolder, StorageError, type StoredGame } from './store.ts';
+import { type GameEnd, GameElsewhereError, type GameSetup, type GameStore, OwnershipLostError, RematchTakenError, type SeatHolder, StorageError, type StoredGame } from './store.ts';
 import { SeatClock } from './seat-clock.ts';
 import type { GameStatus, GameView, LastMove, StandInReason } from '../wire/game.ts';
 import { type SeatInfo, seatView } from './view.ts';
@@ -25,6 +27,8 @@ export interface Subscriber {
   update(view: GameView, last: LastMove | null): void;
   /** A table-talk message for everyone connected to the game. */
   chat(message: ChatMessage): void;
+  /** The game moved to another instance: this subscriber must reconnect there. */
+  moved?(): void;
 }
 
 export type MoveErrorCode = 'not_started' | 'game_over' | 'not_your_turn' | 'stale_turn' | 'illegal_move' | 'storage_unavailable' | 'hints_off';
@@ -41,6 +45,8 @@ export interface RoomDeps {
   store: GameStore;
   bots: BotMover;
   log: Logger;
+  /** The store refused a write: another instance owns the game now (a cluster). */
+  lost?(room: Room): void;
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest();
@@ -75,6 +81,9 @@ export class Room {
   private rematchId: string | null;
   private readonly hints: number[];
   private storeRetry: NodeJS.Timeout | null = null;
+  /** The tail of this room's write queue, and how many writes are queued or running. */
+  private writes: Promise<unknown> = Promise.resolve();
+  private writing = 0;
   /** For expiry (GameService.sweep): when anything last happened, and when a person last was here. */
   private lastActivityAt = Date.now();
   private lastPersonAt = Date.now();
@@ -101,9 +110,9 @@ export class Room {
   }
 
   /** A new game, stored before it is returned. Bot seats are filled at once. */
-  static create(setup: GameSetup, deps: RoomDeps): Room {
+  static async create(setup: GameSetup, deps: RoomDeps): Promise<Room> {
     const holders = setup.seats.map((s, i) => (s.kind === 'bot' ? { name: `${s.level} bot ${i + 1}`, tokenHash: null } : null));
-    deps.store.create(setup, holders);
+    await deps.store.create(setup, holders);
     const state = newGame({ players: setup.seats.length, rules: setup.rules, seed: setup.seed });
     const room = new Room({ setup, holders, moves: [], finished: false, end: null, rematch: null, hints: [] }, state, deps, true, []);
     // Seats as words: a nested `level` would read as pino's own level field to log tools.
@@ -173,15 +182,19 @@ export class Room {
 
   /** Takes an open person seat; returns the seat token (shown once, stored only as a hash).
    * A rematch's seats are kept for the previous game's players (`forRematch`). */
-  join(name: string, seat?: number, forRematch = false): { seat: number; token: string } | { error: 'no_seat' | 'name_taken'; message: string } {
+  join(name: string, seat?: number, forRematch = false): Promise<{ seat: number; token: string } | { error: 'no_seat' | 'name_taken'; message: string }> {
+    return this.serial(() => this.joinNow(name, seat, forRematch));
+  }
+
+  private async joinNow(name: string, seat: number | undefined, forRematch: boolean): Promise<{ seat: number; token: string } | { error: 'no_seat' | 'name_taken'; message: string }> {
     if (this.setup.rematchOf && !forRematch) return { error: 'no_seat', message: "the seats of a rematch are kept for the previous game's players" };
     // Asking twice for one's rematch seat (another tab, a refresh) re-issues its token.
-    if (forRematch && seat !== undefined && this.holders[seat]?.name === name) return { seat, token: this.issueToken(seat, name) };
+    if (forRematch && seat !== undefined && this.holders[seat]?.name === name) return { seat, token: await this.issueToken(seat, name) };
     const open = this.openSeats;
     const chosen = seat ?? open[0];
     if (chosen === undefined || !open.includes(chosen)) return { error: 'no_seat', message: seat === undefined ? 'no open seat is left' : `seat ${seat} is not open` };
     if (this.holders.some((h) => h?.name === name)) return { error: 'name_taken', message: `the name ${JSON.stringify(name)} is taken in this game` };
-    const token = this.issueToken(chosen, name);
+    const token = await this.issueToken(chosen, name);
     this.lastActivityAt = Date.now();
     this.log.info({ seat: chosen, name }, 'seat taken');
     if (this.status === 'playing') {
@@ -193,10 +206,16 @@ export class Room {
     return { seat: chosen, token };
   }
 
-  private issueToken(seat: number, name: string): string {
+  private async issueToken(seat: number, name: string): Promise<string> {
     const token = randomBytes(24).toString('base64url');
     const holder = { name, tokenHash: hashToken(token).toString('hex') };
-    this.deps.store.takeSeat(this.id, seat, holder);
+    try {
+      await this.deps.store.takeSeat(this.id, seat, holder);
+    } catch (e) {
+      if (!(e instanceof OwnershipLostError)) throw e;
+      this.deps.lost?.(this);
+      throw new GameElsewhereError(`game ${this.id} moved to another instance: retry`);
+    }
     this.holders[seat] = holder;
     return token;
   }
@@ -294,7 +313,11 @@ export class Room {
 
   /** A person's move (taking the seat back if a stand-in held it). The state is untouched
    * unless it returns a LastMove. */
-  play(seat: number, move: Move, turn: number): LastMove | MoveError {
+  play(seat: number, move: Move, turn: number): Promise<LastMove | MoveError> {
+    return this.serial(() => this.playNow(seat, move, turn));
+  }
+
+  private async playNow(seat: number, move: Move, turn: number): Promise<LastMove | MoveError> {
     const problem = this.turnProblem(seat, turn);
     if (problem) return problem;
     // Moving is taking the seat back; a stand-in search in flight is then ignored.
@@ -303,20 +326,23 @@ export class Room {
   }
 
   /** The strongest move (the expert's) for the person to place now, in a game with hints;
-   * counted once it is given. Resolves with an error if the turn moved on meanwhile. */
+   * counted once it is given. Resolves with an error if the turn moved on meanwhile. The search
+   * runs outside the room's write queue: a move sent meanwhile is not held up by it. */
   async hint(seat: number, turn: number): Promise<{ turn: number; move: Move } | MoveError> {
     if (!this.setup.hints) return { error: 'hints_off', message: 'this game was created without hints' };
     const problem = this.turnProblem(seat, turn);
     if (problem) return problem;
     const view = hideBag(this.state.clone());
     const answer = await this.deps.bots.move(view, HINT_LEVEL, mixSeed(fnv1a(this.setup.seed), turn, seat, 0x4917), this.log);
-    const late = this.turnProblem(seat, turn);
-    if (late) return late;
-    if (!this.store((store) => store.recordHint(this.id, seat)))
-      return { error: 'storage_unavailable', message: 'the hint could not be counted (the server is short of disk); try again in a few seconds' };
-    this.hints[seat] = (this.hints[seat] ?? 0) + 1;
-    this.broadcast();
-    return { turn, move: answer.move };
+    return this.serial(async () => {
+      const late = this.turnProblem(seat, turn);
+      if (late) return late;
+      if (!(await this.store((store) => store.recordHint(this.id, seat))))
+        return { error: 'storage_unavailable', message: 'the hint could not be counted (the server is short of disk); try again in a few seconds' };
+      this.hints[seat] = (this.hints[seat] ?? 0) + 1;
+      this.broadcast();
+      return { turn, move: answer.move };
+    });
   }
 
   /** Why `seat` may not act on `turn` now, or null. */
@@ -330,7 +356,7 @@ export class Room {
     return null;
   }
 
-  private apply(seat: number, move: Move, bot?: BotAnswer): LastMove | MoveError {
+  private async apply(seat: number, move: Move, bot?: BotAnswer): Promise<LastMove | MoveError> {
     const tile = tileName(this.state.currentTile);
     const turn = this.movesCount;
     const next = this.state.clone();
@@ -340,7 +366,7 @@ export class Room {
     const recorded: RecordMove[] = [{ tile, ...played }, ...outcome.discarded.map((d) => ({ discard: d }))];
     const end = outcome.finished ? this.endOf(next, false) : null;
     // Stored before anything changes: a game is its record, and a failed write changes nothing.
-    if (!this.store((store) => store.appendMoves(this.id, recorded, end)))
+    if (!(await this.store((store) => store.appendMoves(this.id, recorded, end))))
       return { error: 'storage_unavailable', message: 'the move could not be stored (the server is short of disk); nothing changed: try again in a few seconds' };
     this.current = next;
     this.ended = end;
@@ -369,24 +395,33 @@ export class Room {
   }
 
   /** Runs a store write; false (logged by the store's watcher) when it could not commit. */
-  private store(write: (store: GameStore) => void): boolean {
+  private async store(write: (store: GameStore) => Promise<void>): Promise<boolean> {
     try {
-      write(this.deps.store);
+      await write(this.deps.store);
       return true;
     } catch (e) {
       if (e instanceof StorageError) return false;
+      if (e instanceof OwnershipLostError) {
+        this.log.warn({ err: e.message }, 'write fenced off: another instance owns this game now');
+        this.deps.lost?.(this);
+        return false;
+      }
       throw e;
     }
   }
 
   /** Ends the game as it stands (it expired): followers are scored as at the end of a game, the
    * result is stored as abandoned. False when the store could not write it (tried again later). */
-  abandon(why: string): boolean {
+  abandon(why: string): Promise<boolean> {
+    return this.serial(() => this.abandonNow(why));
+  }
+
+  private async abandonNow(why: string): Promise<boolean> {
     if (this.status === 'finished') return true;
     const next = this.state.clone();
     finalScoring(next);
     const end = this.endOf(next, true);
-    if (!this.store((store) => store.appendMoves(this.id, [], end))) return false;
+    if (!(await this.store((store) => store.appendMoves(this.id, [], end)))) return false;
     this.current = next;
     this.ended = end;
     this.clock.stop();
@@ -423,20 +458,20 @@ export class Room {
     const view = hideBag(this.state.clone());
     void this.deps.bots.move(view, level, seed, this.log).then((answer) => {
       this.botPending = false;
-      this.playBot(seat, turn, answer);
+      void this.serial(() => this.playBot(seat, turn, answer));
     });
     this.broadcast();
   }
 
-  private playBot(seat: number, turn: number, answer: BotAnswer): void {
+  private async playBot(seat: number, turn: number, answer: BotAnswer): Promise<void> {
     // The person may have taken the seat back (and moved) while the bot thought.
     if (this.closed || this.status !== 'playing' || this.movesCount !== turn || this.botLevel(seat) === null) {
       this.broadcast();
       this.maybeBotTurn();
       return;
     }
-    const result = this.apply(seat, answer.move, answer);
-    if (!('error' in result)) return;
+    const result = await this.apply(seat, answer.move, answer);
+    if (!('error' in result) || this.closed) return;
     if (result.error !== 'storage_unavailable') {
       this.log.error({ move: answer.move, error: result.message }, 'bot move rejected');
       return;
@@ -444,7 +479,7 @@ export class Room {
     // The bot does not advance until its move is stored; the same move is tried again.
     this.storeRetry = setTimeout(() => {
       this.storeRetry = null;
-      this.playBot(seat, turn, answer);
+      void this.serial(() => this.playBot(seat, turn, answer));
     }, STORE_RETRY_MS);
     this.storeRetry.unref();
     this.broadcast();
@@ -474,15 +509,36 @@ export class Room {
     }
   }
 
+  /** A bot search or a store write is in flight. */
   get busy(): boolean {
-    return this.botPending;
+    return this.botPending || this.writing > 0;
+  }
+
+  /** Runs `fn` after every write queued before it has settled: one write at a time per room. */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    this.writing++;
+    const run = this.writes.then(fn).finally(() => {
+      this.writing--;
+    });
+    this.writes = run.catch(() => {});
+    return run;
   }
 
   /** Links the rematch started from this finished game (stored), and tells everyone watching. */
-  setRematch(id: string): void {
-    this.deps.store.setRematch(this.id, id);
-    this.rematchId = id;
-    this.broadcast();
+  setRematch(id: string): Promise<void> {
+    return this.serial(async () => {
+      try {
+        await this.deps.store.setRematch(this.id, id);
+        this.rematchId = id;
+      } catch (e) {
+        // Another instance started it first: that one is the rematch.
+        if (!(e instanceof RematchTakenError)) throw e;
+        this.rematchId = e.rematchId;
+        throw e;
+      } finally {
+        this.broadcast();
+      }
+    });
   }
 
   /** A seated player's table talk, sent to every connection (players and watchers alike). */
@@ -505,8 +561,8 @@ export class Room {
   }
 
   /** The game's record (replayable with `npm run replay`). */
-  record(): GameRecord {
-    const stored = this.deps.store.get(this.id);
+  async record(): Promise<GameRecord> {
+    const stored = await this.deps.store.get(this.id);
     if (!stored) throw new Error(`game ${this.id} is not in the store`);
     return Room.recordOf(stored);
   }
@@ -515,6 +571,12 @@ export class Room {
   drain(): void {
     this.draining = true;
     this.clock.stop();
+  }
+
+  /** Another instance owns the game now: everyone connected is sent there, and the room stops. */
+  moved(): void {
+    for (const sub of this.subscribers) sub.moved?.();
+    this.close();
   }
 
   /** Stops scheduling bot turns and timers; state stays as stored. */

@@ -12,8 +12,19 @@ import { type Config, DEFAULTS } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
 import { ApiError } from '../errors.ts';
 import type { FinishedGame } from '../wire/api.ts';
-import { type BotMover, Room } from './room.ts';
-import { type ClockSetup, type FinishedEntry, type GameSetup, type GameStore, type ListFinishedQuery, type SeatSetup, StorageError, type StoredGame } from './store.ts';
+import { type BotMover, Room, type RoomDeps } from './room.ts';
+import {
+  type ClockSetup,
+  type FinishedEntry,
+  GameElsewhereError,
+  type GameSetup,
+  type GameStore,
+  type ListFinishedQuery,
+  RematchTakenError,
+  type SeatSetup,
+  StorageError,
+  type StoredGame,
+} from './store.ts';
 import { WatchedStore } from './watched-store.ts';
 
 export interface CreateGameRequest {
@@ -29,6 +40,19 @@ export interface CreateGameRequest {
 export const DEFAULT_TURN_SECONDS = 120;
 export const DEFAULT_GRACE_SECONDS = 60;
 export const DEFAULT_STAND_IN: BotLevel = 'heuristic';
+
+/** The rematch is played on another instance: the seat is taken there (through the relay). */
+export class RematchElsewhereError extends GameElsewhereError {
+  readonly gameId: string;
+  readonly playerName: string;
+  readonly seat: number;
+  constructor(gameId: string, playerName: string, seat: number) {
+    super(`the rematch ${gameId} is played on another instance`);
+    this.gameId = gameId;
+    this.playerName = playerName;
+    this.seat = seat;
+  }
+}
 
 /** Refused for lack of capacity: the HTTP layer answers 503 with Retry-After. */
 export class OverloadError extends Error {
@@ -55,6 +79,10 @@ export interface ServiceOptions {
   expiry?: ExpirySettings;
   /** Finished games kept in memory beyond those being watched. */
   finishedCache?: number;
+  /** In a cluster: takes over an unfinished game that is in no live instance's hands. */
+  takeOver?: (id: string) => Promise<StoredGame | undefined>;
+  /** In a cluster: listed games with an open seat on every instance, newest first. */
+  listOpen?: (limit: number) => Promise<StoredGame[]>;
 }
 
 export class GameService {
@@ -66,13 +94,18 @@ export class GameService {
   private readonly store: WatchedStore;
   private readonly expiry: ExpirySettings;
   private readonly sweeper: NodeJS.Timeout;
+  /** Rematches being created, by the finished game they follow. */
+  private sweeping = false;
+  /** The pool is warm: rooms loaded from now on move their bots at once. */
+  private botsReady = false;
+  private readonly rematching = new Map<string, Promise<Room>>();
 
   constructor(options: ServiceOptions) {
     this.options = options;
     this.store = new WatchedStore(options.store, options.metrics, options.log);
     this.expiry = options.expiry ?? DEFAULTS;
     const shortest = Math.min(this.expiry.expireOpenSeatSeconds, this.expiry.expireAwaySeconds, this.expiry.expireIdleSeconds) * 1000;
-    this.sweeper = setInterval(() => this.sweep(), Math.min(30_000, Math.max(100, shortest / 4)));
+    this.sweeper = setInterval(() => this.sweepOnce(), Math.min(30_000, Math.max(100, shortest / 4)));
     this.sweeper.unref();
   }
 
@@ -81,7 +114,7 @@ export class GameService {
     return this.store.problem();
   }
 
-  create(request: CreateGameRequest, rematchOf?: string): Room {
+  async create(request: CreateGameRequest, rematchOf?: string): Promise<Room> {
     const storage = this.store.problem();
     if (storage) throw new StorageError(storage);
     const busy = this.options.overloaded();
@@ -103,14 +136,14 @@ export class GameService {
       ...(request.listed && !rematchOf ? { listed: true } : {}),
       ...(request.hints ? { hints: true } : {}),
     };
-    const room = Room.create(setup, this.deps());
+    const room = await Room.create(setup, this.deps());
     this.rooms.set(room.id, room);
     this.publish();
     return room;
   }
 
   /** A game of this instance; finished games not in memory are loaded from the store. */
-  get(id: string): Room | undefined {
+  async get(id: string): Promise<Room | undefined> {
     const room = this.rooms.get(id);
     if (room) return room;
     const cached = this.finishedRooms.get(id);
@@ -119,16 +152,63 @@ export class GameService {
       this.finishedRooms.set(id, cached);
       return cached;
     }
-    const stored = this.store.get(id);
+    let stored = await this.store.get(id);
     if (!stored) return undefined;
+    // In a cluster an unfinished game is played where it is owned: here only if its owner is gone.
+    if (!stored.finished && this.options.takeOver) {
+      stored = await this.options.takeOver(id);
+      if (!stored) throw new GameElsewhereError(`game ${id} is played on another instance`);
+      if (!this.rooms.has(id)) this.options.metrics.takeovers.inc();
+    }
+    // Another request may have loaded it while this one read the store.
+    const raced = this.rooms.get(id) ?? this.finishedRooms.get(id);
+    if (raced) return raced;
     const loaded = Room.restore(stored, this.deps());
     if (loaded.status === 'finished') this.remember(loaded);
     else {
       this.rooms.set(loaded.id, loaded);
-      loaded.resumeBots();
+      if (this.botsReady) loaded.resumeBots();
     }
     this.countRooms();
     return loaded;
+  }
+
+  /** A game as its record stands, for reading only (one another instance plays). */
+  async peek(id: string): Promise<Room | undefined> {
+    const stored = await this.store.get(id);
+    if (!stored) return undefined;
+    const shown = Room.restore(stored, this.deps());
+    shown.close();
+    return shown;
+  }
+
+  /** A game this instance has just taken over (its owner's lease ran out): replayed from its
+   * record; people reconnect with their seat tokens, bots move as soon as the pool is warm. */
+  adopt(stored: StoredGame): Room | undefined {
+    if (this.rooms.has(stored.setup.id)) return this.rooms.get(stored.setup.id);
+    try {
+      const room = Room.restore(stored, this.deps());
+      this.rooms.set(room.id, room);
+      room.log.info({ turn: room.turn }, 'game taken over from its previous owner');
+      this.options.metrics.takeovers.inc();
+      if (this.botsReady) room.resumeBots();
+      this.publish();
+      return room;
+    } catch (err) {
+      this.options.log.error({ err, gameId: stored.setup.id }, 'stored game does not replay: not taken over');
+      return undefined;
+    }
+  }
+
+  /** Another instance owns the game now: its connections are sent away, the room stops. */
+  drop(id: string): void {
+    const room = this.rooms.get(id);
+    if (!room) return;
+    this.rooms.delete(id);
+    room.log.warn('game lost to another instance (lease ran out): connections sent to reconnect');
+    this.options.metrics.gamesLost.inc();
+    room.moved();
+    this.publish();
   }
 
   /** Games in memory (unfinished, watched, cached): what must stay flat over months. */
@@ -137,7 +217,17 @@ export class GameService {
   }
 
   /** Listed games with an open seat, newest first (invite games are reached by their link only). */
-  open(limit = 50): Room[] {
+  async open(limit = 50): Promise<Room[]> {
+    if (this.options.listOpen) {
+      // Games of other instances are shown as their records stand (a waiting game has no moves).
+      return (await this.options.listOpen(limit)).map((stored) => {
+        const local = this.rooms.get(stored.setup.id);
+        if (local) return local;
+        const shown = Room.restore(stored, this.deps());
+        shown.close();
+        return shown;
+      });
+    }
     return [...this.rooms.values()]
       .filter((r) => r.status === 'waiting' && r.setup.listed)
       .reverse()
@@ -145,9 +235,9 @@ export class GameService {
   }
 
   /** Rebuilds every unfinished stored game (restart recovery). Their bots wait for resumeBots(). */
-  restore(): number {
+  async restore(): Promise<number> {
     let n = 0;
-    for (const stored of this.store.unfinished()) {
+    for (const stored of await this.store.unfinished()) {
       if (this.rooms.has(stored.setup.id)) continue;
       // One record that no longer replays must not keep every other game (and the server) down;
       // it stays in the store untouched for an operator to look at.
@@ -166,32 +256,69 @@ export class GameService {
 
   /** The pool is warm: restored games' bots may move. */
   resumeBots(): void {
+    this.botsReady = true;
     for (const r of this.rooms.values()) r.resumeBots();
   }
 
   /** The same seats, rules and clock again. The first player to ask creates it; each person
    * gets their own seat (same seat, same name) with a new token. */
-  rematch(id: string, token: string): { room: Room; seat: number; token: string } {
-    const old = this.get(id);
+  async rematch(id: string, token: string): Promise<{ room: Room; seat: number; token: string }> {
+    const old = await this.get(id);
     if (!old) throw new ApiError('unknown_game', `no game ${JSON.stringify(id)}`);
     if (old.status !== 'finished') throw new ApiError('not_finished', 'a rematch starts from a finished game');
     const seat = old.seatOf(token);
     if (seat === null) throw new ApiError('bad_token', 'this token holds no seat in that game');
-    let room = old.rematch ? this.get(old.rematch) : undefined;
+    const name = old.holderName(seat) ?? `seat ${seat + 1}`;
+    // In a cluster another instance may have started it: the store knows.
+    const known = this.options.takeOver ? ((await this.store.get(id))?.rematch ?? null) : old.rematch;
+    let room = known ? await this.rematchRoom(known, name, seat) : undefined;
     if (!room) {
-      const { seats, rules, clock, standIn, hints } = old.setup;
-      room = this.create({ seats, rules, clock, standIn, hints }, old.id);
-      old.setRematch(room.id);
+      // Two players asking at once must get one rematch: the second waits for the first.
+      const pending = this.rematching.get(old.id);
+      if (pending)
+        room = await pending.catch((e) => {
+          throw e instanceof RematchElsewhereError ? new RematchElsewhereError(e.gameId, name, seat) : e;
+        });
+      else {
+        const { seats, rules, clock, standIn, hints } = old.setup;
+        const making = this.create({ seats, rules, clock, standIn, hints }, old.id).then(async (r) => {
+          try {
+            await old.setRematch(r.id);
+            return r;
+          } catch (e) {
+            // Another instance started the rematch meanwhile: this one is dropped unplayed.
+            if (!(e instanceof RematchTakenError)) throw e;
+            await r.abandon('rematch started elsewhere');
+            return (await this.rematchRoom(e.rematchId, name, seat)) as Room;
+          }
+        });
+        this.rematching.set(old.id, making);
+        try {
+          room = await making;
+        } finally {
+          this.rematching.delete(old.id);
+        }
+      }
     }
-    const joined = room.join(old.holderName(seat) ?? `seat ${seat + 1}`, seat, true);
+    const joined = await room.join(name, seat, true);
     if ('error' in joined) throw new ApiError(joined.error, joined.message);
     return { room, seat: joined.seat, token: joined.token };
   }
 
+  /** A rematch by id: here, or RematchElsewhereError when another instance plays it. */
+  private async rematchRoom(id: string, name: string, seat: number): Promise<Room | undefined> {
+    try {
+      return await this.get(id);
+    } catch (e) {
+      if (e instanceof GameElsewhereError) throw new RematchElsewhereError(id, name, seat);
+      throw e;
+    }
+  }
+
   /** Finished games from the store, most recent first, with their final scores. */
-  finished(query: ListFinishedQuery): { games: FinishedGame[]; next: string | null } {
-    const page = this.store.listFinished(query);
-    return { games: page.games.map((g) => this.summarizeFinished(g)), next: page.next };
+  async finished(query: ListFinishedQuery): Promise<{ games: FinishedGame[]; next: string | null }> {
+    const page = await this.store.listFinished(query);
+    return { games: await Promise.all(page.games.map((g) => this.summarizeFinished(g))), next: page.next };
   }
 
   activeCount(): number {
@@ -207,7 +334,7 @@ export class GameService {
   }
 
   /** Ends expired games and lets finished ones nobody watches leave memory. */
-  sweep(now = Date.now()): void {
+  async sweep(now = Date.now()): Promise<void> {
     for (const room of [...this.rooms.values()]) {
       if (room.status === 'finished') {
         if (!room.watched) {
@@ -217,9 +344,20 @@ export class GameService {
         continue;
       }
       const why = this.expired(room, now);
-      if (why && room.abandon(why)) this.options.metrics.abandoned.inc({ why });
+      if (why && (await room.abandon(why))) this.options.metrics.abandoned.inc({ why });
     }
     this.publish();
+  }
+
+  /** One timer tick: sweeps overlap never (a slow store must not pile them up). */
+  private sweepOnce(): void {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    this.sweep()
+      .catch((err) => this.options.log.error({ err }, 'sweep failed'))
+      .finally(() => {
+        this.sweeping = false;
+      });
   }
 
   private expired(room: Room, now: number): string | null {
@@ -255,13 +393,13 @@ export class GameService {
     for (const r of this.rooms.values()) r.close();
   }
 
-  private deps() {
-    return { store: this.store, bots: this.options.bots, log: this.options.log };
+  private deps(): RoomDeps {
+    return { store: this.store, bots: this.options.bots, log: this.options.log, lost: (room) => this.rooms.get(room.id) === room && this.drop(room.id) };
   }
 
-  private summarizeFinished(g: FinishedEntry): FinishedGame {
+  private async summarizeFinished(g: FinishedEntry): Promise<FinishedGame> {
     const names = g.holders.map((h, i) => h?.name ?? `open seat ${i + 1}`);
-    const scores = g.end.scores ?? this.replayScores(g);
+    const scores = g.end.scores ?? (await this.replayScores(g));
     return {
       id: g.setup.id,
       createdAt: g.setup.createdAt,
@@ -273,8 +411,8 @@ export class GameService {
   }
 
   /** Scores of a game finished before the store kept them (one replay per listing). */
-  private replayScores(g: FinishedEntry): number[] {
-    const stored = this.store.get(g.setup.id) as StoredGame;
+  private async replayScores(g: FinishedEntry): Promise<number[]> {
+    const stored = (await this.store.get(g.setup.id)) as StoredGame;
     const record = Room.recordOf(stored);
     const { scores } = replayRecord(record);
     return record.players.map((name) => scores[name]);

@@ -1,6 +1,7 @@
 // The default store: an embedded SQLite file (node:sqlite, WAL) under the data directory.
-// Each call is one transaction, committed before it returns, so an accepted move is on disk
-// before anyone is told of it. WAL with synchronous=NORMAL survives a killed process; FULL
+// Each call is one transaction, committed before its promise settles (node:sqlite is
+// synchronous; the promise is the GameStore interface), so an accepted move is on disk before
+// anyone is told of it. WAL with synchronous=NORMAL survives a killed process; FULL
 // (the `durability: 'full'` option) also survives power loss, at an fsync per move.
 
 import { DatabaseSync } from 'node:sqlite';
@@ -8,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RecordMove } from '../../bot-engine/record.ts';
 import type { GameAnalysis } from '../wire/analysis.ts';
-import { type FinishedPage, type GameEnd, type GameSetup, type GameStore, type ListFinishedQuery, type SeatHolder, StorageError, type StoredGame } from './store.ts';
+import { type FinishedPage, type GameEnd, type GameSetup, type GameStore, type ListFinishedQuery, RematchTakenError, type SeatHolder, StorageError, type StoredGame } from './store.ts';
 
 export interface SqliteStoreOptions {
   /** Database file path, or ':memory:'. */
@@ -105,14 +106,14 @@ export class SqliteStore implements GameStore {
     }
   }
 
-  create(setup: GameSetup, holders: (SeatHolder | null)[]): void {
+  async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
     this.transaction(() => {
       this.statements.insertGame.run(setup.id, setup.createdAt, JSON.stringify(setup), JSON.stringify(holders));
       for (const [seat, h] of holders.entries()) if (h) this.statements.setName.run(setup.id, seat, h.name);
     });
   }
 
-  takeSeat(id: string, seat: number, holder: SeatHolder): void {
+  async takeSeat(id: string, seat: number, holder: SeatHolder): Promise<void> {
     this.transaction(() => {
       const row = this.row(id);
       const holders = JSON.parse(row.holders as string) as (SeatHolder | null)[];
@@ -123,7 +124,7 @@ export class SqliteStore implements GameStore {
     });
   }
 
-  appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): void {
+  async appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void> {
     this.transaction(() => {
       const start = Number(this.row(id).move_count);
       for (const [i, m] of moves.entries()) this.statements.insertMove.run(id, start + i, JSON.stringify(m));
@@ -132,14 +133,15 @@ export class SqliteStore implements GameStore {
     });
   }
 
-  setRematch(id: string, rematchId: string): void {
+  async setRematch(id: string, rematchId: string): Promise<void> {
     this.transaction(() => {
-      this.row(id);
+      const taken = this.row(id).rematch_id as string | null;
+      if (taken && taken !== rematchId) throw new RematchTakenError(id, taken);
       this.statements.setRematch.run(rematchId, id);
     });
   }
 
-  recordHint(id: string, seat: number): void {
+  async recordHint(id: string, seat: number): Promise<void> {
     this.transaction(() => {
       const hints = hintsOf(this.row(id));
       hints[seat] = (hints[seat] ?? 0) + 1;
@@ -147,33 +149,33 @@ export class SqliteStore implements GameStore {
     });
   }
 
-  saveAnalysis(id: string, analysis: GameAnalysis): void {
+  async saveAnalysis(id: string, analysis: GameAnalysis): Promise<void> {
     this.transaction(() => {
       this.row(id);
       this.statements.saveAnalysis.run(id, analysis.createdAt, JSON.stringify(analysis));
     });
   }
 
-  getAnalysis(id: string): GameAnalysis | undefined {
+  async getAnalysis(id: string): Promise<GameAnalysis | undefined> {
     const row = this.statements.analysis.get(id) as Row | undefined;
     return row && (JSON.parse(row.body as string) as GameAnalysis);
   }
 
-  probe(): void {
+  async probe(): Promise<void> {
     this.transaction(() => this.statements.probe.run(new Date().toISOString()));
   }
 
-  get(id: string): StoredGame | undefined {
+  async get(id: string): Promise<StoredGame | undefined> {
     const row = this.statements.game.get(id) as Row | undefined;
     return row && this.toGame(row);
   }
 
-  unfinished(): StoredGame[] {
+  async unfinished(): Promise<StoredGame[]> {
     return (this.statements.unfinished.all() as Row[]).map((row) => this.toGame(row));
   }
 
   /** Finished games, most recent first; `player` matches a seat holder's name (any case). */
-  listFinished(query: ListFinishedQuery): FinishedPage {
+  async listFinished(query: ListFinishedQuery): Promise<FinishedPage> {
     const limit = Math.max(1, Math.min(100, query.limit ?? 20));
     const where = ['g.finished = 1'];
     const params: (string | number)[] = [];
@@ -197,7 +199,7 @@ export class SqliteStore implements GameStore {
     return { games: page, next: rows.length > limit && last ? encodeCursor(last.finishedAt, last.setup.id) : null };
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.db.isOpen) this.db.close();
   }
 
@@ -245,11 +247,12 @@ function hintsOf(row: Row): number[] {
   return row.hints ? (JSON.parse(row.hints as string) as number[]) : [];
 }
 
-function encodeCursor(finishedAt: string, id: string): string {
+/** The finished-games page cursor (shared by the stores). */
+export function encodeCursor(finishedAt: string, id: string): string {
   return Buffer.from(JSON.stringify([finishedAt, id])).toString('base64url');
 }
 
-function decodeCursor(cursor: string): [string, string] {
+export function decodeCursor(cursor: string): [string, string] {
   try {
     const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return [v[0], v[1]];

@@ -1,6 +1,8 @@
 // Where games live: each game is its record (setup, seed, ordered moves) plus who holds each
-// seat. Synchronous on purpose: an accepted move is stored before it is broadcast. SqliteStore
-// (sqlite-store.ts) is the default; MemoryStore keeps everything in memory (tests, ":memory:").
+// seat. Every call returns a promise that settles once the write has committed: a room applies
+// and broadcasts an accepted move only after that. SqliteStore (sqlite-store.ts) is the default;
+// PostgresStore (postgres-store.ts) serves several instances; MemoryStore keeps everything in
+// memory (tests).
 
 import type { Rules } from '../../bot-engine/rules.ts';
 import type { RecordMove } from '../../bot-engine/record.ts';
@@ -76,6 +78,27 @@ export class StorageError extends Error {
   override name = 'StorageError';
 }
 
+/** A write refused because this instance no longer owns the game (its lease ran out and another
+ * instance took it over: docs/OPERATIONS.md). Nothing of it was kept; the room must let go. */
+export class OwnershipLostError extends Error {
+  override name = 'OwnershipLostError';
+}
+
+/** A finished game already has a rematch (another instance started it first): use that one. */
+export class RematchTakenError extends Error {
+  override name = 'RematchTakenError';
+  readonly rematchId: string;
+  constructor(gameId: string, rematchId: string) {
+    super(`game ${gameId} already has the rematch ${rematchId}`);
+    this.rematchId = rematchId;
+  }
+}
+
+/** The game exists but another instance owns it (or is taking it over): ask again shortly. */
+export class GameElsewhereError extends Error {
+  override name = 'GameElsewhereError';
+}
+
 export interface ListFinishedQuery {
   limit?: number;
   /** Cursor from the previous page's `next`. */
@@ -98,27 +121,28 @@ export interface FinishedPage {
   next: string | null;
 }
 
-/** Every write either commits whole or throws StorageError having kept nothing. */
+/** Every write either commits whole or rejects with StorageError having kept nothing. */
 export interface GameStore {
-  create(setup: GameSetup, holders: (SeatHolder | null)[]): void;
-  takeSeat(id: string, seat: number, holder: SeatHolder): void;
+  create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void>;
+  takeSeat(id: string, seat: number, holder: SeatHolder): Promise<void>;
   /** Appends accepted moves (a placement and any discards it caused) in order; `end` when the
    * game is over with them (no moves and an `end`: the game is abandoned as it stands). */
-  appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): void;
-  setRematch(id: string, rematchId: string): void;
+  appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void>;
+  /** Links a finished game to its rematch, once: RematchTakenError when it has another already. */
+  setRematch(id: string, rematchId: string): Promise<void>;
   /** Counts a hint given to `seat`. */
-  recordHint(id: string, seat: number): void;
+  recordHint(id: string, seat: number): Promise<void>;
   /** Stores (or replaces) a finished game's analysis. */
-  saveAnalysis(id: string, analysis: GameAnalysis): void;
-  getAnalysis(id: string): GameAnalysis | undefined;
+  saveAnalysis(id: string, analysis: GameAnalysis): Promise<void>;
+  getAnalysis(id: string): Promise<GameAnalysis | undefined>;
   /** A small write that shows whether the store can commit again (readiness after a failure). */
-  probe(): void;
-  get(id: string): StoredGame | undefined;
+  probe(): Promise<void>;
+  get(id: string): Promise<StoredGame | undefined>;
   /** Games not finished (for restart recovery). */
-  unfinished(): StoredGame[];
+  unfinished(): Promise<StoredGame[]>;
   /** Finished games, most recent first. */
-  listFinished(query: ListFinishedQuery): FinishedPage;
-  close(): void;
+  listFinished(query: ListFinishedQuery): Promise<FinishedPage>;
+  close(): Promise<void>;
 }
 
 export class MemoryStore implements GameStore {
@@ -126,31 +150,31 @@ export class MemoryStore implements GameStore {
   private readonly finishedAt = new Map<string, string>();
   private readonly analyses = new Map<string, GameAnalysis>();
 
-  create(setup: GameSetup, holders: (SeatHolder | null)[]): void {
+  async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
     if (this.games.has(setup.id)) throw new Error(`game ${setup.id} already exists`);
     this.games.set(setup.id, { setup: structuredClone(setup), holders: structuredClone(holders), moves: [], finished: false, end: null, rematch: null, hints: [] });
   }
 
-  recordHint(id: string, seat: number): void {
+  async recordHint(id: string, seat: number): Promise<void> {
     const hints = this.must(id).hints;
     hints[seat] = (hints[seat] ?? 0) + 1;
   }
 
-  saveAnalysis(id: string, analysis: GameAnalysis): void {
+  async saveAnalysis(id: string, analysis: GameAnalysis): Promise<void> {
     this.must(id);
     this.analyses.set(id, structuredClone(analysis));
   }
 
-  getAnalysis(id: string): GameAnalysis | undefined {
+  async getAnalysis(id: string): Promise<GameAnalysis | undefined> {
     const a = this.analyses.get(id);
     return a && structuredClone(a);
   }
 
-  takeSeat(id: string, seat: number, holder: SeatHolder): void {
+  async takeSeat(id: string, seat: number, holder: SeatHolder): Promise<void> {
     this.must(id).holders[seat] = { ...holder };
   }
 
-  appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): void {
+  async appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void> {
     const g = this.must(id);
     g.moves.push(...moves.map((m) => ({ ...m })));
     if (!end) return;
@@ -159,22 +183,24 @@ export class MemoryStore implements GameStore {
     this.finishedAt.set(id, new Date().toISOString());
   }
 
-  setRematch(id: string, rematchId: string): void {
-    this.must(id).rematch = rematchId;
+  async setRematch(id: string, rematchId: string): Promise<void> {
+    const g = this.must(id);
+    if (g.rematch && g.rematch !== rematchId) throw new RematchTakenError(id, g.rematch);
+    g.rematch = rematchId;
   }
 
-  probe(): void {}
+  async probe(): Promise<void> {}
 
-  get(id: string): StoredGame | undefined {
+  async get(id: string): Promise<StoredGame | undefined> {
     const g = this.games.get(id);
     return g && structuredClone(g);
   }
 
-  unfinished(): StoredGame[] {
+  async unfinished(): Promise<StoredGame[]> {
     return [...this.games.values()].filter((g) => !g.finished).map((g) => structuredClone(g));
   }
 
-  listFinished(query: ListFinishedQuery): FinishedPage {
+  async listFinished(query: ListFinishedQuery): Promise<FinishedPage> {
     const limit = Math.max(1, Math.min(100, query.limit ?? 20));
     const player = query.player?.toLowerCase();
     const key = (id: string) => `${this.finishedAt.get(id)}\u0000${id}`;
@@ -188,7 +214,7 @@ export class MemoryStore implements GameStore {
     return { games: page, next: all.length > limit && last ? Buffer.from(key(last.setup.id)).toString('base64url') : null };
   }
 
-  close(): void {}
+  async close(): Promise<void> {}
 
   private must(id: string): StoredGame {
     const g = this.games.get(id);

@@ -17,6 +17,7 @@ export class WatchedStore implements GameStore {
   private readonly log: Logger;
   private failure: string | null = null;
   private lastProbe = 0;
+  private probing = false;
 
   constructor(inner: GameStore, metrics: Metrics, log: Logger) {
     this.inner = inner;
@@ -25,59 +26,63 @@ export class WatchedStore implements GameStore {
     metrics.storeWritable.set(1);
   }
 
-  /** Why writes fail now, or null. While failing, it probes (rate-limited) for recovery. */
+  /** Why writes fail now, or null. While failing, it probes (rate-limited) for recovery; the
+   * probe's outcome shows in the next answer. */
   problem(): string | null {
-    if (this.failure && Date.now() - this.lastProbe >= PROBE_EVERY_MS) {
+    if (this.failure && !this.probing && Date.now() - this.lastProbe >= PROBE_EVERY_MS) {
       this.lastProbe = Date.now();
-      try {
-        this.probe();
-      } catch {
-        // still failing: this.failure says why
-      }
+      this.probing = true;
+      this.probe()
+        .catch(() => {
+          // still failing: this.failure says why
+        })
+        .finally(() => {
+          this.probing = false;
+        });
     }
     return this.failure;
   }
 
-  create(setup: GameSetup, holders: (SeatHolder | null)[]): void {
-    this.write('create', () => this.inner.create(setup, holders));
+  create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
+    return this.write('create', () => this.inner.create(setup, holders));
   }
-  takeSeat(id: string, seat: number, holder: SeatHolder): void {
-    this.write('take_seat', () => this.inner.takeSeat(id, seat, holder));
+  takeSeat(id: string, seat: number, holder: SeatHolder): Promise<void> {
+    return this.write('take_seat', () => this.inner.takeSeat(id, seat, holder));
   }
-  appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): void {
-    this.write(end?.abandoned ? 'abandon' : 'moves', () => this.inner.appendMoves(id, moves, end));
+  appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void> {
+    return this.write(end?.abandoned ? 'abandon' : 'moves', () => this.inner.appendMoves(id, moves, end));
   }
-  setRematch(id: string, rematchId: string): void {
-    this.write('rematch', () => this.inner.setRematch(id, rematchId));
+  setRematch(id: string, rematchId: string): Promise<void> {
+    return this.write('rematch', () => this.inner.setRematch(id, rematchId));
   }
-  recordHint(id: string, seat: number): void {
-    this.write('hint', () => this.inner.recordHint(id, seat));
+  recordHint(id: string, seat: number): Promise<void> {
+    return this.write('hint', () => this.inner.recordHint(id, seat));
   }
-  saveAnalysis(id: string, analysis: GameAnalysis): void {
-    this.write('analysis', () => this.inner.saveAnalysis(id, analysis));
+  saveAnalysis(id: string, analysis: GameAnalysis): Promise<void> {
+    return this.write('analysis', () => this.inner.saveAnalysis(id, analysis));
   }
-  getAnalysis(id: string): GameAnalysis | undefined {
+  getAnalysis(id: string): Promise<GameAnalysis | undefined> {
     return this.inner.getAnalysis(id);
   }
-  probe(): void {
-    this.write('probe', () => this.inner.probe());
+  probe(): Promise<void> {
+    return this.write('probe', () => this.inner.probe());
   }
-  get(id: string): StoredGame | undefined {
+  get(id: string): Promise<StoredGame | undefined> {
     return this.inner.get(id);
   }
-  unfinished(): StoredGame[] {
+  unfinished(): Promise<StoredGame[]> {
     return this.inner.unfinished();
   }
-  listFinished(query: ListFinishedQuery): FinishedPage {
+  listFinished(query: ListFinishedQuery): Promise<FinishedPage> {
     return this.inner.listFinished(query);
   }
-  close(): void {
-    this.inner.close();
+  close(): Promise<void> {
+    return this.inner.close();
   }
 
-  private write(op: string, fn: () => void): void {
+  private async write(op: string, fn: () => Promise<void>): Promise<void> {
     try {
-      fn();
+      await fn();
     } catch (e) {
       if (!(e instanceof StorageError)) throw e;
       this.metrics.storeWriteFailures.inc({ op });

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AnalysisQueueFullError } from '../analysis/service.ts';
 import { ApiError } from '../errors.ts';
+import { GameElsewhereError } from '../games/store.ts';
 import { IdParams } from '../wire/api.ts';
 import { AnalysisAnswer, AnalysisProgress, GameAnalysis } from '../wire/analysis.ts';
 
@@ -19,11 +20,19 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('preClose', async () => {
     for (const stop of streams) stop();
   });
-  const finishedRecord = (id: string) => {
-    const room = games.get(id);
+  const notFinished = () => new ApiError('not_finished', 'a game is analysed once it is over');
+  const finishedRecord = async (id: string) => {
+    // Owned by another instance: still being played there.
+    const room = await games.get(id).catch((e) => {
+      throw e instanceof GameElsewhereError ? notFinished() : e;
+    });
     if (!room) throw new ApiError('unknown_game', `no game ${JSON.stringify(id)}`);
-    if (room.status !== 'finished') throw new ApiError('not_finished', 'a game is analysed once it is over');
+    if (room.status !== 'finished') throw notFinished();
     return room.record();
+  };
+  const unknownOrNotAsked = async (id: string): Promise<never> => {
+    if (!(await games.get(id).catch(() => true))) throw new ApiError('unknown_game', `no game ${JSON.stringify(id)}`);
+    throw new ApiError('no_analysis', 'this game has not been analysed: POST /api/games/{id}/analysis first');
   };
 
   app.post<Id>(
@@ -39,11 +48,11 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const id = request.params.id;
-      const stored = analysis.status(id);
-      if (stored) return reply.code(stored.status === 'done' ? 200 : 202).send(stored);
+      const known = await analysis.status(id);
+      if (known && known.status !== 'failed') return reply.code(known.status === 'done' ? 200 : 202).send(known);
       try {
-        const answer = analysis.request(id, finishedRecord(id));
-        return reply.code(answer.status === 'done' ? 200 : 202).send(answer);
+        const answer = analysis.request(id, await finishedRecord(id)) ?? (await analysis.status(id));
+        return reply.code(answer?.status === 'done' ? 200 : 202).send(answer);
       } catch (e) {
         if (!(e instanceof AnalysisQueueFullError)) throw e;
         return reply
@@ -64,12 +73,7 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: AnalysisAnswer, 404: error },
       },
     },
-    async (request) => {
-      const answer = analysis.status(request.params.id);
-      if (answer) return answer;
-      if (!games.get(request.params.id)) throw new ApiError('unknown_game', `no game ${JSON.stringify(request.params.id)}`);
-      throw new ApiError('no_analysis', 'this game has not been analysed: POST /api/games/{id}/analysis first');
-    },
+    async (request) => (await analysis.status(request.params.id)) ?? unknownOrNotAsked(request.params.id),
   );
 
   app.get<Id>(
@@ -85,11 +89,7 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const id = request.params.id;
-      const first = analysis.status(id);
-      if (!first) {
-        if (!games.get(id)) throw new ApiError('unknown_game', `no game ${JSON.stringify(id)}`);
-        throw new ApiError('no_analysis', 'this game has not been analysed: POST /api/games/{id}/analysis first');
-      }
+      const first = (await analysis.status(id)) ?? (await unknownOrNotAsked(id));
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });

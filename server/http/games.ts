@@ -5,6 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { BOT_LEVELS } from '../../bot-engine/bots/levels.ts';
 import { MAX_PLAYERS } from '../../bot-engine/state.ts';
 import type { Room } from '../games/room.ts';
+import { GameElsewhereError } from '../games/store.ts';
+import type { Relay } from '../cluster/relay.ts';
+import { RematchElsewhereError } from '../games/service.ts';
 import { ApiError } from '../errors.ts';
 import { CreateGameBody, FinishedGames, FinishedGamesQuery, GameRecordReply, GameSummary, IdParams, JoinBody, OpenGames, OpenGamesQuery, RematchBody, SeatGrant } from '../wire/api.ts';
 
@@ -32,13 +35,25 @@ function summary(room: Room): GameSummary {
 }
 
 export async function gameRoutes(app: FastifyInstance): Promise<void> {
-  const { games, config } = app.tessera;
+  const { games, config, relay } = app.tessera;
   // Each route that creates state allows so many calls a minute per client address.
   const limited = { rateLimit: { max: config.createsPerMinute, timeWindow: 60_000 } };
-  const room = (id: string): Room => {
-    const r = games.get(id);
+  const room = async (id: string): Promise<Room> => {
+    const r = await games.get(id);
     if (!r) throw new ApiError('unknown_game', `no game ${JSON.stringify(id)}`);
     return r;
+  };
+  /** A game to read: here, or (played on another instance) as its stored record stands; who is
+   * connected is only known where it is played. */
+  const readable = async (id: string): Promise<Room> => {
+    try {
+      return await room(id);
+    } catch (e) {
+      if (!(e instanceof GameElsewhereError)) throw e;
+      const shown = await games.peek(id);
+      if (!shown) throw e;
+      return shown;
+    }
   };
 
   app.post<{ Body: CreateGameBody }>(
@@ -61,7 +76,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       const people = seats.filter((s) => s.kind === 'person').length;
       if (people === 0) throw new ApiError('bad_request', 'a game needs at least one person seat');
       if (hints && people > 1) throw new ApiError('bad_request', 'hints are for one person against bots, never in a game with other people');
-      const created = games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules, clock, standIn, listed, hints });
+      const created = await games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules, clock, standIn, listed, hints });
       return reply.code(201).send(summary(created));
     },
   );
@@ -69,7 +84,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: OpenGamesQuery }>(
     '/api/games',
     { schema: { tags: ['games'], summary: 'Games created as listed that have an open seat, newest first', querystring: OpenGamesQuery, response: { 200: OpenGames } } },
-    async (request): Promise<OpenGames> => ({ games: games.open(request.query.limit).map(summary) }),
+    async (request): Promise<OpenGames> => ({ games: (await games.open(request.query.limit)).map(summary) }),
   );
 
   app.post<Id & { Body: JoinBody }>(
@@ -85,13 +100,22 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       config: limited,
     },
     async (request, reply) => {
-      const r = room(request.params.id);
-      const result = r.join(request.body.name.trim(), request.body.seat);
+      const id = request.params.id;
+      const name = request.body.name.trim();
+      let result: Awaited<ReturnType<Room['join']>> | Awaited<ReturnType<Relay['join']>>;
+      try {
+        result = await (await room(id)).join(name, request.body.seat);
+      } catch (e) {
+        // Played on another instance: the seat is taken there (through Redis).
+        if (!(e instanceof GameElsewhereError) || !relay) throw e;
+        result = await relay.join(id, name, request.body.seat);
+        if ('error' in result && result.error === 'game_elsewhere') throw new GameElsewhereError(result.message);
+      }
       if ('error' in result) throw new ApiError(result.error, result.message);
       return reply
         .code(201)
         .header('cache-control', 'no-store')
-        .send({ gameId: r.id, seat: result.seat, token: result.token } satisfies SeatGrant);
+        .send({ gameId: id, seat: result.seat, token: result.token } satisfies SeatGrant);
     },
   );
 
@@ -107,7 +131,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request): Promise<FinishedGames> => {
       try {
-        return games.finished(request.query);
+        return await games.finished(request.query);
       } catch (e) {
         if (e instanceof RangeError) throw new ApiError('bad_request', e.message);
         throw e;
@@ -129,16 +153,23 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       config: limited,
     },
     async (request, reply) => {
-      const { room: created, seat, token } = games.rematch(request.params.id, request.body.token);
-      return reply
-        .code(201)
-        .header('cache-control', 'no-store')
-        .send({ gameId: created.id, seat, token } satisfies SeatGrant);
+      let grant: SeatGrant;
+      try {
+        const { room: created, seat, token } = await games.rematch(request.params.id, request.body.token);
+        grant = { gameId: created.id, seat, token };
+      } catch (e) {
+        // The rematch is played on another instance: the seat is taken there (through Redis).
+        if (!(e instanceof RematchElsewhereError) || !relay) throw e;
+        const result = await relay.join(e.gameId, e.playerName, e.seat, true);
+        if ('error' in result) throw result.error === 'game_elsewhere' ? new GameElsewhereError(result.message) : new ApiError(result.error, result.message);
+        grant = { gameId: e.gameId, ...result };
+      }
+      return reply.code(201).header('cache-control', 'no-store').send(grant);
     },
   );
 
-  app.get<Id>('/api/games/:id', { schema: { tags: ['games'], summary: "A game's public summary", params: IdParams, response: { 200: GameSummary, ...errors } } }, async (request) =>
-    summary(room(request.params.id)),
+  app.get<Id>('/api/games/:id', { schema: { tags: ['games'], summary: "A game's public summary", params: IdParams, response: { 200: GameSummary, ...errors, 503: error } } }, async (request) =>
+    summary(await readable(request.params.id)),
   );
 
   app.get<Id>(
@@ -152,7 +183,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const r = room(request.params.id);
+      const r = await readable(request.params.id);
       if (r.status !== 'finished') throw new ApiError('not_finished', 'the record is published when the game is over (it holds the seed, hence the bag order)');
       return r.record();
     },

@@ -4,12 +4,15 @@
 import type { Logger } from 'pino';
 import type { RawData, WebSocket } from 'ws';
 import type { GameService } from '../games/service.ts';
+import { GameElsewhereError } from '../games/store.ts';
+import type { Relay } from '../cluster/relay.ts';
 import type { LastMove, Room, Subscriber } from '../games/room.ts';
 import type { GameView } from '../wire/game.ts';
 import type { ChatMessage } from '../wire/chat.ts';
 import type { Metrics } from '../metrics.ts';
 import {
   type ChatFrame,
+  CLOSE,
   CLIENT_FRAMES,
   type ClientFrame,
   type ClientFrameType,
@@ -32,6 +35,8 @@ export interface ConnectionOptions {
   burst: number;
   maxBufferedBytes: number;
   watchersPerGame: number;
+  /** In a cluster with Redis: relays a connection whose game another instance owns. */
+  relay?: Relay;
 }
 
 export type { WebSocket };
@@ -47,6 +52,10 @@ export class Connection implements Subscriber {
   private tokens: number;
   private lastRefill = performance.now();
   private rejectedInARow = 0;
+  /** Frames are handled one after another: a move waits for the hello (and the write) before it. */
+  private handling: Promise<void> = Promise.resolve();
+  /** Set when the game is played on another instance: every frame goes there as it is. */
+  private forward: ((data: string) => void) | null = null;
 
   constructor(socket: WebSocket, options: ConnectionOptions) {
     this.socket = socket;
@@ -56,6 +65,12 @@ export class Connection implements Subscriber {
     socket.on('message', (data, isBinary) => this.onMessage(data, isBinary));
     socket.on('pong', () => (this.alive = true));
     socket.on('close', () => this.room?.unsubscribe(this));
+  }
+
+  moved(): void {
+    this.room = null;
+    this.send({ type: 'bye', reason: 'game moved to another instance: reconnect' });
+    this.socket.close(CLOSE.moved, 'game moved: reconnect');
   }
 
   update(view: GameView, last: LastMove | null): void {
@@ -106,9 +121,12 @@ export class Connection implements Subscriber {
     const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data instanceof ArrayBuffer ? data.byteLength : data.length;
     if (size > this.options.maxMessageBytes) return this.error('too_large', `a message may hold at most ${this.options.maxMessageBytes} bytes, got ${size}`);
     if (isBinary) return this.error('bad_frame', 'frames are JSON text, not binary');
+    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8');
+    // Relayed: the owner's connection validates and answers.
+    if (this.forward) return this.forward(text);
     let frame: unknown;
     try {
-      frame = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8'));
+      frame = JSON.parse(text);
     } catch {
       return this.error('bad_json', 'the frame is not valid JSON');
     }
@@ -117,15 +135,17 @@ export class Connection implements Subscriber {
     if (typeof type !== 'string' || !Object.hasOwn(CLIENT_FRAMES, type)) return this.error('bad_frame', `type must be one of ${Object.keys(CLIENT_FRAMES).join(', ')}`, ref);
     const problem = frameProblem(type as ClientFrameType, frame);
     if (problem) return this.error('bad_frame', problem, ref);
-    try {
-      this.dispatch(frame as ClientFrame);
-    } catch (e) {
-      this.log.error({ err: e }, 'frame handler failed');
-      this.error('internal', 'the server could not handle this frame', ref);
-    }
+    this.handling = this.handling
+      .then(() => this.dispatch(frame as ClientFrame))
+      .catch((e) => {
+        this.log.error({ err: e }, 'frame handler failed');
+        this.error('internal', 'the server could not handle this frame', ref);
+      });
   }
 
-  private dispatch(frame: ClientFrame): void {
+  private async dispatch(frame: ClientFrame): Promise<void> {
+    // Frames that came while the hello was being relayed follow it to the owner.
+    if (this.forward) return this.forward(JSON.stringify(frame));
     switch (frame.type) {
       case 'hello':
         return this.hello(frame);
@@ -142,10 +162,20 @@ export class Connection implements Subscriber {
     }
   }
 
-  private hello(frame: HelloFrame): void {
+  private async hello(frame: HelloFrame): Promise<void> {
     if (this.room) return this.error('already_joined', `this connection already joined game ${this.room.id}`, frame.id);
     if (frame.v !== PROTOCOL_VERSION) return this.error('unsupported_version', `this server speaks protocol version ${PROTOCOL_VERSION}`, frame.id);
-    const room = this.options.games.get(frame.gameId);
+    let room: Room | undefined;
+    try {
+      room = await this.options.games.get(frame.gameId);
+    } catch (e) {
+      if (!(e instanceof GameElsewhereError)) throw e;
+      this.forward = (await this.options.relay?.open(this.socket, frame.gameId, JSON.stringify(frame))) ?? null;
+      if (this.forward) return;
+      return this.error('game_elsewhere', e.message, frame.id);
+    }
+    // The peer may have gone while the store was read: it must not stay subscribed.
+    if (this.socket.readyState !== this.socket.OPEN) return;
     if (!room) return this.error('unknown_game', `no game ${JSON.stringify(frame.gameId)}`, frame.id);
     let seat: number | null = null;
     if (frame.token !== undefined) {
@@ -188,11 +218,11 @@ export class Connection implements Subscriber {
     this.options.metrics.chatMessages.inc({ kind: frame.quick ? 'quick' : 'text' });
   }
 
-  private move(frame: MoveFrame): void {
+  private async move(frame: MoveFrame): Promise<void> {
     const room = this.room;
     if (!room) return this.error('not_joined', 'send a hello frame first', frame.id);
     if (this.seat === null) return this.error('not_seated', 'this connection watches the game: a hello with a seat token is needed to play', frame.id);
-    const result = room.play(this.seat, frame.move, frame.turn);
+    const result = await room.play(this.seat, frame.move, frame.turn);
     if ('error' in result) return this.error(result.error, result.message, frame.id);
     this.options.games.publish();
   }

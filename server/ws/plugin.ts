@@ -5,7 +5,8 @@
 import websocket from '@fastify/websocket';
 import type { Logger } from 'pino';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Connection, type WebSocket } from './connection.ts';
+import { Connection, type ConnectionOptions, type WebSocket } from './connection.ts';
+import type { Tessera } from '../app.ts';
 import { CLOSE } from './protocol.ts';
 import { errorBody } from '../errors.ts';
 import { LogBudget } from '../log.ts';
@@ -26,8 +27,24 @@ export function originAllowed(request: FastifyRequest, allowed: string[]): boole
   }
 }
 
+/** What every connection of this instance is held to (a relayed one included). */
+export function connectionOptions(tessera: Tessera, log: Logger): ConnectionOptions {
+  const { config } = tessera;
+  return {
+    games: tessera.games,
+    metrics: tessera.metrics,
+    log,
+    maxMessageBytes: config.wsMaxMessageBytes,
+    messagesPerSecond: config.wsMessagesPerSecond,
+    burst: config.wsBurst,
+    maxBufferedBytes: config.maxBufferedBytes,
+    watchersPerGame: config.watchersPerGame,
+    ...(tessera.relay ? { relay: tessera.relay } : {}),
+  };
+}
+
 export async function wsRoutes(app: FastifyInstance): Promise<void> {
-  const { config, games, metrics } = app.tessera;
+  const { config, metrics } = app.tessera;
   const connections = app.tessera.connections;
 
   // Runs before @fastify/websocket's own preClose (registered after this), so peers get 1001.
@@ -93,16 +110,7 @@ export async function wsRoutes(app: FastifyInstance): Promise<void> {
         if (left > 0) perAddress.set(request.ip, left);
         else perAddress.delete(request.ip);
       });
-      const conn = new Connection(socket, {
-        games,
-        metrics,
-        log: request.log as Logger,
-        maxMessageBytes: config.wsMaxMessageBytes,
-        messagesPerSecond: config.wsMessagesPerSecond,
-        burst: config.wsBurst,
-        maxBufferedBytes: config.maxBufferedBytes,
-        watchersPerGame: config.watchersPerGame,
-      });
+      const conn = new Connection(socket, connectionOptions(app.tessera, request.log as Logger));
       connections.add(conn);
       metrics.sockets.set(connections.size);
       conn.socket.on('close', () => {

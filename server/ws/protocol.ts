@@ -106,6 +106,8 @@ void allServerFramesListed;
 /** WebSocket close codes the server uses. */
 export const CLOSE = {
   shutdown: 1001,
+  /** This instance no longer owns the game: reconnect (the load balancer finds its owner). */
+  moved: 1012,
   policy: 1008,
   tooBig: 1009,
   slowConsumer: 1013,

@@ -1,0 +1,81 @@
+// Game ownership in a cluster: this instance renews the leases of the games it owns (every third
+// of the lease), takes over games whose owner's lease ran out (an instance died: scanned every
+// second, replayed from their records), and drops games another instance took (fenced writes or
+// a failed renewal). The lease and the fencing epoch live in PostgreSQL beside the records, so a
+// stale owner's write fails in the same transaction that would have stored it.
+
+import type { Logger } from 'pino';
+import type { GameService } from '../games/service.ts';
+import type { PostgresStore } from '../games/postgres-store.ts';
+
+export interface LeaseOptions {
+  store: PostgresStore;
+  games: GameService;
+  log: Logger;
+  /** Unfinished games this instance may take on now (its maximum minus those it holds). */
+  room: () => number;
+  /** How often expired leases are looked for. */
+  scanMs?: number;
+}
+
+export class Leases {
+  private readonly options: LeaseOptions;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private renewing = false;
+  private scanning = false;
+  private stopped = false;
+
+  constructor(options: LeaseOptions) {
+    this.options = options;
+  }
+
+  start(): void {
+    const { store } = this.options;
+    this.timers.push(setInterval(() => void this.renew(), Math.max(100, Math.floor(store.leaseMs / 3))));
+    this.timers.push(setInterval(() => void this.scan(), this.options.scanMs ?? Math.min(1000, store.leaseMs / 2)));
+    for (const t of this.timers) t.unref();
+    void this.scan();
+  }
+
+  /** Extends this instance's leases; games it turns out to have lost are dropped. */
+  async renew(): Promise<void> {
+    if (this.renewing || this.stopped) return;
+    this.renewing = true;
+    try {
+      for (const id of await this.options.store.renew()) this.options.games.drop(id);
+    } catch (err) {
+      // The database is unreachable: writes fail too (nothing forks); renewal tries again.
+      this.options.log.warn({ err: (err as Error).message }, 'lease renewal failed');
+    } finally {
+      this.renewing = false;
+    }
+  }
+
+  /** Takes over games whose owner is gone, as many as this instance has room for. */
+  async scan(): Promise<number> {
+    if (this.scanning || this.stopped) return 0;
+    this.scanning = true;
+    try {
+      const taken = await this.options.store.claimExpired(Math.min(50, this.options.room()));
+      let n = 0;
+      for (const stored of taken) {
+        if (this.options.games.adopt(stored)) n++;
+        else this.options.store.release(stored.setup.id);
+      }
+      if (n > 0) this.options.log.info({ games: n }, 'games taken over from an instance whose lease ran out');
+      return n;
+    } catch (err) {
+      this.options.log.warn({ err: (err as Error).message }, 'lease scan failed');
+      return 0;
+    } finally {
+      this.scanning = false;
+    }
+  }
+
+  /** A clean shutdown: stop, and end this instance's leases so others take its games at once. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    await this.options.store.releaseAll();
+  }
+}

@@ -1,0 +1,265 @@
+// Any instance serves any game (Redis pub/sub, as Colyseus operators would expect): a WebSocket
+// that reaches an instance not owning its game is relayed to the owner. The edge instance (where
+// the socket is) forwards the client's frames on the owner's channel; the owner runs them through
+// an ordinary Connection bound to a RelaySocket, whose sends go back on the edge's channel. HTTP
+// seat taking for a game owned elsewhere is a request/reply on the same channels. The edge checks
+// PostgreSQL every second: a relayed game whose owner changed or died gets its sockets closed
+// with 1012, and the clients reconnect (to its new owner, or relayed again). The owner checks
+// that the edges of its relayed sockets are still subscribed: a dead edge's sockets are gone.
+
+import { EventEmitter } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { WebSocket } from 'ws';
+import type { PostgresStore } from '../games/postgres-store.ts';
+import type { GameService } from '../games/service.ts';
+import { GameElsewhereError } from '../games/store.ts';
+import { CLOSE } from '../ws/protocol.ts';
+import type { Metrics } from '../metrics.ts';
+
+type JoinResult = { seat: number; token: string } | { error: 'no_seat' | 'name_taken' | 'unknown_game' | 'game_elsewhere'; message: string };
+
+type Message =
+  | { t: 'open'; conn: string; edge: string; data: string }
+  | { t: 'in'; conn: string; data: string }
+  | { t: 'close'; conn: string }
+  | { t: 'out'; conn: string; data: string }
+  | { t: 'closed'; conn: string; code: number; reason: string }
+  | { t: 'join'; id: string; edge: string; gameId: string; name: string; seat?: number; forRematch?: boolean }
+  | { t: 'joined'; id: string; result: JoinResult };
+
+const channel = (instance: string) => `tessera:instance:${instance}`;
+
+/** The owner's end of a relayed socket: what Connection needs of a ws WebSocket. */
+class RelaySocket extends EventEmitter {
+  readonly OPEN = 1;
+  readyState = 1;
+  readonly bufferedAmount = 0;
+  private readonly out: (m: Message) => void;
+  readonly conn: string;
+  /** The instance holding the real socket. */
+  readonly edge: string;
+
+  constructor(conn: string, edge: string, out: (m: Message) => void) {
+    super();
+    this.conn = conn;
+    this.edge = edge;
+    this.out = out;
+  }
+  send(data: string): void {
+    if (this.readyState === 1) this.out({ t: 'out', conn: this.conn, data });
+  }
+  close(code = 1000, reason = ''): void {
+    if (this.readyState !== 1) return;
+    this.readyState = 3;
+    this.out({ t: 'closed', conn: this.conn, code, reason });
+    this.emit('close', code, reason);
+  }
+  terminate(): void {
+    this.close(1006, '');
+  }
+  /** The edge's socket closed. */
+  gone(): void {
+    if (this.readyState !== 1) return;
+    this.readyState = 3;
+    this.emit('close', 1001, '');
+  }
+  ping(): void {}
+}
+
+interface EdgeLink {
+  socket: WebSocket;
+  owner: string;
+  gameId: string;
+}
+
+export interface RelayOptions {
+  url: string;
+  metrics: Metrics;
+  store: PostgresStore;
+  games: GameService;
+  log: Logger;
+  /** Serves a relayed socket on this (owner) instance as an ordinary connection. */
+  accept(socket: WebSocket, log: Logger): void;
+  /** A relayed socket whose client does not read its frames is dropped past this many bytes. */
+  maxBufferedBytes: number;
+}
+
+export class Relay {
+  private readonly options: RelayOptions;
+  private readonly instance: string;
+  private readonly pub: Redis;
+  private readonly sub: Redis;
+  /** Sockets here whose game another instance owns, by relay id. */
+  private readonly edges = new Map<string, EdgeLink>();
+  /** Relayed sockets of games owned here, by relay id. */
+  private readonly owned = new Map<string, RelaySocket>();
+  private readonly calls = new Map<string, (r: JoinResult) => void>();
+  private watchdog: NodeJS.Timeout | null = null;
+
+  constructor(options: RelayOptions) {
+    this.options = options;
+    this.instance = options.store.instance as string;
+    const redis = { lazyConnect: true, maxRetriesPerRequest: 2 };
+    this.pub = new Redis(options.url, redis);
+    this.sub = new Redis(options.url, redis);
+    for (const r of [this.pub, this.sub]) r.on('error', (err) => options.log.warn({ err: err.message }, 'redis connection problem'));
+  }
+
+  async start(): Promise<void> {
+    await Promise.all([this.pub.connect(), this.sub.connect()]);
+    await this.sub.subscribe(channel(this.instance));
+    this.sub.on('message', (_channel, raw: string) => {
+      try {
+        this.receive(JSON.parse(raw) as Message);
+      } catch (err) {
+        this.options.log.error({ err }, 'relay message failed');
+      }
+    });
+    this.watchdog = setInterval(() => void this.check(), 1000);
+    this.watchdog.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.watchdog) clearInterval(this.watchdog);
+    for (const s of this.owned.values()) s.close(CLOSE.moved, 'game moved: reconnect');
+    await Promise.all([this.pub.quit().catch(() => {}), this.sub.quit().catch(() => {})]);
+  }
+
+  /** The live owner of an unfinished game when it is another instance, else null. */
+  async ownerElsewhere(gameId: string): Promise<string | null> {
+    const owner = await this.options.store.ownerOf(gameId);
+    return owner && !owner.finished && owner.live && owner.owner && owner.owner !== this.instance ? owner.owner : null;
+  }
+
+  /** Relays `socket` (whose hello is `hello`) to the game's owner; false when no live owner. */
+  async open(socket: WebSocket, gameId: string, hello: string): Promise<((data: string) => void) | null> {
+    const owner = await this.ownerElsewhere(gameId);
+    if (!owner) return null;
+    const conn = `${this.instance}:${randomBytes(8).toString('hex')}`;
+    this.edges.set(conn, { socket, owner, gameId });
+    this.options.metrics.relayed.set(this.edges.size);
+    socket.on('close', () => {
+      if (this.edges.delete(conn)) this.send(owner, { t: 'close', conn });
+      this.options.metrics.relayed.set(this.edges.size);
+    });
+    this.send(owner, { t: 'open', conn, edge: this.instance, data: hello });
+    return (data) => this.send(owner, { t: 'in', conn, data });
+  }
+
+  /** Takes a seat in a game owned by another instance. */
+  async join(gameId: string, name: string, seat?: number, forRematch = false): Promise<JoinResult> {
+    const owner = await this.ownerElsewhere(gameId);
+    if (!owner) return { error: 'game_elsewhere', message: `game ${gameId} is being taken over: retry in a few seconds` };
+    const id = randomBytes(8).toString('hex');
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.calls.delete(id);
+        resolve({ error: 'game_elsewhere', message: `the instance owning game ${gameId} did not answer: retry in a few seconds` });
+      }, 5000);
+      this.calls.set(id, (result) => {
+        clearTimeout(timer);
+        resolve(result);
+      });
+      this.send(owner, { t: 'join', id, edge: this.instance, gameId, name, ...(seat === undefined ? {} : { seat }), ...(forRematch ? { forRematch } : {}) });
+    });
+  }
+
+  private send(instance: string, m: Message): void {
+    this.pub.publish(channel(instance), JSON.stringify(m)).catch((err: Error) => this.options.log.warn({ err: err.message }, 'relay publish failed'));
+  }
+
+  private receive(m: Message): void {
+    switch (m.t) {
+      case 'open': {
+        const socket = new RelaySocket(m.conn, m.edge, (out) => this.send(m.edge, out));
+        socket.on('close', () => this.owned.delete(m.conn));
+        this.owned.set(m.conn, socket);
+        this.options.accept(socket as unknown as WebSocket, this.options.log.child({ relayedFrom: m.edge }));
+        socket.emit('message', Buffer.from(m.data), false);
+        return;
+      }
+      case 'in':
+        this.owned.get(m.conn)?.emit('message', Buffer.from(m.data), false);
+        return;
+      case 'close':
+        this.owned.get(m.conn)?.gone();
+        return;
+      case 'out': {
+        const socket = this.edges.get(m.conn)?.socket;
+        if (!socket || socket.readyState !== socket.OPEN) return;
+        // The owner cannot see this socket's buffer: the slow-consumer limit is applied here.
+        if (socket.bufferedAmount > this.options.maxBufferedBytes) {
+          this.options.log.warn({ bufferedAmount: socket.bufferedAmount }, 'slow consumer dropped');
+          socket.terminate();
+          return;
+        }
+        socket.send(m.data);
+        return;
+      }
+      case 'closed': {
+        const link = this.edges.get(m.conn);
+        this.edges.delete(m.conn);
+        // 1006 (no close frame) cannot be sent: the owner dropped the connection.
+        if (m.code === 1006) link?.socket.terminate();
+        else link?.socket.close(m.code, m.reason);
+        return;
+      }
+      case 'join':
+        void this.serveJoin(m);
+        return;
+      case 'joined':
+        this.calls.get(m.id)?.(m.result);
+        this.calls.delete(m.id);
+        return;
+    }
+  }
+
+  private async serveJoin(m: Extract<Message, { t: 'join' }>): Promise<void> {
+    let result: JoinResult;
+    try {
+      const room = await this.options.games.get(m.gameId);
+      result = room ? await room.join(m.name, m.seat, m.forRematch === true) : { error: 'unknown_game', message: `no game ${JSON.stringify(m.gameId)}` };
+    } catch (e) {
+      if (!(e instanceof GameElsewhereError)) throw e;
+      result = { error: 'game_elsewhere', message: e.message };
+    }
+    this.send(m.edge, { t: 'joined', id: m.id, result });
+  }
+
+  private async check(): Promise<void> {
+    await Promise.all([this.checkOwners(), this.checkEdges()]);
+  }
+
+  /** Sockets relayed here from an instance that died (its Redis subscription is gone) are closed. */
+  private async checkEdges(): Promise<void> {
+    if (this.owned.size === 0) return;
+    const edges = [...new Set([...this.owned.values()].map((s) => s.edge))];
+    try {
+      const counts = (await this.pub.pubsub('NUMSUB', ...edges.map(channel))) as (string | number)[];
+      const dead = new Set(edges.filter((_, i) => Number(counts[2 * i + 1]) === 0));
+      for (const s of this.owned.values()) if (dead.has(s.edge)) s.gone();
+    } catch (err) {
+      this.options.log.warn({ err: (err as Error).message }, 'relay edge check failed');
+    }
+  }
+
+  /** Relayed sockets whose game changed owner (or whose owner died) are sent to reconnect. */
+  private async checkOwners(): Promise<void> {
+    if (this.edges.size === 0) return;
+    const games = [...new Set([...this.edges.values()].map((l) => l.gameId))];
+    try {
+      const owners = await this.options.store.owners(games);
+      for (const [conn, link] of this.edges) {
+        const now = owners.get(link.gameId);
+        if (now && (now.finished || (now.live && now.owner === link.owner))) continue;
+        this.edges.delete(conn);
+        link.socket.send(JSON.stringify({ type: 'bye', reason: 'game moved to another instance: reconnect' }));
+        link.socket.close(CLOSE.moved, 'game moved: reconnect');
+      }
+    } catch (err) {
+      this.options.log.warn({ err: (err as Error).message }, 'relay owner check failed');
+    }
+  }
+}

@@ -1,0 +1,47 @@
+// The PostgreSQL schema, as ordered migrations: `schema_migrations` records those applied, each
+// runs in its own transaction (PostgreSQL's DDL is transactional), under an advisory lock so
+// instances starting together migrate once. Append new ones; never edit an applied one.
+
+export const MIGRATIONS: string[] = [
+  // 1: games, their moves, and seat names for the finished-games search, as in the SQLite store;
+  // plus each unfinished game's owner: instance, fencing epoch and lease expiry (docs/OPERATIONS.md).
+  `CREATE TABLE games (
+     id text PRIMARY KEY,
+     created_at text NOT NULL,
+     setup jsonb NOT NULL,
+     holders jsonb NOT NULL,
+     listed boolean NOT NULL DEFAULT false,
+     move_count integer NOT NULL DEFAULT 0,
+     finished boolean NOT NULL DEFAULT false,
+     finished_at text,
+     abandoned boolean NOT NULL DEFAULT false,
+     final_scores jsonb,
+     rematch_id text,
+     owner text,
+     owner_epoch bigint NOT NULL DEFAULT 0,
+     lease_until timestamptz
+   );
+   CREATE INDEX games_unfinished ON games (lease_until) WHERE NOT finished;
+   CREATE INDEX games_finished_recent ON games (finished_at DESC, id DESC) WHERE finished;
+   CREATE TABLE moves (
+     game_id text NOT NULL REFERENCES games (id),
+     seq integer NOT NULL,
+     move jsonb NOT NULL,
+     PRIMARY KEY (game_id, seq)
+   );
+   CREATE TABLE seat_names (
+     game_id text NOT NULL REFERENCES games (id),
+     seat integer NOT NULL,
+     name text NOT NULL,
+     PRIMARY KEY (game_id, seat)
+   );
+   CREATE INDEX seat_names_by_name ON seat_names (lower(name));
+   CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL);`,
+  // 2: hints asked per seat, and finished games' analyses (docs/PROTOCOL.md §8).
+  `ALTER TABLE games ADD COLUMN hints jsonb NOT NULL DEFAULT '[]'::jsonb;
+   CREATE TABLE analyses (
+     game_id text PRIMARY KEY REFERENCES games (id),
+     created_at text NOT NULL,
+     body jsonb NOT NULL
+   );`,
+];

@@ -1,0 +1,416 @@
+// The game store on PostgreSQL (the `pg` driver), for several instances sharing one database.
+// Same contract as the SQLite store: each call is one transaction, committed before its promise
+// settles. With an `instance` name it also keeps game ownership: every unfinished game has one
+// owner, a fencing epoch and a lease expiry in its row, and every write checks owner and epoch
+// in its own transaction (SELECT … FOR UPDATE), so a stale owner's write fails whole
+// (OwnershipLostError) instead of forking the game. docs/OPERATIONS.md explains the topology.
+
+import { isDeepStrictEqual } from 'node:util';
+import pg from 'pg';
+import type { RecordMove } from '../../bot-engine/record.ts';
+import type { GameAnalysis } from '../wire/analysis.ts';
+import { MIGRATIONS } from './postgres-migrations.ts';
+import { decodeCursor, encodeCursor, StoreOpenError } from './sqlite-store.ts';
+import {
+  type FinishedPage,
+  type GameEnd,
+  type GameSetup,
+  type GameStore,
+  type ListFinishedQuery,
+  OwnershipLostError,
+  RematchTakenError,
+  type SeatHolder,
+  StorageError,
+  type StoredGame,
+} from './store.ts';
+
+export interface PostgresStoreOptions {
+  /** postgres://user:password@host:port/database */
+  url: string;
+  /** This instance's unique name: set, games are owned and writes fenced; unset, no ownership. */
+  instance?: string;
+  /** How long an owner's lease lasts without renewal. */
+  leaseMs?: number;
+  /** Connections kept to the database. */
+  poolSize?: number;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: rows as pg returns them (jsonb columns already parsed)
+type Row = Record<string, any>;
+type Client = pg.PoolClient;
+
+/** Migrations run under this advisory lock: instances starting together migrate once. */
+const MIGRATION_LOCK = 7_466_123;
+
+export class PostgresStore implements GameStore {
+  readonly instance: string | null;
+  readonly leaseMs: number;
+  private readonly pool: pg.Pool;
+  /** Games this instance owns, with the epoch it owns them at (its fencing token). */
+  private readonly epochs = new Map<string, number>();
+  /** Moves of each game this instance wrote, as far as it knows them committed. */
+  private readonly counts = new Map<string, number>();
+
+  private constructor(pool: pg.Pool, options: PostgresStoreOptions) {
+    this.pool = pool;
+    this.instance = options.instance ?? null;
+    this.leaseMs = options.leaseMs ?? 10_000;
+  }
+
+  /** Connects and migrates; StoreOpenError when the database cannot be used. */
+  static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, connectionTimeoutMillis: 5000 });
+    // An idle connection the server drops must not crash the process: the next query reconnects.
+    pool.on('error', () => {});
+    const store = new PostgresStore(pool, options);
+    try {
+      await store.migrate();
+    } catch (e) {
+      await pool.end().catch(() => {});
+      throw new StoreOpenError(`cannot use the database ${redact(options.url)}: ${(e as Error).message}`, { cause: e });
+    }
+    return store;
+  }
+
+  private async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+      const { rows } = await client.query('SELECT coalesce(max(version), 0) AS v FROM schema_migrations');
+      for (let v = Number(rows[0].v); v < MIGRATIONS.length; v++) {
+        await client.query('BEGIN');
+        try {
+          await client.query(MIGRATIONS[v]);
+          await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [v + 1]);
+          await client.query('COMMIT');
+        } catch (e) {
+          await client.query('ROLLBACK');
+          throw e;
+        }
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+      client.release();
+    }
+  }
+
+  async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
+    await this.transaction(async (c) => {
+      await c.query(
+        `INSERT INTO games (id, created_at, setup, holders, listed, owner, owner_epoch, lease_until)
+         VALUES ($1, $2, $3, $4, $5, $6, 1, CASE WHEN $6::text IS NULL THEN NULL ELSE now() + $7::integer * interval '1 millisecond' END)`,
+        [setup.id, setup.createdAt, JSON.stringify(setup), JSON.stringify(holders), setup.listed === true, this.instance, this.leaseMs],
+      );
+      for (const [seat, h] of holders.entries()) if (h) await c.query('INSERT INTO seat_names (game_id, seat, name) VALUES ($1, $2, $3)', [setup.id, seat, h.name]);
+    });
+    if (this.instance) this.epochs.set(setup.id, 1);
+    this.counts.set(setup.id, 0);
+  }
+
+  async takeSeat(id: string, seat: number, holder: SeatHolder): Promise<void> {
+    await this.transaction(async (c) => {
+      const row = await this.lockOwned(c, id);
+      const holders = row.holders as (SeatHolder | null)[];
+      if (seat < 0 || seat >= holders.length) throw new Error(`game ${id} has no seat ${seat}`);
+      holders[seat] = { ...holder };
+      await c.query('UPDATE games SET holders = $2 WHERE id = $1', [id, JSON.stringify(holders)]);
+      await c.query('INSERT INTO seat_names (game_id, seat, name) VALUES ($1, $2, $3) ON CONFLICT (game_id, seat) DO UPDATE SET name = EXCLUDED.name', [id, seat, holder.name]);
+    });
+  }
+
+  async appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void> {
+    let stored = 0;
+    await this.transaction(async (c) => {
+      const start = Number((await this.lockOwned(c, id)).move_count);
+      stored = start + moves.length;
+      if (await this.landedBefore(c, id, start, moves)) {
+        stored = start;
+        return;
+      }
+      if (moves.length > 0) {
+        const values = moves.map((_, i) => `($1, $${2 * i + 2}, $${2 * i + 3})`).join(', ');
+        await c.query(`INSERT INTO moves (game_id, seq, move) VALUES ${values}`, [id, ...moves.flatMap((m, i) => [start + i, JSON.stringify(m)])]);
+      }
+      if (end)
+        await c.query('UPDATE games SET move_count = move_count + $2, finished = true, finished_at = $3, abandoned = $4, final_scores = $5, lease_until = NULL WHERE id = $1', [
+          id,
+          moves.length,
+          new Date().toISOString(),
+          end.abandoned,
+          JSON.stringify(end.scores),
+        ]);
+      else await c.query('UPDATE games SET move_count = move_count + $2 WHERE id = $1', [id, moves.length]);
+    });
+    this.counts.set(id, stored);
+    if (end) {
+      this.epochs.delete(id);
+      this.counts.delete(id);
+    }
+  }
+
+  /** A COMMIT whose answer was lost (the connection dropped) may have landed: the record is
+   * then longer than this instance knows. The same moves again are that write (done, nothing
+   * to add); anything else would fork the record, so the game must be reloaded from the store. */
+  private async landedBefore(c: Client, id: string, start: number, moves: RecordMove[]): Promise<boolean> {
+    const known = this.counts.get(id);
+    if (known === undefined || known === start) return false;
+    const { rows } = await c.query('SELECT move FROM moves WHERE game_id = $1 AND seq >= $2 ORDER BY seq', [id, known]);
+    if (rows.length === moves.length && rows.every((r, i) => isDeepStrictEqual(r.move, moves[i]))) return true;
+    this.release(id);
+    throw new OwnershipLostError(`game ${id} has ${start} moves stored, this instance knew of ${known}: a write it could not confirm landed; the game is reloaded`);
+  }
+
+  async setRematch(id: string, rematchId: string): Promise<void> {
+    await this.transaction(async (c) => {
+      // Locked: two instances starting a rematch of one game at once get one of them.
+      const taken = (await this.lockOwned(c, id)).rematch_id as string | null;
+      if (taken && taken !== rematchId) throw new RematchTakenError(id, taken);
+      await c.query('UPDATE games SET rematch_id = $2 WHERE id = $1', [id, rematchId]);
+    });
+  }
+
+  async recordHint(id: string, seat: number): Promise<void> {
+    await this.transaction(async (c) => {
+      const hints = (await this.lockOwned(c, id)).hints as number[];
+      hints[seat] = (hints[seat] ?? 0) + 1;
+      await c.query('UPDATE games SET hints = $2 WHERE id = $1', [id, JSON.stringify(hints)]);
+    });
+  }
+
+  async saveAnalysis(id: string, analysis: GameAnalysis): Promise<void> {
+    await this.transaction(async (c) => {
+      await this.lockOwned(c, id);
+      await c.query('INSERT INTO analyses (game_id, created_at, body) VALUES ($1, $2, $3) ON CONFLICT (game_id) DO UPDATE SET created_at = EXCLUDED.created_at, body = EXCLUDED.body', [
+        id,
+        analysis.createdAt,
+        JSON.stringify(analysis),
+      ]);
+    });
+  }
+
+  async getAnalysis(id: string): Promise<GameAnalysis | undefined> {
+    const { rows } = await this.read('SELECT body FROM analyses WHERE game_id = $1', [id]);
+    return rows[0]?.body as GameAnalysis | undefined;
+  }
+
+  async probe(): Promise<void> {
+    await this.transaction(async (c) => {
+      await c.query("INSERT INTO meta (key, value) VALUES ('probed_at', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", [new Date().toISOString()]);
+    });
+  }
+
+  async get(id: string): Promise<StoredGame | undefined> {
+    const { rows } = await this.read('SELECT * FROM games WHERE id = $1', [id]);
+    return rows[0] && this.toGame(rows[0]);
+  }
+
+  async unfinished(): Promise<StoredGame[]> {
+    const { rows } = await this.read('SELECT * FROM games WHERE NOT finished ORDER BY created_at, id');
+    return Promise.all(rows.map((row) => this.toGame(row)));
+  }
+
+  async listFinished(query: ListFinishedQuery): Promise<FinishedPage> {
+    const limit = Math.max(1, Math.min(100, query.limit ?? 20));
+    const where = ['g.finished'];
+    const params: (string | number)[] = [];
+    if (query.player) {
+      params.push(query.player);
+      where.push(`EXISTS (SELECT 1 FROM seat_names n WHERE n.game_id = g.id AND lower(n.name) = lower($${params.length}))`);
+    }
+    if (query.before) {
+      const [at, id] = decodeCursor(query.before);
+      params.push(at, id);
+      where.push(`(g.finished_at, g.id) < ($${params.length - 1}, $${params.length})`);
+    }
+    params.push(limit + 1);
+    const { rows } = await this.read(`SELECT g.* FROM games g WHERE ${where.join(' AND ')} ORDER BY g.finished_at DESC, g.id DESC LIMIT $${params.length}`, params);
+    const page = rows.slice(0, limit).map((row) => ({ setup: row.setup, holders: row.holders, end: endOf(row)!, finishedAt: row.finished_at as string }));
+    const last = page[page.length - 1];
+    return { games: page, next: rows.length > limit && last ? encodeCursor(last.finishedAt, last.setup.id) : null };
+  }
+
+  /** Listed games with an open seat on any instance, newest first (the lobby across instances). */
+  async openListed(limit: number): Promise<StoredGame[]> {
+    const { rows } = await this.read(
+      `SELECT * FROM games WHERE listed AND NOT finished AND EXISTS (SELECT 1 FROM jsonb_array_elements(holders) h WHERE h = 'null'::jsonb)
+       ORDER BY created_at DESC, id DESC LIMIT $1`,
+      [limit],
+    );
+    return Promise.all(rows.map((row) => this.toGame(row)));
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end().catch(() => {});
+  }
+
+  // --- Ownership (only with an instance name) -------------------------------------------------
+
+  /** Games this instance owns now. */
+  get owned(): string[] {
+    return [...this.epochs.keys()];
+  }
+
+  /** The owner of an unfinished game and whether its lease still runs; undefined: no such game. */
+  async ownerOf(id: string): Promise<{ owner: string | null; live: boolean; finished: boolean } | undefined> {
+    const { rows } = await this.read('SELECT owner, finished, coalesce(lease_until > now(), false) AS live FROM games WHERE id = $1', [id]);
+    return rows[0] && { owner: rows[0].owner, live: rows[0].live === true, finished: rows[0].finished };
+  }
+
+  /** Owners of several games at once (the relay's check). */
+  async owners(ids: string[]): Promise<Map<string, { owner: string | null; live: boolean; finished: boolean }>> {
+    const { rows } = await this.read('SELECT id, owner, finished, coalesce(lease_until > now(), false) AS live FROM games WHERE id = ANY($1)', [ids]);
+    return new Map(rows.map((r) => [r.id as string, { owner: r.owner, live: r.live === true, finished: r.finished === true }]));
+  }
+
+  /** Takes over one unfinished game if no live instance holds it (its lease ran out, or it has
+   * none); undefined when another instance owns it. */
+  async claim(id: string): Promise<StoredGame | undefined> {
+    if (!this.instance) return this.get(id);
+    const { rows } = await this.read(
+      `UPDATE games SET owner = $1, owner_epoch = owner_epoch + 1, lease_until = now() + $2::integer * interval '1 millisecond'
+       WHERE id = $3 AND NOT finished AND (lease_until IS NULL OR lease_until < now() OR (owner = $1 AND owner_epoch = $4)) RETURNING *`,
+      [this.instance, this.leaseMs, id, this.epochs.get(id) ?? -1],
+    );
+    if (!rows[0]) return undefined;
+    this.epochs.set(id, Number(rows[0].owner_epoch));
+    return this.owning(await this.toGame(rows[0]));
+  }
+
+  /** Takes over up to `limit` unfinished games whose lease ran out (their owner died or lost
+   * the database), each at a new epoch; returns them to be replayed. */
+  async claimExpired(limit: number): Promise<StoredGame[]> {
+    if (!this.instance || limit <= 0) return [];
+    const { rows } = await this.read(
+      `UPDATE games g SET owner = $1, owner_epoch = g.owner_epoch + 1, lease_until = now() + $2::integer * interval '1 millisecond'
+       FROM (SELECT id FROM games WHERE NOT finished AND (lease_until IS NULL OR lease_until < now()) AND NOT (id = ANY($4))
+             ORDER BY lease_until NULLS FIRST LIMIT $3 FOR UPDATE SKIP LOCKED) expired
+       WHERE g.id = expired.id RETURNING g.*`,
+      // Games this instance holds are renewed, not taken again.
+      [this.instance, this.leaseMs, limit, this.owned],
+    );
+    for (const row of rows) this.epochs.set(row.id, Number(row.owner_epoch));
+    return Promise.all(rows.map(async (row) => this.owning(await this.toGame(row))));
+  }
+
+  /** Extends the lease of every game this instance owns; returns those it no longer owns (taken
+   * over meanwhile: this instance must drop them). */
+  async renew(): Promise<string[]> {
+    if (!this.instance || this.epochs.size === 0) return [];
+    const ids = [...this.epochs.keys()];
+    const { rows } = await this.read(
+      `UPDATE games SET lease_until = now() + $2::integer * interval '1 millisecond'
+       WHERE id = ANY($3) AND owner = $1 AND NOT finished RETURNING id, owner_epoch`,
+      [this.instance, this.leaseMs, ids],
+    );
+    const renewed = new Map(rows.map((r) => [r.id as string, Number(r.owner_epoch)]));
+    const missing = ids.filter((id) => this.epochs.has(id) && renewed.get(id) !== this.epochs.get(id));
+    if (missing.length === 0) return [];
+    // A game that finished meanwhile is not lost; one owned by someone else (or a newer epoch) is.
+    const { rows: now } = await this.read('SELECT id, owner, owner_epoch, finished FROM games WHERE id = ANY($1)', [missing]);
+    const lost: string[] = [];
+    for (const r of now) {
+      if (!this.epochs.has(r.id)) continue;
+      if (r.finished) this.release(r.id);
+      else if (r.owner !== this.instance || Number(r.owner_epoch) !== this.epochs.get(r.id)) {
+        this.release(r.id);
+        lost.push(r.id);
+      }
+    }
+    return lost;
+  }
+
+  /** Forgets a game this instance let go of (it will be taken over once its lease runs out). */
+  release(id: string): void {
+    this.epochs.delete(id);
+    this.counts.delete(id);
+  }
+
+  /** A game just taken: its record as stored is what this instance builds on. */
+  private owning(game: StoredGame): StoredGame {
+    this.counts.set(game.setup.id, game.moves.length);
+    return game;
+  }
+
+  /** Gives up every lease at once (a clean shutdown): others take the games over at once. */
+  async releaseAll(): Promise<void> {
+    if (!this.instance || this.epochs.size === 0) return;
+    const ids = [...this.epochs.keys()];
+    this.epochs.clear();
+    await this.read('UPDATE games SET lease_until = now() WHERE id = ANY($2) AND owner = $1 AND NOT finished', [this.instance, ids]).catch(() => {});
+  }
+
+  /** The game's row, locked for this transaction; with ownership, refused unless this instance
+   * owns it at the epoch it took it (the fencing check, in the same transaction as the write). */
+  private async lockOwned(c: Client, id: string): Promise<Row> {
+    const { rows } = await c.query('SELECT id, holders, move_count, finished, rematch_id, hints, owner, owner_epoch FROM games WHERE id = $1 FOR UPDATE', [id]);
+    const row = rows[0];
+    if (!row) throw new Error(`no game ${id}`);
+    if (this.instance && !row.finished && (row.owner !== this.instance || Number(row.owner_epoch) !== this.epochs.get(id))) {
+      this.release(id);
+      throw new OwnershipLostError(`game ${id} is owned by ${row.owner} (epoch ${row.owner_epoch}), not by this instance ${this.instance}`);
+    }
+    return row;
+  }
+
+  private async toGame(row: Row): Promise<StoredGame> {
+    const { rows } = await this.read('SELECT move FROM moves WHERE game_id = $1 ORDER BY seq', [row.id]);
+    return {
+      setup: row.setup,
+      holders: row.holders,
+      moves: rows.map((m) => m.move as RecordMove),
+      finished: row.finished === true,
+      end: endOf(row),
+      rematch: row.rematch_id ?? null,
+      hints: row.hints ?? [],
+    };
+  }
+
+  private async read(sql: string, params: unknown[] = []): Promise<pg.QueryResult<Row>> {
+    try {
+      return await this.pool.query(sql, params);
+    } catch (e) {
+      throw storageError(e);
+    }
+  }
+
+  /** One transaction; on any failure it is rolled back and nothing of it is kept. */
+  private async transaction(fn: (c: Client) => Promise<void>): Promise<void> {
+    let client: Client;
+    try {
+      client = await this.pool.connect();
+    } catch (e) {
+      throw storageError(e);
+    }
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      await fn(client);
+      await client.query('COMMIT');
+    } catch (e) {
+      await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
+      throw storageError(e);
+    } finally {
+      client.release(broken);
+    }
+  }
+}
+
+/** The database's own faults (unreachable, out of space, read-only) are StorageErrors; a caller's
+ * mistake (a duplicate id, no such game) and a lost ownership stay what they are. */
+function storageError(e: unknown): Error {
+  if (e instanceof OwnershipLostError || e instanceof StorageError || e instanceof RematchTakenError) return e as Error;
+  const code = (e as { code?: string }).code;
+  if (typeof code === 'string' && /^(22|23|42)/.test(code)) return e as Error;
+  if (!code && e instanceof Error && /^no game|has no seat/.test(e.message)) return e;
+  return new StorageError(`the game store could not write: ${(e as Error).message}`, { cause: e });
+}
+
+function endOf(row: Row): GameEnd | null {
+  if (!row.finished) return null;
+  return { abandoned: row.abandoned === true, scores: row.final_scores ?? null };
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}
