@@ -249,10 +249,12 @@ test('phone upright and sideways: the lobby fits, the turn is played from a bott
       await page.click('[data-action=confirm]');
       assert.equal(await waitMyTurn(page, v.turn), 'mine');
     }
-    // Tiles left (and players, log) on a phone: the sheet upright, the panel sideways.
+    // Tiles left (and players, table talk, log) on a phone: the sheet upright, the panel sideways.
     if (tag === 'upright') {
       assert.equal(await page.locator('.bag-grid').isVisible(), false);
       await page.click('[data-action=sheet]');
+      assert.ok(await page.locator('.chat-box').isVisible(), 'the table talk is in the sheet');
+      assert.ok(await onScreen('[data-action=rot-cw]'), 'the turn stays playable with the sheet open');
     } else await page.locator('.bag-box').scrollIntoViewIfNeeded();
     await page.waitForSelector('.bag-grid', { state: 'visible' });
     assert.ok(await onScreen('.bag-tile'), `tiles left reachable (${tag})`);
