@@ -309,6 +309,7 @@ test('a five-seat game to the end screen (keyboard play), on a phone too; replay
     assert.ok(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth), `no horizontal overflow at ${width}×${height}`);
     const table = (await page.locator('.scores').boundingBox())!;
     assert.ok(table.x >= 0 && table.x + table.width <= width, `the score table fits at ${width}×${height}`);
+    assert.ok(await page.$eval('.dialog.end', (d) => d.scrollWidth <= d.clientWidth), `the end screen needs no sideways scroll at ${width}×${height}`);
     await shot(page, name);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
