@@ -248,6 +248,8 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
       if (!v?.board.some((t) => t.x === x && t.y === y) && state.legal.size) toast(`${capitalize(tileWords(v?.tile, true))} cannot go there: its edges must match every neighbour.`);
       return;
     }
+    // A "cannot go there" from a miss before is answered now (and on a phone it lies over the board).
+    clearToast();
     // Follower spots want a tile big enough to tap them (about 44 px apart): zoom in if needed.
     if (state.spots().length) board.focusCell(x, y, SPOT_TILE_PX);
     else board.reveal(x, y);
