@@ -254,6 +254,7 @@ test('table talk: seats talk, the watcher reads only, typed markup stays text, m
   assert.match((await eve.page.textContent('.sheet-unread'))!, /^1 \(1 new message\)$/);
   assert.ok(await eve.page.locator('.chat-box').isHidden());
   await shot(eve.page, 'k-chat-unread-phone');
+  assert.deepEqual(await axeProblems(eve.page), [], 'phone game screen: icon buttons, the unread count');
   await eve.page.click('[data-action=sheet]');
   await eve.page.waitForSelector('.chat-msg:has-text("Good luck!")');
   assert.ok(await eve.page.locator('.sheet-unread').isHidden(), 'the count is cleared once the sheet is open');
@@ -304,6 +305,7 @@ test('table talk: seats talk, the watcher reads only, typed markup stays text, m
   assert.ok(quickRow.height < 60, `one row of quick messages (${quickRow.height} px high)`);
   assert.ok(await ann.page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth + 1), 'no sideways page scroll');
   await shot(ann.page, 'k-chat-phone');
+  assert.deepEqual(await axeProblems(ann.page), [], 'phone game screen with the sheet open');
 
   // Bob's view with the talk, for the eye.
   await bob.page.locator('.chat-box').scrollIntoViewIfNeeded();
