@@ -103,6 +103,8 @@ test('words for spots, moves and scorings', () => {
   const words = TILE_NAMES.map((t) => tileWords(t));
   assert.equal(new Set(words).size, 24, 'every tile type has its own words');
   for (const w of words) assert.doesNotMatch(w, /^tile$|\b[A-X]\b/);
+  assert.equal(tileWords('E', true), 'a city edge');
+  assert.equal(tileWords('I', true), 'a tile with two city edges on neighbouring sides', 'one tile, not "a two city edges"');
   assert.equal(eventText({ players: [0], kind: 'road', points: 3, phase: 'final', tiles: 3 }, seats), 'Ada scores 3 for an unfinished road (3 tiles)');
 });
 

@@ -264,11 +264,17 @@ test('a five-seat game to the end screen (keyboard play), on a phone too; replay
     if (moves % 4 === 0) await page.keyboard.press('1');
     if (moves === 6) {
       await shot(page, '06-keyboard-placement-five-seats');
-      // The five players fit the side panel on a phone as well.
+      // The five players fit the side panel on a phone as well (upright, in the sheet the top
+      // bar opens; closed again, and the focus left, so Enter confirms below).
       await page.setViewportSize({ width: 390, height: 844 });
-      assert.equal(await page.locator('.players .player').count(), 5);
       assert.ok(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth), 'no horizontal overflow on a phone');
       await shot(page, '06b-five-seats-phone');
+      await page.click('[data-action=sheet]');
+      assert.equal(await page.locator('.players .player:visible').count(), 5);
+      assert.ok(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth), 'no horizontal overflow with the sheet open');
+      await shot(page, '06c-five-seats-phone-sheet');
+      await page.click('[data-action=sheet]');
+      await page.evaluate(() => (globalThis as any).document.activeElement?.blur());
       await page.setViewportSize({ width: 1280, height: 800 });
     }
     await page.keyboard.press('Enter');
@@ -303,6 +309,7 @@ test('a five-seat game to the end screen (keyboard play), on a phone too; replay
     assert.ok(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth), `no horizontal overflow at ${width}×${height}`);
     const table = (await page.locator('.scores').boundingBox())!;
     assert.ok(table.x >= 0 && table.x + table.width <= width, `the score table fits at ${width}×${height}`);
+    assert.ok(await page.$eval('.dialog.end', (d) => d.scrollWidth <= d.clientWidth), `the end screen needs no sideways scroll at ${width}×${height}`);
     await shot(page, name);
   }
   await page.setViewportSize({ width: 1280, height: 800 });

@@ -161,8 +161,9 @@ test('game screen: axe finds nothing serious, turns and scorings are announced, 
   await page.keyboard.press('0');
   await page.keyboard.press('Enter');
   await myTurnAfter(page, turn);
-  // The bot's move and whose turn it is are read out: "random bot 2 placed …. Your turn."
-  await page.waitForFunction(() => /bot 2 placed.*Your turn\./.test((globalThis as any).document.querySelector('[data-announce]')?.textContent ?? ''));
+  // The bot's move and whose turn it is are read out by the bot's name (seat 2's bot is
+  // Bertha): "Bertha placed …. Your turn."
+  await page.waitForFunction(() => /Bertha placed .*Your turn\./.test((globalThis as any).document.querySelector('[data-announce]')?.textContent ?? ''));
   assert.ok((await oscillators(page)) > before, 'placing and the turn coming back made sounds');
   assert.deepEqual(await axeProblems(page), [], 'game screen during play');
   await shot(page, 'k-game-screen');
@@ -246,7 +247,17 @@ test('table talk: seats talk, the watcher reads only, typed markup stays text, m
 
   // A quick message from Ann reaches Bob and the watcher.
   await ann.page.click('.chat-quick [data-quick=good_luck]');
-  for (const { page } of [ann, bob, eve]) await page.waitForSelector('.chat-msg:has-text("Good luck!")');
+  for (const { page } of [ann, bob]) await page.waitForSelector('.chat-msg:has-text("Good luck!")');
+  // On the phone the talk is in the sheet (with the players and tiles left), closed while the
+  // board is in use: its toggle in the top bar counts the messages that came meanwhile.
+  await eve.page.waitForSelector('.sheet-toggle .sheet-unread:not([hidden])');
+  assert.match((await eve.page.textContent('.sheet-unread'))!, /^1 \(1 new message\)$/);
+  assert.ok(await eve.page.locator('.chat-box').isHidden());
+  await shot(eve.page, 'k-chat-unread-phone');
+  assert.deepEqual(await axeProblems(eve.page), [], 'phone game screen: icon buttons, the unread count');
+  await eve.page.click('[data-action=sheet]');
+  await eve.page.waitForSelector('.chat-msg:has-text("Good luck!")');
+  assert.ok(await eve.page.locator('.sheet-unread').isHidden(), 'the count is cleared once the sheet is open');
   assert.match((await bob.page.textContent('.chat-msg'))!, /Ann: Good luck!/);
 
   // Free text with markup in it is shown as typed, never run.
@@ -288,11 +299,13 @@ test('table talk: seats talk, the watcher reads only, typed markup stays text, m
 
   // On a phone the quick messages are one row that scrolls sideways; the page does not.
   await ann.page.setViewportSize({ width: 390, height: 844 });
+  await ann.page.click('[data-action=sheet]');
   await ann.page.locator('.chat-box').scrollIntoViewIfNeeded();
   const quickRow = (await ann.page.locator('.chat-quick').boundingBox())!;
   assert.ok(quickRow.height < 60, `one row of quick messages (${quickRow.height} px high)`);
   assert.ok(await ann.page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth + 1), 'no sideways page scroll');
   await shot(ann.page, 'k-chat-phone');
+  assert.deepEqual(await axeProblems(ann.page), [], 'phone game screen with the sheet open');
 
   // Bob's view with the talk, for the eye.
   await bob.page.locator('.chat-box').scrollIntoViewIfNeeded();

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { clickCell, type E2E, gameView, type Placement, shot, startE2E, waitMyTurn } from './support/e2e.ts';
+import { cellOnScreen, clickCell, type E2E, gameView, type Placement, shot, startE2E, waitMyTurn } from './support/e2e.ts';
 
 let e2e: E2E;
 
@@ -228,8 +228,22 @@ test('phone upright and sideways: the lobby fits, the turn is played from a bott
       assert.ok(await onScreen('[data-action=rot-cw]'), `rotate is on screen (${tag})`);
       const board = (await page.locator('.board').boundingBox())!;
       assert.ok(board.width * board.height >= 0.4 * width * height, `the board has most of the screen (${tag})`);
+      if (turn === 0) {
+        // A tap where the tile cannot go (a corner of the start tile touches no edge): the toast
+        // says so without covering the turn's controls, and goes once a square is chosen.
+        const miss = await cellOnScreen(page, 1, 1);
+        await page.mouse.click(miss.x, miss.y);
+        await page.waitForSelector('#toast.show');
+        const t = (await page.locator('#toast').boundingBox())!;
+        for (const sel of ['.current-tile', '[data-action=rot-cw]', '[data-action=rot-ccw]']) {
+          const b = (await page.locator(sel).boundingBox())!;
+          const apart = t.x + t.width <= b.x || b.x + b.width <= t.x || t.y + t.height <= b.y || b.y + b.height <= t.y;
+          assert.ok(apart, `the toast leaves ${sel} free (${tag})`);
+        }
+      }
       const p: Placement = v.legal.find((l: Placement) => l.meeples.length) ?? v.legal[0];
       await clickCell(page, p.x, p.y);
+      assert.equal(await page.locator('#toast.show').count(), 0, `the toast went with the square chosen (${tag})`);
       // A spot of the rotation the client chose there (the first that fits).
       const c = await page.evaluate(() => {
         const t = (globalThis as any).tessera;
@@ -249,10 +263,12 @@ test('phone upright and sideways: the lobby fits, the turn is played from a bott
       await page.click('[data-action=confirm]');
       assert.equal(await waitMyTurn(page, v.turn), 'mine');
     }
-    // Tiles left (and players, log) on a phone: the sheet upright, the panel sideways.
+    // Tiles left (and players, table talk, log) on a phone: the sheet upright, the panel sideways.
     if (tag === 'upright') {
       assert.equal(await page.locator('.bag-grid').isVisible(), false);
       await page.click('[data-action=sheet]');
+      assert.ok(await page.locator('.chat-box').isVisible(), 'the table talk is in the sheet');
+      assert.ok(await onScreen('[data-action=rot-cw]'), 'the turn stays playable with the sheet open');
     } else await page.locator('.bag-box').scrollIntoViewIfNeeded();
     await page.waitForSelector('.bag-grid', { state: 'visible' });
     assert.ok(await onScreen('.bag-tile'), `tiles left reachable (${tag})`);

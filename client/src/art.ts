@@ -173,6 +173,10 @@ export const ICONS = {
   pause: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 2.5h3v11H4ZM9 2.5h3v11H9Z" fill="currentColor"/></svg>',
   fwd: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 2.5 12 8l-8 5.5Z" fill="currentColor"/></svg>',
   end: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M13 2.5v11M3 2.5 11 8l-8 5.5Z" fill="currentColor" stroke="currentColor" stroke-width="1.6" stroke-linejoin="round"/></svg>',
+  help: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="8" r="6.5" fill="none" stroke="currentColor" stroke-width="1.5"/><path d="M6.2 6.3a1.9 1.9 0 1 1 2.6 1.8c-.5.2-.8.6-.8 1.1v.6" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linecap="round"/><circle cx="8" cy="11.8" r=".9" fill="currentColor"/></svg>',
+  link: '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M6.8 9.2a2.6 2.6 0 0 0 3.7 0l2.6-2.6a2.6 2.6 0 0 0-3.7-3.7l-.9.9M9.2 6.8a2.6 2.6 0 0 0-3.7 0L2.9 9.4a2.6 2.6 0 0 0 3.7 3.7l.9-.9" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg>',
+  sheet:
+    '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><circle cx="5.5" cy="5" r="2.3" fill="currentColor"/><path d="M1.5 13.5c0-2.6 1.8-4.3 4-4.3s4 1.7 4 4.3Z" fill="currentColor"/><path d="M11 4h3.5M11 7.5h3.5M12 11h2.5" stroke="currentColor" stroke-width="1.5" stroke-linecap="round"/></svg>',
   trophy:
     '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M4.5 2h7v3.5a3.5 3.5 0 0 1-7 0Z" fill="#e0b331" stroke="#8a6a12" stroke-width="1"/><path d="M4.5 3.2H2.2v1c0 1.6 1.1 2.6 2.6 2.7M11.5 3.2h2.3v1c0 1.6-1.1 2.6-2.6 2.7" fill="none" stroke="#8a6a12" stroke-width="1"/><path d="M7 9h2v2.5H7ZM5 13.8h6v-1.4a1 1 0 0 0-1-1H6a1 1 0 0 0-1 1Z" fill="#e0b331" stroke="#8a6a12" stroke-width="1"/></svg>',
 };

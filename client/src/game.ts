@@ -4,6 +4,7 @@
 
 import { ApiError, api, savedName, saveName, seats as heldSeats, type HeldSeat } from './api.ts';
 import { ensureTileDefs } from './defs.ts';
+import { ICONS } from './art.ts';
 import { BoardView } from './board.ts';
 import { clearToast, copyText, esc, gameLink, inputTarget, toast } from './dom.ts';
 import { hasOpenSeat, renderBanner, renderBoard, renderGhost } from './game/board-panel.ts';
@@ -34,10 +35,10 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   <header class="topbar">
     <a class="brand" href="#/" title="Back to the lobby"><span class="brand-mark" aria-hidden="true"></span>Tessera</a>
     <span class="game-id" title="Game id">game <code>${esc(gameId)}</code></span>
-    <button class="btn small ghost" data-action="invite" data-focus-key="invite">Invite link</button>
+    <button class="btn small ghost" data-action="invite" data-focus-key="invite" title="Copy the link to this game">${ICONS.link}<span class="btn-label">Invite link</span></button>
     ${soundButton()}
-    <a class="btn small ghost" href="#/rules" target="_blank" rel="noopener" title="How to play, in a new tab"><svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="8" r="6.5" fill="none" stroke="currentColor" stroke-width="1.5"/><path d="M6.2 6.3a1.9 1.9 0 1 1 2.6 1.8c-.5.2-.8.6-.8 1.1v.6" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linecap="round"/><circle cx="8" cy="11.8" r=".9" fill="currentColor"/></svg><span class="btn-label">Rules</span></a>
-    <button class="btn small ghost sheet-toggle" data-action="sheet" aria-expanded="false">Players &amp; tiles</button>
+    <a class="btn small ghost" href="#/rules" target="_blank" rel="noopener" title="How to play, in a new tab">${ICONS.help}<span class="btn-label">Rules</span></a>
+    <button class="btn small ghost sheet-toggle" data-action="sheet" aria-expanded="false" title="Players, tiles left, table talk and the log">${ICONS.sheet}<span class="btn-label">Players, tiles &amp; talk</span><span class="sheet-unread" hidden></span></button>
     <span class="conn" data-conn="connecting" role="status" aria-live="polite">connecting…</span>
   </header>
   <main class="board-wrap">
@@ -82,10 +83,23 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   const announcer = root.querySelector<HTMLElement>('[data-announce]')!;
   /** The last move already heard (sound) and announced (live region): no repeats on resends. */
   let heardTurn = -1;
-  const chat = new ChatPanel(root.querySelector<HTMLElement>('.chat-box')!, gameId, {
+  const chatBox = root.querySelector<HTMLElement>('.chat-box')!;
+  const chat = new ChatPanel(chatBox, gameId, {
     send: (content) => socket.sendChat(content),
-    onHeard: () => play('chat'),
+    onHeard: () => {
+      play('chat');
+      // On a phone the talk is in the closed sheet: its toggle counts what came meanwhile.
+      if (chatBox.offsetParent === null) showUnread(unread + 1);
+    },
   });
+  const unreadEl = root.querySelector<HTMLElement>('.sheet-unread')!;
+  let unread = 0;
+
+  function showUnread(n: number): void {
+    unread = n;
+    unreadEl.hidden = n === 0;
+    unreadEl.innerHTML = n ? `<span aria-hidden="true">${n}</span><span class="sr-only"> (${n} new ${n === 1 ? 'message' : 'messages'})</span>` : '';
+  }
 
   const state = new GameScreenState();
   let held: HeldSeat | null = heldSeats.get(gameId);
@@ -234,6 +248,8 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
       if (!v?.board.some((t) => t.x === x && t.y === y) && state.legal.size) toast(`${capitalize(tileWords(v?.tile, true))} cannot go there: its edges must match every neighbour.`);
       return;
     }
+    // A "cannot go there" from a miss before is answered now (and on a phone it lies over the board).
+    clearToast();
     // Follower spots want a tile big enough to tap them (about 44 px apart): zoom in if needed.
     if (state.spots().length) board.focusCell(x, y, SPOT_TILE_PX);
     else board.reveal(x, y);
@@ -385,6 +401,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     sheet: () => {
       const open = gameEl.classList.toggle('sheet-open');
       root.querySelector('[data-action=sheet]')?.setAttribute('aria-expanded', String(open));
+      if (open) showUnread(0);
     },
     join: () => {
       joinDismissed = false;

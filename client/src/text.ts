@@ -87,10 +87,12 @@ const TILE_WORDS: Record<string, string> = {
   X: 'four-way crossroads',
 };
 
-/** "city edge with a straight road"; `article` puts "a"/"an" before it. */
+/** "city edge with a straight road"; `article` puts "a"/"an" before it ("a tile with" before
+ * the plural "two city edges…", which would read as two tiles). */
 export function tileWords(tile: string | null | undefined, article = false): string {
   const w = (tile && TILE_WORDS[tile]) || 'tile';
-  return article ? `${/^[aeiou]/.test(w) ? 'an' : 'a'} ${w}` : w;
+  if (!article) return w;
+  return /^two /.test(w) ? `a tile with ${w}` : `${/^[aeiou]/.test(w) ? 'an' : 'a'} ${w}`;
 }
 
 export function capitalize(text: string): string {
