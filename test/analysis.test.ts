@@ -102,16 +102,16 @@ test('HTTP: analyse a finished game, follow it as server-sent events, read it ba
     const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
     const ann = await Client.join(server.ws, id, tokens.get(0));
     for (let turn = 0; turn < 6; ) {
-      const view = (await ann.latestState((f) => f.view.currentSeat === 0 && f.view.legal && f.view.turn >= turn)).view;
+      const view = (await ann.latestState((f) => f.view.currentSeat === 0 && f.view.legal && f.view.turn >= turn, 20_000)).view;
       const p = view.legal[0];
       ann.send({ type: 'move', turn: view.turn, move: { x: p.x, y: p.y, rotation: p.rotation, meeple: null } });
-      turn = (await ann.latestState((f) => f.view.turn > view.turn)).view.turn;
+      turn = (await ann.latestState((f) => f.view.turn > view.turn, 20_000)).view.turn;
     }
     assert.equal((await post(server.base, `/api/games/${id}/analysis`, {})).status, 409, 'not before the game is over');
     assert.equal((await get(server.base, `/api/games/${id}/analysis`)).body.code, 'no_analysis');
     const watcher = await Client.join(server.ws, id);
     ann.close();
-    await watcher.latestState((f) => f.view.status === 'finished', 10_000);
+    await watcher.latestState((f) => f.view.status === 'finished', 20_000);
     watcher.close();
     const record = (await get(server.base, `/api/games/${id}/record`)).body;
     const placements = record.moves.filter((m: object) => !('discard' in m)).length;
@@ -168,13 +168,13 @@ test('hints: one person against bots asks for the strongest move; counted, refus
 
     const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], undefined, { hints: true });
     const ann = await Client.join(server.ws, id, tokens.get(0));
-    const view = (await ann.latestState((f) => f.view.legal)).view;
+    const view = (await ann.latestState((f) => f.view.legal, 20_000)).view;
     assert.equal(view.hints, true);
     assert.equal(view.seats[0].hints, 0);
     ann.send({ type: 'hint', turn: view.turn + 1, id: 'early' });
     assert.equal((await ann.next((f) => f.type === 'error')).code, 'stale_turn');
     ann.send({ type: 'hint', turn: view.turn, id: 'h1' });
-    const hint = await ann.next((f) => f.type === 'hint', 10_000);
+    const hint = await ann.next((f) => f.type === 'hint', 20_000);
     assert.deepEqual([hint.turn, hint.ref], [view.turn, 'h1']);
     const legal = view.legal.find((p: { x: number; y: number; rotation: number }) => p.x === hint.move.x && p.y === hint.move.y && p.rotation === hint.move.rotation);
     assert.ok(legal, 'the hint is a legal placement');

@@ -33,7 +33,7 @@ ${s.lastBot ? `<p class="muted small">Last bot move: ${esc(s.lastBot.name)}, ${M
 function hintButton(s: GameScreenState): string {
   const used = s.view?.seats[s.view.you ?? 0]?.hints ?? 0;
   const shown = typeof s.hint === 'object' && s.hint !== null;
-  const label = s.hint === 'asked' ? 'The expert is thinking…' : shown ? 'The expert’s move is drawn dashed on the board' : 'Show the expert’s move';
+  const label = s.hint === 'asked' ? 'The expert is thinking…' : shown ? 'Expert’s move: dashed on the board' : 'Show the expert’s move';
   return `<p class="hint-line"><button class="btn small" data-action="hint" data-focus-key="hint"${s.hint ? ' disabled' : ''}>${ICONS.bot} ${label}</button> <span class="muted small">${used} ${used === 1 ? 'hint' : 'hints'} used</span></p>`;
 }
 
