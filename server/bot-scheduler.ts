@@ -32,6 +32,10 @@ export interface SchedulerOptions {
 /** The share of the deadline a search is planned to end by (predicted wait + expected run):
  * the rest absorbs prediction error. */
 export const PLAN_FIT = 0.8;
+/** Queue fill (of its bound) from which searches drop to CHEAP_LEVEL even when they would end in
+ * time: moves arrive faster than the pool answers them, and cheaper searches drain the queue
+ * before it overflows into main-thread moves. */
+export const CROWDED_AT = 0.5;
 /** The cheapest level a search is degraded to; below it the pool is not worth the wait. */
 const CHEAP_LEVEL: BotLevel = 'heuristic';
 const RETRY_LEVEL: BotLevel = 'random';
@@ -54,18 +58,23 @@ export interface BotPlan {
   /** null: no level would finish in time; the move is chosen on the main thread at once. */
   level: BotLevel | null;
   waitMs: number;
+  /** Why the level is below the one asked: the predicted wait, or a crowded queue. */
+  why: 'wait' | 'queue' | null;
 }
 
 /** The strongest level, from `level` down to CHEAP_LEVEL, whose search is expected to end within
  * PLAN_FIT of the deadline after waiting `waitMs` for a worker. A short wait keeps the level:
- * then only the search's own length meets the deadline, which stops it with its best move. */
-export function planLevel(level: BotLevel, waitMs: number, deadlineMs: number, expectedMs: (l: BotLevel) => number): BotPlan {
-  if (waitMs <= (1 - PLAN_FIT) * deadlineMs) return { level, waitMs };
+ * then only the search's own length meets the deadline, which stops it with its best move. A
+ * queue past CROWDED_AT of its bound (`queueLoad`) gets CHEAP_LEVEL at most. */
+export function planLevel(level: BotLevel, waitMs: number, deadlineMs: number, expectedMs: (l: BotLevel) => number, queueLoad = 0): BotPlan {
   const floor = Math.min(BOT_LEVELS.indexOf(level), BOT_LEVELS.indexOf(CHEAP_LEVEL));
+  const plan = (l: BotLevel | null, why: BotPlan['why']): BotPlan =>
+    l !== null && queueLoad >= CROWDED_AT && BOT_LEVELS.indexOf(l) > floor ? { level: BOT_LEVELS[floor], waitMs, why: 'queue' } : { level: l, waitMs, why: l === level ? null : why };
+  if (waitMs <= (1 - PLAN_FIT) * deadlineMs) return plan(level, null);
   for (let i = BOT_LEVELS.indexOf(level); i >= floor; i--) {
-    if (waitMs + expectedMs(BOT_LEVELS[i]) <= PLAN_FIT * deadlineMs) return { level: BOT_LEVELS[i], waitMs };
+    if (waitMs + expectedMs(BOT_LEVELS[i]) <= PLAN_FIT * deadlineMs) return plan(BOT_LEVELS[i], 'wait');
   }
-  return { level: waitMs < deadlineMs ? BOT_LEVELS[floor] : null, waitMs };
+  return plan(waitMs < deadlineMs ? BOT_LEVELS[floor] : null, 'wait');
 }
 
 export class BotScheduler {
@@ -86,11 +95,14 @@ export class BotScheduler {
    * deadline + 2 × grace (+ HUNG_MS if a running search will not stop) + the retry budget. */
   async move(view: GameState, level: BotLevel, seed: number, log: Logger = this.log): Promise<BotAnswer> {
     const started = performance.now();
-    const plan = planLevel(level, this.pool.predictWaitMs(), this.deadlineMs, (l) => this.pool.runTimes.expectedMs(l));
+    const plan = planLevel(level, this.pool.predictWaitMs(), this.deadlineMs, (l) => this.pool.runTimes.expectedMs(l), this.pool.load);
     const degraded = plan.level !== level;
     if (degraded) {
-      this.metrics.degraded.inc({ step: plan.level ? 'level' : 'main-thread' });
-      log.info({ predictedWaitMs: Math.round(plan.waitMs), botLevel: plan.level ?? FALLBACK_LEVEL }, 'bot move degraded: the predicted wait leaves no time for the level asked');
+      this.metrics.degraded.inc({ step: plan.why === 'queue' ? 'queue' : plan.level ? 'level' : 'main-thread' });
+      log.info(
+        { predictedWaitMs: Math.round(plan.waitMs), queueLoad: this.pool.load, botLevel: plan.level ?? FALLBACK_LEVEL },
+        plan.why === 'queue' ? 'bot move degraded: the bot queue is crowded' : 'bot move degraded: the predicted wait leaves no time for the level asked',
+      );
     }
     const answer = (move: Move, source: MoveSource, used: BotLevel, hitDeadline: boolean): BotAnswer => {
       this.metrics.botMoves.inc({ source });

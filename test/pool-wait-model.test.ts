@@ -27,11 +27,11 @@ test('run times: the moving average of finished searches, with priors before any
   assert.ok(m.expectedMs('expert') > 100 && m.expectedMs('expert') < 200);
 });
 
-test('the level: kept while the wait is short, the strongest that fits after a long one, the main thread past the deadline', () => {
+test('the level: kept while the wait is short, the strongest that fits after a long one, the cheap one in a crowded queue, the main thread past the deadline', () => {
   const expected = { random: 1, greedy: 2, heuristic: 5, medium: 40, hard: 120, expert: 400 } as const;
   const run = (l: keyof typeof expected) => expected[l];
   const deadline = 2000;
-  assert.deepEqual(planLevel('expert', 0, deadline, run), { level: 'expert', waitMs: 0 });
+  assert.deepEqual(planLevel('expert', 0, deadline, run), { level: 'expert', waitMs: 0, why: null });
   // A short wait keeps the level even when the search alone would be long: its deadline cuts it.
   assert.equal(planLevel('expert', (1 - PLAN_FIT) * 300, 300, run).level, 'expert');
   assert.equal(planLevel('expert', 1200, deadline, run).level, 'expert', '1200 + 400 ≤ 0.8 × 2000');
@@ -41,4 +41,10 @@ test('the level: kept while the wait is short, the strongest that fits after a l
   assert.equal(planLevel('expert', 1900, deadline, run).level, 'heuristic', 'still before the deadline: the cheapest search');
   assert.equal(planLevel('expert', 2100, deadline, run).level, null, 'past the deadline: no search can answer in time');
   assert.equal(planLevel('greedy', 1900, deadline, run).level, 'greedy', 'never raised to a stronger level');
+  // A crowded queue: searches that would end in time still drop to the cheap level, so the queue
+  // drains instead of overflowing into main-thread moves.
+  assert.deepEqual(planLevel('hard', 200, deadline, run, 0.6), { level: 'heuristic', waitMs: 200, why: 'queue' });
+  assert.deepEqual(planLevel('hard', 200, deadline, run, 0.4), { level: 'hard', waitMs: 200, why: null });
+  assert.equal(planLevel('greedy', 200, deadline, run, 0.9).level, 'greedy');
+  assert.equal(planLevel('expert', 2100, deadline, run, 0.9).level, null);
 });
