@@ -74,6 +74,7 @@ test('bench tiny mode runs the HTTP, pool-study, games, classes, capacity and so
     assert.ok(loaded.positions + analysisOnly.positions > 0 && analysisOnly.positionsPerSec > 0, 'analysis advanced');
     assert.ok(classes.idealPositionsPerSec > 0);
     assert.equal(classes.targets.noSpawn, true);
+    assert.ok(classes.isolation.searches > 0 && classes.isolation.yields > 0, 'the pool alone: searches with analysis yielding to them');
 
     const capacity = JSON.parse(readFileSync(join(dir, 'docs', 'results', 'capacity.json'), 'utf8'));
     assert.ok(capacity.steps.length >= 1 && capacity.steps[0].bot.count > 0);

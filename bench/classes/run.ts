@@ -13,6 +13,7 @@ import { machine, machineLine, type MachineInfo } from '../lib/proc.ts';
 import { startServer } from '../lib/server.ts';
 import { fmt, progress, rng, round, sleep, type Summary, table } from '../lib/stats.ts';
 import { poolSummary, runLoad, windowStats } from '../games/load.ts';
+import { type IsolationResult, measureIsolation } from './isolation.ts';
 
 export interface ClassesOptions {
   /** People playing live games against `level` bots (with think times) in the first two phases. */
@@ -26,12 +27,14 @@ export interface ClassesOptions {
   analyses: number;
   /** Seconds of the last phase: the analyses alone. */
   aloneSeconds: number;
+  /** The pool alone in this process (isolation.ts): rounds of each condition, searches per round. */
+  isolation: [rounds: number, perRound: number];
 }
 
 export const CLASSES_MODES: Record<'tiny' | 'quick' | 'full', ClassesOptions> = {
-  tiny: { people: 2, level: 'hard', thinkMs: [100, 200], seconds: 4, rampSeconds: 1, analyses: 2, aloneSeconds: 2 },
-  quick: { people: 10, level: 'expert', thinkMs: [1000, 3000], seconds: 25, rampSeconds: 5, analyses: 50, aloneSeconds: 10 },
-  full: { people: 10, level: 'expert', thinkMs: [1000, 3000], seconds: 60, rampSeconds: 10, analyses: 50, aloneSeconds: 20 },
+  tiny: { people: 2, level: 'hard', thinkMs: [100, 200], seconds: 4, rampSeconds: 1, analyses: 2, aloneSeconds: 2, isolation: [1, 5] },
+  quick: { people: 10, level: 'expert', thinkMs: [1000, 3000], seconds: 25, rampSeconds: 5, analyses: 50, aloneSeconds: 10, isolation: [2, 40] },
+  full: { people: 10, level: 'expert', thinkMs: [1000, 3000], seconds: 60, rampSeconds: 10, analyses: 50, aloneSeconds: 20, isolation: [2, 60] },
 };
 
 interface Phase {
@@ -62,7 +65,8 @@ export interface ClassesReport {
   preemption: { count: number; wastedCpuMs: number; yieldP50Ms: number; yieldP99Ms: number };
   respawns: number;
   workersAlive: number;
-  targets: { p99Within10: boolean | null; noSpawn: boolean };
+  isolation: IsolationResult;
+  targets: { p99Within10: boolean | null; poolP99Within10: boolean; noSpawn: boolean };
 }
 
 /** Plays `n` games (a person on random legal moves, no think time, against a `random` bot) to
@@ -165,6 +169,9 @@ export async function runClasses(o: ClassesOptions): Promise<{ report: ClassesRe
       positionsPerSec: alone,
       botQueueWaitP99Ms: pool.classes?.interactive.queueWaitMs.p99 ?? 0,
     });
+    await server.stop();
+    progress(`classes: the pool alone in this process, expert searches with and without analysis (${o.isolation[0]} × 2 rounds of ${o.isolation[1]})`);
+    const isolation = await measureIsolation(...o.isolation);
     const y = pool.classes!.preemption;
     const [unloaded, loaded] = phases;
     const report: ClassesReport = {
@@ -179,8 +186,10 @@ export async function runClasses(o: ClassesOptions): Promise<{ report: ClassesRe
       preemption: { count: y.count, wastedCpuMs: y.wastedCpuMs, yieldP50Ms: y.yieldMs.p50, yieldP99Ms: y.yieldMs.p99 },
       respawns: pool.respawns,
       workersAlive: pool.alive,
+      isolation,
       targets: {
         p99Within10: unloaded.bot && loaded.bot ? loaded.bot.p99 <= 1.1 * unloaded.bot.p99 : null,
+        poolP99Within10: isolation.withAnalysis.totalP99 <= 1.1 * isolation.alone.totalP99,
         noSpawn: pool.respawns === 0 && pool.alive === pool.size,
       },
     };
@@ -208,6 +217,12 @@ function wasteVerdict(r: ClassesReport): string {
     : 'analysis throughput under heavy bot load would gain up to that much; bot latency would not change (the yield is already one rollout). Not built: short restartable tasks keep every task a pure function of its input.';
 }
 
+/** What the two measurements together say about where a difference comes from. */
+function isolationVerdict(r: ClassesReport): string {
+  if (r.targets.p99Within10 !== false || !r.targets.poolP99Within10) return '';
+  return `So the pool keeps bot searches apart from the analysis; the end-to-end difference above is this 2-core machine: with analysis the worker's core is never idle, and the server's main loop, the load generator and the analysis share what is left (event-loop p99 ${fmt(r.phases[0].loopP99Ms, 2)} → ${fmt(r.phases[1].loopP99Ms, 2)} ms). On a server whose main thread has its core to itself (the default sizing reserves one) that share is the main thread's alone.`;
+}
+
 function markdown(r: ClassesReport): string {
   const o = r.options;
   const [unloaded, loaded] = r.phases;
@@ -228,6 +243,7 @@ function markdown(r: ClassesReport): string {
 ${table(['phase', 'bot move p50 / p99 / max ms', 'bot moves', 'how bots chose', 'analysis positions done', 'event loop p99 / max ms'], rows)}
 
 - **Bot moves with the analysis load:** p99 ${loaded.bot ? fmt(loaded.bot.p99) : '–'} ms against ${unloaded.bot ? fmt(unloaded.bot.p99) : '–'} ms without (${ratio ?? '–'}×; target ≤ 1.1×: ${r.targets.p99Within10 === null ? 'not measured' : r.targets.p99Within10 ? 'met' : '**missed**'}). Bot searches' queue wait p99 over the whole run: ${fmt(loaded.botQueueWaitP99Ms)} ms.
+- **The pool alone** (\`bench/classes/isolation.ts\`: the same expert searches, one at a time with 20–80 ms gaps, ${r.isolation.searches} per condition in alternating rounds, on the pool in the bench's own process, no server and no load generator): total p50 / p99 ${fmt(r.isolation.alone.totalP50)} / ${fmt(r.isolation.alone.totalP99)} ms on an idle pool, ${fmt(r.isolation.withAnalysis.totalP50)} / ${fmt(r.isolation.withAnalysis.totalP99)} ms with analysis running (${round(r.isolation.withAnalysis.totalP99 / Math.max(0.001, r.isolation.alone.totalP99), 2)}×, target ≤ 1.1×: ${r.targets.poolP99Within10 ? 'met' : '**missed**'}); queue wait p99 ${fmt(r.isolation.alone.waitP99, 2)} against ${fmt(r.isolation.withAnalysis.waitP99, 2)} ms, run p99 ${fmt(r.isolation.alone.runP99)} against ${fmt(r.isolation.withAnalysis.runP99)} ms, ${r.isolation.yields} yields. ${isolationVerdict(r)}
 - **Analysis throughput:** ${loaded.positionsPerSec} positions/s beside the games, ${r.phases[2].positionsPerSec}/s alone; the pool's ideal is ${r.idealPositionsPerSec}/s (${r.workers} worker${r.workers === 1 ? '' : 's'} × 1000 / ${fmt(r.analysisRunMeanMs)} ms, the mean run of a position), so beside the games the analysis got ${share ?? '–'}× of the ideal: what the bots left.
 - **Yielding:** a running analysis position gave its worker up to a bot move ${r.preemption.count} times, in p50 ${fmt(r.preemption.yieldP50Ms, 2)} / p99 ${fmt(r.preemption.yieldP99Ms, 2)} ms (cancel flag → worker free); the ${fmt(r.preemption.wastedCpuMs)} ms of CPU those positions had spent is spent again when they rerun (they are short and iteration-bounded, so a rerun gives the same verdict). Short tasks that restart, or a resumable budget? The yield is one rollout (the search polls its flag before each), and a restart wastes ${r.analysisRunMeanMs > 0 ? `${round(r.preemption.wastedCpuMs / Math.max(1, r.preemption.count) / r.analysisRunMeanMs, 2)} of a position per yield on average` : '–'}, ${analysisCpuShare(r)} of the analysis CPU of the run. That share is all a resumable budget (search state carried from one task to the next) could win back: ${wasteVerdict(r)}
 - **Spawns:** ${r.respawns} respawns, ${r.workersAlive} of ${r.workers} workers alive at the end (target: 0 spawns, ${r.targets.noSpawn ? 'met' : '**missed**'}).
