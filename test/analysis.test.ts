@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import pino from 'pino';
 import { analysePosition, analysisPositions } from '../bot-engine/analysis.ts';
@@ -16,9 +15,7 @@ import { toRecord } from '../bot-engine/record.ts';
 import { BAG_SIZE, H_BAGPOS } from '../bot-engine/state.ts';
 import { AnalysisQueueFullError, AnalysisService } from '../server/analysis/service.ts';
 import { MemoryStore } from '../server/games/store.ts';
-import { Metrics } from '../server/metrics.ts';
-import { BotPool } from '../server/pool/pool.ts';
-import { Client, createGame, get, post, startServer } from './server-helpers.ts';
+import { Client, createGame, fixture, get, makePool, post, startServer } from './server-helpers.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -58,16 +55,7 @@ test('positions: every placement of a record with the view its mover had', () =>
 });
 
 test('on one worker, analysis yields to bot searches: they barely wait, the analysis is unchanged', async () => {
-  const metrics = new Metrics();
-  const pool = new BotPool({
-    sizing: { workers: 1, reason: 'test', availableParallelism: 2, quotaCpus: null, quotaSource: 'none', usableCores: 2, reservedCores: 1, setting: 1 },
-    maxQueue: 8,
-    workerFile: null,
-    warmupLevel: 'random',
-    warmupTimeoutMs: 20000,
-    logger: silent,
-    metrics,
-  });
+  const { pool, close } = makePool(null);
   try {
     await pool.start();
     const s = midGame('analysis-c', 20);
@@ -90,8 +78,7 @@ test('on one worker, analysis yields to bot searches: they barely wait, the anal
     assert.ok(pool.summary().utilization > 0, 'utilisation counts the busy worker');
     assert.equal(pool.summary().respawns, 0);
   } finally {
-    await pool.close();
-    metrics.close();
+    await close();
   }
 });
 
@@ -198,17 +185,8 @@ test('hints: one person against bots asks for the strongest move; counted, refus
 });
 
 test('a pool that cannot analyse: the job fails after its retries, is answered as failed, and asking again starts afresh', async () => {
-  const metrics = new Metrics();
   // A real worker module without the analysis task: every position fails on the worker.
-  const pool = new BotPool({
-    sizing: { workers: 1, reason: 'test', availableParallelism: 2, quotaCpus: null, quotaSource: 'none', usableCores: 2, reservedCores: 1, setting: 1 },
-    maxQueue: 8,
-    workerFile: fileURLToPath(new URL('./fixtures/pool-hang-worker.mjs', import.meta.url)),
-    warmupLevel: 'random',
-    warmupTimeoutMs: 20000,
-    logger: silent,
-    metrics,
-  });
+  const { pool, close } = makePool(fixture('pool-hang-worker.mjs'));
   try {
     await pool.start();
     const service = new AnalysisService({ pool, store: new MemoryStore(), log: silent, maxJobs: 2 });
@@ -224,7 +202,6 @@ test('a pool that cannot analyse: the job fails after its retries, is answered a
     assert.throws(() => service.request('g3', record), AnalysisQueueFullError);
     service.close();
   } finally {
-    await pool.close();
-    metrics.close();
+    await close();
   }
 });

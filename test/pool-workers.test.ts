@@ -4,33 +4,16 @@
 
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { newGame, resolveMove } from '../bot-engine/game.ts';
 import { hideBag } from '../bot-engine/rules.ts';
 import { BotScheduler } from '../server/bot-scheduler.ts';
-import { Metrics } from '../server/metrics.ts';
-import { BotPool, PoolStartError } from '../server/pool/pool.ts';
-import { get, post, startServer } from './server-helpers.ts';
+import type { Metrics } from '../server/metrics.ts';
+import { type BotPool, PoolStartError } from '../server/pool/pool.ts';
+import { fixture, get, makePool, post, startServer } from './server-helpers.ts';
 
-const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const silent = pino({ level: 'silent' });
-
-function makePool(workerFile: string | null, opts: { workers?: number; maxQueue?: number; warmupTimeoutMs?: number } = {}) {
-  const metrics = new Metrics();
-  const workers = opts.workers ?? 1;
-  const sizing = { workers, reason: 'test', availableParallelism: 2, quotaCpus: null, quotaSource: 'test', usableCores: 2, reservedCores: 1, setting: workers };
-  const pool = new BotPool({ sizing, maxQueue: opts.maxQueue ?? 8, workerFile, warmupLevel: 'random', warmupTimeoutMs: opts.warmupTimeoutMs ?? 10000, logger: silent, metrics });
-  return {
-    pool,
-    metrics,
-    close: async () => {
-      await pool.close();
-      metrics.close();
-    },
-  };
-}
 
 const view = () => hideBag(newGame({ players: 2, seed: 'pool-test' }));
 const total = async (c: { get(): Promise<{ values: { value: number }[] }> }) => (await c.get()).values.reduce((n, v) => n + v.value, 0);

@@ -6,6 +6,10 @@ import { type BuildOptions, buildApp } from '../server/app.ts';
 import { type Config, loadConfig } from '../server/config.ts';
 import { GameSocket as Client, http, randomMove } from '../bench/lib/game-client.ts';
 import { rng } from '../bench/lib/stats.ts';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { Metrics } from '../server/metrics.ts';
+import { BotPool } from '../server/pool/pool.ts';
 
 export { createGame } from '../bench/lib/game-client.ts';
 export { Client };
@@ -76,4 +80,23 @@ export async function playUntilOver(clients: Map<number, Client>, ms = 30000): P
     await Promise.race([...clients.values()].map((c) => c.activity(until - Date.now())));
   }
   throw new Error(`game did not finish in time; last turns ${JSON.stringify([...views.values()].map((v) => v.turn))}`);
+}
+
+/** A worker module under test/fixtures/. */
+export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+/** A real pool on its own (no server): `workerFile` null is the compiled product worker. */
+export function makePool(workerFile: string | null, opts: { workers?: number; maxQueue?: number; warmupTimeoutMs?: number } = {}) {
+  const metrics = new Metrics();
+  const workers = opts.workers ?? 1;
+  const sizing = { workers, reason: 'test', availableParallelism: 2, quotaCpus: null, quotaSource: 'test', usableCores: 2, reservedCores: 1, setting: workers };
+  const pool = new BotPool({ sizing, maxQueue: opts.maxQueue ?? 8, workerFile, warmupLevel: 'random', warmupTimeoutMs: opts.warmupTimeoutMs ?? 10000, logger: pino({ level: 'silent' }), metrics });
+  return {
+    pool,
+    metrics,
+    close: async () => {
+      await pool.close();
+      metrics.close();
+    },
+  };
 }
