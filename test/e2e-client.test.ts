@@ -8,107 +8,22 @@
 // Needs `npm run build` (the bot worker and the client bundle); `npm test` does that first.
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
+import type { Page } from 'playwright-core';
+import { type E2E, type Placement, SHOTS, cellOnScreen, gameView, shot, startE2E, turnOf, waitMyTurn } from './support/e2e.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = fileURLToPath(new URL('../test-results/e2e/', import.meta.url));
-const WEB = fileURLToPath(new URL('../dist/web/index.html', import.meta.url));
-
-let app: FastifyInstance;
+let e2e: E2E;
 let base: string;
-let browser: Browser;
-let dataDir: string;
 
 before(async () => {
-  assert.ok(existsSync(CHROMIUM), `Chromium is needed at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
-  assert.ok(existsSync(WEB), 'the client is not built: run `npm run build` (or `npm run build:client`)');
-  mkdirSync(SHOTS, { recursive: true });
-  dataDir = mkdtempSync(join(tmpdir(), 'tessera-e2e-'));
-  const config = loadConfig(
-    {},
-    { port: 0, host: '127.0.0.1', logLevel: 'silent', dataDir, botWorkers: 1, warmupLevel: 'random', botDeadlineMs: 1500, wsMessagesPerSecond: 200, wsBurst: 200, shutdownGraceMs: 500 },
-  );
-  app = await buildApp(config);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  await app.tessera.poolStarted;
-  base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
-  });
+  e2e = await startE2E();
+  base = e2e.base;
 });
 
-after(async () => {
-  await browser?.close();
-  await app?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+after(() => e2e?.close());
 
-async function newPage(viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    // A 404 is expected while probing for the server's rematch endpoint (issue D).
-    if (m.type() === 'error' && !/Failed to load resource: .* 404/.test(m.text())) errors.push(m.text());
-  });
-  page.setDefaultTimeout(15000);
-  return { context, page, errors };
-}
-
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
-
-interface Placement {
-  x: number;
-  y: number;
-  rotation: number;
-  meeples: string[];
-}
-
-const gameView = (page: Page) => page.evaluate(() => (globalThis as any).tessera.view);
-const turnOf = async (page: Page) => Number(await page.getAttribute('.game', 'data-turn'));
-
-/** Waits until it is this browser's turn at a turn later than `after` (or the game is over). */
-async function waitMyTurn(page: Page, after = -1, timeout = 15000): Promise<'mine' | 'finished'> {
-  await page.waitForFunction(
-    (t) => {
-      const g = (globalThis as any).document.querySelector('.game');
-      return !!g && (g.dataset.status === 'finished' || (g.classList.contains('my-turn') && Number(g.dataset.turn) > t));
-    },
-    after,
-    { timeout },
-  );
-  return (await page.getAttribute('.game', 'data-status')) === 'finished' ? 'finished' : 'mine';
-}
-
-/** Screen position of a cell's centre, dragging the board first when the cell is out of view. */
-async function cellOnScreen(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
-  const center = () => page.evaluate(([cx, cy]) => (globalThis as any).tessera.board.cellCenter(cx, cy), [x, y]) as Promise<{ x: number; y: number }>;
-  let c = await center();
-  const box = (await page.locator('.board').boundingBox())!;
-  const margin = 90;
-  if (c.x < box.x + margin || c.x > box.x + box.width - margin || c.y < box.y + margin || c.y > box.y + box.height - margin) {
-    const mx = box.x + box.width / 2;
-    const my = box.y + box.height / 2;
-    await page.mouse.move(mx, my);
-    await page.mouse.down();
-    await page.mouse.move(mx + (mx - c.x) / 2, my + (my - c.y) / 2, { steps: 3 });
-    await page.mouse.move(mx + (mx - c.x), my + (my - c.y), { steps: 3 });
-    await page.mouse.up();
-    c = await center();
-  }
-  return c;
-}
+const newPage = (viewport?: { width: number; height: number }) => e2e.newPage(viewport);
 
 /** Places the tile by clicking: the cell (hovering first, so the ghost shows), optionally a
  * follower spot on the board, then Confirm. Returns the turn the move was made at. */

@@ -9,79 +9,41 @@
 // Needs `npm run build` (the bot worker and the client bundle).
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
+import type { BrowserContext, Page } from 'playwright-core';
 import { Client, createGame, playUntilOver } from './server-helpers.ts';
+import { type E2E, shot, startE2E, turnOf } from './support/e2e.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = fileURLToPath(new URL('../test-results/e2e/', import.meta.url));
-const WEB = fileURLToPath(new URL('../dist/web/index.html', import.meta.url));
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 // The machine running the tests may be busy: waits are generous.
 const WAIT = 30000;
 
-let app: FastifyInstance;
+let e2e: E2E;
 let base: string;
-let browser: Browser;
-let dataDir: string;
 
 before(async () => {
-  assert.ok(existsSync(CHROMIUM), `Chromium is needed at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
-  assert.ok(existsSync(WEB), 'the client is not built: run `npm run build` (or `npm run build:client`)');
-  mkdirSync(SHOTS, { recursive: true });
-  dataDir = mkdtempSync(join(tmpdir(), 'tessera-e2e-platform-'));
-  const config = loadConfig(
-    {},
-    { port: 0, host: '127.0.0.1', logLevel: 'silent', dataDir, botWorkers: 1, warmupLevel: 'random', botDeadlineMs: 1500, wsMessagesPerSecond: 200, wsBurst: 200, shutdownGraceMs: 500 },
-  );
-  app = await buildApp(config);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  await app.tessera.poolStarted;
-  base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--autoplay-policy=no-user-gesture-required'],
+  e2e = await startE2E({
+    args: ['--autoplay-policy=no-user-gesture-required'],
+    // Counts the oscillators the game starts: the sounds are synthesized, so this is what plays.
+    onContext: (context) =>
+      context.addInitScript(() => {
+        const w = globalThis as any;
+        w.__oscillators = 0;
+        const create = w.AudioContext.prototype.createOscillator;
+        w.AudioContext.prototype.createOscillator = function (this: unknown) {
+          w.__oscillators++;
+          return create.call(this);
+        };
+      }),
   });
+  base = e2e.base;
 });
 
-after(async () => {
-  await browser?.close();
-  await app?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+after(() => e2e?.close());
 
-async function newPage(viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
-  // Counts the oscillators the game starts: the sounds are synthesized, so this is what plays.
-  await context.addInitScript(() => {
-    const w = globalThis as any;
-    w.__oscillators = 0;
-    const create = w.AudioContext.prototype.createOscillator;
-    w.AudioContext.prototype.createOscillator = function (this: unknown) {
-      w.__oscillators++;
-      return create.call(this);
-    };
-  });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/Failed to load resource: .* 404/.test(m.text())) errors.push(m.text());
-  });
-  page.setDefaultTimeout(WAIT);
-  return { context, page, errors };
-}
-
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+const newPage = (viewport?: { width: number; height: number }) => e2e.newPage(viewport);
 
 /** Runs axe-core in the page; returns the serious and critical violations, readable. */
 async function axeProblems(page: Page): Promise<string[]> {
@@ -113,7 +75,6 @@ const myTurnAfter = (page: Page, turn: number) =>
     turn,
     { timeout: WAIT },
   );
-const turnOf = async (page: Page) => Number(await page.getAttribute('.game', 'data-turn'));
 const oscillators = (page: Page) => page.evaluate(() => (globalThis as any).__oscillators as number);
 
 test('lobby and rules page: no serious accessibility problem; the rules are linked and drawn with tile art', async () => {

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
-import { loadConfig } from '../../server/config.ts';
+import { type Config, loadConfig } from '../../server/config.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SHOTS = fileURLToPath(new URL('../../test-results/e2e/', import.meta.url));
@@ -19,39 +19,66 @@ const WEB = fileURLToPath(new URL('../../dist/web/index.html', import.meta.url))
 
 export interface E2E {
   base: string;
+  /** The WebSocket endpoint, for Node clients beside the browsers. */
+  ws: string;
   newPage(viewport?: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
   close(): Promise<void>;
 }
 
-export async function startE2E(): Promise<E2E> {
+export interface E2EOptions {
+  /** Server settings beyond the e2e defaults. */
+  config?: Partial<Config>;
+  /** Extra Chromium flags. */
+  args?: string[];
+  /** Runs on every new browser context before its page (init scripts). */
+  onContext?: (context: BrowserContext) => Promise<unknown>;
+}
+
+export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
   assert.ok(existsSync(CHROMIUM), `Chromium is needed at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   assert.ok(existsSync(WEB), 'the client is not built: run `npm run build` (or `npm run build:client`)');
   mkdirSync(SHOTS, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-e2e-'));
   const config = loadConfig(
     {},
-    { port: 0, host: '127.0.0.1', logLevel: 'silent', dataDir, botWorkers: 1, warmupLevel: 'random', botDeadlineMs: 1500, wsMessagesPerSecond: 200, wsBurst: 200, shutdownGraceMs: 500 },
+    {
+      port: 0,
+      host: '127.0.0.1',
+      logLevel: 'silent',
+      dataDir,
+      botWorkers: 1,
+      warmupLevel: 'random',
+      botDeadlineMs: 1500,
+      wsMessagesPerSecond: 200,
+      wsBurst: 200,
+      shutdownGraceMs: 500,
+      ...options.config,
+    },
   );
   const app: FastifyInstance = await buildApp(config);
   await app.listen({ port: 0, host: '127.0.0.1' });
   await app.tessera.poolStarted;
-  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  const port = (app.server.address() as { port: number }).port;
+  const base = `http://127.0.0.1:${port}`;
   const browser: Browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage', ...(options.args ?? [])],
   });
   return {
     base,
+    ws: `ws://127.0.0.1:${port}/ws`,
     async newPage(viewport = { width: 1280, height: 800 }) {
       const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
+      await options.onContext?.(context);
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
       page.on('console', (m) => {
         if (m.type() === 'error' && !/Failed to load resource: .* 404/.test(m.text())) errors.push(m.text());
       });
-      page.setDefaultTimeout(20000);
+      // The machine running the tests may be busy: waits are generous.
+      page.setDefaultTimeout(30000);
       return { context, page, errors };
     },
     async close() {
