@@ -102,11 +102,6 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
     return i >= 0 ? this.progress(this.jobs[i], i) : this.failures.get(gameId);
   }
 
-  /** Analyses waiting or running. */
-  get queued(): number {
-    return this.jobs.length;
-  }
-
   close(): void {
     this.closed = true;
     this.jobs.length = 0;

@@ -3,10 +3,10 @@
 // sets the flag when a bot move needs the worker, and a cancelled task has no verdict (the pool
 // queues it again; the result is the same, as the analysis is iteration-bounded).
 
-import { threadId } from 'node:worker_threads';
 import { type PositionVerdict, analysePosition } from '../../bot-engine/analysis.ts';
 import type { Move } from '../../bot-engine/game.ts';
 import { GameState } from '../../bot-engine/state.ts';
+import { type ThreadTime, timed } from './thread-time.ts';
 
 export interface AnalysisTask {
   /** GameState bytes of the mover's view (bag hidden). */
@@ -17,22 +17,16 @@ export interface AnalysisTask {
   cancel: SharedArrayBuffer;
 }
 
-export interface AnalysisResult {
+export interface AnalysisResult extends ThreadTime {
   /** null: cancelled (or the move does not fit the view). */
   verdict: PositionVerdict | null;
   cancelled: boolean;
-  runMs: number;
-  cpuMs: number;
-  threadId: number;
 }
 
 export default function analyse(task: AnalysisTask): AnalysisResult {
-  const startWall = performance.now();
-  const startCpu = process.threadCpuUsage();
   const flag = new Int32Array(task.cancel);
   let cancelled = false;
   const control = { shouldStop: () => (cancelled ||= Atomics.load(flag, 0) !== 0) };
-  const verdict = analysePosition(new GameState(task.state), task.played, task.seed, control);
-  const cpu = process.threadCpuUsage(startCpu);
-  return { verdict, cancelled, runMs: performance.now() - startWall, cpuMs: (cpu.user + cpu.system) / 1000, threadId };
+  const { value: verdict, ...time } = timed(() => analysePosition(new GameState(task.state), task.played, task.seed, control));
+  return { verdict, cancelled, ...time };
 }

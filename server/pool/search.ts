@@ -4,7 +4,7 @@
 // sit in Atomics.wait and starve them). It imports only what a search needs, because its load
 // time is part of the spawn cost the server measures.
 
-import { threadId } from 'node:worker_threads';
+import { type ThreadTime, timed } from './thread-time.ts';
 import { GameState } from '../../bot-engine/state.ts';
 import { type BotLevel, chooseMove } from '../../bot-engine/bots/index.ts';
 import { type Move, resolvedToMove } from '../../bot-engine/game.ts';
@@ -20,21 +20,14 @@ export interface SearchTask {
   cancel?: SharedArrayBuffer;
 }
 
-export interface SearchResult {
+export interface SearchResult extends ThreadTime {
   move: Move;
   iterations: number;
   hitDeadline: boolean;
   cancelled: boolean;
-  /** Wall and thread-CPU milliseconds this task took inside the worker. */
-  runMs: number;
-  cpuMs: number;
-  /** The worker thread that ran the search (diagnostics; determinism tests). */
-  threadId: number;
 }
 
 export default function search(task: SearchTask): SearchResult {
-  const startWall = performance.now();
-  const startCpu = process.threadCpuUsage();
   const state = new GameState(task.state);
   const flag = task.cancel ? new Int32Array(task.cancel) : null;
   let hitDeadline = false;
@@ -46,15 +39,6 @@ export default function search(task: SearchTask): SearchResult {
       return cancelled || hitDeadline;
     },
   };
-  const decision = chooseMove(state, task.level, task.seed, control);
-  const cpu = process.threadCpuUsage(startCpu);
-  return {
-    move: resolvedToMove(state, decision),
-    iterations: decision.iterations,
-    hitDeadline,
-    cancelled,
-    runMs: performance.now() - startWall,
-    cpuMs: (cpu.user + cpu.system) / 1000,
-    threadId,
-  };
+  const { value: decision, ...time } = timed(() => chooseMove(state, task.level, task.seed, control));
+  return { move: resolvedToMove(state, decision), iterations: decision.iterations, hitDeadline, cancelled, ...time };
 }
