@@ -9,8 +9,8 @@ import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
-import { type GameSetup, OwnershipLostError } from '../server/games/store.ts';
-import { Client, createGame, get, playUntilOver, post, type Running, startServer } from './server-helpers.ts';
+import { OwnershipLostError } from '../server/games/store.ts';
+import { Client, createGame, get, playUntilOver, post, type Running, startServer, twoPeopleSetup } from './server-helpers.ts';
 import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
 import { type PrivateRedis, startRedis } from '../bench/lib/redis.ts';
 import { type RunningServer, startServer as startProcess } from '../bench/lib/server.ts';
@@ -161,15 +161,7 @@ test('with Redis, a relaying instance that is SIGKILLed: the owner sees its play
   await a.kill('SIGKILL');
 });
 
-const setup: GameSetup = {
-  id: 'f',
-  createdAt: new Date().toISOString(),
-  seed: 's',
-  rules: { tinyCity: false, farmers: '3rd' },
-  seats: [{ kind: 'person' }, { kind: 'person' }],
-  clock: { turnSeconds: null, graceSeconds: 60 },
-  standIn: 'heuristic',
-};
+const setup = twoPeopleSetup('f');
 const move = (n: number) => ({ tile: 'V', x: n, y: 1, rotation: 0, meeple: null });
 
 test('postgres store: a stale owner’s write is refused in its own transaction and changes nothing', async () => {

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { Metrics } from '../server/metrics.ts';
 import { BotPool } from '../server/pool/pool.ts';
+import type { GameSetup } from '../server/games/store.ts';
 
 export { createGame } from '../bench/lib/game-client.ts';
 export { Client };
@@ -100,3 +101,14 @@ export function makePool(workerFile: string | null, opts: { workers?: number; ma
     },
   };
 }
+
+/** A stored game's setup for store-level tests: two person seats, no clock. */
+export const twoPeopleSetup = (id: string): GameSetup => ({
+  id,
+  createdAt: new Date().toISOString(),
+  seed: 's',
+  rules: { tinyCity: false, farmers: '3rd' },
+  seats: [{ kind: 'person' }, { kind: 'person' }],
+  clock: { turnSeconds: null, graceSeconds: 60 },
+  standIn: 'heuristic',
+});

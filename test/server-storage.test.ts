@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
-import { type GameSetup, StorageError } from '../server/games/store.ts';
+import { StorageError } from '../server/games/store.ts';
 import { replayRecord } from '../bot-engine/record.ts';
 import { Room } from '../server/games/room.ts';
-import { Client, createGame, get, post, startServer } from './server-helpers.ts';
+import { Client, createGame, get, post, startServer, twoPeopleSetup } from './server-helpers.ts';
 
 const MAIN = fileURLToPath(new URL('../dist/server/main.js', import.meta.url));
 const tempDir = () => mkdtempSync(join(tmpdir(), 'tessera-storage-'));
@@ -24,15 +24,7 @@ const tempDir = () => mkdtempSync(join(tmpdir(), 'tessera-storage-'));
 const dbOf = (store: SqliteStore) => (store as unknown as { db: DatabaseSync }).db;
 const readOnly = (store: SqliteStore, on: boolean) => dbOf(store).exec(`PRAGMA query_only = ${on ? 1 : 0}`);
 
-const setup = (id: string): GameSetup => ({
-  id,
-  createdAt: new Date().toISOString(),
-  seed: 's',
-  rules: { tinyCity: false, farmers: '3rd' },
-  seats: [{ kind: 'person' }, { kind: 'person' }],
-  clock: { turnSeconds: null, graceSeconds: 60 },
-  standIn: 'heuristic',
-});
+const setup = twoPeopleSetup;
 
 test('a full disk: the store keeps nothing of the write and reports SQLite’s own error', async () => {
   const store = new SqliteStore({ path: join(tempDir(), 'games.db') });
