@@ -206,7 +206,7 @@ test('POST analysis is limited per address (too_many_requests + Retry-After); GE
     const { id } = (await post(limited.base, '/api/games', { seats: [person, bot] })).body;
     const ask = () => fetch(`${limited.base}/api/games/${id}/analysis`, { method: 'POST' });
     // An unfinished game answers 409 not_finished: each ask still counts.
-    for (let i = 0; i < 3; i++) assert.equal((await (await ask()).json()).code, 'not_finished');
+    for (let i = 0; i < 3; i++) assert.equal(((await (await ask()).json()) as { code: string }).code, 'not_finished');
     const over = await ask();
     assert.equal(over.status, 429);
     assert.ok(Number(over.headers.get('retry-after')) > 0, 'Retry-After says when');
