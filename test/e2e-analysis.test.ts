@@ -7,9 +7,12 @@
 // Needs `npm run build` (the bot worker and the client bundle); `npm test` does that first.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { CHROMIUM, needing } from './support/needs.ts';
 import { Client, createGame, playUntilOver } from './server-helpers.ts';
 import { type E2E, shot, startE2E } from './support/e2e.ts';
+
+// Without Chromium, skipped with one line each; under CI=true they fail.
+const { test, before, after } = needing([CHROMIUM]);
 
 let e2e: E2E;
 
