@@ -66,6 +66,31 @@ test('end screen → "Analyse the game" → the replay shows points lost per mov
   await page.context().close();
 });
 
+test('an analysis lost to a server restart is asked for again by the replay, and finishes', async () => {
+  const { id, tokens } = await createGame(e2e.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], () => 'Rita');
+  const rita = await Client.join(e2e.ws, id, tokens.get(0));
+  await playUntilOver(new Map([[0, rita]]), 60_000);
+  rita.close();
+
+  const { page, errors } = await newPage();
+  await page.goto(`${e2e.base}/#/g/${id}`);
+  await page.click('.dialog.end [data-action=analyse-game]');
+  await page.waitForSelector('.analysis-box progress');
+  const before = (await (await fetch(`${e2e.base}/api/games/${id}/analysis`)).json()) as { status: string };
+  assert.ok(before.status === 'queued' || before.status === 'running', `still under way at the restart (${before.status})`);
+  // Waiting analyses live in memory: the new server has never heard of this one until asked again.
+  await e2e.restart();
+  await page.waitForSelector('.analysis-box .loss-strip', { timeout: 150_000 });
+  const stored = (await (await fetch(`${e2e.base}/api/games/${id}/analysis`)).json()) as { status: string };
+  assert.equal(stored.status, 'done');
+  // The stream's reconnects while the server was away are the browser's, not the page's errors.
+  assert.deepEqual(
+    errors.filter((e) => !/EventSource|ERR_CONNECTION_REFUSED|503|404/.test(e)),
+    [],
+  );
+  await page.context().close();
+});
+
 test('hints: created from the lobby against a bot, the expert’s move drawn on request and counted', async () => {
   const { page, errors } = await newPage();
   await page.goto(`${e2e.base}/`);
