@@ -17,7 +17,7 @@ import type { GameStore } from './games/store.ts';
 import { SqliteStore, StoreOpenError } from './games/sqlite-store.ts';
 import { PostgresStore } from './games/postgres-store.ts';
 import { Leases } from './cluster/leases.ts';
-import { clientErrorHandler, installErrorHandling, onBadUrl } from './http/errors.ts';
+import { clientErrorHandler, installErrorHandling, onRouterError } from './http/errors.ts';
 import { buildValidator } from './http/validation.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { clientRoutes } from './http/client.ts';
@@ -82,7 +82,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return503OnClosing: false,
     trustProxy: config.trustProxy,
     schemaController: { compilersFactory: { buildValidator } },
-    frameworkErrors: onBadUrl,
+    frameworkErrors: onRouterError,
   });
   const metrics = new Metrics();
   const sizing = decidePoolSize({ setting: config.botWorkers, reservedCores: config.reservedCores, cgroupRoot: config.cgroupRoot });

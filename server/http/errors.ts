@@ -26,7 +26,7 @@ function frameworkCode(status: number): HttpErrorCode {
 
 /** fastify's `frameworkErrors`: errors its router raises before any route or error handler
  * runs (a path that is not valid percent-encoding, a path parameter over 100 characters). */
-export function onBadUrl(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+export function onRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const message =
     error.code === 'FST_ERR_BAD_URL' ? 'the path is not valid percent-encoded UTF-8' : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is over 100 characters' : error.message;
   request.log.warn({ code: error.code }, message);
