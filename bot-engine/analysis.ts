@@ -20,8 +20,9 @@ export interface PositionVerdict {
   played: Move;
   /** The expert's move; the played one when the rollouts rate it at least as high. */
   best: Move;
-  /** Mean lead (points) after each move over the same determinizations; null when the played
-   * move is the expert's (nothing to compare). */
+  /** Mean lead (points) after each move over the same determinizations. One move has one value:
+   * when `best` is the played move both are its value, or both null when the expert's search
+   * chose it too (nothing was compared). */
   playedValue: number | null;
   bestValue: number | null;
   /** Expected points lost: bestValue − playedValue, never negative. */
@@ -51,8 +52,8 @@ export function analysePosition(view: GameState, played: Move, seed: number, con
   if (stopped) return null;
   const round = (x: number) => Math.round(x * 100) / 100;
   const loss = Math.max(0, round(bestValue - playedValue));
-  const best = loss > 0 ? resolvedToMove(own, decision) : canonical;
-  return { played: canonical, best, playedValue: round(playedValue), bestValue: round(bestValue), loss };
+  if (loss === 0) return { played: canonical, best: canonical, playedValue: round(playedValue), bestValue: round(playedValue), loss };
+  return { played: canonical, best: resolvedToMove(own, decision), playedValue: round(playedValue), bestValue: round(bestValue), loss };
 }
 
 export interface AnalysisPosition {

@@ -17,7 +17,8 @@ import type { GameStore } from './games/store.ts';
 import { SqliteStore, StoreOpenError } from './games/sqlite-store.ts';
 import { PostgresStore } from './games/postgres-store.ts';
 import { Leases } from './cluster/leases.ts';
-import { clientErrorHandler, installErrorHandling } from './http/errors.ts';
+import { clientErrorHandler, installErrorHandling, onRouterError } from './http/errors.ts';
+import { buildValidator } from './http/validation.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { clientRoutes } from './http/client.ts';
 import { gameRoutes } from './http/games.ts';
@@ -80,6 +81,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clientErrorHandler,
     return503OnClosing: false,
     trustProxy: config.trustProxy,
+    schemaController: { compilersFactory: { buildValidator } },
+    frameworkErrors: onRouterError,
   });
   const metrics = new Metrics();
   const sizing = decidePoolSize({ setting: config.botWorkers, reservedCores: config.reservedCores, cgroupRoot: config.cgroupRoot });

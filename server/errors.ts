@@ -11,14 +11,23 @@ interface ErrorDef {
 }
 
 export const ERRORS = {
-  bad_request: { status: 400, ws: false, meaning: 'the request breaks the API: a malformed request line, header or body, or a field outside its schema; `message` says which' },
+  bad_request: {
+    status: 400,
+    ws: false,
+    meaning:
+      'the request breaks the API: a malformed request line, path, header or body (a path that is not valid percent-encoding, a path parameter over 100 characters), or a field outside its schema or of another type; `message` says which',
+  },
   bad_token: { status: 403, ws: true, meaning: 'the token holds no seat in this game' },
   origin_not_allowed: { status: 403, ws: false, meaning: 'the WebSocket upgrade came from a browser origin outside the allow-list' },
   not_found: { status: 404, ws: false, meaning: 'no such route' },
   unknown_game: { status: 404, ws: true, meaning: 'no game with that id' },
   no_analysis: { status: 404, ws: false, meaning: 'nobody has asked for this game’s analysis yet (`POST` it first)' },
   request_timeout: { status: 408, ws: false, meaning: 'the request was not received in time' },
-  too_many_requests: { status: 429, ws: false, meaning: 'this address created games or took seats too often (`TESSERA_CREATES_PER_MINUTE`); retry after `Retry-After` seconds' },
+  too_many_requests: {
+    status: 429,
+    ws: false,
+    meaning: 'this address created games, took seats or asked for analyses too often (`TESSERA_CREATES_PER_MINUTE` a minute for each); retry after `Retry-After` seconds',
+  },
   analysis_queue_full: { status: 429, ws: false, meaning: 'as many game analyses wait as allowed (`TESSERA_MAX_ANALYSES`); retry after `Retry-After` seconds' },
   too_many_connections: { status: 429, ws: false, meaning: 'this address holds as many WebSocket connections as allowed (`TESSERA_WS_PER_IP`)' },
   no_seat: { status: 409, ws: false, meaning: 'the seat asked for is not open (or none is left)' },

@@ -10,7 +10,9 @@ import { once } from 'node:events';
 import { test } from 'node:test';
 import pino from 'pino';
 import { analysePosition, analysisPositions } from '../bot-engine/analysis.ts';
-import { legalMoves, newGame, playMove } from '../bot-engine/game.ts';
+import { chooseMove } from '../bot-engine/bots/index.ts';
+import { legalMoves, newGame, playMove, resolvedToMove } from '../bot-engine/game.ts';
+import { fnv1a, mixSeed } from '../bot-engine/rng.ts';
 import { toRecord } from '../bot-engine/record.ts';
 import { BAG_SIZE, H_BAGPOS } from '../bot-engine/state.ts';
 import { AnalysisQueueFullError, AnalysisService } from '../server/analysis/service.ts';
@@ -40,6 +42,34 @@ test('a verdict depends on the mover’s view only, is the same every time, and 
   const best = analysePosition(s, first.best, 42);
   assert.equal(best?.loss, 0);
   assert.equal(analysePosition(s, { x: 99, y: 99, rotation: 0, meeple: null }, 42), null, 'an illegal move has no verdict');
+});
+
+test('a real game’s analysis: one move, one value; a move other than the played one always loses points', () => {
+  // A whole game between a random and a greedy bot, judged as the service seeds it.
+  const s = newGame({ players: 2, seed: 'analysis-real' });
+  for (let i = 0; !s.finished; i++) {
+    const outcome = playMove(s, resolvedToMove(s, chooseMove(s, i % 2 ? 'greedy' : 'random', i)));
+    assert.ok(!('error' in outcome));
+  }
+  const record = toRecord(s, ['Ann', 'Bob'], 'analysis-real');
+  const seed = fnv1a('analysis-real');
+  let compared = 0;
+  // The first 30 placements (~150 ms each): enough to meet moves the rollouts rate above the expert's.
+  for (const p of [...analysisPositions(record)].slice(0, 30)) {
+    const v = analysePosition(p.view, p.played, mixSeed(seed, p.moveIndex));
+    assert.ok(v);
+    const what = `move ${p.moveIndex}: ${JSON.stringify(v)}`;
+    if (JSON.stringify(v.best) === JSON.stringify(v.played)) {
+      assert.equal(v.loss, 0, what);
+      assert.equal(v.bestValue, v.playedValue, what);
+      if (v.playedValue !== null) compared++;
+    } else {
+      assert.ok(v.loss > 0, what);
+      assert.ok(v.playedValue !== null && v.bestValue !== null, what);
+      assert.ok(Math.abs(v.loss - (v.bestValue - v.playedValue)) <= 0.011, `${what}: the loss is the difference (of unrounded values)`);
+    }
+  }
+  assert.ok(compared > 0, 'some played moves were rated at least as high as the expert’s choice');
 });
 
 test('positions: every placement of a record with the view its mover had', () => {

@@ -5,7 +5,6 @@
 // with a private Redis, two players each connected to a different instance play one game.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
@@ -13,10 +12,13 @@ import { OwnershipLostError } from '../server/games/store.ts';
 import { Client, createGame, get, playUntilOver, post, type Running, startServer, twoPeopleSetup } from './server-helpers.ts';
 import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
 import { type PrivateRedis, startRedis } from '../bench/lib/redis.ts';
+import { needing, POSTGRES, REDIS } from './support/needs.ts';
 import { type RunningServer, startServer as startProcess } from '../bench/lib/server.ts';
 import { randomMove } from '../bench/lib/game-client.ts';
 import { rng } from '../bench/lib/stats.ts';
 
+// Without PostgreSQL or Redis installed, skipped with one line each; under CI=true they fail.
+const { test, before, after } = needing([POSTGRES, REDIS]);
 const LEASE_SECONDS = 2;
 let postgres: PrivatePostgres;
 let redis: PrivateRedis;
@@ -38,7 +40,9 @@ async function startInstance(name: string, env: Record<string, string>): Promise
 }
 
 before(async () => {
-  [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+  // Each is kept as soon as it runs: if the other fails to start, `after` still stops it.
+  const started = await Promise.allSettled([startPostgres().then((p) => (postgres = p)), startRedis().then((r) => (redis = r))]);
+  for (const s of started) if (s.status === 'rejected') throw s.reason;
 });
 after(async () => {
   for (const i of instances) await i.kill('SIGKILL');

@@ -7,9 +7,12 @@
 // Needs `npm run build` (the bot worker and the client bundle); `npm test` does that first.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { CHROMIUM, needing } from './support/needs.ts';
 import { Client, createGame, playUntilOver } from './server-helpers.ts';
 import { type E2E, shot, startE2E } from './support/e2e.ts';
+
+// Without Chromium, skipped with one line each; under CI=true they fail.
+const { test, before, after } = needing([CHROMIUM]);
 
 let e2e: E2E;
 
@@ -60,6 +63,31 @@ test('end screen → "Analyse the game" → the replay shows points lost per mov
     assert.equal(await page.locator('.board-suggestion').count(), 0);
   }
   assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('an analysis lost to a server restart is asked for again by the replay, and finishes', async () => {
+  const { id, tokens } = await createGame(e2e.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], () => 'Rita');
+  const rita = await Client.join(e2e.ws, id, tokens.get(0));
+  await playUntilOver(new Map([[0, rita]]), 60_000);
+  rita.close();
+
+  const { page, errors } = await newPage();
+  await page.goto(`${e2e.base}/#/g/${id}`);
+  await page.click('.dialog.end [data-action=analyse-game]');
+  await page.waitForSelector('.analysis-box progress');
+  const before = (await (await fetch(`${e2e.base}/api/games/${id}/analysis`)).json()) as { status: string };
+  assert.ok(before.status === 'queued' || before.status === 'running', `still under way at the restart (${before.status})`);
+  // Waiting analyses live in memory: the new server has never heard of this one until asked again.
+  await e2e.restart();
+  await page.waitForSelector('.analysis-box .loss-strip', { timeout: 150_000 });
+  const stored = (await (await fetch(`${e2e.base}/api/games/${id}/analysis`)).json()) as { status: string };
+  assert.equal(stored.status, 'done');
+  // The stream's reconnects while the server was away are the browser's, not the page's errors.
+  assert.deepEqual(
+    errors.filter((e) => !/EventSource|ERR_CONNECTION_REFUSED|503|404/.test(e)),
+    [],
+  );
   await page.context().close();
 });
 

@@ -9,9 +9,12 @@
 
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { CHROMIUM, needing } from './support/needs.ts';
 import type { Page } from 'playwright-core';
 import { type E2E, type Placement, SHOTS, cellOnScreen, gameView, shot, startE2E, turnOf, waitMyTurn } from './support/e2e.ts';
+
+// Without Chromium, skipped with one line each; under CI=true they fail.
+const { test, before, after } = needing([CHROMIUM]);
 
 let e2e: E2E;
 let base: string;

@@ -11,10 +11,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { after, before, test } from 'node:test';
+import { CHROMIUM, needing } from './support/needs.ts';
 import type { BrowserContext, Page } from 'playwright-core';
 import { Client, createGame, playUntilOver } from './server-helpers.ts';
 import { type E2E, shot, startE2E, turnOf } from './support/e2e.ts';
+
+// Without Chromium, skipped with one line each; under CI=true they fail.
+const { test, before, after } = needing([CHROMIUM]);
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 // The machine running the tests may be busy: waits are generous.

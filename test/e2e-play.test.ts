@@ -8,9 +8,12 @@
 // test-results/e2e/. Needs `npm run build`.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { CHROMIUM, needing } from './support/needs.ts';
 import type { Page } from 'playwright-core';
 import { cellOnScreen, clickCell, type E2E, gameView, type Placement, shot, startE2E, waitMyTurn } from './support/e2e.ts';
+
+// Without Chromium, skipped with one line each; under CI=true they fail.
+const { test, before, after } = needing([CHROMIUM]);
 
 let e2e: E2E;
 

@@ -91,6 +91,11 @@ test('text length and shape are limited; a bad frame changes nothing', async () 
     [{ type: 'chat', text: 'y'.repeat(CHAT_MAX_CHARS * 2 + 1) }, /text/],
     [{ type: 'chat', text: ' \n\t \u202e ' }, /text is empty/],
     [{ type: 'chat', text: '' }, /text/],
+    // Nothing visible: zero-width space, Hangul filler, lone combining marks, a variation selector.
+    [{ type: 'chat', text: '\u200b\u200b\u200b' }, /no visible character/],
+    [{ type: 'chat', text: '\u3164 \u3164' }, /no visible character/],
+    [{ type: 'chat', text: '\u0301\u0308\u20dd' }, /no visible character/],
+    [{ type: 'chat', text: '\u200b\ufe0f\u2060\u115f\uffa0\u2800' }, /no visible character/],
     [{ type: 'chat' }, /either quick or text/],
     [{ type: 'chat', quick: 'hello', text: 'hi' }, /either quick or text/],
     [{ type: 'chat', quick: 'insult' }, /quick/],

@@ -20,6 +20,12 @@ function binDir(): string {
   return versions.length ? join(root, versions[0], 'bin') : '';
 }
 
+/** Where a PostgreSQL program is: a path, or a bare name to find on the PATH. */
+export function postgresProgram(name: string): string {
+  const bin = binDir();
+  return bin ? join(bin, name) : name;
+}
+
 export interface PrivatePostgres {
   /** postgres://… of the `postgres` database. */
   url: string;
@@ -29,32 +35,42 @@ export interface PrivatePostgres {
 }
 
 export async function startPostgres(): Promise<PrivatePostgres> {
-  const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), 'tessera-pg-'));
   const asRoot = process.getuid?.() === 0;
   const user = asRoot ? 'postgres' : userInfo().username;
-  if (asRoot) {
-    const { stdout } = await run('id', ['-u', 'postgres']);
-    const { stdout: gid } = await run('id', ['-g', 'postgres']);
-    chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
-  }
-  const as = (cmd: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]) : run(join(bin, cmd), args));
+  const as = (cmd: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', postgresProgram(cmd), ...args]) : run(postgresProgram(cmd), args));
   const data = join(dir, 'data');
-  await as('initdb', ['-D', data, '-U', user, '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
-  const port = await freePort();
-  // Throwaway data: no fsync; the socket goes into the temp dir, not /var/run.
-  await as('pg_ctl', [
-    '-D',
-    data,
-    '-w',
-    '-t',
-    '30',
-    '-l',
-    join(dir, 'log'),
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=100`,
-    'start',
-  ]);
+  const stop = async () => {
+    if (existsSync(join(data, 'postmaster.pid'))) await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  };
+  let port: number;
+  try {
+    if (asRoot) {
+      const { stdout } = await run('id', ['-u', 'postgres']);
+      const { stdout: gid } = await run('id', ['-g', 'postgres']);
+      chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
+    }
+    await as('initdb', ['-D', data, '-U', user, '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+    port = await freePort();
+    // Throwaway data: no fsync; the socket goes into the temp dir, not /var/run.
+    await as('pg_ctl', [
+      '-D',
+      data,
+      '-w',
+      '-t',
+      '30',
+      '-l',
+      join(dir, 'log'),
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=100`,
+      'start',
+    ]);
+  } catch (e) {
+    // Half started: stop what did start and remove the directory before failing.
+    await stop();
+    throw e;
+  }
   const url = `postgres://${user}@127.0.0.1:${port}/postgres`;
   let n = 0;
   return {
@@ -70,9 +86,6 @@ export async function startPostgres(): Promise<PrivatePostgres> {
       }
       return `postgres://${user}@127.0.0.1:${port}/${db}`;
     },
-    async stop() {
-      await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {});
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop,
   };
 }

@@ -22,6 +22,14 @@ export async function startRedis(): Promise<PrivateRedis> {
       }
     });
     proc.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
+    // Not installed (ENOENT) or not runnable: a rejection, not an uncaught 'error' event.
+    proc.once('error', (e: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(new Error(e.code === 'ENOENT' ? 'redis-server is not installed (Debian package redis-server)' : `redis-server did not start: ${e.message}`));
+    });
+  }).catch((e) => {
+    proc.kill('SIGKILL');
+    throw e;
   });
   return {
     url: `redis://127.0.0.1:${port}`,

@@ -3,7 +3,7 @@
 // seat's summary. Choosing a move steps the replay there; the replay asks which move the expert
 // suggested at a step to draw it as a ghost tile.
 
-import { api } from './api.ts';
+import { ApiError, api } from './api.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS } from './art.ts';
 import { esc, patch } from './dom.ts';
 import type { AnalysedMove, AnalysisAnswer, GameAnalysis } from './protocol.ts';
@@ -17,6 +17,10 @@ export class AnalysisPanel {
   private readonly gameId: string;
   private analysis: GameAnalysis | null = null;
   private events: EventSource | null = null;
+  /** Asks again after a lost analysis, backing off: 1 s, 2 s, … 30 s. */
+  private retries = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private destroyed = false;
   private step = -1;
   private readonly names: string[];
 
@@ -42,6 +46,9 @@ export class AnalysisPanel {
     try {
       this.show(await api.analyse(this.gameId));
     } catch (e) {
+      // Asking again after a restart: a server still away (or busy) is worth another try.
+      const retryable = !(e instanceof ApiError) || e.status === 429 || e.status >= 500;
+      if (this.retries > 0 && retryable) return this.lost();
       this.render({ kind: 'error', text: (e as Error).message });
     }
   }
@@ -54,7 +61,20 @@ export class AnalysisPanel {
   }
 
   destroy(): void {
+    this.destroyed = true;
+    clearTimeout(this.retryTimer);
     this.events?.close();
+  }
+
+  /** The stream ended for good without `done` or `failed`: the server answered an error (after a
+   * restart a waiting analysis is lost: `no_analysis`). POST again, which resumes or restarts it. */
+  private lost(): void {
+    this.events?.close();
+    this.events = null;
+    if (this.destroyed) return;
+    const delay = Math.min(30_000, 1000 * 2 ** this.retries++);
+    this.render({ kind: 'progress', text: 'The analysis was interrupted (the server may have restarted): asking again…', done: 0, total: 1 });
+    this.retryTimer = setTimeout(() => void this.request(), delay);
   }
 
   private show(answer: AnalysisAnswer): void {
@@ -69,6 +89,7 @@ export class AnalysisPanel {
       this.events = null;
       return this.render({ kind: 'error', text: `The analysis could not finish: ${answer.message ?? 'unknown error'}.` });
     }
+    if (answer.done > 0) this.retries = 0;
     const waiting =
       answer.status === 'queued' ? `Waiting: ${answer.position} ${answer.position === 1 ? 'analysis' : 'analyses'} ahead. Bots playing live games go first.` : 'Analysing with the expert bot…';
     this.render({ kind: 'progress', text: waiting, done: answer.done, total: answer.total });
@@ -78,6 +99,10 @@ export class AnalysisPanel {
       this.events.addEventListener('progress', onEvent);
       this.events.addEventListener('done', onEvent);
       this.events.addEventListener('failed', onEvent);
+      // While the server is away the browser reconnects by itself (CONNECTING); CLOSED means it answered an error.
+      this.events.addEventListener('error', () => {
+        if (this.events?.readyState === EventSource.CLOSED) this.lost();
+      });
     }
   }
 

@@ -14,7 +14,7 @@ import type { AnalysedMove, AnalysisAnswer, AnalysisProgress, GameAnalysis, Seat
 /** A move that loses this many expected points or more counts as a mistake. */
 export const MISTAKE_POINTS = 3;
 /** Bumped when the method changes: stored analyses say which one made them. */
-export const ANALYSIS_VERSION = 1;
+export const ANALYSIS_VERSION = 2;
 /** A position whose task fails (a worker crash) is tried this many times before the job ends. */
 const ATTEMPTS = 3;
 /** Failed analyses remembered (to answer "failed" rather than "never asked"), newest kept. */

@@ -17,6 +17,15 @@ export type ChatError = { error: 'bad_frame' | 'chat_rate_limited'; message: str
 // overrides and isolates that could make a message display as something else.
 const UNSAFE = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 
+// What shows nothing on its own: spaces, combining marks, format characters (U+200B, …) and the
+// other default-ignorable ones (U+3164 Hangul filler, variation selectors), braille blank.
+const INVISIBLE = /[\s\p{M}\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}\u2800]/gu;
+
+/** Whether a text shows at least one character (not only blanks and marks). */
+export function hasVisibleText(text: string): boolean {
+  return text.replace(INVISIBLE, '') !== '';
+}
+
 /** The text as shown to everyone: unsafe characters dropped, whitespace runs made one space. */
 export function cleanText(text: string): string {
   return text.replace(/\s+/g, ' ').replace(UNSAFE, '').replace(/ {2,}/g, ' ').trim();
@@ -33,6 +42,7 @@ export class TableTalk {
     if (content.text !== undefined) {
       text = cleanText(content.text);
       if (!text) return { error: 'bad_frame', message: 'text is empty' };
+      if (!hasVisibleText(text)) return { error: 'bad_frame', message: 'text has no visible character' };
       if ([...text].length > CHAT_MAX_CHARS) return { error: 'bad_frame', message: `text must be at most ${CHAT_MAX_CHARS} characters` };
     }
     if (!this.take(seat, now)) return { error: 'chat_rate_limited', message: `at most ${CHAT_BURST} messages at once, then one every ${CHAT_REFILL_MS / 1000} s` };

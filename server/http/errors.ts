@@ -2,7 +2,7 @@
 // {statusCode, code, message} with a code from the catalogue (server/errors.ts). No stack leaves.
 
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type HttpErrorCode, errorBody } from '../errors.ts';
 import { OverloadError } from '../games/service.ts';
 import { GameElsewhereError, StorageError } from '../games/store.ts';
@@ -14,13 +14,23 @@ export const errorSchema = {
   properties: { statusCode: { type: 'integer' }, code: { type: 'string' }, message: { type: 'string' } },
 } as const;
 
-/** The catalogue code for a framework error (a bad body, a wrong content type, …). */
+/** The catalogue code for a framework error (a bad body, a wrong content type, …); any other
+ * client error is a `bad_request` (400), so the status always is the code's. */
 function frameworkCode(status: number): HttpErrorCode {
   if (status === 413) return 'too_large';
   if (status === 415) return 'unsupported_media_type';
   if (status === 431) return 'headers_too_large';
   if (status === 408) return 'request_timeout';
   return status === 404 ? 'not_found' : 'bad_request';
+}
+
+/** fastify's `frameworkErrors`: errors its router raises before any route or error handler
+ * runs (a path that is not valid percent-encoding, a path parameter over 100 characters). */
+export function onRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const message =
+    error.code === 'FST_ERR_BAD_URL' ? 'the path is not valid percent-encoded UTF-8' : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is over 100 characters' : error.message;
+  request.log.warn({ code: error.code }, message);
+  void reply.code(400).send(errorBody('bad_request', message));
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
@@ -39,9 +49,9 @@ export function installErrorHandling(app: FastifyInstance): void {
     const fe = err as FastifyError;
     if (fe.validation) return reply.code(400).send(errorBody('bad_request', fe.message));
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-      const code = frameworkCode(fe.statusCode);
+      const body = errorBody(frameworkCode(fe.statusCode), fe.message);
       request.log.warn({ code: fe.code, statusCode: fe.statusCode }, fe.message);
-      return reply.code(fe.statusCode).send({ ...errorBody(code, fe.message), statusCode: fe.statusCode });
+      return reply.code(body.statusCode).send(body);
     }
     request.log.error({ err }, 'request failed');
     return reply.code(500).send(errorBody('internal', 'internal server error'));

@@ -8,6 +8,7 @@ import type { Room } from '../games/room.ts';
 import { GameElsewhereError } from '../games/store.ts';
 import type { Relay } from '../cluster/relay.ts';
 import { RematchElsewhereError } from '../games/service.ts';
+import { hasVisibleText } from '../games/table-talk.ts';
 import { ApiError } from '../errors.ts';
 import { CreateGameBody, FinishedGames, FinishedGamesQuery, GameRecordReply, GameSummary, IdParams, JoinBody, OpenGames, OpenGamesQuery, RematchBody, SeatGrant } from '../wire/api.ts';
 
@@ -102,6 +103,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const id = request.params.id;
       const name = request.body.name.trim();
+      if (!hasVisibleText(name)) throw new ApiError('bad_request', 'name has no visible character');
       let result: Awaited<ReturnType<Room['join']>> | Awaited<ReturnType<Relay['join']>>;
       try {
         result = await (await room(id)).join(name, request.body.seat);

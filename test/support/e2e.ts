@@ -22,6 +22,8 @@ export interface E2E {
   /** The WebSocket endpoint, for Node clients beside the browsers. */
   ws: string;
   newPage(viewport?: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
+  /** Stops the server and starts a new one on the same port and data directory. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,9 +57,13 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
       ...options.config,
     },
   );
-  const app: FastifyInstance = await buildApp(config);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  await app.tessera.poolStarted;
+  const serve = async (on: number): Promise<FastifyInstance> => {
+    const started = await buildApp(config);
+    await started.listen({ port: on, host: '127.0.0.1' });
+    await started.tessera.poolStarted;
+    return started;
+  };
+  let app = await serve(0);
   const port = (app.server.address() as { port: number }).port;
   const base = `http://127.0.0.1:${port}`;
   const browser: Browser = await chromium.launch({
@@ -80,6 +86,10 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
       // The machine running the tests may be busy: waits are generous.
       page.setDefaultTimeout(30000);
       return { context, page, errors };
+    },
+    async restart() {
+      await app.close();
+      app = await serve(port);
     },
     async close() {
       await browser.close();
