@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryStore, type GameSetup, type GameStore, RematchTakenError } from '../server/games/store.ts';
+import { MemoryStore, type GameSetup, type GameStore, RematchTakenError, type StoredGame } from '../server/games/store.ts';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
@@ -85,7 +85,7 @@ for (const [name, make] of stores) {
       await new Promise((r) => setTimeout(r, 3)); // distinct finish times
     }
     assert.deepEqual(
-      (await store.unfinished()).map((g) => g.setup.id),
+      ((await store.unfinished()) as StoredGame[]).map((g) => g.setup.id),
       ['f4'],
     );
     const first = await store.listFinished({ limit: 2 });
