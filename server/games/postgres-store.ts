@@ -217,11 +217,7 @@ export class PostgresStore implements GameStore, StoreMaintenance {
 
   async unfinished(): Promise<(StoredGame | DamagedGame)[]> {
     const { rows } = await this.read('SELECT * FROM games WHERE NOT finished ORDER BY created_at, id');
-    return parseRows(
-      rows,
-      (row) => row.id,
-      (row) => this.toGame(row),
-    );
+    return parseRows(rows, (row) => this.toGame(row));
   }
 
   async listFinished(query: ListFinishedQuery): Promise<FinishedPage> {
@@ -251,11 +247,7 @@ export class PostgresStore implements GameStore, StoreMaintenance {
        ORDER BY created_at DESC, id DESC LIMIT $1`,
       [limit],
     );
-    return parseRows(
-      rows,
-      (row) => row.id,
-      (row) => this.toGame(row),
-    );
+    return parseRows(rows, (row) => this.toGame(row));
   }
 
   async close(): Promise<void> {
@@ -308,11 +300,7 @@ export class PostgresStore implements GameStore, StoreMaintenance {
       [this.instance, this.leaseMs, limit, [...this.owned, ...this.damaged]],
     );
     for (const row of rows) this.epochs.set(row.id, Number(row.owner_epoch));
-    return parseRows(
-      rows,
-      (row) => row.id,
-      async (row) => this.owning(await this.toGame(row)),
-    );
+    return parseRows(rows, async (row) => this.owning(await this.toGame(row)));
   }
 
   /** Extends the lease of every game this instance owns; returns those it no longer owns (taken

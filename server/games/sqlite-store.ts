@@ -199,11 +199,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
   }
 
   async unfinished(): Promise<(StoredGame | DamagedGame)[]> {
-    return parseRows(
-      this.statements.unfinished.all() as Row[],
-      (row) => row.id as string,
-      (row) => this.toGame(row),
-    );
+    return parseRows(this.statements.unfinished.all() as Row[], (row) => this.toGame(row));
   }
 
   /** Finished games, most recent first; `player` matches a seat holder's name (any case). */

@@ -118,7 +118,7 @@ export function ownSetup<T extends { setup: GameSetup }>(id: string, game: T): T
 }
 
 /** Parses each row on its own: a damaged one becomes a marker, the others are unaffected. */
-export async function parseRows<R>(rows: R[], idOf: (row: R) => string, parse: (row: R) => Promise<StoredGame> | StoredGame): Promise<(StoredGame | DamagedGame)[]> {
+export async function parseRows<R>(rows: R[], parse: (row: R) => Promise<StoredGame> | StoredGame): Promise<(StoredGame | DamagedGame)[]> {
   return Promise.all(
     rows.map(async (row) => {
       try {
