@@ -140,7 +140,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     overloaded: () => tessera.notReadyReason(),
     expiry: config,
     finishedCache: config.finishedCache,
-    ...(cluster ? { takeOver: (id: string) => cluster.claim(id), listOpen: (limit: number) => cluster.openListed(limit) } : {}),
+    ...(cluster ? { takeOver: (id: string) => cluster.claim(id), listOpen: (limit: number) => cluster.openListed(limit), setAside: (id: string) => cluster.setAside(id) } : {}),
   });
   if (cluster) {
     tessera.leases = new Leases({ store: cluster, games: tessera.games, log: logger.child({ component: 'leases' }), room: () => config.maxGames - tessera.games.activeCount() });

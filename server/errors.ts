@@ -52,6 +52,11 @@ export const ERRORS = {
     ws: true,
     meaning: 'another instance of a cluster owns this game and this one does not relay to it (no `TESSERA_REDIS_URL`), or its owner died and the takeover is under way: retry in a few seconds',
   },
+  game_damaged: {
+    status: 500,
+    ws: true,
+    meaning: 'this game’s stored data is damaged (it does not parse or replay): the server sets it aside and serves every other game; an operator can export or remove it (docs/OPERATIONS.md)',
+  },
   shutting_down: { status: 503, ws: false, meaning: 'the server is shutting down: every request, the WebSocket upgrade included, gets this; retry after `Retry-After` seconds' },
   bad_json: { status: null, ws: true, meaning: 'the message is not JSON' },
   bad_frame: { status: null, ws: true, meaning: 'not one of the client frames, or it breaks the schema; `message` names the field' },

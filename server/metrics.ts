@@ -42,6 +42,7 @@ export class Metrics {
   readonly shed = this.counter('tessera_shed_total', 'Requests refused under overload', ['what']);
   readonly games = this.gauge('tessera_games_active', 'Games in memory, not finished');
   readonly roomsInMemory = this.gauge('tessera_games_in_memory', 'Games held in memory: unfinished, finished with someone watching, and the finished-game cache');
+  readonly gamesDamaged = this.gauge('tessera_games_damaged', 'Stored games set aside because their data does not parse or replay (each answers game_damaged; docs/OPERATIONS.md)');
   readonly abandoned = this.counter('tessera_games_abandoned_total', 'Games ended because they expired, by why', ['why']);
   readonly storeWriteFailures = this.counter('tessera_store_write_failures_total', 'Game store writes that could not commit (nothing changed), by operation', ['op']);
   readonly storeWritable = this.gauge('tessera_store_writable', '1 while the game store commits writes, 0 while they fail');

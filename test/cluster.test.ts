@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
-import { OwnershipLostError } from '../server/games/store.ts';
+import { OwnershipLostError, type StoredGame } from '../server/games/store.ts';
 import { Client, createGame, get, playUntilOver, post, type Running, startServer, twoPeopleSetup } from './server-helpers.ts';
 import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
 import { type PrivateRedis, startRedis } from '../bench/lib/redis.ts';
@@ -178,7 +178,7 @@ test('postgres store: a stale owner’s write is refused in its own transaction 
   await assert.rejects(() => y.appendMoves('f', [move(9)], null), OwnershipLostError);
   await new Promise((r) => setTimeout(r, 300));
   const [taken] = await y.claimExpired(10);
-  assert.equal(taken.setup.id, 'f');
+  assert.equal((taken as StoredGame).setup.id, 'f');
   await assert.rejects(() => x.appendMoves('f', [move(2)], null), OwnershipLostError);
   await assert.rejects(() => x.takeSeat('f', 0, { name: 'late', tokenHash: null }), OwnershipLostError);
   await y.appendMoves('f', [move(2)], null);

@@ -2,6 +2,9 @@
 // as it stood, its slot freed), and finished games leave memory for a bounded cache.
 
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { replayRecord } from '../bot-engine/record.ts';
 import { Client, createGame, get, post, startServer } from './server-helpers.ts';
@@ -82,6 +85,85 @@ test('finished games leave memory: only a bounded cache stays, and they are stil
     // Any of them is still served (from the store), without growing memory past the cache.
     for (const id of ids.slice(0, 20)) assert.equal((await get(server.base, `/api/games/${id}`)).body.status, 'finished');
     assert.equal(await metric(server.base, 'tessera_games_in_memory'), 5);
+  } finally {
+    await server.app.close();
+  }
+});
+
+/** Polls until `ok` holds (or the time is up); returns the last value. */
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms: number): Promise<T> {
+  const end = Date.now() + ms;
+  let v = await read();
+  while (!ok(v) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 50));
+    v = await read();
+  }
+  return v;
+}
+
+const finishedAt = async (base: string, id: string) => {
+  const entry = (await get(base, '/api/games/finished')).body.games.find((g: { id: string }) => g.id === id);
+  return entry && { at: Date.parse(entry.finishedAt), abandoned: entry.abandoned };
+};
+
+test('restarts neither extend nor cut expiry: three seated players who never connect expire on time under a restart every 1.5 s', { timeout: 60_000 }, async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tessera-expiry-'));
+  const config = { dataDir, expireAwaySeconds: 2, expireOpenSeatSeconds: 3600, expireIdleSeconds: 3600 };
+  // New games wait for a warm pool; restarts need none (no bot plays here).
+  let server = await startServer(config);
+  let restarts = 0;
+  try {
+    const id = (await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }, { kind: 'person' }] })).body.id;
+    for (const name of ['Ann', 'Ben']) await post(server.base, `/api/games/${id}/seats`, { name });
+    const lastSeatFrom = Date.now();
+    assert.equal((await post(server.base, `/api/games/${id}/seats`, { name: 'Cat' })).status, 201);
+    const lastSeatTo = Date.now();
+    // Restarted before any server has been up for the 2 s the game may stay without a person.
+    while (Date.now() - lastSeatTo < 15_000) {
+      const status = await until(
+        () => get(server.base, `/api/games/${id}`).then((r) => r.body.status),
+        (s) => s === 'finished',
+        1500,
+      );
+      if (status === 'finished') break;
+      await server.app.close();
+      server = await startServer(config, false);
+      restarts++;
+    }
+    const end = await finishedAt(server.base, id);
+    assert.ok(end?.abandoned, `still not abandoned after ${restarts} restarts in ${Date.now() - lastSeatTo} ms`);
+    assert.ok(restarts >= 1, 'the game outlived a restart');
+    // Counted from the last seat taken, across the restarts: not earlier, and not much later
+    // (the sweep runs every 0.5 s; a restart leaves no server for a moment).
+    assert.ok(end.at >= lastSeatFrom + 2000, `abandoned ${end.at - lastSeatFrom} ms after the last seat: cut short`);
+    assert.ok(end.at <= lastSeatTo + 2000 + 3000, `abandoned ${end.at - lastSeatTo} ms after the last seat: extended`);
+  } finally {
+    await server.app.close();
+  }
+});
+
+test('a restart does not cut the time of people who were connected until it: away time counts from the shutdown', { timeout: 60_000 }, async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tessera-expiry-'));
+  const config = { dataDir, expireAwaySeconds: 2, expireOpenSeatSeconds: 3600, expireIdleSeconds: 3600 };
+  let server = await startServer(config);
+  try {
+    const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'person' }]);
+    const people = [await Client.join(server.ws, id, tokens.get(0)), await Client.join(server.ws, id, tokens.get(1))];
+    // Connected for longer than the away limit: only their presence keeps the game.
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.equal((await get(server.base, `/api/games/${id}`)).body.status, 'playing');
+    const closedFrom = Date.now();
+    await server.app.close();
+    for (const p of people) p.close();
+    server = await startServer(config, false);
+    const status = await until(
+      () => get(server.base, `/api/games/${id}`).then((r) => r.body.status),
+      (s) => s === 'finished',
+      10_000,
+    );
+    assert.equal(status, 'finished');
+    const end = await finishedAt(server.base, id);
+    assert.ok(end.at >= closedFrom + 2000, `abandoned ${end.at - closedFrom} ms after the shutdown: the restart cut the people's time`);
   } finally {
     await server.app.close();
   }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
-import { StorageError } from '../server/games/store.ts';
+import { StorageError, type StoredGame } from '../server/games/store.ts';
 import { replayRecord } from '../bot-engine/record.ts';
 import { Room } from '../server/games/room.ts';
 import { Client, createGame, get, post, startServer, twoPeopleSetup } from './server-helpers.ts';
@@ -95,7 +95,7 @@ test('a person’s move whose write fails changes nothing; play resumes when wri
   }
   // Everything acknowledged is in the file and replays.
   const reopened = new SqliteStore({ path });
-  const games = await reopened.unfinished();
+  const games = (await reopened.unfinished()) as StoredGame[];
   assert.equal(games.length, 1);
   assert.ok(games[0].moves.length >= 1);
   replayRecord(Room.recordOf(games[0]));

@@ -5,7 +5,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryStore, type GameSetup, type GameStore, RematchTakenError } from '../server/games/store.ts';
+import pg from 'pg';
+import { DamagedGameError, MemoryStore, type GameSetup, type GameStore, isDamaged, RematchTakenError, type StoredGame } from '../server/games/store.ts';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
@@ -87,7 +88,7 @@ for (const [name, make] of stores) {
       await new Promise((r) => setTimeout(r, 3)); // distinct finish times
     }
     assert.deepEqual(
-      (await store.unfinished()).map((g) => g.setup.id),
+      ((await store.unfinished()) as StoredGame[]).map((g) => g.setup.id),
       ['f4'],
     );
     const first = await store.listFinished({ limit: 2 });
@@ -252,6 +253,101 @@ for (const [name, make] of stores) {
     await store.saveAnalysis('h1', analysis);
     assert.deepEqual(await store.getAnalysis('h1'), analysis);
     await assert.rejects(() => store.saveAnalysis('nope', { ...analysis, gameId: 'nope' }));
+    await store.close();
+  });
+}
+
+for (const [name, make] of stores) {
+  test(`${name} store: a game keeps when it was last active and when a person was last seen`, async () => {
+    const store = await make();
+    await store.create(setup('a1', '2026-11-21T10:00:00.000Z'), [null, { name: 'Bot (random)', tokenHash: null }]);
+    const created = Date.parse('2026-11-21T10:00:00.000Z');
+    const times = async () => {
+      const g = (await store.get('a1'))!;
+      return [g.lastActivityAt, g.lastPersonAt];
+    };
+    assert.deepEqual(await times(), [created, created]);
+    const seated = Date.now();
+    await store.takeSeat('a1', 0, { name: 'Ann', tokenHash: null });
+    const [activity, person] = await times();
+    assert.ok(activity! >= seated && person === activity, 'taking a seat is activity, and a person seen');
+    await new Promise((r) => setTimeout(r, 5));
+    await store.appendMoves('a1', [move(1)], null);
+    const [moved, stillPerson] = await times();
+    assert.ok(moved! > activity!, 'a move is activity');
+    assert.equal(stillPerson, person, 'a move is not a person seen (a bot may have made it)');
+    await store.markSeen('a1', person! + 1000);
+    await store.markSeen('a1', person! + 10);
+    assert.deepEqual(await times(), [moved, person! + 1000], 'a later mark never moves back');
+    await store.close();
+  });
+}
+
+test('sqlite store: unfinished games stored before activity was kept count from the boot that migrates them', async () => {
+  const path = tempDb();
+  const a = new SqliteStore({ path });
+  await a.create(setup('old', '2020-01-01T00:00:00.000Z'), [null, null]);
+  await a.close();
+  const db = new DatabaseSync(path);
+  db.exec('ALTER TABLE games DROP COLUMN last_activity_at; ALTER TABLE games DROP COLUMN last_person_at; PRAGMA user_version = 2;');
+  db.close();
+  const migrated = Date.now();
+  const b = new SqliteStore({ path });
+  const g = (await b.get('old')) as StoredGame;
+  assert.ok(g.lastActivityAt! >= migrated - 1 && g.lastPersonAt === g.lastActivityAt, `${g.lastActivityAt} from ${migrated}`);
+  await b.close();
+});
+
+const damagers: [string, () => Promise<{ store: GameStore; damage: (id: string) => Promise<void> }>][] = [
+  [
+    'sqlite',
+    async () => {
+      const path = tempDb();
+      const store = new SqliteStore({ path });
+      const damage = async (id: string) => {
+        const db = new DatabaseSync(path);
+        db.prepare("UPDATE moves SET move = 'X' || substr(move, 2) WHERE game_id = ?").run(id);
+        db.close();
+      };
+      return { store, damage };
+    },
+  ],
+  [
+    'postgres',
+    async () => {
+      const url = await postgres.database('damage');
+      const store = await PostgresStore.open({ url });
+      const db = new pg.Client({ connectionString: url });
+      return {
+        store,
+        damage: async (id) => {
+          await db.connect();
+          await db.query(`UPDATE games SET setup = '{"id": "someone else"}' WHERE id = $1`, [id]);
+          await db.end();
+        },
+      };
+    },
+  ],
+];
+
+for (const [name, make] of damagers) {
+  test(`${name} store: a damaged row is a marker in listings and an error when read, never a failure of the others`, async () => {
+    const { store, damage } = await make();
+    for (const id of ['d1', 'd2', 'd3']) {
+      await store.create(setup(id), [null, null]);
+      await store.appendMoves(id, [move(1)], null);
+    }
+    await damage('d2');
+    const listed = await store.unfinished();
+    assert.deepEqual(
+      listed.map((g) => (isDamaged(g) ? `damaged ${g.id}` : g.setup.id)),
+      ['d1', 'damaged d2', 'd3'],
+    );
+    await assert.rejects(
+      () => store.get('d2'),
+      (e: unknown) => e instanceof DamagedGameError && e.gameId === 'd2',
+    );
+    assert.equal((await store.get('d3'))!.moves.length, 1);
     await store.close();
   });
 }

@@ -7,6 +7,7 @@
 import type { Logger } from 'pino';
 import type { GameService } from '../games/service.ts';
 import type { PostgresStore } from '../games/postgres-store.ts';
+import { isDamaged } from '../games/store.ts';
 
 export interface LeaseOptions {
   store: PostgresStore;
@@ -60,7 +61,8 @@ export class Leases {
       let n = 0;
       for (const stored of taken) {
         if (this.options.games.adopt(stored)) n++;
-        else this.options.store.release(stored.setup.id);
+        // A damaged one was set aside (GameService): never taken again by this instance.
+        else this.options.store.release(isDamaged(stored) ? stored.id : stored.setup.id);
       }
       if (n > 0) this.options.log.info({ games: n }, 'games taken over from an instance whose lease ran out');
       return n;

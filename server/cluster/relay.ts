@@ -14,11 +14,11 @@ import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import type { PostgresStore } from '../games/postgres-store.ts';
 import type { GameService } from '../games/service.ts';
-import { GameElsewhereError } from '../games/store.ts';
+import { DamagedGameError, GameElsewhereError } from '../games/store.ts';
 import { CLOSE } from '../ws/protocol.ts';
 import type { Metrics } from '../metrics.ts';
 
-type JoinResult = { seat: number; token: string } | { error: 'no_seat' | 'name_taken' | 'unknown_game' | 'game_elsewhere'; message: string };
+type JoinResult = { seat: number; token: string } | { error: 'no_seat' | 'name_taken' | 'unknown_game' | 'game_elsewhere' | 'game_damaged'; message: string };
 
 type Message =
   | { t: 'open'; conn: string; edge: string; data: string }
@@ -222,8 +222,9 @@ export class Relay {
       const room = await this.options.games.get(m.gameId);
       result = room ? await room.join(m.name, m.seat, m.forRematch === true) : { error: 'unknown_game', message: `no game ${JSON.stringify(m.gameId)}` };
     } catch (e) {
-      if (!(e instanceof GameElsewhereError)) throw e;
-      result = { error: 'game_elsewhere', message: e.message };
+      if (e instanceof DamagedGameError) result = { error: 'game_damaged', message: e.message };
+      else if (e instanceof GameElsewhereError) result = { error: 'game_elsewhere', message: e.message };
+      else throw e;
     }
     this.send(m.edge, { t: 'joined', id: m.id, result });
   }

@@ -44,4 +44,8 @@ export const MIGRATIONS: string[] = [
      created_at text NOT NULL,
      body jsonb NOT NULL
    );`,
+  // 3: expiry counts from stored activity (ms since the epoch: a seat taken or a move stored, and a
+  // person last seen). Games stored before it count from the boot that migrates them.
+  `ALTER TABLE games ADD COLUMN last_activity_at bigint, ADD COLUMN last_person_at bigint;
+   UPDATE games SET last_activity_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint, last_person_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint WHERE NOT finished;`,
 ];

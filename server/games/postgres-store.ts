@@ -12,15 +12,21 @@ import type { GameAnalysis } from '../wire/analysis.ts';
 import { MIGRATIONS } from './postgres-migrations.ts';
 import { decodeCursor, encodeCursor, StoreOpenError } from './sqlite-store.ts';
 import {
+  createdAtMs,
+  type DamagedGame,
   type FinishedPage,
   type GameEnd,
   type GameSetup,
   type GameStore,
   type ListFinishedQuery,
   OwnershipLostError,
+  ownSetup,
+  parseRow,
+  parseRows,
   RematchTakenError,
   type SeatHolder,
   StorageError,
+  type StoreMaintenance,
   type StoredGame,
 } from './store.ts';
 
@@ -42,7 +48,7 @@ type Client = pg.PoolClient;
 /** Migrations run under this advisory lock: instances starting together migrate once. */
 const MIGRATION_LOCK = 7_466_123;
 
-export class PostgresStore implements GameStore {
+export class PostgresStore implements GameStore, StoreMaintenance {
   readonly instance: string | null;
   readonly leaseMs: number;
   private readonly pool: pg.Pool;
@@ -50,6 +56,8 @@ export class PostgresStore implements GameStore {
   private readonly epochs = new Map<string, number>();
   /** Moves of each game this instance wrote, as far as it knows them committed. */
   private readonly counts = new Map<string, number>();
+  /** Damaged games this instance set aside: never taken over again (no claim-and-drop loop). */
+  private readonly damaged = new Set<string>();
 
   private constructor(pool: pg.Pool, options: PostgresStoreOptions) {
     this.pool = pool;
@@ -98,9 +106,9 @@ export class PostgresStore implements GameStore {
   async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
     await this.transaction(async (c) => {
       await c.query(
-        `INSERT INTO games (id, created_at, setup, holders, listed, owner, owner_epoch, lease_until)
-         VALUES ($1, $2, $3, $4, $5, $6, 1, CASE WHEN $6::text IS NULL THEN NULL ELSE now() + $7::integer * interval '1 millisecond' END)`,
-        [setup.id, setup.createdAt, JSON.stringify(setup), JSON.stringify(holders), setup.listed === true, this.instance, this.leaseMs],
+        `INSERT INTO games (id, created_at, setup, holders, listed, owner, owner_epoch, lease_until, last_activity_at, last_person_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 1, CASE WHEN $6::text IS NULL THEN NULL ELSE now() + $7::integer * interval '1 millisecond' END, $8, $8)`,
+        [setup.id, setup.createdAt, JSON.stringify(setup), JSON.stringify(holders), setup.listed === true, this.instance, this.leaseMs, createdAtMs(setup)],
       );
       for (const [seat, h] of holders.entries()) if (h) await c.query('INSERT INTO seat_names (game_id, seat, name) VALUES ($1, $2, $3)', [setup.id, seat, h.name]);
     });
@@ -114,7 +122,7 @@ export class PostgresStore implements GameStore {
       const holders = row.holders as (SeatHolder | null)[];
       if (seat < 0 || seat >= holders.length) throw new Error(`game ${id} has no seat ${seat}`);
       holders[seat] = { ...holder };
-      await c.query('UPDATE games SET holders = $2 WHERE id = $1', [id, JSON.stringify(holders)]);
+      await c.query('UPDATE games SET holders = $2, last_activity_at = $3, last_person_at = $3 WHERE id = $1', [id, JSON.stringify(holders), Date.now()]);
       await c.query('INSERT INTO seat_names (game_id, seat, name) VALUES ($1, $2, $3) ON CONFLICT (game_id, seat) DO UPDATE SET name = EXCLUDED.name', [id, seat, holder.name]);
     });
   }
@@ -133,14 +141,11 @@ export class PostgresStore implements GameStore {
         await c.query(`INSERT INTO moves (game_id, seq, move) VALUES ${values}`, [id, ...moves.flatMap((m, i) => [start + i, JSON.stringify(m)])]);
       }
       if (end)
-        await c.query('UPDATE games SET move_count = move_count + $2, finished = true, finished_at = $3, abandoned = $4, final_scores = $5, lease_until = NULL WHERE id = $1', [
-          id,
-          moves.length,
-          new Date().toISOString(),
-          end.abandoned,
-          JSON.stringify(end.scores),
-        ]);
-      else await c.query('UPDATE games SET move_count = move_count + $2 WHERE id = $1', [id, moves.length]);
+        await c.query(
+          'UPDATE games SET move_count = move_count + $2, finished = true, finished_at = $3, abandoned = $4, final_scores = $5, lease_until = NULL, last_activity_at = coalesce($6, last_activity_at) WHERE id = $1',
+          [id, moves.length, new Date().toISOString(), end.abandoned, JSON.stringify(end.scores), moves.length > 0 ? Date.now() : null],
+        );
+      else await c.query('UPDATE games SET move_count = move_count + $2, last_activity_at = coalesce($3, last_activity_at) WHERE id = $1', [id, moves.length, moves.length > 0 ? Date.now() : null]);
     });
     this.counts.set(id, stored);
     if (end) {
@@ -168,6 +173,11 @@ export class PostgresStore implements GameStore {
       if (taken && taken !== rematchId) throw new RematchTakenError(id, taken);
       await c.query('UPDATE games SET rematch_id = $2 WHERE id = $1', [id, rematchId]);
     });
+  }
+
+  async markSeen(id: string, at: number): Promise<void> {
+    // Not fenced: a presence mark is advisory, and never moves back.
+    await this.read('UPDATE games SET last_person_at = greatest(coalesce(last_person_at, 0), $2) WHERE id = $1 AND NOT finished', [id, Math.round(at)]);
   }
 
   async recordHint(id: string, seat: number): Promise<void> {
@@ -205,9 +215,9 @@ export class PostgresStore implements GameStore {
     return rows[0] && this.toGame(rows[0]);
   }
 
-  async unfinished(): Promise<StoredGame[]> {
+  async unfinished(): Promise<(StoredGame | DamagedGame)[]> {
     const { rows } = await this.read('SELECT * FROM games WHERE NOT finished ORDER BY created_at, id');
-    return Promise.all(rows.map((row) => this.toGame(row)));
+    return parseRows(rows, (row) => this.toGame(row));
   }
 
   async listFinished(query: ListFinishedQuery): Promise<FinishedPage> {
@@ -231,13 +241,13 @@ export class PostgresStore implements GameStore {
   }
 
   /** Listed games with an open seat on any instance, newest first (the lobby across instances). */
-  async openListed(limit: number): Promise<StoredGame[]> {
+  async openListed(limit: number): Promise<(StoredGame | DamagedGame)[]> {
     const { rows } = await this.read(
       `SELECT * FROM games WHERE listed AND NOT finished AND EXISTS (SELECT 1 FROM jsonb_array_elements(holders) h WHERE h = 'null'::jsonb)
        ORDER BY created_at DESC, id DESC LIMIT $1`,
       [limit],
     );
-    return Promise.all(rows.map((row) => this.toGame(row)));
+    return parseRows(rows, (row) => this.toGame(row));
   }
 
   async close(): Promise<void> {
@@ -279,7 +289,7 @@ export class PostgresStore implements GameStore {
 
   /** Takes over up to `limit` unfinished games whose lease ran out (their owner died or lost
    * the database), each at a new epoch; returns them to be replayed. */
-  async claimExpired(limit: number): Promise<StoredGame[]> {
+  async claimExpired(limit: number): Promise<(StoredGame | DamagedGame)[]> {
     if (!this.instance || limit <= 0) return [];
     const { rows } = await this.read(
       `UPDATE games g SET owner = $1, owner_epoch = g.owner_epoch + 1, lease_until = now() + $2::integer * interval '1 millisecond'
@@ -287,10 +297,10 @@ export class PostgresStore implements GameStore {
              ORDER BY lease_until NULLS FIRST LIMIT $3 FOR UPDATE SKIP LOCKED) expired
        WHERE g.id = expired.id RETURNING g.*`,
       // Games this instance holds are renewed, not taken again.
-      [this.instance, this.leaseMs, limit, this.owned],
+      [this.instance, this.leaseMs, limit, [...this.owned, ...this.damaged]],
     );
     for (const row of rows) this.epochs.set(row.id, Number(row.owner_epoch));
-    return Promise.all(rows.map(async (row) => this.owning(await this.toGame(row))));
+    return parseRows(rows, async (row) => this.owning(await this.toGame(row)));
   }
 
   /** Extends the lease of every game this instance owns; returns those it no longer owns (taken
@@ -326,6 +336,12 @@ export class PostgresStore implements GameStore {
     this.counts.delete(id);
   }
 
+  /** A damaged game (it does not parse or replay): let go, and never taken over again here. */
+  setAside(id: string): void {
+    this.release(id);
+    this.damaged.add(id);
+  }
+
   /** A game just taken: its record as stored is what this instance builds on. */
   private owning(game: StoredGame): StoredGame {
     this.counts.set(game.setup.id, game.moves.length);
@@ -355,15 +371,44 @@ export class PostgresStore implements GameStore {
 
   private async toGame(row: Row): Promise<StoredGame> {
     const { rows } = await this.read('SELECT move FROM moves WHERE game_id = $1 ORDER BY seq', [row.id]);
-    return {
-      setup: row.setup,
-      holders: row.holders,
-      moves: rows.map((m) => m.move as RecordMove),
-      finished: row.finished === true,
-      end: endOf(row),
-      rematch: row.rematch_id ?? null,
-      hints: row.hints ?? [],
-    };
+    // jsonb always parses; what it holds is checked where the game is rebuilt (GameService).
+    return parseRow(row.id, () =>
+      ownSetup(row.id, {
+        setup: row.setup,
+        holders: row.holders,
+        moves: rows.map((m) => m.move as RecordMove),
+        finished: row.finished === true,
+        end: endOf(row),
+        rematch: row.rematch_id ?? null,
+        hints: row.hints ?? [],
+        ...(row.last_activity_at == null ? {} : { lastActivityAt: Number(row.last_activity_at) }),
+        ...(row.last_person_at == null ? {} : { lastPersonAt: Number(row.last_person_at) }),
+      }),
+    );
+  }
+
+  // --- Operators' maintenance (npm run games) ---------------------------------------------------
+
+  async ids(): Promise<string[]> {
+    return (await this.read('SELECT id FROM games ORDER BY created_at, id')).rows.map((r) => r.id as string);
+  }
+
+  async raw(id: string): Promise<Record<string, unknown> | undefined> {
+    const { rows } = await this.read('SELECT * FROM games WHERE id = $1', [id]);
+    if (!rows[0]) return undefined;
+    const moves = (await this.read('SELECT seq, move FROM moves WHERE game_id = $1 ORDER BY seq', [id])).rows;
+    const analysis = (await this.read('SELECT body FROM analyses WHERE game_id = $1', [id])).rows[0];
+    return { ...rows[0], moves, analysis: analysis?.body ?? null };
+  }
+
+  async remove(id: string): Promise<boolean> {
+    let found = false;
+    await this.transaction(async (c) => {
+      for (const table of ['moves', 'seat_names', 'analyses']) await c.query(`DELETE FROM ${table} WHERE game_id = $1`, [id]);
+      found = ((await c.query('DELETE FROM games WHERE id = $1', [id])).rowCount ?? 0) > 0;
+    });
+    this.release(id);
+    return found;
   }
 
   private async read(sql: string, params: unknown[] = []): Promise<pg.QueryResult<Row>> {

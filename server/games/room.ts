@@ -53,6 +53,9 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest()
 
 /** A bot move whose write failed is tried again after this long (the disk may have room again). */
 export const STORE_RETRY_MS = 2000;
+/** A game's "person last seen" is stored at most this often (on connects, leaves, and while
+ * someone stays connected, at each expiry sweep): a restart loses at most this much of it. */
+export const PERSON_SEEN_WRITE_MS = 5000;
 /** A hint is the strongest bot's move. */
 const HINT_LEVEL: BotLevel = 'expert';
 
@@ -87,6 +90,9 @@ export class Room {
   /** For expiry (GameService.sweep): when anything last happened, and when a person last was here. */
   private lastActivityAt = Date.now();
   private lastPersonAt = Date.now();
+  /** When `lastPersonAt` was last written to the store, and the throttled write waiting. */
+  private personStoredAt = 0;
+  private personWrite: NodeJS.Timeout | null = null;
 
   private constructor(stored: StoredGame, state: GameState, deps: RoomDeps, botsEnabled: boolean, moves: LastMove[]) {
     this.id = stored.setup.id;
@@ -126,6 +132,9 @@ export class Room {
     const record = Room.recordOf(stored);
     const replay = replayRecord(record);
     const room = new Room(stored, replay.state, deps, false, moveHistory(record, replay));
+    // Expiry counts on from the stored activity: a restart neither extends nor cuts a game's time.
+    room.lastActivityAt = stored.lastActivityAt ?? room.lastActivityAt;
+    room.lastPersonAt = stored.lastPersonAt ?? room.lastPersonAt;
     if (room.status === 'playing') {
       for (let seat = 0; seat < stored.setup.seats.length; seat++) room.clock.presence(seat, false);
       room.clock.armTurn();
@@ -195,7 +204,8 @@ export class Room {
     if (chosen === undefined || !open.includes(chosen)) return { error: 'no_seat', message: seat === undefined ? 'no open seat is left' : `seat ${seat} is not open` };
     if (this.holders.some((h) => h?.name === name)) return { error: 'name_taken', message: `the name ${JSON.stringify(name)} is taken in this game` };
     const token = await this.issueToken(chosen, name);
-    this.lastActivityAt = Date.now();
+    // The store wrote both with the seat: a person taking a seat was seen.
+    this.lastActivityAt = this.lastPersonAt = this.personStoredAt = Date.now();
     this.log.info({ seat: chosen, name }, 'seat taken');
     if (this.status === 'playing') {
       this.log.info('game started');
@@ -241,7 +251,7 @@ export class Room {
       sub.update(this.view(null), this.lastMove);
       return;
     }
-    this.lastPersonAt = Date.now();
+    this.seen();
     // A person coming back takes the seat back from the stand-in.
     this.clock.presence(sub.seat, true);
     if (!this.claim(sub.seat)) this.changed();
@@ -249,7 +259,7 @@ export class Room {
 
   unsubscribe(sub: Subscriber): void {
     if (!this.subscribers.delete(sub) || sub.seat === null) return;
-    this.lastPersonAt = Date.now();
+    this.seen();
     this.clock.presence(sub.seat, this.connected(sub.seat));
     this.broadcast();
   }
@@ -275,6 +285,37 @@ export class Room {
    * connected (0 while one is). */
   idleFor(now = Date.now()): { activity: number; people: number } {
     return { activity: now - this.lastActivityAt, people: this.peoplePresent ? 0 : now - this.lastPersonAt };
+  }
+
+  /** A seat holder is here (or just left): remembered now, stored throttled (PERSON_SEEN_WRITE_MS). */
+  private seen(): void {
+    this.lastPersonAt = Date.now();
+    if (this.personWrite || this.draining || this.closed) return;
+    const wait = this.personStoredAt + PERSON_SEEN_WRITE_MS - this.lastPersonAt;
+    if (wait <= 0) return void this.storeSeen();
+    this.personWrite = setTimeout(() => {
+      this.personWrite = null;
+      void this.storeSeen();
+    }, wait);
+    this.personWrite.unref();
+  }
+
+  /** The expiry sweep: people connected now are seen now. */
+  notePresence(): void {
+    if (this.peoplePresent) this.seen();
+  }
+
+  /** Stores when a person was last seen (now, while one is connected). Never throws: a failed
+   * write is logged by the store's watcher, and the next one carries the newer time. */
+  private async storeSeen(): Promise<void> {
+    if (this.status === 'finished') return;
+    if (this.peoplePresent) this.lastPersonAt = Date.now();
+    this.personStoredAt = Date.now();
+    try {
+      await this.deps.store.markSeen(this.id, this.lastPersonAt);
+    } catch (err) {
+      if (!(err instanceof StorageError)) this.log.warn({ err: (err as Error).message }, 'when a person was last seen could not be stored');
+    }
   }
 
   /** Takes a seat back from its stand-in bot; false when no bot stands in for it. */
@@ -567,10 +608,14 @@ export class Room {
     return Room.recordOf(stored);
   }
 
-  /** Lets a bot search in flight finish (its move is stored) but starts no new one. */
-  drain(): void {
+  /** Lets a bot search in flight finish (its move is stored) but starts no new one. People
+   * connected now were seen until now: stored, so their time away counts from the shutdown. */
+  drain(): Promise<void> {
     this.draining = true;
     this.clock.stop();
+    if (this.personWrite) clearTimeout(this.personWrite);
+    this.personWrite = null;
+    return this.peoplePresent || this.lastPersonAt > this.personStoredAt ? this.storeSeen() : Promise.resolve();
   }
 
   /** Another instance owns the game now: everyone connected is sent there, and the room stops. */
@@ -585,6 +630,8 @@ export class Room {
     this.clock.stop();
     if (this.storeRetry) clearTimeout(this.storeRetry);
     this.storeRetry = null;
+    if (this.personWrite) clearTimeout(this.personWrite);
+    this.personWrite = null;
     this.subscribers.clear();
   }
 }

@@ -13,12 +13,16 @@ import type { Metrics } from '../metrics.ts';
 import { ApiError } from '../errors.ts';
 import type { FinishedGame } from '../wire/api.ts';
 import { type BotMover, Room, type RoomDeps } from './room.ts';
+import { damageOf } from './integrity.ts';
 import {
   type ClockSetup,
+  type DamagedGame,
+  DamagedGameError,
   type FinishedEntry,
   GameElsewhereError,
   type GameSetup,
   type GameStore,
+  isDamaged,
   type ListFinishedQuery,
   RematchTakenError,
   type SeatSetup,
@@ -82,7 +86,9 @@ export interface ServiceOptions {
   /** In a cluster: takes over an unfinished game that is in no live instance's hands. */
   takeOver?: (id: string) => Promise<StoredGame | undefined>;
   /** In a cluster: listed games with an open seat on every instance, newest first. */
-  listOpen?: (limit: number) => Promise<StoredGame[]>;
+  listOpen?: (limit: number) => Promise<(StoredGame | DamagedGame)[]>;
+  /** In a cluster: a damaged game this instance took is let go and never taken again. */
+  setAside?: (id: string) => void;
 }
 
 export class GameService {
@@ -99,6 +105,8 @@ export class GameService {
   /** The pool is warm: rooms loaded from now on move their bots at once. */
   private botsReady = false;
   private readonly rematching = new Map<string, Promise<Room>>();
+  /** Games whose stored data does not parse or replay, with why: set aside, never served. */
+  private readonly damaged = new Map<string, string>();
 
   constructor(options: ServiceOptions) {
     this.options = options;
@@ -152,7 +160,9 @@ export class GameService {
       this.finishedRooms.set(id, cached);
       return cached;
     }
-    let stored = await this.store.get(id);
+    const known = this.damaged.get(id);
+    if (known !== undefined) return this.stillDamaged(id, known);
+    let stored = await this.read(id);
     if (!stored) return undefined;
     // In a cluster an unfinished game is played where it is owned: here only if its owner is gone.
     if (!stored.finished && this.options.takeOver) {
@@ -163,7 +173,7 @@ export class GameService {
     // Another request may have loaded it while this one read the store.
     const raced = this.rooms.get(id) ?? this.finishedRooms.get(id);
     if (raced) return raced;
-    const loaded = Room.restore(stored, this.deps());
+    const loaded = this.rebuild(stored);
     if (loaded.status === 'finished') this.remember(loaded);
     else {
       this.rooms.set(loaded.id, loaded);
@@ -175,29 +185,87 @@ export class GameService {
 
   /** A game as its record stands, for reading only (one another instance plays). */
   async peek(id: string): Promise<Room | undefined> {
-    const stored = await this.store.get(id);
+    const known = this.damaged.get(id);
+    if (known !== undefined) return this.stillDamaged(id, known);
+    const stored = await this.read(id);
     if (!stored) return undefined;
-    const shown = Room.restore(stored, this.deps());
+    const shown = this.rebuild(stored);
     shown.close();
     return shown;
   }
 
+  /** Damaged games set aside (the `tessera_games_damaged` gauge). */
+  get damagedCount(): number {
+    return this.damaged.size;
+  }
+
+  /** A game already found damaged: still so while its row is there (an operator may have
+   * removed it meanwhile: then there is no such game). */
+  private async stillDamaged(id: string, reason: string): Promise<never | undefined> {
+    const present = await this.store.get(id).then(Boolean, (e) => {
+      if (e instanceof DamagedGameError) return true;
+      throw e;
+    });
+    if (present) throw new DamagedGameError(id, reason);
+    this.damaged.delete(id);
+    this.options.metrics.gamesDamaged.set(this.damaged.size);
+    return undefined;
+  }
+
+  /** A stored game, or undefined; a row that does not parse is set aside (DamagedGameError). */
+  private async read(id: string): Promise<StoredGame | undefined> {
+    try {
+      return await this.store.get(id);
+    } catch (e) {
+      if (e instanceof DamagedGameError) this.setAside({ id, damaged: e.reason });
+      throw e;
+    }
+  }
+
+  /** The room a stored game replays to; one that does not is set aside (DamagedGameError). */
+  private rebuild(stored: StoredGame): Room {
+    const id = stored.setup.id;
+    try {
+      const problem = damageOf(stored);
+      if (problem) throw new Error(problem);
+      return Room.restore(stored, this.deps());
+    } catch (e) {
+      const reason = `does not replay: ${(e as Error).message}`;
+      this.setAside({ id, damaged: reason });
+      throw new DamagedGameError(id, reason);
+    }
+  }
+
+  /** Counts a damaged game, logs it once (one line, no stack), and lets its lease go. */
+  private setAside(game: DamagedGame): void {
+    if (this.damaged.has(game.id)) return;
+    this.damaged.set(game.id, game.damaged);
+    this.options.metrics.gamesDamaged.set(this.damaged.size);
+    this.options.log.error({ gameId: game.id, reason: game.damaged }, 'stored game is damaged: set aside, its id answers game_damaged (docs/OPERATIONS.md: npm run games)');
+    this.options.setAside?.(game.id);
+  }
+
   /** A game this instance has just taken over (its owner's lease ran out): replayed from its
    * record; people reconnect with their seat tokens, bots move as soon as the pool is warm. */
-  adopt(stored: StoredGame): Room | undefined {
-    if (this.rooms.has(stored.setup.id)) return this.rooms.get(stored.setup.id);
-    try {
-      const room = Room.restore(stored, this.deps());
-      this.rooms.set(room.id, room);
-      room.log.info({ turn: room.turn }, 'game taken over from its previous owner');
-      this.options.metrics.takeovers.inc();
-      if (this.botsReady) room.resumeBots();
-      this.publish();
-      return room;
-    } catch (err) {
-      this.options.log.error({ err, gameId: stored.setup.id }, 'stored game does not replay: not taken over');
+  adopt(stored: StoredGame | DamagedGame): Room | undefined {
+    if (isDamaged(stored)) {
+      this.setAside(stored);
       return undefined;
     }
+    if (this.rooms.has(stored.setup.id)) return this.rooms.get(stored.setup.id);
+    let room: Room;
+    try {
+      room = this.rebuild(stored);
+    } catch (e) {
+      if (e instanceof DamagedGameError) return undefined;
+      throw e;
+    }
+    this.rooms.set(room.id, room);
+    room.log.info({ turn: room.turn }, 'game taken over from its previous owner');
+    this.options.metrics.takeovers.inc();
+    if (this.botsReady) room.resumeBots();
+    this.publish();
+    return room;
   }
 
   /** Another instance owns the game now: its connections are sent away, the room stops. */
@@ -219,13 +287,23 @@ export class GameService {
   /** Listed games with an open seat, newest first (invite games are reached by their link only). */
   async open(limit = 50): Promise<Room[]> {
     if (this.options.listOpen) {
-      // Games of other instances are shown as their records stand (a waiting game has no moves).
-      return (await this.options.listOpen(limit)).map((stored) => {
+      // Games of other instances are shown as their records stand (a waiting game has no moves);
+      // a damaged one is left out.
+      return (await this.options.listOpen(limit)).flatMap((stored) => {
+        if (isDamaged(stored)) {
+          this.setAside(stored);
+          return [];
+        }
         const local = this.rooms.get(stored.setup.id);
-        if (local) return local;
-        const shown = Room.restore(stored, this.deps());
-        shown.close();
-        return shown;
+        if (local) return [local];
+        try {
+          const shown = this.rebuild(stored);
+          shown.close();
+          return [shown];
+        } catch (e) {
+          if (e instanceof DamagedGameError) return [];
+          throw e;
+        }
       });
     }
     return [...this.rooms.values()]
@@ -238,15 +316,19 @@ export class GameService {
   async restore(): Promise<number> {
     let n = 0;
     for (const stored of await this.store.unfinished()) {
+      // One record that does not parse or replay must not keep every other game (and the
+      // server) down: it is set aside, untouched in the store for an operator to look at.
+      if (isDamaged(stored)) {
+        this.setAside(stored);
+        continue;
+      }
       if (this.rooms.has(stored.setup.id)) continue;
-      // One record that no longer replays must not keep every other game (and the server) down;
-      // it stays in the store untouched for an operator to look at.
       try {
-        const room = Room.restore(stored, this.deps());
+        const room = this.rebuild(stored);
         this.rooms.set(room.id, room);
         n++;
-      } catch (err) {
-        this.options.log.error({ err, gameId: stored.setup.id }, 'stored game does not replay: not restored');
+      } catch (e) {
+        if (!(e instanceof DamagedGameError)) throw e;
       }
     }
     this.publish();
@@ -318,7 +400,16 @@ export class GameService {
   /** Finished games from the store, most recent first, with their final scores. */
   async finished(query: ListFinishedQuery): Promise<{ games: FinishedGame[]; next: string | null }> {
     const page = await this.store.listFinished(query);
-    return { games: await Promise.all(page.games.map((g) => this.summarizeFinished(g))), next: page.next };
+    // A game whose scores cannot be replayed is left out of its page, not the page.
+    const games = await Promise.all(
+      page.games.map((g) =>
+        this.summarizeFinished(g).catch((e) => {
+          if (e instanceof StorageError) throw e;
+          return null;
+        }),
+      ),
+    );
+    return { games: games.filter((g) => g !== null), next: page.next };
   }
 
   activeCount(): number {
@@ -343,6 +434,7 @@ export class GameService {
         }
         continue;
       }
+      room.notePresence();
       const why = this.expired(room, now);
       if (why && (await room.abandon(why))) this.options.metrics.abandoned.inc({ why });
     }
@@ -383,7 +475,7 @@ export class GameService {
 
   /** Shutdown, first step: bot searches in flight may finish and be stored, within `graceMs`. */
   async drain(graceMs: number): Promise<void> {
-    for (const r of this.rooms.values()) r.drain();
+    await Promise.all([...this.rooms.values()].map((r) => r.drain()));
     const until = Date.now() + graceMs;
     while ([...this.rooms.values()].some((r) => r.busy) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -9,7 +9,23 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RecordMove } from '../../bot-engine/record.ts';
 import type { GameAnalysis } from '../wire/analysis.ts';
-import { type FinishedPage, type GameEnd, type GameSetup, type GameStore, type ListFinishedQuery, RematchTakenError, type SeatHolder, StorageError, type StoredGame } from './store.ts';
+import {
+  createdAtMs,
+  type DamagedGame,
+  type FinishedPage,
+  type GameEnd,
+  type GameSetup,
+  type GameStore,
+  type ListFinishedQuery,
+  ownSetup,
+  parseRow,
+  parseRows,
+  RematchTakenError,
+  type SeatHolder,
+  StorageError,
+  type StoreMaintenance,
+  type StoredGame,
+} from './store.ts';
 
 export interface SqliteStoreOptions {
   /** Database file path, or ':memory:'. */
@@ -52,6 +68,11 @@ const MIGRATIONS = [
    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;`,
   `ALTER TABLE games ADD COLUMN hints TEXT;
    CREATE TABLE analyses (game_id TEXT PRIMARY KEY REFERENCES games (id), created_at TEXT NOT NULL, body TEXT NOT NULL) STRICT;`,
+  // Expiry counts from stored activity (ms since the epoch). Games stored before this count from
+  // the first boot that migrates them: when they last moved was not kept.
+  `ALTER TABLE games ADD COLUMN last_activity_at INTEGER;
+   ALTER TABLE games ADD COLUMN last_person_at INTEGER;
+   UPDATE games SET last_activity_at = CAST(unixepoch('subsec') * 1000 AS INTEGER), last_person_at = CAST(unixepoch('subsec') * 1000 AS INTEGER) WHERE finished = 0;`,
 ];
 
 /** The database file cannot be used (not a database, damaged, read-only, unreachable). */
@@ -61,7 +82,7 @@ export class StoreOpenError extends Error {
 
 type Row = Record<string, unknown>;
 
-export class SqliteStore implements GameStore {
+export class SqliteStore implements GameStore, StoreMaintenance {
   private readonly db: DatabaseSync;
   private readonly statements;
 
@@ -78,13 +99,14 @@ export class SqliteStore implements GameStore {
     }
     const db = this.db;
     this.statements = {
-      insertGame: db.prepare('INSERT INTO games (id, created_at, setup, holders) VALUES (?, ?, ?, ?)'),
-      setHolders: db.prepare('UPDATE games SET holders = ? WHERE id = ?'),
+      insertGame: db.prepare('INSERT INTO games (id, created_at, setup, holders, last_activity_at, last_person_at) VALUES (?, ?, ?, ?, ?, ?)'),
+      setHolders: db.prepare('UPDATE games SET holders = ?, last_activity_at = ?, last_person_at = ? WHERE id = ?'),
+      seen: db.prepare('UPDATE games SET last_person_at = max(coalesce(last_person_at, 0), ?) WHERE id = ? AND finished = 0'),
       setName: db.prepare('INSERT OR REPLACE INTO seat_names (game_id, seat, name) VALUES (?, ?, ?)'),
       game: db.prepare('SELECT * FROM games WHERE id = ?'),
       moves: db.prepare('SELECT move FROM moves WHERE game_id = ? ORDER BY seq'),
       insertMove: db.prepare('INSERT INTO moves (game_id, seq, move) VALUES (?, ?, ?)'),
-      advance: db.prepare('UPDATE games SET move_count = move_count + ? WHERE id = ?'),
+      advance: db.prepare('UPDATE games SET move_count = move_count + ?, last_activity_at = coalesce(?, last_activity_at) WHERE id = ?'),
       end: db.prepare('UPDATE games SET finished = 1, finished_at = ?, abandoned = ?, final_scores = ? WHERE id = ?'),
       setRematch: db.prepare('UPDATE games SET rematch_id = ? WHERE id = ?'),
       setHints: db.prepare('UPDATE games SET hints = ? WHERE id = ?'),
@@ -108,7 +130,8 @@ export class SqliteStore implements GameStore {
 
   async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
     this.transaction(() => {
-      this.statements.insertGame.run(setup.id, setup.createdAt, JSON.stringify(setup), JSON.stringify(holders));
+      const at = createdAtMs(setup);
+      this.statements.insertGame.run(setup.id, setup.createdAt, JSON.stringify(setup), JSON.stringify(holders), at, at);
       for (const [seat, h] of holders.entries()) if (h) this.statements.setName.run(setup.id, seat, h.name);
     });
   }
@@ -116,10 +139,11 @@ export class SqliteStore implements GameStore {
   async takeSeat(id: string, seat: number, holder: SeatHolder): Promise<void> {
     this.transaction(() => {
       const row = this.row(id);
-      const holders = JSON.parse(row.holders as string) as (SeatHolder | null)[];
+      const holders = parseRow(id, () => JSON.parse(row.holders as string) as (SeatHolder | null)[]);
       if (seat < 0 || seat >= holders.length) throw new Error(`game ${id} has no seat ${seat}`);
       holders[seat] = { ...holder };
-      this.statements.setHolders.run(JSON.stringify(holders), id);
+      const now = Date.now();
+      this.statements.setHolders.run(JSON.stringify(holders), now, now, id);
       this.statements.setName.run(id, seat, holder.name);
     });
   }
@@ -128,7 +152,7 @@ export class SqliteStore implements GameStore {
     this.transaction(() => {
       const start = Number(this.row(id).move_count);
       for (const [i, m] of moves.entries()) this.statements.insertMove.run(id, start + i, JSON.stringify(m));
-      this.statements.advance.run(moves.length, id);
+      this.statements.advance.run(moves.length, moves.length > 0 ? Date.now() : null, id);
       if (end) this.statements.end.run(new Date().toISOString(), end.abandoned ? 1 : 0, JSON.stringify(end.scores), id);
     });
   }
@@ -141,9 +165,13 @@ export class SqliteStore implements GameStore {
     });
   }
 
+  async markSeen(id: string, at: number): Promise<void> {
+    this.transaction(() => this.statements.seen.run(Math.round(at), id));
+  }
+
   async recordHint(id: string, seat: number): Promise<void> {
     this.transaction(() => {
-      const hints = hintsOf(this.row(id));
+      const hints = parseRow(id, () => hintsOf(this.row(id)));
       hints[seat] = (hints[seat] ?? 0) + 1;
       this.statements.setHints.run(JSON.stringify(hints), id);
     });
@@ -158,7 +186,7 @@ export class SqliteStore implements GameStore {
 
   async getAnalysis(id: string): Promise<GameAnalysis | undefined> {
     const row = this.statements.analysis.get(id) as Row | undefined;
-    return row && (JSON.parse(row.body as string) as GameAnalysis);
+    return row && parseRow(id, () => JSON.parse(row.body as string) as GameAnalysis);
   }
 
   async probe(): Promise<void> {
@@ -170,8 +198,8 @@ export class SqliteStore implements GameStore {
     return row && this.toGame(row);
   }
 
-  async unfinished(): Promise<StoredGame[]> {
-    return (this.statements.unfinished.all() as Row[]).map((row) => this.toGame(row));
+  async unfinished(): Promise<(StoredGame | DamagedGame)[]> {
+    return parseRows(this.statements.unfinished.all() as Row[], (row) => this.toGame(row));
   }
 
   /** Finished games, most recent first; `player` matches a seat holder's name (any case). */
@@ -189,14 +217,17 @@ export class SqliteStore implements GameStore {
       params.push(at, at, id);
     }
     const rows = this.db.prepare(`SELECT g.* FROM games g WHERE ${where.join(' AND ')} ORDER BY g.finished_at DESC, g.id DESC LIMIT ?`).all(...params, limit + 1) as Row[];
-    const page = rows.slice(0, limit).map((row) => ({
-      setup: JSON.parse(row.setup as string),
-      holders: JSON.parse(row.holders as string),
-      end: endOf(row)!,
-      finishedAt: row.finished_at as string,
-    }));
-    const last = page[page.length - 1];
-    return { games: page, next: rows.length > limit && last ? encodeCursor(last.finishedAt, last.setup.id) : null };
+    const shown = rows.slice(0, limit);
+    // A damaged row is left out of its page; the cursor still follows the rows as stored.
+    const page = shown.flatMap((row) => {
+      try {
+        return [ownSetup(row.id as string, { setup: JSON.parse(row.setup as string), holders: JSON.parse(row.holders as string), end: endOf(row)!, finishedAt: row.finished_at as string })];
+      } catch {
+        return [];
+      }
+    });
+    const last = shown[shown.length - 1];
+    return { games: page, next: rows.length > limit && last ? encodeCursor(last.finished_at as string, last.id as string) : null };
   }
 
   async close(): Promise<void> {
@@ -209,17 +240,44 @@ export class SqliteStore implements GameStore {
     return row;
   }
 
+  /** DamagedGameError when a column or a move does not parse. */
   private toGame(row: Row): StoredGame {
-    const moves = (this.statements.moves.all(row.id as string) as Row[]).map((m) => JSON.parse(m.move as string) as RecordMove);
-    return {
-      setup: JSON.parse(row.setup as string),
-      holders: JSON.parse(row.holders as string),
-      moves,
-      finished: row.finished === 1,
-      end: endOf(row),
-      rematch: (row.rematch_id as string | null) ?? null,
-      hints: hintsOf(row),
-    };
+    const id = row.id as string;
+    return parseRow(id, () =>
+      ownSetup(id, {
+        setup: JSON.parse(row.setup as string),
+        holders: JSON.parse(row.holders as string),
+        moves: (this.statements.moves.all(id) as Row[]).map((m, i) => parseMove(m.move as string, i)),
+        finished: row.finished === 1,
+        end: endOf(row),
+        rematch: (row.rematch_id as string | null) ?? null,
+        hints: hintsOf(row),
+        ...activityOf(row),
+      }),
+    );
+  }
+
+  // --- Operators' maintenance (npm run games) ---------------------------------------------------
+
+  async ids(): Promise<string[]> {
+    return (this.db.prepare('SELECT id FROM games ORDER BY created_at, id').all() as Row[]).map((r) => r.id as string);
+  }
+
+  async raw(id: string): Promise<Record<string, unknown> | undefined> {
+    const row = this.statements.game.get(id) as Row | undefined;
+    if (!row) return undefined;
+    const moves = (this.db.prepare('SELECT seq, move FROM moves WHERE game_id = ? ORDER BY seq').all(id) as Row[]).map((m) => ({ seq: m.seq, move: m.move }));
+    const analysis = this.statements.analysis.get(id) as Row | undefined;
+    return { ...row, moves, analysis: analysis?.body ?? null };
+  }
+
+  async remove(id: string): Promise<boolean> {
+    let found = false;
+    this.transaction(() => {
+      for (const table of ['moves', 'seat_names', 'analyses']) this.db.prepare(`DELETE FROM ${table} WHERE game_id = ?`).run(id);
+      found = Number(this.db.prepare('DELETE FROM games WHERE id = ?').run(id).changes) > 0;
+    });
+    return found;
   }
 
   /** One transaction; on any failure nothing of it is kept. SQLite rolls back by itself on some
@@ -241,6 +299,21 @@ export class SqliteStore implements GameStore {
 function endOf(row: Row): GameEnd | null {
   if (row.finished !== 1) return null;
   return { abandoned: row.abandoned === 1, scores: row.final_scores ? JSON.parse(row.final_scores as string) : null };
+}
+
+function parseMove(text: string, seq: number): RecordMove {
+  try {
+    return JSON.parse(text) as RecordMove;
+  } catch (e) {
+    throw new Error(`move ${seq}: ${(e as Error).message}`);
+  }
+}
+
+function activityOf(row: Row): Pick<StoredGame, 'lastActivityAt' | 'lastPersonAt'> {
+  return {
+    ...(row.last_activity_at == null ? {} : { lastActivityAt: Number(row.last_activity_at) }),
+    ...(row.last_person_at == null ? {} : { lastPersonAt: Number(row.last_person_at) }),
+  };
 }
 
 function hintsOf(row: Row): number[] {

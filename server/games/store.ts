@@ -70,6 +70,75 @@ export interface StoredGame {
   rematch: string | null;
   /** Hints each seat asked for (games with hints on); a seat that asked none may be absent. */
   hints: number[];
+  /** When a seat was last taken or a move last stored (ms since the epoch): expiry counts from
+   * it across restarts. Absent when the store does not know (a room then counts from its load). */
+  lastActivityAt?: number;
+  /** When a person was last seen: a seat taken, a seat holder connecting or leaving, or (while
+   * one stays connected) a periodic mark (GameService's presence writes). */
+  lastPersonAt?: number;
+}
+
+/** A stored game whose data does not parse or does not replay (damaged on disk or by hand):
+ * set aside, its id answers `game_damaged`, every other game is served. */
+export interface DamagedGame {
+  id: string;
+  damaged: string;
+}
+
+export function isDamaged(game: StoredGame | DamagedGame): game is DamagedGame {
+  return 'damaged' in game;
+}
+
+/** The game's stored data cannot be read or replayed (see DamagedGame). */
+export class DamagedGameError extends Error {
+  override name = 'DamagedGameError';
+  readonly gameId: string;
+  readonly reason: string;
+  constructor(gameId: string, reason: string) {
+    super(`game ${gameId} is damaged in the store (${reason}): it is set aside until an operator exports or removes it`);
+    this.gameId = gameId;
+    this.reason = reason;
+  }
+}
+
+/** Builds a game from a stored row; any failure (bad JSON, a missing column) is the game's
+ * damage, not the store's. */
+export function parseRow<T>(id: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    throw new DamagedGameError(id, (e as Error).message);
+  }
+}
+
+/** A parsed row must hold its own game's setup (damage to it would otherwise go unnamed). */
+export function ownSetup<T extends { setup: GameSetup }>(id: string, game: T): T {
+  if (typeof game.setup !== 'object' || game.setup === null || game.setup.id !== id) throw new Error('the setup column does not hold this game’s setup');
+  return game;
+}
+
+/** Parses each row on its own: a damaged one becomes a marker, the others are unaffected. */
+export async function parseRows<R>(rows: R[], parse: (row: R) => Promise<StoredGame> | StoredGame): Promise<(StoredGame | DamagedGame)[]> {
+  return Promise.all(
+    rows.map(async (row) => {
+      try {
+        return await parse(row);
+      } catch (e) {
+        if (e instanceof DamagedGameError) return { id: e.gameId, damaged: e.reason };
+        throw e;
+      }
+    }),
+  );
+}
+
+/** What an operator's tool (`npm run games`) needs of a store besides the game contract. */
+export interface StoreMaintenance {
+  /** Every game id, oldest first. */
+  ids(): Promise<string[]>;
+  /** The game's rows as stored, unparsed where the store keeps text; undefined: no such game. */
+  raw(id: string): Promise<Record<string, unknown> | undefined>;
+  /** Deletes the game with its moves, seat names and analysis; false: no such game. */
+  remove(id: string): Promise<boolean>;
 }
 
 /** A write the store could not commit (disk full, I/O error, read-only file): nothing of it was
@@ -130,6 +199,8 @@ export interface GameStore {
   appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void>;
   /** Links a finished game to its rematch, once: RematchTakenError when it has another already. */
   setRematch(id: string, rematchId: string): Promise<void>;
+  /** A person of the game was seen at `at` (ms since the epoch); a later mark never moves back. */
+  markSeen(id: string, at: number): Promise<void>;
   /** Counts a hint given to `seat`. */
   recordHint(id: string, seat: number): Promise<void>;
   /** Stores (or replaces) a finished game's analysis. */
@@ -137,10 +208,11 @@ export interface GameStore {
   getAnalysis(id: string): Promise<GameAnalysis | undefined>;
   /** A small write that shows whether the store can commit again (readiness after a failure). */
   probe(): Promise<void>;
+  /** DamagedGameError when the game's stored data does not parse. */
   get(id: string): Promise<StoredGame | undefined>;
-  /** Games not finished (for restart recovery). */
-  unfinished(): Promise<StoredGame[]>;
-  /** Finished games, most recent first. */
+  /** Games not finished (for restart recovery); a damaged one as a marker. */
+  unfinished(): Promise<(StoredGame | DamagedGame)[]>;
+  /** Finished games, most recent first (a damaged one is left out of its page). */
   listFinished(query: ListFinishedQuery): Promise<FinishedPage>;
   close(): Promise<void>;
 }
@@ -152,7 +224,23 @@ export class MemoryStore implements GameStore {
 
   async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
     if (this.games.has(setup.id)) throw new Error(`game ${setup.id} already exists`);
-    this.games.set(setup.id, { setup: structuredClone(setup), holders: structuredClone(holders), moves: [], finished: false, end: null, rematch: null, hints: [] });
+    const at = createdAtMs(setup);
+    this.games.set(setup.id, {
+      setup: structuredClone(setup),
+      holders: structuredClone(holders),
+      moves: [],
+      finished: false,
+      end: null,
+      rematch: null,
+      hints: [],
+      lastActivityAt: at,
+      lastPersonAt: at,
+    });
+  }
+
+  async markSeen(id: string, at: number): Promise<void> {
+    const g = this.must(id);
+    g.lastPersonAt = Math.max(g.lastPersonAt ?? 0, at);
   }
 
   async recordHint(id: string, seat: number): Promise<void> {
@@ -171,12 +259,15 @@ export class MemoryStore implements GameStore {
   }
 
   async takeSeat(id: string, seat: number, holder: SeatHolder): Promise<void> {
-    this.must(id).holders[seat] = { ...holder };
+    const g = this.must(id);
+    g.holders[seat] = { ...holder };
+    g.lastActivityAt = g.lastPersonAt = Date.now();
   }
 
   async appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void> {
     const g = this.must(id);
     g.moves.push(...moves.map((m) => ({ ...m })));
+    if (moves.length > 0) g.lastActivityAt = Date.now();
     if (!end) return;
     g.finished = true;
     g.end = structuredClone(end);
@@ -196,7 +287,7 @@ export class MemoryStore implements GameStore {
     return g && structuredClone(g);
   }
 
-  async unfinished(): Promise<StoredGame[]> {
+  async unfinished(): Promise<(StoredGame | DamagedGame)[]> {
     return [...this.games.values()].filter((g) => !g.finished).map((g) => structuredClone(g));
   }
 
@@ -221,4 +312,10 @@ export class MemoryStore implements GameStore {
     if (!g) throw new Error(`no game ${id}`);
     return g;
   }
+}
+
+/** A new game's activity starts at its creation (now, if its setup's time does not parse). */
+export function createdAtMs(setup: GameSetup): number {
+  const at = Date.parse(setup.createdAt);
+  return Number.isFinite(at) ? at : Date.now();
 }

@@ -4,7 +4,7 @@
 
 import type { Logger } from 'pino';
 import type { Metrics } from '../metrics.ts';
-import { type FinishedPage, type GameEnd, type GameSetup, type GameStore, type ListFinishedQuery, type SeatHolder, StorageError, type StoredGame } from './store.ts';
+import { type DamagedGame, type FinishedPage, type GameEnd, type GameSetup, type GameStore, type ListFinishedQuery, type SeatHolder, StorageError, type StoredGame } from './store.ts';
 import type { RecordMove } from '../../bot-engine/record.ts';
 import type { GameAnalysis } from '../wire/analysis.ts';
 
@@ -55,6 +55,9 @@ export class WatchedStore implements GameStore {
   setRematch(id: string, rematchId: string): Promise<void> {
     return this.write('rematch', () => this.inner.setRematch(id, rematchId));
   }
+  markSeen(id: string, at: number): Promise<void> {
+    return this.write('seen', () => this.inner.markSeen(id, at));
+  }
   recordHint(id: string, seat: number): Promise<void> {
     return this.write('hint', () => this.inner.recordHint(id, seat));
   }
@@ -70,7 +73,7 @@ export class WatchedStore implements GameStore {
   get(id: string): Promise<StoredGame | undefined> {
     return this.inner.get(id);
   }
-  unfinished(): Promise<StoredGame[]> {
+  unfinished(): Promise<(StoredGame | DamagedGame)[]> {
     return this.inner.unfinished();
   }
   listFinished(query: ListFinishedQuery): Promise<FinishedPage> {

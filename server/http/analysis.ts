@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AnalysisQueueFullError } from '../analysis/service.ts';
 import { ApiError } from '../errors.ts';
-import { GameElsewhereError } from '../games/store.ts';
+import { DamagedGameError, GameElsewhereError } from '../games/store.ts';
 import { IdParams } from '../wire/api.ts';
 import { AnalysisAnswer, AnalysisProgress, GameAnalysis } from '../wire/analysis.ts';
 
@@ -31,7 +31,11 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
     return room.record();
   };
   const unknownOrNotAsked = async (id: string): Promise<never> => {
-    if (!(await games.get(id).catch(() => true))) throw new ApiError('unknown_game', `no game ${JSON.stringify(id)}`);
+    const exists = await games.get(id).catch((e) => {
+      if (e instanceof DamagedGameError) throw e;
+      return true;
+    });
+    if (!exists) throw new ApiError('unknown_game', `no game ${JSON.stringify(id)}`);
     throw new ApiError('no_analysis', 'this game has not been analysed: POST /api/games/{id}/analysis first');
   };
 

@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type HttpErrorCode, errorBody } from '../errors.ts';
 import { OverloadError } from '../games/service.ts';
-import { GameElsewhereError, StorageError } from '../games/store.ts';
+import { DamagedGameError, GameElsewhereError, StorageError } from '../games/store.ts';
 
 export const errorSchema = {
   $id: 'Error',
@@ -43,6 +43,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     if (err instanceof ApiError) return reply.code(err.statusCode).send(errorBody(err.code, err.message));
     // Logged (once per failure streak) by the store's watcher.
+    // Logged once, when the game was set aside (GameService).
+    if (err instanceof DamagedGameError) return reply.code(500).send(errorBody('game_damaged', err.message));
     if (err instanceof GameElsewhereError) return reply.code(503).header('retry-after', '2').send(errorBody('game_elsewhere', err.message));
     if (err instanceof StorageError)
       return reply.code(503).header('retry-after', '10').send(errorBody('storage_unavailable', 'the server could not store this (it is short of disk); nothing changed: retry later'));

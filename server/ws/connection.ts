@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { RawData, WebSocket } from 'ws';
 import type { GameService } from '../games/service.ts';
-import { GameElsewhereError } from '../games/store.ts';
+import { DamagedGameError, GameElsewhereError } from '../games/store.ts';
 import type { Relay } from '../cluster/relay.ts';
 import type { LastMove, Room, Subscriber } from '../games/room.ts';
 import type { GameView } from '../wire/game.ts';
@@ -169,6 +169,7 @@ export class Connection implements Subscriber {
     try {
       room = await this.options.games.get(frame.gameId);
     } catch (e) {
+      if (e instanceof DamagedGameError) return this.error('game_damaged', e.message, frame.id);
       if (!(e instanceof GameElsewhereError)) throw e;
       this.forward = (await this.options.relay?.open(this.socket, frame.gameId, JSON.stringify(frame))) ?? null;
       if (this.forward) return;

@@ -1,0 +1,112 @@
+// `npm run games` end to end: a child process finds, exports and removes damaged games in the
+// server's database (SQLite file, or PostgreSQL by TESSERA_DATABASE_URL), the server running.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+import pg from 'pg';
+import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
+import { PostgresStore } from '../server/games/postgres-store.ts';
+import { SqliteStore } from '../server/games/sqlite-store.ts';
+import type { GameStore } from '../server/games/store.ts';
+import { get, startServer, twoPeopleSetup } from './server-helpers.ts';
+
+const cli = fileURLToPath(new URL('../server/cli/games.ts', import.meta.url));
+const run = (args: string[], env: Record<string, string> = {}) => {
+  const { TESSERA_DATABASE_URL: _url, TESSERA_DATA_DIR: _dir, ...rest } = process.env;
+  const out = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...rest, ...env } });
+  return {
+    status: out.status,
+    lines: out.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l)),
+    stderr: out.stderr,
+  };
+};
+
+async function twoGames(store: GameStore): Promise<void> {
+  for (const id of ['good', 'bad']) await store.create(twoPeopleSetup(id), [null, null]);
+}
+
+test('games cli on SQLite: lists, exports and removes a damaged game; healthy ones only with --force; a running server then forgets it', { timeout: 60_000 }, async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tessera-cli-'));
+  const path = join(dataDir, 'tessera.db');
+  const store = new SqliteStore({ path });
+  await twoGames(store);
+  await store.close();
+  const db = new DatabaseSync(path);
+  db.exec(`UPDATE games SET holders = '[nul' WHERE id = 'bad'`);
+  db.close();
+  const env = { TESSERA_DATA_DIR: dataDir };
+
+  const server = await startServer({ dataDir }, false);
+  try {
+    assert.equal((await get(server.base, '/api/games/bad')).body.code, 'game_damaged');
+    const listed = run(['damaged'], env);
+    assert.equal(listed.status, 0, listed.stderr);
+    assert.deepEqual(
+      listed.lines.map((l) => l.id),
+      ['bad'],
+    );
+    assert.match(listed.lines[0].damaged, /JSON/);
+
+    const exported = run(['export', 'bad'], env);
+    assert.equal(exported.status, 0);
+    assert.equal(exported.lines[0].stored.holders, '[nul', 'the damaged column as stored');
+    assert.equal(JSON.parse(exported.lines[0].stored.setup).id, 'bad');
+
+    const refused = run(['remove', 'good'], env);
+    assert.deepEqual([refused.status, refused.lines[0].error], [1, 'game good is not damaged: it is removed only with --force']);
+    assert.equal(run(['remove', 'nope', '--db', path]).lines[0].error, 'no game nope');
+    const removed = run(['remove', 'bad'], env);
+    assert.deepEqual([removed.status, removed.lines[0].removed], [0, 'bad']);
+    assert.deepEqual(run(['damaged'], env).lines, []);
+
+    // The running server: the id is unknown now, and no longer counted.
+    const after = await get(server.base, '/api/games/bad');
+    assert.deepEqual([after.status, after.body.code], [404, 'unknown_game']);
+    assert.match((await get(server.base, '/metrics')).body, /^tessera_games_damaged 0$/m);
+    assert.equal((await get(server.base, '/api/games/good')).status, 200);
+  } finally {
+    await server.app.close();
+  }
+  assert.equal(run(['damaged'], { TESSERA_DATA_DIR: join(dataDir, 'missing') }).lines[0].error.startsWith('no database at'), true);
+  assert.equal(run([]).status, 2);
+});
+
+let postgres: PrivatePostgres;
+before(async () => {
+  postgres = await startPostgres();
+});
+after(() => postgres?.stop());
+
+test('games cli on PostgreSQL (TESSERA_DATABASE_URL): lists, exports and removes a damaged game', { timeout: 60_000 }, async () => {
+  const url = await postgres.database('cli');
+  const store = await PostgresStore.open({ url });
+  await twoGames(store);
+  await store.appendMoves('bad', [{ tile: 'V', x: 40, y: 40, rotation: 0, meeple: null }], null);
+  await store.close();
+  const env = { TESSERA_DATABASE_URL: url };
+  const listed = run(['damaged'], env);
+  assert.equal(listed.status, 0, listed.stderr);
+  assert.deepEqual(
+    listed.lines.map((l) => [l.id, /does not replay/.test(l.damaged)]),
+    [['bad', true]],
+  );
+  assert.deepEqual(run(['export', 'bad'], env).lines[0].stored.moves, [{ seq: 0, move: { tile: 'V', x: 40, y: 40, rotation: 0, meeple: null } }]);
+  assert.equal(run(['remove', 'bad'], env).lines[0].removed, 'bad');
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    assert.deepEqual((await db.query('SELECT id FROM games')).rows, [{ id: 'good' }]);
+    assert.deepEqual((await db.query("SELECT count(*)::int AS n FROM moves WHERE game_id = 'bad'")).rows, [{ n: 0 }]);
+  } finally {
+    await db.end();
+  }
+});
