@@ -60,8 +60,8 @@ export class CauseBudgets {
   }
 
   write(log: Logger, level: 'warn' | 'error', fields: object, message: string): void {
-    let budget = this.budgets.get(message);
-    if (!budget) this.budgets.set(message, (budget = new LogBudget(this.lines, this.periodMs)));
+    const budget = this.budgets.get(message) ?? new LogBudget(this.lines, this.periodMs);
+    this.budgets.set(message, budget);
     budget.write(log, level, fields, message);
   }
 }

@@ -30,7 +30,11 @@ export class Metrics {
   });
   readonly backgroundQueueDepth = this.gauge('tessera_pool_background_queue_depth', 'Analysis positions waiting for an idle worker');
   readonly hintQueueDepth = this.gauge('tessera_pool_hint_queue_depth', 'Hints waiting for an idle worker (never counted toward readiness or overload)');
-  readonly hints = this.counter('tessera_hints_total', "Hint requests answered, by how: search (a new search), shared (from the seat's search for that turn, done or in flight), busy (no worker free in time: hint_busy)", ['answer']);
+  readonly hints = this.counter(
+    'tessera_hints_total',
+    "Hint requests answered, by how: search (a new search), shared (from the seat's search for that turn, done or in flight), busy (no worker free in time: hint_busy)",
+    ['answer'],
+  );
   readonly preemptions = this.counter('tessera_pool_preemptions_total', 'Hint and analysis tasks that yielded their worker to work of a higher class (run again later)');
   readonly preemptedCpu = this.counter('tessera_pool_preempted_cpu_seconds_total', 'Thread CPU of hint and analysis tasks that yielded (spent again when they rerun)');
   readonly yieldTime = this.histogram('tessera_pool_yield_seconds', 'From asking a running hint or analysis task to yield to its worker being free');
@@ -103,7 +107,19 @@ export class Metrics {
   }
   /** `collect` computes the gauge at each scrape. */
   private gauge<L extends string>(name: string, help: string, labelNames: L[] = [], collect?: (gauge: Gauge<L>) => void): Gauge<L> {
-    return new Gauge({ name, help, labelNames, registers: [this.registry], ...(collect ? { collect: function (this: Gauge<L>) { collect(this); } } : {}) });
+    return new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      ...(collect
+        ? {
+            collect: function (this: Gauge<L>) {
+              collect(this);
+            },
+          }
+        : {}),
+    });
   }
   private counter<L extends string>(name: string, help: string, labelNames: L[] = []): Counter<L> {
     return new Counter({ name, help, labelNames, registers: [this.registry] });

@@ -73,7 +73,13 @@ test('a hint flood from one seat: one search per turn, new games and readiness u
     assert.equal(pool.summary().classes?.hint.runMs.count, 1, 'the pool ran one hint search');
     assert.equal(await metric(server.base, 'tessera_bot_moves_total{source="fallback"}'), 0, 'nothing ran on the main thread');
     const warnings = loud(logLines);
-    assert.ok(warnings.length <= 5, `client-triggered log lines stay bounded: ${warnings.length} (${warnings.map((w) => w.msg).join(' | ').slice(0, 400)})`);
+    assert.ok(
+      warnings.length <= 5,
+      `client-triggered log lines stay bounded: ${warnings.length} (${warnings
+        .map((w) => w.msg)
+        .join(' | ')
+        .slice(0, 400)})`,
+    );
 
     // The next turn has its own search.
     const ann = sockets[0];
@@ -104,9 +110,7 @@ test('a hint waits behind bot moves and answers hint_busy (retryable) when no wo
     const view = (await ann.latestState((f) => f.view.legal, 20_000)).view;
     // Bot searches keep the only worker busy past the hint's wait.
     const room = await server.app.tessera.games.get(id);
-    const busy = Array.from({ length: 4 }, (_, i) =>
-      pool.search({ state: room!.state.buffer.slice(0), level: 'expert', seed: i, deadline: Date.now() + 400 }).catch(() => null),
-    );
+    const busy = Array.from({ length: 4 }, (_, i) => pool.search({ state: room!.state.buffer.slice(0), level: 'expert', seed: i, deadline: Date.now() + 400 }).catch(() => null));
     ann.send({ type: 'hint', turn: view.turn, id: 'h' });
     const refused = await ann.next((f) => f.type === 'error' || f.type === 'hint', 20_000);
     assert.deepEqual([refused.type, refused.code, refused.ref], ['error', 'hint_busy', 'h']);

@@ -220,9 +220,11 @@ export class Connection implements Subscriber {
     if (!room) return this.error('not_joined', 'send a hello frame first', frame.id);
     if (this.seat === null) return this.error('not_seated', 'this connection watches the game: only the player may ask for a hint', frame.id);
     const ref = frame.id === undefined ? {} : { ref: frame.id };
-    const asked = room.hint(this.seat, frame.turn, (hint) => this.send({ type: 'hint', ...hint, ...ref })).then((refused) => {
-      if (refused) this.error(refused.error, refused.message, frame.id);
-    });
+    const asked = room
+      .hint(this.seat, frame.turn, (hint) => this.send({ type: 'hint', ...hint, ...ref }))
+      .then((refused) => {
+        if (refused) this.error(refused.error, refused.message, frame.id);
+      });
     void this.boundary(asked, frame.id);
   }
 

@@ -33,8 +33,8 @@ const clientLogs = new WeakMap<Tessera, CauseBudgets>();
 /** What every connection of this instance is held to (a relayed one included). */
 export function connectionOptions(tessera: Tessera, log: Logger): ConnectionOptions {
   const { config } = tessera;
-  let logBudget = clientLogs.get(tessera);
-  if (!logBudget) clientLogs.set(tessera, (logBudget = new CauseBudgets(1, 60_000)));
+  const logBudget = clientLogs.get(tessera) ?? new CauseBudgets(1, 60_000);
+  clientLogs.set(tessera, logBudget);
   return {
     games: tessera.games,
     metrics: tessera.metrics,
