@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { Client, createGame, get, post, startServer } from './server-helpers.ts';
+import { legalMoves, newGame, playMove } from '../bot-engine/game.ts';
+import { hideBag } from '../bot-engine/rules.ts';
+import { Client, createGame, get, makePool, post, startServer } from './server-helpers.ts';
 
 /** Log lines at warn or above. */
 const loud = (lines: string[]) => lines.map((l) => JSON.parse(l)).filter((l) => l.level >= 40);
@@ -139,5 +141,28 @@ test('the hint frame comes before the state frame that counts it', async () => {
     assert.ok(kinds.indexOf('hint') >= 0 && kinds.indexOf('hint') < kinds.indexOf('state:1'), `hint first, then its count: ${kinds.join(', ')}`);
   } finally {
     await server.app.close();
+  }
+});
+
+test('on one worker, a running hint yields to a bot search and runs again to the same answer', async () => {
+  const { pool, close } = makePool(null);
+  try {
+    await pool.start();
+    const s = newGame({ players: 2, seed: 'hint-yield' });
+    for (let i = 0; i < 10; i++) playMove(s, legalMoves(s)[(i * 5) % legalMoves(s).length]);
+    const view = hideBag(s.clone());
+    const alone = await pool.hint({ state: view.buffer.slice(0), level: 'expert', seed: 3 }, 10_000, 10_000);
+    const hint = pool.hint({ state: view.buffer.slice(0), level: 'expert', seed: 3 }, 10_000, 10_000);
+    await new Promise((r) => setTimeout(r, 20));
+    const bot = await pool.search({ state: view.buffer.slice(0), level: 'heuristic', seed: 1, deadline: Date.now() + 2000 });
+    assert.ok(bot.move);
+    assert.deepEqual((await hint).move, alone.move, 'the yielded hint is run again to the same move');
+    const classes = pool.summary().classes!;
+    assert.ok(classes.preemption.count >= 1, 'the running hint gave its worker up');
+    assert.ok(classes.interactive.queueWaitMs.max < classes.hint.runMs.max, `bot wait ${classes.interactive.queueWaitMs.max} ms, hint run ${classes.hint.runMs.max} ms`);
+    assert.equal(classes.hint.runMs.count, 2, 'each hint counted once, however often it yielded');
+    assert.equal(pool.load, 0, 'hints never count toward the bot queue');
+  } finally {
+    await close();
   }
 });
