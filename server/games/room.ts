@@ -395,7 +395,8 @@ export class Room {
         if (e instanceof HintBusyError) return answered({ error: 'hint_busy', message: `${e.message}: bot moves come first; ask again in a few seconds` });
         this.forgetHint(seat, search);
         for (const w of search.waiters.splice(0)) w.fail(e);
-      });
+      })
+      .catch((err: unknown) => this.log.error({ err }, 'hint delivery failed'));
     return search;
   }
 
