@@ -9,6 +9,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { BotScheduler } from './bot-scheduler.ts';
+import { PoolHints } from './hints.ts';
 import { AnalysisService } from './analysis/service.ts';
 import { analysisRoutes } from './http/analysis.ts';
 import type { Config } from './config.ts';
@@ -134,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   tessera.games = new GameService({
     store,
     bots: scheduler,
+    hints: new PoolHints({ pool, metrics, budgetMs: config.botDeadlineMs, maxWaitMs: config.hintWaitMs }),
     log: logger,
     metrics,
     maxGames: config.maxGames,

@@ -43,6 +43,8 @@ export interface Config {
   finishedCache: number;
   /** Game analyses waiting or running at once; past it POST …/analysis answers 429. */
   maxAnalyses: number;
+  /** How long a hint may wait for an idle worker before it is answered `hint_busy`. */
+  hintWaitMs: number;
   /** Per client IP: creates, seat takes and rematches per minute. */
   createsPerMinute: number;
   /** Per client IP: open WebSocket connections. */
@@ -89,6 +91,7 @@ export const DEFAULTS: Config = {
   expireIdleSeconds: 24 * 3600,
   finishedCache: 100,
   maxAnalyses: 100,
+  hintWaitMs: 5000,
   createsPerMinute: 30,
   wsPerIp: 20,
   watchersPerGame: 50,
@@ -158,6 +161,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     expireIdleSeconds: int(env, 'TESSERA_EXPIRE_IDLE_SECONDS', DEFAULTS.expireIdleSeconds, 1, 365 * 86400),
     finishedCache: int(env, 'TESSERA_FINISHED_CACHE', DEFAULTS.finishedCache, 0, 100000),
     maxAnalyses: int(env, 'TESSERA_MAX_ANALYSES', DEFAULTS.maxAnalyses, 1, 100000),
+    hintWaitMs: int(env, 'TESSERA_HINT_WAIT_MS', DEFAULTS.hintWaitMs, 100, 60000),
     createsPerMinute: int(env, 'TESSERA_CREATES_PER_MINUTE', DEFAULTS.createsPerMinute, 1, 1000000),
     wsPerIp: int(env, 'TESSERA_WS_PER_IP', DEFAULTS.wsPerIp, 1, 1000000),
     watchersPerGame: int(env, 'TESSERA_WATCHERS_PER_GAME', DEFAULTS.watchersPerGame, 0, 1000000),

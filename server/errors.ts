@@ -71,6 +71,7 @@ export const ERRORS = {
   already_joined: { status: null, ws: true, meaning: 'a second `hello` on one connection' },
   not_seated: { status: null, ws: true, meaning: 'a watcher tried to move, claim, ask for a hint or chat (watchers read the table talk but may not write)' },
   hints_off: { status: null, ws: true, meaning: 'a `hint` in a game created without hints (only one person against bots may have them)' },
+  hint_busy: { status: null, ws: true, meaning: 'no bot worker was free for the hint in time (bot moves come first; `TESSERA_HINT_WAIT_MS`); nothing was counted: ask again in a few seconds' },
   chat_rate_limited: { status: null, ws: true, meaning: 'over the table-talk rate of a seat (5 messages at once, then one every 3 s); the message was not sent' },
   no_stand_in: { status: null, ws: true, meaning: 'a `claim` while no bot stands in for your seat (nothing to take back)' },
   not_started: { status: null, ws: true, meaning: 'the game still has open seats' },

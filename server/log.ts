@@ -28,6 +28,10 @@ export class LogBudget {
   }
 
   warn(log: Logger, fields: object, message: string): void {
+    this.write(log, 'warn', fields, message);
+  }
+
+  write(log: Logger, level: 'warn' | 'error', fields: object, message: string): void {
     const now = Date.now();
     if (now - this.periodStart >= this.periodMs) {
       this.periodStart = now;
@@ -40,6 +44,24 @@ export class LogBudget {
     this.used++;
     const left = this.suppressed;
     this.suppressed = 0;
-    log.warn(left > 0 ? { ...fields, suppressedBefore: left } : fields, message);
+    log[level](left > 0 ? { ...fields, suppressedBefore: left } : fields, message);
+  }
+}
+
+/** One LogBudget per cause (a message a client can trigger): `lines` per `periodMs` each. */
+export class CauseBudgets {
+  private readonly budgets = new Map<string, LogBudget>();
+  private readonly lines: number;
+  private readonly periodMs: number;
+
+  constructor(lines: number, periodMs: number) {
+    this.lines = lines;
+    this.periodMs = periodMs;
+  }
+
+  write(log: Logger, level: 'warn' | 'error', fields: object, message: string): void {
+    const budget = this.budgets.get(message) ?? new LogBudget(this.lines, this.periodMs);
+    this.budgets.set(message, budget);
+    budget.write(log, level, fields, message);
   }
 }

@@ -2,6 +2,7 @@
 // main event loop's health (server/loop-monitor.ts).
 
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { TaskClass } from './pool/wait-model.ts';
 import { LoopMonitor } from './loop-monitor.ts';
 import type { EventLoopReport } from './wire/pool.ts';
 
@@ -10,18 +11,33 @@ export const LOOP_WINDOW_SECONDS = 5;
 
 const SECONDS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5];
 
+/** Numbers read at each scrape from the parts that own them (set once they exist). */
+export interface ScrapeSources {
+  poolUtilization?: () => Record<TaskClass, number>;
+  games?: () => { active: number; inMemory: number };
+}
+
 export class Metrics {
   readonly registry = new Registry();
   readonly loop = new LoopMonitor();
+  readonly sources: ScrapeSources = {};
 
   readonly taskQueueWait = this.histogram('tessera_pool_task_queue_wait_seconds', 'Pool task time from submission to its start on a worker (queue wait plus dispatch), by class', ['class']);
   readonly taskRun = this.histogram('tessera_pool_task_run_seconds', 'Pool task wall time inside the worker, by class', ['class']);
   readonly taskCpu = this.histogram('tessera_pool_task_cpu_seconds', 'Pool task thread CPU inside the worker, by class', ['class']);
-  readonly utilization = this.gauge('tessera_pool_utilization', `Worker time busy over the last ${LOOP_WINDOW_SECONDS} s ÷ (workers × window), by class`, ['class']);
+  readonly utilization = this.gauge('tessera_pool_utilization', `Worker time busy over the last ${LOOP_WINDOW_SECONDS} s ÷ (workers × window), by class`, ['class'], (g) => {
+    for (const [cls, value] of Object.entries(this.sources.poolUtilization?.() ?? {})) g.set({ class: cls }, value);
+  });
   readonly backgroundQueueDepth = this.gauge('tessera_pool_background_queue_depth', 'Analysis positions waiting for an idle worker');
-  readonly preemptions = this.counter('tessera_pool_preemptions_total', 'Analysis tasks that yielded their worker to a bot move (run again later)');
-  readonly preemptedCpu = this.counter('tessera_pool_preempted_cpu_seconds_total', 'Thread CPU of analysis tasks that yielded (spent again when they rerun)');
-  readonly yieldTime = this.histogram('tessera_pool_yield_seconds', 'From asking a running analysis task to yield to its worker being free');
+  readonly hintQueueDepth = this.gauge('tessera_pool_hint_queue_depth', 'Hints waiting for an idle worker (never counted toward readiness or overload)');
+  readonly hints = this.counter(
+    'tessera_hints_total',
+    "Hint requests answered, by how: search (a new search), shared (from the seat's search for that turn, done or in flight), busy (no worker free in time: hint_busy)",
+    ['answer'],
+  );
+  readonly preemptions = this.counter('tessera_pool_preemptions_total', 'Hint and analysis tasks that yielded their worker to work of a higher class (run again later)');
+  readonly preemptedCpu = this.counter('tessera_pool_preempted_cpu_seconds_total', 'Thread CPU of hint and analysis tasks that yielded (spent again when they rerun)');
+  readonly yieldTime = this.histogram('tessera_pool_yield_seconds', 'From asking a running hint or analysis task to yield to its worker being free');
   readonly workerOnline = this.gauge('tessera_pool_worker_online_seconds', 'Worker creation to module loaded', ['thread']);
   readonly workerWarm = this.gauge('tessera_pool_worker_warm_seconds', 'Worker creation to warm-up done', ['thread']);
   readonly workerSpawnCpu = this.gauge('tessera_pool_worker_spawn_cpu_seconds', 'Thread CPU a worker spent loading and warming up', ['thread']);
@@ -40,8 +56,14 @@ export class Metrics {
   readonly deadlineHits = this.counter('tessera_bot_deadline_hits_total', 'Bot searches that hit their deadline');
   readonly searchFailures = this.counter('tessera_bot_search_failures_total', 'Bot searches the pool failed to answer', ['reason']);
   readonly shed = this.counter('tessera_shed_total', 'Requests refused under overload', ['what']);
-  readonly games = this.gauge('tessera_games_active', 'Games in memory, not finished');
-  readonly roomsInMemory = this.gauge('tessera_games_in_memory', 'Games held in memory: unfinished, finished with someone watching, and the finished-game cache');
+  readonly games = this.gauge('tessera_games_active', 'Games in memory, not finished', [], (g) => {
+    const games = this.sources.games?.();
+    if (games) g.set(games.active);
+  });
+  readonly roomsInMemory = this.gauge('tessera_games_in_memory', 'Games held in memory: unfinished, finished with someone watching, and the finished-game cache', [], (g) => {
+    const games = this.sources.games?.();
+    if (games) g.set(games.inMemory);
+  });
   readonly gamesDamaged = this.gauge('tessera_games_damaged', 'Stored games set aside because their data does not parse or replay (each answers game_damaged; docs/OPERATIONS.md)');
   readonly abandoned = this.counter('tessera_games_abandoned_total', 'Games ended because they expired, by why', ['why']);
   readonly storeWriteFailures = this.counter('tessera_store_write_failures_total', 'Game store writes that could not commit (nothing changed), by operation', ['op']);
@@ -84,8 +106,21 @@ export class Metrics {
   private histogram<L extends string>(name: string, help: string, labelNames: L[] = []): Histogram<L> {
     return new Histogram({ name, help, labelNames, buckets: SECONDS, registers: [this.registry] });
   }
-  private gauge<L extends string>(name: string, help: string, labelNames: L[] = []): Gauge<L> {
-    return new Gauge({ name, help, labelNames, registers: [this.registry] });
+  /** `collect` computes the gauge at each scrape. */
+  private gauge<L extends string>(name: string, help: string, labelNames: L[] = [], collect?: (gauge: Gauge<L>) => void): Gauge<L> {
+    return new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      ...(collect
+        ? {
+            collect: function (this: Gauge<L>) {
+              collect(this);
+            },
+          }
+        : {}),
+    });
   }
   private counter<L extends string>(name: string, help: string, labelNames: L[] = []): Counter<L> {
     return new Counter({ name, help, labelNames, registers: [this.registry] });

@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { Connection, type WebSocket } from '../server/ws/connection.ts';
 import { Metrics } from '../server/metrics.ts';
 import type { GameService } from '../server/games/service.ts';
+import { CauseBudgets } from '../server/log.ts';
 
 function fakeSocket() {
   const sent: string[] = [];
@@ -36,6 +37,7 @@ test('a slow consumer is dropped once its unread output passes the bound', () =>
     games: {} as GameService,
     metrics,
     log: pino({ level: 'silent' }),
+    logBudget: new CauseBudgets(1, 60_000),
     maxMessageBytes: 4096,
     messagesPerSecond: 10,
     burst: 10,

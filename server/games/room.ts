@@ -12,6 +12,7 @@ import { fnv1a, mixSeed } from '../../bot-engine/rng.ts';
 import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { BotAnswer } from '../bot-scheduler.ts';
+import { HintBusyError, type HintSearcher } from '../hints.ts';
 import { type GameEnd, GameElsewhereError, type GameSetup, type GameStore, OwnershipLostError, RematchTakenError, type SeatHolder, StorageError, type StoredGame } from './store.ts';
 import { SeatClock } from './seat-clock.ts';
 import type { GameStatus, GameView, LastMove, StandInReason } from '../wire/game.ts';
@@ -29,9 +30,11 @@ export interface Subscriber {
   chat(message: ChatMessage): void;
   /** The game moved to another instance: this subscriber must reconnect there. */
   moved?(): void;
+  /** Something the server does on its own for this game failed (it is tried again). */
+  fault?(message: string): void;
 }
 
-export type MoveErrorCode = 'not_started' | 'game_over' | 'not_your_turn' | 'stale_turn' | 'illegal_move' | 'storage_unavailable' | 'hints_off';
+export type MoveErrorCode = 'not_started' | 'game_over' | 'not_your_turn' | 'stale_turn' | 'illegal_move' | 'storage_unavailable' | 'hints_off' | 'hint_busy';
 export interface MoveError {
   error: MoveErrorCode;
   message: string;
@@ -44,6 +47,8 @@ export interface BotMover {
 export interface RoomDeps {
   store: GameStore;
   bots: BotMover;
+  /** Absent: no hints here (a room only read, a store-level test). */
+  hints?: HintSearcher;
   log: Logger;
   /** The store refused a write: another instance owns the game now (a cluster). */
   lost?(room: Room): void;
@@ -53,11 +58,24 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest()
 
 /** A bot move whose write failed is tried again after this long (the disk may have room again). */
 export const STORE_RETRY_MS = 2000;
+/** A bot turn that failed otherwise is tried again after STORE_RETRY_MS, doubling up to this. */
+export const BOT_RETRY_MAX_MS = 60_000;
+
+export interface HintAnswer {
+  turn: number;
+  move: Move;
+}
+
+/** One seat's hint search for one turn, shared by every connection that asks for it. */
+interface HintSearch {
+  turn: number;
+  /** Set once the hint is counted: later asks are answered from it. */
+  move: Move | null;
+  waiters: { deliver: (hint: HintAnswer) => void; settle: (error: MoveError | null) => void; fail: (e: unknown) => void }[];
+}
 /** A game's "person last seen" is stored at most this often (on connects, leaves, and while
  * someone stays connected, at each expiry sweep): a restart loses at most this much of it. */
 export const PERSON_SEEN_WRITE_MS = 5000;
-/** A hint is the strongest bot's move. */
-const HINT_LEVEL: BotLevel = 'expert';
 
 export class Room {
   readonly id: string;
@@ -83,7 +101,13 @@ export class Room {
   private readonly moves: LastMove[];
   private rematchId: string | null;
   private readonly hints: number[];
+  private readonly hintSearches = new Map<number, HintSearch>();
+  /** The bot turn's retry after a failure (a write or otherwise); no bot turn starts meanwhile. */
   private storeRetry: NodeJS.Timeout | null = null;
+  /** Bot turns failed in a row for a cause other than a full disk: sets the backoff. */
+  private botFailures = 0;
+  /** Logged once per streak of failed abandons (the sweep tries again). */
+  private abandonFailing = false;
   /** The tail of this room's write queue, and how many writes are queued or running. */
   private writes: Promise<unknown> = Promise.resolve();
   private writing = 0;
@@ -111,7 +135,7 @@ export class Room {
       isPerson: (seat) => this.setup.seats[seat].kind === 'person',
       playing: () => this.status === 'playing',
       currentSeat: () => this.state.currentPlayer,
-      onStandIn: (seat, reason) => this.standIn(seat, reason),
+      onStandIn: (seat, reason) => this.guard('stand-in', () => this.standIn(seat, reason)),
     });
   }
 
@@ -366,24 +390,70 @@ export class Room {
     return this.apply(seat, move);
   }
 
-  /** The strongest move (the expert's) for the person to place now, in a game with hints;
-   * counted once it is given. Resolves with an error if the turn moved on meanwhile. The search
-   * runs outside the room's write queue: a move sent meanwhile is not held up by it. */
-  async hint(seat: number, turn: number): Promise<{ turn: number; move: Move } | MoveError> {
-    if (!this.setup.hints) return { error: 'hints_off', message: 'this game was created without hints' };
+  /** The strongest move (the expert's) for the person to place now, in a game with hints. One
+   * search per seat and turn, however many connections ask: a repeat joins the search in flight
+   * or is answered from it. `deliver` gets the hint before the state frame that counts it (once
+   * per turn). Resolves with an error if refused or the turn moved on meanwhile. The search runs
+   * outside the room's write queue: a move sent meanwhile is not held up by it. */
+  hint(seat: number, turn: number, deliver: (hint: HintAnswer) => void): Promise<MoveError | null> {
+    const hints = this.deps.hints;
+    if (!this.setup.hints || !hints) return Promise.resolve({ error: 'hints_off', message: 'this game was created without hints' });
     const problem = this.turnProblem(seat, turn);
-    if (problem) return problem;
+    if (problem) return Promise.resolve(problem);
+    let search = this.hintSearches.get(seat);
+    if (search?.turn === turn) {
+      hints.shared();
+      if (search.move) {
+        deliver({ turn, move: search.move });
+        return Promise.resolve(null);
+      }
+    } else search = this.startHint(hints, seat, turn);
+    const joined = search;
+    return new Promise((settle, fail) => joined.waiters.push({ deliver, settle, fail }));
+  }
+
+  private startHint(hints: HintSearcher, seat: number, turn: number): HintSearch {
+    const search: HintSearch = { turn, move: null, waiters: [] };
+    this.hintSearches.set(seat, search);
     const view = hideBag(this.state.clone());
-    const answer = await this.deps.bots.move(view, HINT_LEVEL, mixSeed(fnv1a(this.setup.seed), turn, seat, 0x4917), this.log);
-    return this.serial(async () => {
-      const late = this.turnProblem(seat, turn);
-      if (late) return late;
-      if (!(await this.store((store) => store.recordHint(this.id, seat))))
-        return { error: 'storage_unavailable', message: 'the hint could not be counted (the server is short of disk); try again in a few seconds' };
-      this.hints[seat] = (this.hints[seat] ?? 0) + 1;
+    const seed = mixSeed(fnv1a(this.setup.seed), turn, seat, 0x4917);
+    const answered = (error: MoveError | null) => {
+      const waiters = search.waiters.splice(0);
+      if (error) {
+        this.forgetHint(seat, search);
+        for (const w of waiters) w.settle(error);
+        return;
+      }
+      const hint = { turn, move: search.move as Move };
+      for (const w of waiters) w.deliver(hint);
+      for (const w of waiters) w.settle(null);
       this.broadcast();
-      return { turn, move: answer.move };
-    });
+    };
+    hints
+      .search(view, seed, this.log)
+      .then((move) => this.serial(() => this.countHint(seat, search, move)))
+      .then(answered, (e: unknown) => {
+        if (e instanceof HintBusyError) return answered({ error: 'hint_busy', message: `${e.message}: bot moves come first; ask again in a few seconds` });
+        this.forgetHint(seat, search);
+        for (const w of search.waiters.splice(0)) w.fail(e);
+      })
+      .catch((err: unknown) => this.log.error({ err }, 'hint delivery failed'));
+    return search;
+  }
+
+  /** Counts the hint once (stored) and keeps it for the turn's repeats. */
+  private async countHint(seat: number, search: HintSearch, move: Move): Promise<MoveError | null> {
+    const late = this.turnProblem(seat, search.turn);
+    if (late) return late;
+    if (!(await this.store((store) => store.recordHint(this.id, seat))))
+      return { error: 'storage_unavailable', message: 'the hint could not be counted (the server is short of disk); try again in a few seconds' };
+    this.hints[seat] = (this.hints[seat] ?? 0) + 1;
+    search.move = move;
+    return null;
+  }
+
+  private forgetHint(seat: number, search: HintSearch): void {
+    if (this.hintSearches.get(seat) === search) this.hintSearches.delete(seat);
   }
 
   /** Why `seat` may not act on `turn` now, or null. */
@@ -454,7 +524,18 @@ export class Room {
   /** Ends the game as it stands (it expired): followers are scored as at the end of a game, the
    * result is stored as abandoned. False when the store could not write it (tried again later). */
   abandon(why: string): Promise<boolean> {
-    return this.serial(() => this.abandonNow(why));
+    return this.serial(() => this.abandonNow(why)).then(
+      (done) => {
+        this.abandonFailing = false;
+        return done;
+      },
+      (err: unknown) => {
+        // Not the disk's fault: one log line per streak, and the sweep tries again.
+        if (!this.abandonFailing) this.log.error({ err, why }, 'abandoning the game failed: tried again at the next sweep');
+        this.abandonFailing = true;
+        return false;
+      },
+    );
   }
 
   private async abandonNow(why: string): Promise<boolean> {
@@ -497,10 +578,13 @@ export class Room {
     const seed = mixSeed(fnv1a(this.setup.seed), turn, seat);
     // The bot sees what a player may know: the bag's contents, not its order.
     const view = hideBag(this.state.clone());
-    void this.deps.bots.move(view, level, seed, this.log).then((answer) => {
-      this.botPending = false;
-      void this.serial(() => this.playBot(seat, turn, answer));
-    });
+    this.deps.bots
+      .move(view, level, seed, this.log)
+      .finally(() => {
+        this.botPending = false;
+      })
+      .then((answer) => this.serial(() => this.playBot(seat, turn, answer)))
+      .catch((e: unknown) => this.botFailed(e));
     this.broadcast();
   }
 
@@ -512,18 +596,48 @@ export class Room {
       return;
     }
     const result = await this.apply(seat, answer.move, answer);
-    if (!('error' in result) || this.closed) return;
-    if (result.error !== 'storage_unavailable') {
-      this.log.error({ move: answer.move, error: result.message }, 'bot move rejected');
+    if (!('error' in result)) {
+      if (this.botFailures > 0) this.log.info({ failures: this.botFailures }, 'bot move stored after failures: the game goes on');
+      this.botFailures = 0;
       return;
     }
+    if (this.closed) return;
+    if (result.error !== 'storage_unavailable') throw new Error(`bot move rejected: ${result.message}`);
     // The bot does not advance until its move is stored; the same move is tried again.
+    this.retryBot(STORE_RETRY_MS, () => this.serial(() => this.playBot(seat, turn, answer)));
+    this.broadcast();
+  }
+
+  /** The one boundary of a bot turn (its search, its write, its retry): a failure that is not
+   * the disk's is logged once per streak with the game id, the players are told, and the turn is
+   * tried again with backoff. Never a silent stall, never an unhandled rejection. */
+  private botFailed(e: unknown): void {
+    if (this.closed) return;
+    this.botFailures++;
+    const delayMs = Math.min(BOT_RETRY_MAX_MS, STORE_RETRY_MS * 2 ** (this.botFailures - 1));
+    if (this.botFailures === 1) this.log.error({ err: e, retryInMs: delayMs }, 'bot turn failed: tried again with backoff');
+    else this.log.debug({ failures: this.botFailures, retryInMs: delayMs }, 'bot turn failed again');
+    for (const sub of this.subscribers) sub.fault?.(`the server could not complete the bot's move; it tries again in ${Math.round(delayMs / 1000)} s`);
+    this.retryBot(delayMs, async () => this.maybeBotTurn());
+    this.broadcast();
+  }
+
+  private retryBot(delayMs: number, retry: () => Promise<void>): void {
+    if (this.storeRetry) clearTimeout(this.storeRetry);
     this.storeRetry = setTimeout(() => {
       this.storeRetry = null;
-      void this.serial(() => this.playBot(seat, turn, answer));
-    }, STORE_RETRY_MS);
+      retry().catch((e: unknown) => this.botFailed(e));
+    }, delayMs);
     this.storeRetry.unref();
-    this.broadcast();
+  }
+
+  /** The boundary of a timer's synchronous work (the turn clock, the grace period). */
+  private guard(what: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.log.error({ err, what }, 'game timer failed');
+    }
   }
 
   private connected(seat: number): boolean {
@@ -555,7 +669,8 @@ export class Room {
     return this.botPending || this.writing > 0;
   }
 
-  /** Runs `fn` after every write queued before it has settled: one write at a time per room. */
+  /** Runs `fn` after every write queued before it has settled: one write at a time per room.
+   * Its failure is the caller's to handle (the returned promise); the queue goes on. */
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     this.writing++;
     const run = this.writes.then(fn).finally(() => {

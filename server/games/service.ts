@@ -30,6 +30,7 @@ import {
   type StoredGame,
 } from './store.ts';
 import { WatchedStore } from './watched-store.ts';
+import type { HintSearcher } from '../hints.ts';
 
 export interface CreateGameRequest {
   seats: SeatSetup[];
@@ -74,6 +75,8 @@ export type ExpirySettings = Pick<Config, 'expireOpenSeatSeconds' | 'expireAwayS
 export interface ServiceOptions {
   store: GameStore;
   bots: BotMover;
+  /** Hint searches (games created with hints); absent: hints are refused. */
+  hints?: HintSearcher;
   log: Logger;
   metrics: Metrics;
   maxGames: number;
@@ -115,6 +118,8 @@ export class GameService {
     const shortest = Math.min(this.expiry.expireOpenSeatSeconds, this.expiry.expireAwaySeconds, this.expiry.expireIdleSeconds) * 1000;
     this.sweeper = setInterval(() => this.sweepOnce(), Math.min(30_000, Math.max(100, shortest / 4)));
     this.sweeper.unref();
+    // Counted at each scrape: no per-move recount.
+    options.metrics.sources.games = () => ({ active: this.activeCount(), inMemory: this.inMemory });
   }
 
   /** Why the store cannot write now, or null. */
@@ -146,7 +151,6 @@ export class GameService {
     };
     const room = await Room.create(setup, this.deps());
     this.rooms.set(room.id, room);
-    this.publish();
     return room;
   }
 
@@ -179,7 +183,6 @@ export class GameService {
       this.rooms.set(loaded.id, loaded);
       if (this.botsReady) loaded.resumeBots();
     }
-    this.countRooms();
     return loaded;
   }
 
@@ -264,7 +267,6 @@ export class GameService {
     room.log.info({ turn: room.turn }, 'game taken over from its previous owner');
     this.options.metrics.takeovers.inc();
     if (this.botsReady) room.resumeBots();
-    this.publish();
     return room;
   }
 
@@ -276,7 +278,6 @@ export class GameService {
     room.log.warn('game lost to another instance (lease ran out): connections sent to reconnect');
     this.options.metrics.gamesLost.inc();
     room.moved();
-    this.publish();
   }
 
   /** Games in memory (unfinished, watched, cached): what must stay flat over months. */
@@ -331,7 +332,6 @@ export class GameService {
         if (!(e instanceof DamagedGameError)) throw e;
       }
     }
-    this.publish();
     if (n > 0) this.options.log.info({ games: n }, 'unfinished games restored from the store');
     return n;
   }
@@ -418,12 +418,6 @@ export class GameService {
     return n;
   }
 
-  /** Recounts active games (called when a game may have changed status). */
-  publish(): void {
-    this.options.metrics.games.set(this.activeCount());
-    this.countRooms();
-  }
-
   /** Ends expired games and lets finished ones nobody watches leave memory. */
   async sweep(now = Date.now()): Promise<void> {
     for (const room of [...this.rooms.values()]) {
@@ -438,7 +432,6 @@ export class GameService {
       const why = this.expired(room, now);
       if (why && (await room.abandon(why))) this.options.metrics.abandoned.inc({ why });
     }
-    this.publish();
   }
 
   /** One timer tick: sweeps overlap never (a slow store must not pile them up). */
@@ -469,10 +462,6 @@ export class GameService {
     }
   }
 
-  private countRooms(): void {
-    this.options.metrics.roomsInMemory.set(this.inMemory);
-  }
-
   /** Shutdown, first step: bot searches in flight may finish and be stored, within `graceMs`. */
   async drain(graceMs: number): Promise<void> {
     await Promise.all([...this.rooms.values()].map((r) => r.drain()));
@@ -486,7 +475,7 @@ export class GameService {
   }
 
   private deps(): RoomDeps {
-    return { store: this.store, bots: this.options.bots, log: this.options.log, lost: (room) => this.rooms.get(room.id) === room && this.drop(room.id) };
+    return { store: this.store, bots: this.options.bots, hints: this.options.hints, log: this.options.log, lost: (room) => this.rooms.get(room.id) === room && this.drop(room.id) };
   }
 
   private async summarizeFinished(g: FinishedEntry): Promise<FinishedGame> {

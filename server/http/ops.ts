@@ -23,7 +23,6 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
   );
 
   app.get('/metrics', { schema: { tags: ['ops'], summary: 'Prometheus metrics', produces: ['text/plain'], response: { 200: { type: 'string' } } } }, async (_request, reply) => {
-    games.publish();
     reply.header('content-type', metrics.registry.contentType);
     return metrics.render();
   });

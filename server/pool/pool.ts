@@ -35,6 +35,8 @@ export interface PoolOptions {
   /** Bound on analysis positions waiting for a worker (the analysis service feeds a few at a
    * time; this only guards against a caller that does not). */
   maxBackgroundQueue?: number;
+  /** Bound on hints waiting for a worker (each seat has at most one in flight). */
+  maxHintQueue?: number;
   workerFile: string | null;
   warmupLevel: BotLevel;
   warmupTimeoutMs: number;
@@ -48,7 +50,7 @@ export function defaultWorkerFile(): string {
   return fileURLToPath(here.endsWith('.js') ? new URL('./worker.js', here) : new URL('../../dist/server/pool/worker.js', here));
 }
 
-/** A task waiting for a worker, of either class. */
+/** A task waiting for a worker, of any class. */
 interface Pending {
   cls: TaskClass;
   run: () => Promise<unknown>;
@@ -56,9 +58,9 @@ interface Pending {
   submittedAt: number;
   resolve: (value: never) => void;
   reject: (e: Error) => void;
-  /** Analysis only: set to make the running task yield its worker. */
+  /** Hint and analysis: set to make the running task yield its worker. */
   cancel?: Int32Array;
-  /** Interactive only: a caller's abort while queued drops it here, free. */
+  /** A caller's abort while queued drops it here, free. */
   signal?: AbortSignal;
   onAbort?: () => void;
 }
@@ -73,11 +75,16 @@ interface Running {
  * docs/BENCHMARKS.md): what the wait model charges a worker busy with background work. */
 const YIELD_MS = 5;
 
+/** Which class goes first: a bot's turn, then a person waiting on a hint, then analysis (a
+ * batch job nobody watches move by move). */
+const RANK: Record<TaskClass, number> = { interactive: 0, hint: 1, analysis: 2 };
+
 /**
- * Two classes of work on one fixed pool. Bot moves (interactive) always go first; analysis
- * positions (background) use idle workers only, and a running one yields (cancel flag) when a
- * bot move would otherwise wait. At most `size` tasks are handed to piscina, so its own queue
- * stays empty and the order is ours.
+ * Three classes of work on one fixed pool. Bot moves (interactive) always go first; hints (a
+ * person asked, and waits) and analysis positions (background) use idle workers only, hints
+ * before analysis, and a running one yields (cancel flag) when work of a higher class would
+ * otherwise wait: it is run again later. At most `size` tasks are handed to piscina, so its own
+ * queue stays empty and the order is ours.
  * Emits `respawn` (threadId) when a worker replaces one that died after the pool was ready.
  */
 export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
@@ -106,6 +113,10 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
     this.metrics.workersTarget.set(this.size);
     this.metrics.queueBound.set(this.maxQueue);
     this.metrics.poolReady.set(0);
+    this.metrics.sources.poolUtilization = () => {
+      const of = (cls: TaskClass) => this.stats?.busy.utilization(this.size, cls) ?? 0;
+      return { interactive: of('interactive'), hint: of('hint'), analysis: of('analysis') };
+    };
   }
 
   get ready(): boolean {
@@ -117,7 +128,7 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
     return this.queues.interactive.length;
   }
 
-  private readonly queues: Record<TaskClass, Pending[]> = { interactive: [], analysis: [] };
+  private readonly queues: Record<TaskClass, Pending[]> = { interactive: [], hint: [], analysis: [] };
   private readonly running = new Set<Running>();
   readonly runTimes = new RunTimeModel();
   private readonly respawnFlag = new Int32Array(new SharedArrayBuffer(4));
@@ -230,6 +241,34 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
     });
   }
 
+  /** A hint: the search a person asked for (hint class). It waits behind every bot move, at most
+   * `maxWaitMs` in all (then PoolBusyError), and yields its worker to a bot move, running again
+   * afterwards (the search is seeded: the same answer). Never counts toward `load`. */
+  hint(task: Omit<SearchTask, 'deadline' | 'cancel'>, budgetMs: number, maxWaitMs: number): Promise<PoolSearchResult> {
+    const piscina = this.piscina;
+    if (!piscina || this.closing) return Promise.reject(new PoolBusyError('the bot pool is not running'));
+    if (this.queues.hint.length >= (this.options.maxHintQueue ?? 4 * this.size)) return Promise.reject(new PoolBusyError('the hint queue is full'));
+    // Slot 0: yield (set by pump), slot 1: running (set by the worker).
+    const cancel = new SharedArrayBuffer(8);
+    const flag = new Int32Array(cancel);
+    const signal = AbortSignal.timeout(maxWaitMs);
+    const expectedMs = Math.min(this.runTimes.expectedMs(task.level), budgetMs);
+    return this.enqueue<PoolSearchResult>({ cls: 'hint', expectedMs, signal, cancel: flag }, async (submittedAt) => {
+      Atomics.store(flag, 0, 0);
+      const run: SearchTask = { ...task, state: task.state.slice(0), deadline: Date.now() + budgetMs, cancel };
+      const result = (await piscina.run(run, { transferList: [run.state] as never })) as PoolSearchResult;
+      if (result.cancelled) {
+        this.stats?.recordPreemption(result.cpuMs);
+        return RUN_AGAIN;
+      }
+      if (!result.hitDeadline) this.runTimes.record(task.level, result.runMs);
+      this.stats?.recordTask('hint', result, performance.timeOrigin + submittedAt);
+      return result;
+    }).catch((e: Error) => {
+      throw e.name === 'AbortError' ? new PoolBusyError(`no worker was free for the hint within ${maxWaitMs} ms`) : e;
+    });
+  }
+
   /** Analyses one position (background class): runs only on a worker no bot move waits for,
    * yields to bot moves and is run again after yielding. Resolves with the verdict (null if the
    * move does not fit the view); rejects with PoolBusyError when the background queue is full. */
@@ -254,10 +293,10 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
   }
 
   /** Milliseconds a bot search submitted now would wait for a worker, from the searches queued
-   * and running and their measured run times (analysis work yields, so it counts as ~free). */
+   * and running and their measured run times (hints and analysis yield, so they count as ~free). */
   predictWaitMs(): number {
     const now = performance.now();
-    const busy = [...this.running].map((r) => (r.task.cls === 'analysis' ? YIELD_MS : Math.max(0, r.startedAt + r.task.expectedMs - now)));
+    const busy = [...this.running].map((r) => (r.task.cls !== 'interactive' ? YIELD_MS : Math.max(0, r.startedAt + r.task.expectedMs - now)));
     return predictStartMs(
       this.size,
       busy,
@@ -265,7 +304,7 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
     );
   }
 
-  /** Fraction of the bot queue's bound in use (0..1); analysis work never counts. */
+  /** Fraction of the bot queue's bound in use (0..1); hints and analysis never count. */
   get load(): number {
     return this.queueDepth / this.maxQueue;
   }
@@ -279,9 +318,10 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
         pending.onAbort = () => {
           const queue = this.queues[cls];
           const at = queue.indexOf(pending);
-          if (at < 0) return; // already running: piscina has the signal
+          if (at < 0) return; // running: piscina has the signal (bot moves), or it ends on its own
           queue.splice(at, 1);
           this.publishQueue();
+          this.settled(pending);
           reject(abortError());
         };
         signal.addEventListener('abort', pending.onAbort, { once: true });
@@ -292,21 +332,28 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
     });
   }
 
-  /** Starts queued work on free workers, bot moves first; makes background work yield when a
-   * bot move would wait. */
+  /** Starts queued work on free workers, highest class first; makes running work of a lower
+   * class yield (analysis before hints) while work of a higher class waits. */
   private pump(): void {
     while (this.running.size < this.size && !this.closing) {
-      const next = this.queues.interactive.shift() ?? this.queues.analysis.shift();
+      const next = this.queues.interactive.shift() ?? this.queues.hint.shift() ?? this.queues.analysis.shift();
       if (!next) break;
       this.dispatch(next);
     }
-    let waiting = this.queues.interactive.length;
-    for (const r of this.running) {
-      if (waiting === 0) break;
-      if (r.task.cls !== 'analysis' || r.preemptedAt !== null) continue;
-      r.preemptedAt = performance.now();
-      Atomics.store(r.task.cancel!, 0, 1);
-      waiting--;
+    // Each waiter claims one running task of a lower class; one already yielding counts as claimed.
+    const yielding = [...this.running].filter((r) => r.task.cancel).sort((a, b) => RANK[b.task.cls] - RANK[a.task.cls]);
+    const claimed = new Set<Running>();
+    for (const cls of ['interactive', 'hint'] as const) {
+      let waiting = this.queues[cls].length;
+      for (const r of yielding) {
+        if (waiting === 0) break;
+        if (RANK[r.task.cls] <= RANK[cls] || claimed.has(r)) continue;
+        claimed.add(r);
+        waiting--;
+        if (r.preemptedAt !== null) continue;
+        r.preemptedAt = performance.now();
+        Atomics.store(r.task.cancel!, 0, 1);
+      }
     }
     this.publishQueue();
   }
@@ -320,12 +367,20 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
         this.finish(running);
         if (value === RUN_AGAIN) {
           if (running.preemptedAt !== null) this.stats?.recordYield(performance.now() - running.preemptedAt);
-          this.queues.analysis.unshift(task);
-        } else task.resolve(value as never);
+          // A hint past its wait bound is not queued again: its caller has stopped waiting.
+          if (task.signal?.aborted) {
+            this.settled(task);
+            task.reject(abortError());
+          } else this.queues[task.cls].unshift(task);
+        } else {
+          this.settled(task);
+          task.resolve(value as never);
+        }
         this.pump();
       },
       (e: Error) => {
         this.finish(running);
+        this.settled(task);
         task.reject(e);
         this.pump();
       },
@@ -335,12 +390,17 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
   private finish(running: Running): void {
     this.running.delete(running);
     this.stats?.busy.end(running.task.cls, running.startedAt, performance.now());
-    if (running.task.signal && running.task.onAbort) running.task.signal.removeEventListener('abort', running.task.onAbort);
     if (this.piscina) this.metrics.workers.set(this.piscina.threads.length);
+  }
+
+  /** The task's caller has its answer: its abort no longer concerns the pool. */
+  private settled(task: Pending): void {
+    if (task.signal && task.onAbort) task.signal.removeEventListener('abort', task.onAbort);
   }
 
   private publishQueue(): void {
     this.metrics.queueDepth.set(this.queues.interactive.length);
+    this.metrics.hintQueueDepth.set(this.queues.hint.length);
     this.metrics.backgroundQueueDepth.set(this.queues.analysis.length);
   }
 
@@ -356,7 +416,7 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
       warmupMs: Math.round(this.warmupMs * 1000) / 1000,
       queue: { depth: this.queueDepth, bound: this.maxQueue, inFlight: this.running.size },
       utilization: stats?.busy.utilization(this.size) ?? 0,
-      classes: stats?.classes(this.size, { interactive: this.queues.interactive.length, analysis: this.queues.analysis.length }) ?? null,
+      classes: stats?.classes(this.size, { interactive: this.queues.interactive.length, hint: this.queues.hint.length, analysis: this.queues.analysis.length }) ?? null,
       predictedWaitMs: Math.round(this.predictWaitMs() * 1000) / 1000,
       respawns: this.respawnCount,
       workers: stats ? [...stats.workers.values()] : [],
@@ -369,7 +429,7 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
 
   async close(): Promise<void> {
     this.closing = true;
-    for (const cls of ['interactive', 'analysis'] as const) for (const t of this.queues[cls].splice(0)) t.reject(new PoolBusyError('the bot pool is closing'));
+    for (const cls of ['interactive', 'hint', 'analysis'] as const) for (const t of this.queues[cls].splice(0)) t.reject(new PoolBusyError('the bot pool is closing'));
     this.metrics.poolReady.set(0);
     const piscina = this.piscina;
     this.piscina = null;
@@ -377,7 +437,7 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
   }
 }
 
-/** A cancelled analysis task's answer: queue it again (its verdict will be the same). */
+/** A yielded hint's or analysis task's answer: queue it again (its answer will be the same). */
 const RUN_AGAIN = Symbol('run again');
 
 function abortError(): Error {

@@ -62,7 +62,7 @@ class ClassHistograms {
 export class PoolStats {
   readonly workers = new Map<number, WorkerStats>();
   readonly busy = new BusyMeter();
-  private readonly byClass: Record<TaskClass, ClassHistograms> = { interactive: new ClassHistograms(), analysis: new ClassHistograms() };
+  private readonly byClass: Record<TaskClass, ClassHistograms> = { interactive: new ClassHistograms(), hint: new ClassHistograms(), analysis: new ClassHistograms() };
   private readonly yieldMs = createHistogram();
   private preemptions = 0;
   private wastedCpuMs = 0;
@@ -136,7 +136,7 @@ export class PoolStats {
     this.metrics.taskCpu.observe({ class: cls }, r.cpuMs / 1000);
   }
 
-  /** An analysis task gave its worker up to a bot move; its CPU so far is spent again later. */
+  /** A hint or analysis task gave its worker up to a bot move; its CPU so far is spent again later. */
   recordPreemption(wastedCpuMs: number): void {
     this.preemptions++;
     this.wastedCpuMs += wastedCpuMs;
@@ -144,20 +144,17 @@ export class PoolStats {
     this.metrics.preemptedCpu.inc(wastedCpuMs / 1000);
   }
 
-  /** Cancel flag set → the analysis task handed its worker back, ms. */
+  /** Cancel flag set → the hint or analysis task handed its worker back, ms. */
   recordYield(ms: number): void {
     this.yieldMs.record(Math.max(1, Math.round(ms * 1000)));
     this.metrics.yieldTime.observe(ms / 1000);
   }
 
   classes(workers: number, queued: Record<TaskClass, number>): ClassReport {
-    const one = (cls: TaskClass) => {
-      const utilization = this.busy.utilization(workers, cls);
-      this.metrics.utilization.set({ class: cls }, utilization);
-      return { queued: queued[cls], utilization, ...this.byClass[cls].report() };
-    };
+    const one = (cls: TaskClass) => ({ queued: queued[cls], utilization: this.busy.utilization(workers, cls), ...this.byClass[cls].report() });
     return {
       interactive: one('interactive'),
+      hint: one('hint'),
       analysis: one('analysis'),
       preemption: { count: this.preemptions, wastedCpuMs: round(this.wastedCpuMs), yieldMs: quantiles(this.yieldMs) },
     };

@@ -4,8 +4,9 @@
 
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 
-/** Bot moves (interactive, first) and game analysis (background, idle workers only). */
-export type TaskClass = 'interactive' | 'analysis';
+/** Bot moves (interactive, first), hints a person asked for, then game analysis; hints and
+ * analysis use idle workers only and yield to bot moves. */
+export type TaskClass = 'interactive' | 'hint' | 'analysis';
 
 /**
  * When a task submitted now would start, in ms from now: `busy` holds each busy worker's

@@ -52,18 +52,19 @@ const ClassStats = Type.Object({
   ...TaskQuantiles.properties,
 });
 
-/** The two classes of pool work side by side (server/pool/pool.ts). */
+/** The three classes of pool work side by side (server/pool/pool.ts). */
 export const ClassReport = Type.Object(
   {
     interactive: ClassStats,
+    hint: ClassStats,
     analysis: ClassStats,
     preemption: Type.Object({
-      count: Type.Integer({ description: 'analysis tasks that yielded their worker to a bot move' }),
+      count: Type.Integer({ description: 'hint and analysis tasks that yielded their worker to a bot move' }),
       wastedCpuMs: Type.Number({ description: 'their CPU so far, spent again when they rerun' }),
       yieldMs: Quantiles,
     }),
   },
-  { description: 'bot moves (interactive, first) and game analysis (background, idle workers only)' },
+  { description: 'bot moves (interactive, first), hints a person asked for, then game analysis (hints and analysis on idle workers only, yielding to bot moves)' },
 );
 
 /** The default window (last 5 s) plus the last second and the last minute. */
@@ -80,7 +81,7 @@ export const PoolSummary = Type.Object({
   alive: Int,
   warmupMs: Num,
   queue: Type.Object({ depth: Int, bound: Int, inFlight: Int }),
-  utilization: Type.Number({ description: 'worker time busy (both classes) over the last 5 s ÷ (workers × 5 s)' }),
+  utilization: Type.Number({ description: 'worker time busy (every class) over the last 5 s ÷ (workers × 5 s)' }),
   classes: Type.Union([ClassReport, Type.Null()]),
   predictedWaitMs: Type.Number({ description: 'how long a bot search submitted now would wait for a worker' }),
   respawns: Int,

@@ -10,6 +10,7 @@ import type { LastMove, Room, Subscriber } from '../games/room.ts';
 import type { GameView } from '../wire/game.ts';
 import type { ChatMessage } from '../wire/chat.ts';
 import type { Metrics } from '../metrics.ts';
+import type { CauseBudgets } from '../log.ts';
 import {
   type ChatFrame,
   CLOSE,
@@ -30,6 +31,8 @@ export interface ConnectionOptions {
   games: GameService;
   metrics: Metrics;
   log: Logger;
+  /** Lines a client can trigger: one per cause per interval, shared by every connection. */
+  logBudget: CauseBudgets;
   maxMessageBytes: number;
   messagesPerSecond: number;
   burst: number;
@@ -81,12 +84,16 @@ export class Connection implements Subscriber {
     this.send({ type: 'chat', message });
   }
 
+  fault(message: string): void {
+    this.error('internal', message);
+  }
+
   send(frame: ServerFrame): void {
     const socket = this.socket;
     if (socket.readyState !== socket.OPEN) return;
     // A peer that does not read its frames must not grow our memory without bound.
     if (socket.bufferedAmount > this.options.maxBufferedBytes) {
-      this.log.warn({ bufferedAmount: socket.bufferedAmount }, 'slow consumer dropped');
+      this.options.logBudget.write(this.log, 'warn', { bufferedAmount: socket.bufferedAmount }, 'slow consumer dropped');
       socket.terminate();
       return;
     }
@@ -135,12 +142,19 @@ export class Connection implements Subscriber {
     if (typeof type !== 'string' || !Object.hasOwn(CLIENT_FRAMES, type)) return this.error('bad_frame', `type must be one of ${Object.keys(CLIENT_FRAMES).join(', ')}`, ref);
     const problem = frameProblem(type as ClientFrameType, frame);
     if (problem) return this.error('bad_frame', problem, ref);
-    this.handling = this.handling
-      .then(() => this.dispatch(frame as ClientFrame))
-      .catch((e) => {
-        this.log.error({ err: e }, 'frame handler failed');
-        this.error('internal', 'the server could not handle this frame', ref);
-      });
+    this.handling = this.boundary(
+      this.handling.then(() => this.dispatch(frame as ClientFrame)),
+      ref,
+    );
+  }
+
+  /** The one boundary of a frame's work, whichever path it takes: a failure is logged (with the
+   * game id once joined, within the log budget) and answered `internal`; it never escapes. */
+  private boundary(work: Promise<void>, ref: string | number | undefined): Promise<void> {
+    return work.catch((e: unknown) => {
+      this.options.logBudget.write(this.log, 'error', { err: e }, 'frame handler failed');
+      this.error('internal', 'the server could not handle this frame', ref);
+    });
   }
 
   private async dispatch(frame: ClientFrame): Promise<void> {
@@ -200,15 +214,19 @@ export class Connection implements Subscriber {
     if (!this.room.claim(this.seat)) this.error('no_stand_in', `no bot is standing in for seat ${this.seat}`, id);
   }
 
+  /** Not awaited in the frame queue (a move sent meanwhile is not held up by the search), but
+   * through the same boundary. */
   private hint(frame: HintFrame): void {
     const room = this.room;
     if (!room) return this.error('not_joined', 'send a hello frame first', frame.id);
     if (this.seat === null) return this.error('not_seated', 'this connection watches the game: only the player may ask for a hint', frame.id);
     const ref = frame.id === undefined ? {} : { ref: frame.id };
-    void room.hint(this.seat, frame.turn).then((result) => {
-      if ('error' in result) return this.error(result.error, result.message, frame.id);
-      this.send({ type: 'hint', ...result, ...ref });
-    });
+    const asked = room
+      .hint(this.seat, frame.turn, (hint) => this.send({ type: 'hint', ...hint, ...ref }))
+      .then((refused) => {
+        if (refused) this.error(refused.error, refused.message, frame.id);
+      });
+    void this.boundary(asked, frame.id);
   }
 
   private chatFrom(frame: ChatFrame): void {
@@ -225,7 +243,6 @@ export class Connection implements Subscriber {
     if (this.seat === null) return this.error('not_seated', 'this connection watches the game: a hello with a seat token is needed to play', frame.id);
     const result = await room.play(this.seat, frame.move, frame.turn);
     if ('error' in result) return this.error(result.error, result.message, frame.id);
-    this.options.games.publish();
   }
 }
 

@@ -9,7 +9,7 @@ import { Connection, type ConnectionOptions, type WebSocket } from './connection
 import type { Tessera } from '../app.ts';
 import { CLOSE } from './protocol.ts';
 import { errorBody } from '../errors.ts';
-import { LogBudget } from '../log.ts';
+import { CauseBudgets, LogBudget } from '../log.ts';
 
 /** Browsers send Origin; other clients usually do not, and are allowed. With no allow-list,
  * a browser page must come from this server's own scheme and host (the scheme from
@@ -27,13 +27,19 @@ export function originAllowed(request: FastifyRequest, allowed: string[]): boole
   }
 }
 
+/** Lines a client can make connections log, per instance: one per cause a minute. */
+const clientLogs = new WeakMap<Tessera, CauseBudgets>();
+
 /** What every connection of this instance is held to (a relayed one included). */
 export function connectionOptions(tessera: Tessera, log: Logger): ConnectionOptions {
   const { config } = tessera;
+  const logBudget = clientLogs.get(tessera) ?? new CauseBudgets(1, 60_000);
+  clientLogs.set(tessera, logBudget);
   return {
     games: tessera.games,
     metrics: tessera.metrics,
     log,
+    logBudget,
     maxMessageBytes: config.wsMaxMessageBytes,
     messagesPerSecond: config.wsMessagesPerSecond,
     burst: config.wsBurst,
