@@ -6,6 +6,9 @@
 // PostgreSQL every second: a relayed game whose owner changed or died gets its sockets closed
 // with 1012, and the clients reconnect (to its new owner, or relayed again). The owner checks
 // that the edges of its relayed sockets are still subscribed: a dead edge's sockets are gone.
+// Each instance publishes a beat on its own channel every second: when its beats stop coming
+// back (Redis down, frozen or out of reach), its relayed sockets are closed with 4000 (the
+// clients reconnect, maybe to the owner) and no new socket is relayed until they come back.
 
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
@@ -27,9 +30,14 @@ type Message =
   | { t: 'out'; conn: string; data: string }
   | { t: 'closed'; conn: string; code: number; reason: string }
   | { t: 'join'; id: string; edge: string; gameId: string; name: string; seat?: number; forRematch?: boolean }
-  | { t: 'joined'; id: string; result: JoinResult };
+  | { t: 'joined'; id: string; result: JoinResult }
+  | { t: 'beat' };
 
 const channel = (instance: string) => `tessera:instance:${instance}`;
+
+/** Beats go round (publish, then receive) this often; this long without one, the relay is broken. */
+const BEAT_MS = 1000;
+export const RELAY_BROKEN_AFTER_MS = 3000;
 
 /** The owner's end of a relayed socket: what Connection needs of a ws WebSocket. */
 class RelaySocket extends EventEmitter {
@@ -97,6 +105,8 @@ export class Relay {
   private readonly owned = new Map<string, RelaySocket>();
   private readonly calls = new Map<string, (r: JoinResult) => void>();
   private watchdog: NodeJS.Timeout | null = null;
+  private lastBeat = Date.now();
+  private broken = false;
 
   constructor(options: RelayOptions) {
     this.options = options;
@@ -117,7 +127,8 @@ export class Relay {
         this.options.log.error({ err }, 'relay message failed');
       }
     });
-    this.watchdog = setInterval(() => void this.check(), 1000);
+    this.lastBeat = Date.now();
+    this.watchdog = setInterval(() => void this.check(), BEAT_MS);
     this.watchdog.unref();
   }
 
@@ -135,6 +146,7 @@ export class Relay {
 
   /** Relays `socket` (whose hello is `hello`) to the game's owner; false when no live owner. */
   async open(socket: WebSocket, gameId: string, hello: string): Promise<((data: string) => void) | null> {
+    if (this.broken) return null;
     const owner = await this.ownerElsewhere(gameId);
     if (!owner) return null;
     const conn = `${this.instance}:${randomBytes(8).toString('hex')}`;
@@ -150,6 +162,7 @@ export class Relay {
 
   /** Takes a seat in a game owned by another instance. */
   async join(gameId: string, name: string, seat?: number, forRematch = false): Promise<JoinResult> {
+    if (this.broken) return { error: 'game_elsewhere', message: `game ${gameId} is played on another instance, out of reach now: retry in a few seconds` };
     const owner = await this.ownerElsewhere(gameId);
     if (!owner) return { error: 'game_elsewhere', message: `game ${gameId} is being taken over: retry in a few seconds` };
     const id = randomBytes(8).toString('hex');
@@ -172,6 +185,9 @@ export class Relay {
 
   private receive(m: Message): void {
     switch (m.t) {
+      case 'beat':
+        this.lastBeat = Date.now();
+        return;
       case 'open': {
         const socket = new RelaySocket(m.conn, m.edge, (out) => this.send(m.edge, out));
         socket.on('close', () => this.owned.delete(m.conn));
@@ -229,7 +245,33 @@ export class Relay {
   }
 
   private async check(): Promise<void> {
+    // A beat stuck in a frozen connection or failing while Redis is down says nothing new.
+    this.pub.publish(channel(this.instance), JSON.stringify({ t: 'beat' } satisfies Message)).catch(() => {});
+    if (!this.checkBeats()) return;
     await Promise.all([this.checkOwners(), this.checkEdges()]);
+  }
+
+  /** False while the relay is broken: its sockets are closed, and none is relayed meanwhile. */
+  private checkBeats(): boolean {
+    const silent = Date.now() - this.lastBeat;
+    if (silent < RELAY_BROKEN_AFTER_MS) {
+      if (this.broken) this.options.log.info('the relay (Redis) works again: connections are relayed again');
+      this.broken = false;
+      return true;
+    }
+    if (!this.broken) {
+      this.options.log.warn({ silentMs: silent, edges: this.edges.size, owned: this.owned.size }, 'the relay (Redis) is broken: relayed connections closed, none relayed until it is back');
+      this.options.metrics.relayOutages.inc();
+    }
+    this.broken = true;
+    for (const [conn, link] of this.edges) {
+      this.edges.delete(conn);
+      link.socket.close(CLOSE.relayLost, 'relay lost: reconnect');
+    }
+    this.options.metrics.relayed.set(this.edges.size);
+    // Their edges cannot reach their players either: they are gone (seen as disconnected).
+    for (const s of [...this.owned.values()]) s.gone();
+    return false;
   }
 
   /** Sockets relayed here from an instance that died (its Redis subscription is gone) are closed. */

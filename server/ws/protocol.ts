@@ -111,4 +111,6 @@ export const CLOSE = {
   policy: 1008,
   tooBig: 1009,
   slowConsumer: 1013,
+  /** The link to the game's owner broke (a relaying instance lost Redis): reconnect with backoff. */
+  relayLost: 4000,
 } as const;
