@@ -80,7 +80,7 @@ test('GameSocket: hellos refused with game_elsewhere and storage_unavailable are
     onWelcome: () => welcomed(),
   });
   try {
-    await Promise.race([welcome, new Promise((_, reject) => setTimeout(() => reject(new Error(`no welcome; states ${states.join(" | ")}`)), 10_000).unref())]);
+    await Promise.race([welcome, new Promise((_, reject) => setTimeout(() => reject(new Error(`no welcome; states ${states.join(' | ')}`)), 10_000).unref())]);
     assert.equal(hellos.length, 3);
     assert.deepEqual(states, ['connecting', 'reconnecting: the game is moving to another server', 'reconnecting', 'reconnecting: the server cannot store games right now', 'reconnecting', 'open']);
     assert.deepEqual(errors, [], 'a retried hello is no error for the screen to toast');

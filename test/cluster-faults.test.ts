@@ -118,7 +118,9 @@ test('an owner frozen inside a transaction: reads and hellos elsewhere answer at
     // Only a writes to this database: the one session waiting for a lock is a's move write.
     const waiting = `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`;
     const { pid } = await until('a waits for the table inside its move transaction', 5000, async () => (await db.query(waiting)).rows[0]).catch(async (e) => {
-      throw new Error(`${e.message}: ${JSON.stringify((await db.query('SELECT pid, application_name, state, wait_event_type, backend_xid, query FROM pg_stat_activity')).rows)} ${JSON.stringify(player.frames)}`);
+      throw new Error(
+        `${e.message}: ${JSON.stringify((await db.query('SELECT pid, application_name, state, wait_event_type, backend_xid, query FROM pg_stat_activity')).rows)} ${JSON.stringify(player.frames)}`,
+      );
     });
     await a.kill('SIGSTOP');
     const frozenAt = Date.now();

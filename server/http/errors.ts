@@ -35,7 +35,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     // Logged (once per failure streak) by the store's watcher.
     if (err instanceof GameElsewhereError) return reply.code(503).header('retry-after', '2').send(errorBody('game_elsewhere', err.message));
     if (err instanceof StorageError)
-      return reply.code(503).header('retry-after', '10').send(errorBody('storage_unavailable', `the server could not store this (${err.reason}); nothing changed: retry later`));
+      return reply
+        .code(503)
+        .header('retry-after', '10')
+        .send(errorBody('storage_unavailable', `the server could not store this (${err.reason}); nothing changed: retry later`));
     const fe = err as FastifyError;
     if (fe.validation) return reply.code(400).send(errorBody('bad_request', fe.message));
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
