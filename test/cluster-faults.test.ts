@@ -117,11 +117,7 @@ test('an owner frozen inside a transaction: reads and hellos elsewhere answer at
     player.send({ type: 'move', turn: view.turn, move: randomMove(view.legal, rng(3), 0) });
     // Only a writes to this database: the one session waiting for a lock is a's move write.
     const waiting = `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`;
-    const { pid } = await until('a waits for the table inside its move transaction', 5000, async () => (await db.query(waiting)).rows[0]).catch(async (e) => {
-      throw new Error(
-        `${e.message}: ${JSON.stringify((await db.query('SELECT pid, application_name, state, wait_event_type, backend_xid, query FROM pg_stat_activity')).rows)} ${JSON.stringify(player.frames)}`,
-      );
-    });
+    const { pid } = await until('a waits for the table inside its move transaction', 5000, async () => (await db.query(waiting)).rows[0]);
     await a.kill('SIGSTOP');
     const frozenAt = Date.now();
     await db.query('COMMIT');
@@ -206,6 +202,27 @@ test('Redis frozen under a relayed player: the socket is closed with 4000 within
       process.kill(pid, 'SIGCONT');
     } catch {}
     await Promise.all([a.app.close(), b.app.close()]);
+  }
+});
+
+test('with Redis, a hello relayed to a frozen owner is not left hanging: closed with 4000 within seconds, long before the lease runs out', { timeout: 60_000 }, async () => {
+  const LEASE = 15;
+  const env = { TESSERA_DATABASE_URL: await postgres.database('frozen_relay'), TESSERA_LEASE_SECONDS: String(LEASE), TESSERA_REDIS_URL: redis.url };
+  const [a, b] = await Promise.all([startInstance('owner-a', env), startInstance('edge-b', env)]);
+  try {
+    const { id, tokens } = await createGame(a.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
+    await a.kill('SIGSTOP');
+    const frozenAt = Date.now();
+    const c = await Client.connect(b.ws);
+    c.send({ type: 'hello', v: PROTOCOL_VERSION, gameId: id, token: tokens.get(0) });
+    const closed = await c.closedWith(LEASE * 1000);
+    const closedMs = Date.now() - frozenAt;
+    assert.equal(closed.code, CLOSE.relayLost);
+    assert.ok(closedMs < 6000, `closed ${closedMs} ms after the hello`);
+    process.stdout.write(`# hello relayed to a frozen owner: closed with ${closed.code} after ${closedMs} ms (lease ${LEASE} s)\n`);
+  } finally {
+    await a.kill('SIGCONT').catch(() => {});
+    await Promise.all([a.kill('SIGKILL'), b.kill('SIGKILL')]);
   }
 });
 

@@ -8,7 +8,8 @@
 // that the edges of its relayed sockets are still subscribed: a dead edge's sockets are gone.
 // Each instance publishes a beat on its own channel every second: when its beats stop coming
 // back (Redis down, frozen or out of reach), its relayed sockets are closed with 4000 (the
-// clients reconnect, maybe to the owner) and no new socket is relayed until they come back.
+// clients reconnect, maybe to the owner) and no new socket is relayed until they come back; a
+// relayed hello the owner leaves unanswered that long is closed with 4000 too.
 
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
@@ -80,6 +81,8 @@ interface EdgeLink {
   socket: WebSocket;
   owner: string;
   gameId: string;
+  /** When the hello went to the owner; null once the owner answered anything. */
+  unansweredSince: number | null;
 }
 
 export interface RelayOptions {
@@ -150,7 +153,7 @@ export class Relay {
     const owner = await this.ownerElsewhere(gameId);
     if (!owner) return null;
     const conn = `${this.instance}:${randomBytes(8).toString('hex')}`;
-    this.edges.set(conn, { socket, owner, gameId });
+    this.edges.set(conn, { socket, owner, gameId, unansweredSince: Date.now() });
     this.options.metrics.relayed.set(this.edges.size);
     socket.on('close', () => {
       if (this.edges.delete(conn)) this.send(owner, { t: 'close', conn });
@@ -203,8 +206,10 @@ export class Relay {
         this.owned.get(m.conn)?.gone();
         return;
       case 'out': {
-        const socket = this.edges.get(m.conn)?.socket;
-        if (!socket || socket.readyState !== socket.OPEN) return;
+        const link = this.edges.get(m.conn);
+        const socket = link?.socket;
+        if (!link || !socket || socket.readyState !== socket.OPEN) return;
+        link.unansweredSince = null;
         // The owner cannot see this socket's buffer: the slow-consumer limit is applied here.
         if (socket.bufferedAmount > this.options.maxBufferedBytes) {
           this.options.log.warn({ bufferedAmount: socket.bufferedAmount }, 'slow consumer dropped');
@@ -248,7 +253,21 @@ export class Relay {
     // A beat stuck in a frozen connection or failing while Redis is down says nothing new.
     this.pub.publish(channel(this.instance), JSON.stringify({ t: 'beat' } satisfies Message)).catch(() => {});
     if (!this.checkBeats()) return;
+    this.checkAnswered();
     await Promise.all([this.checkOwners(), this.checkEdges()]);
+  }
+
+  /** A relayed hello the owner does not answer (it is frozen, or lost its Redis link while its
+   * lease runs) is not left hanging: the client is sent to reconnect. */
+  private checkAnswered(): void {
+    const before = Date.now() - RELAY_BROKEN_AFTER_MS;
+    for (const [conn, link] of this.edges) {
+      if (link.unansweredSince === null || link.unansweredSince > before) continue;
+      this.edges.delete(conn);
+      this.send(link.owner, { t: 'close', conn });
+      link.socket.close(CLOSE.relayLost, 'no answer from the game’s instance: reconnect');
+    }
+    this.options.metrics.relayed.set(this.edges.size);
   }
 
   /** False while the relay is broken: its sockets are closed, and none is relayed meanwhile. */
