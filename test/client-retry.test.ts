@@ -90,3 +90,31 @@ test('GameSocket: hellos refused with game_elsewhere and storage_unavailable are
     await new Promise((r) => wss.close(r));
   }
 });
+
+test('GameSocket: reconnects straight to the instance its welcome named (?instance=), except after 1012 (the game moved)', async () => {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise((r) => wss.once('listening', r));
+  const urls: string[] = [];
+  // Each connection is welcomed by "node-a", then closed: first as a broken relay (4000), then as a moved game (1012).
+  const closes = [CLOSE.relayLost, CLOSE.moved, null];
+  wss.on('connection', (socket, request) => {
+    urls.push(request.url ?? '');
+    const close = closes[urls.length - 1];
+    socket.on('message', () => {
+      socket.send(JSON.stringify({ type: 'welcome', v: 1, gameId: 'g', seat: 0, history: [], chat: [], instance: 'node-a' }));
+      if (close) setTimeout(() => socket.close(close, 'test'), 20);
+    });
+  });
+  browserGlobals(`127.0.0.1:${(wss.address() as AddressInfo).port}`);
+  const net = '../client/src/net.ts';
+  const { GameSocket } = (await import(net)) as { GameSocket: new (gameId: string, token: string, events: Record<string, unknown>) => { close(): void } };
+  const socket = new GameSocket('g', 'token', {});
+  try {
+    const end = Date.now() + 10_000;
+    while (urls.length < 3 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(urls, ['/ws', '/ws?instance=node-a', '/ws']);
+  } finally {
+    socket.close();
+    await new Promise((r) => wss.close(r));
+  }
+});

@@ -5,7 +5,9 @@
 // PostgreSQL stopped (players are told the database cannot be reached, not "disk").
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Redis } from 'ioredis';
@@ -13,7 +15,7 @@ import pg from 'pg';
 import { Client, createGame, get, post, startServer, twoPeopleSetup } from './server-helpers.ts';
 import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
 import { type PrivateRedis, startRedis } from '../bench/lib/redis.ts';
-import { type RunningServer, startServer as startProcess } from '../bench/lib/server.ts';
+import { freePort, type RunningServer, startServer as startProcess } from '../bench/lib/server.ts';
 import { randomMove } from '../bench/lib/game-client.ts';
 import { rng } from '../bench/lib/stats.ts';
 import { CLOSE, PROTOCOL_VERSION } from '../server/ws/protocol.ts';
@@ -223,6 +225,68 @@ test('with Redis, a hello relayed to a frozen owner is not left hanging: closed 
   } finally {
     await a.kill('SIGCONT').catch(() => {});
     await Promise.all([a.kill('SIGKILL'), b.kill('SIGKILL')]);
+  }
+});
+
+const haproxyMissing = spawnSync('haproxy', ['-v']).error ? 'haproxy is not installed (apt-get install haproxy)' : false;
+
+test('the seat and welcome answers name the instance playing the game; the shipped HAProxy config routes ?instance= to it, past the relay', { timeout: 60_000, skip: haproxyMissing }, async () => {
+  const databaseUrl = await postgres.database('routing');
+  // Named as the servers of deploy/haproxy.cfg (its third one stays down here).
+  const [a, b] = await Promise.all(['tessera-a', 'tessera-b'].map((instanceId) => startServer({ databaseUrl, redisUrl: redis.url, instanceId, leaseSeconds: 5 })));
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-haproxy-'));
+  const portOf = (r: { base: string }) => new URL(r.base).port;
+  const config = readFileSync(new URL('../deploy/haproxy.cfg', import.meta.url), 'utf8')
+    .replace('bind :8080', `bind 127.0.0.1:${port}`)
+    .replace('server tessera-a tessera-a:3000', `server tessera-a 127.0.0.1:${portOf(a)}`)
+    .replace('server tessera-b tessera-b:3000', `server tessera-b 127.0.0.1:${portOf(b)}`)
+    .replace('server tessera-c tessera-c:3000', 'server tessera-c 127.0.0.1:1')
+    .replace('maxconn 20000', 'maxconn 1000');
+  writeFileSync(join(dir, 'haproxy.cfg'), config);
+  const proxy = spawn('haproxy', ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let proxyLog = '';
+  proxy.stderr!.on('data', (c: Buffer) => (proxyLog += c));
+  const sockets: Client[] = [];
+  try {
+    const front = `http://127.0.0.1:${port}`;
+    // Both servers up (two good checks each) before anything is routed.
+    await until('HAProxy has both instances up', 15_000, async () => {
+      const answers = await Promise.all(
+        [1, 2, 3, 4].map(() =>
+          fetch(`${front}/readyz`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        ),
+      );
+      return answers.every((s) => s === 200);
+    }).catch((e) => {
+      throw new Error(`${e.message}: ${proxyLog}`);
+    });
+    await sleep(2500);
+    const id = (await post(a.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }], clock: { turnSeconds: null } })).body.id;
+    // A seat taken through b (relayed to a): the answer names a.
+    const grant = await post(b.base, `/api/games/${id}/seats`, { name: 'Ann', seat: 0 });
+    assert.equal(grant.status, 201);
+    assert.equal(grant.body.instance, 'tessera-a');
+    assert.equal((await post(a.base, `/api/games/${id}/seats`, { name: 'Bea', seat: 1 })).body.instance, 'tessera-a');
+    // A welcome relayed through b names a too.
+    const relayed = await Client.join(b.ws, id, grant.body.token);
+    assert.equal(relayed.welcome.instance, 'tessera-a');
+    relayed.close();
+    await until('the relayed socket is gone', 5000, async () => /tessera_cluster_relayed_connections 0\b/.test((await get(b.base, '/metrics')).body));
+    // Through HAProxy with ?instance=tessera-a: every connection lands on a (least connections
+    // alone would send some to b, to be relayed).
+    for (let i = 0; i < 4; i++) sockets.push(await Client.join(`ws://127.0.0.1:${port}/ws?instance=tessera-a`, id, grant.body.token));
+    assert.ok(sockets.every((c) => c.welcome.instance === 'tessera-a'));
+    assert.match((await get(b.base, '/metrics')).body, /tessera_cluster_relayed_connections 0\b/, 'none relayed through b');
+    assert.equal(a.app.tessera.socketCount(), 4);
+  } finally {
+    for (const c of sockets) c.close();
+    proxy.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    await Promise.all([a.app.close(), b.app.close()]);
   }
 });
 

@@ -29,6 +29,8 @@ export class GameSocket {
   private pingTimer: number | undefined;
   private pongDue: number | undefined;
   private nextId = 1;
+  /** The instance that played the game at the last welcome (a cluster): reconnect straight to it. */
+  private instance: string | undefined;
   state: ConnState = 'connecting';
 
   constructor(gameId: string, token: string | undefined, events: GameSocketEvents) {
@@ -61,7 +63,8 @@ export class GameSocket {
   }
 
   private url(): string {
-    return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+    const direct = this.instance ? `?instance=${encodeURIComponent(this.instance)}` : '';
+    return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws${direct}`;
   }
 
   private connect(): void {
@@ -95,6 +98,8 @@ export class GameSocket {
       this.ws = null;
       this.stopPing();
       if (this.stopped) return;
+      // The game moved: its new instance is not known, the load balancer finds it.
+      if (e.code === 1012) this.instance = undefined;
       this.retry(closeRetry(e.code, e.reason), e.code);
     });
   }
@@ -112,6 +117,7 @@ export class GameSocket {
     switch (frame.type) {
       case 'welcome':
         this.attempts = 0;
+        this.instance = frame.instance;
         this.set('open');
         this.events.onWelcome?.(frame.seat, frame.history ?? [], frame.chat ?? []);
         return;

@@ -22,7 +22,7 @@ import { GameElsewhereError } from '../games/store.ts';
 import { CLOSE } from '../ws/protocol.ts';
 import type { Metrics } from '../metrics.ts';
 
-type JoinResult = { seat: number; token: string } | { error: 'no_seat' | 'name_taken' | 'unknown_game' | 'game_elsewhere'; message: string };
+type JoinResult = { seat: number; token: string; instance?: string } | { error: 'no_seat' | 'name_taken' | 'unknown_game' | 'game_elsewhere'; message: string };
 
 type Message =
   | { t: 'open'; conn: string; edge: string; data: string }
@@ -176,7 +176,7 @@ export class Relay {
       }, 5000);
       this.calls.set(id, (result) => {
         clearTimeout(timer);
-        resolve(result);
+        resolve('error' in result ? result : { ...result, instance: owner });
       });
       this.send(owner, { t: 'join', id, edge: this.instance, gameId, name, ...(seat === undefined ? {} : { seat }), ...(forRematch ? { forRematch } : {}) });
     });
