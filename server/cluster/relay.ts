@@ -265,7 +265,7 @@ export class Relay {
       if (link.unansweredSince === null || link.unansweredSince > before) continue;
       this.edges.delete(conn);
       this.send(link.owner, { t: 'close', conn });
-      link.socket.close(CLOSE.relayLost, 'no answer from the game’s instance: reconnect');
+      link.socket.close(CLOSE.relayLost, "no answer from the game's instance: reconnect");
     }
     this.options.metrics.relayed.set(this.edges.size);
   }

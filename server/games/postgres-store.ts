@@ -48,7 +48,7 @@ const DEFAULT_LEASE_MS = 10_000;
  * transaction (SIGSTOP, a VM pause, a partition that leaves its connection open) has its session
  * ended and its row locks freed before its lease runs out, so its games can be taken over; no
  * statement waits for a lock, or runs, longer than a lease. Migrations lift them (see migrate). */
-export function sessionLimits(leaseMs: number): string {
+function sessionLimits(leaseMs: number): string {
   const half = Math.max(250, Math.floor(leaseMs / 2));
   return `-c idle_in_transaction_session_timeout=${half} -c lock_timeout=${half} -c statement_timeout=${Math.max(500, leaseMs)}`;
 }
