@@ -48,6 +48,8 @@ export interface Tessera {
   leases: Leases | null;
   /** With TESSERA_REDIS_URL: connections for games owned elsewhere are relayed there. */
   relay: Relay | null;
+  /** In a cluster: this instance's id (named in welcomes and seat answers; `?instance=` routes to it). */
+  instance: string | null;
   connections: Set<Connection>;
   /** Resolves when every worker is warm; rejects (PoolStartError) if the pool cannot start. */
   poolStarted: Promise<void>;
@@ -116,6 +118,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     store,
     leases: null,
     relay: null,
+    instance: cluster?.instance ?? null,
     games: null as unknown as GameService,
     analysis: new AnalysisService({ pool, store, log: logger.child({ component: 'analysis' }), maxJobs: config.maxAnalyses }),
     connections: new Set(),

@@ -45,12 +45,14 @@ export const ERRORS = {
   storage_unavailable: {
     status: 503,
     ws: true,
-    meaning: 'the server could not store the change (its disk is full or failing): nothing changed; retry after `Retry-After` seconds (HTTP) or in a few seconds (WebSocket)',
+    meaning:
+      'the server could not store the change (its disk is full or failing, or its database cannot be reached or did not answer in time; `message` names which): nothing changed; retry after `Retry-After` seconds (HTTP) or in a few seconds (WebSocket)',
   },
   game_elsewhere: {
     status: 503,
     ws: true,
-    meaning: 'another instance of a cluster owns this game and this one does not relay to it (no `TESSERA_REDIS_URL`), or its owner died and the takeover is under way: retry in a few seconds',
+    meaning:
+      'another instance of a cluster owns this game and this one does not relay to it (no `TESSERA_REDIS_URL`, or Redis is out of reach), or its owner died and the takeover is under way: retry in a few seconds',
   },
   game_damaged: {
     status: 500,

@@ -71,6 +71,7 @@ export class Metrics {
   readonly takeovers = this.counter('tessera_cluster_takeovers_total', 'Games this instance took over from an instance whose lease ran out');
   readonly gamesLost = this.counter('tessera_cluster_games_lost_total', 'Games another instance took from this one (lease ran out, write fenced off)');
   readonly relayed = this.gauge('tessera_cluster_relayed_connections', 'WebSocket connections here relayed to the instance owning their game');
+  readonly relayOutages = this.counter('tessera_cluster_relay_outages_total', 'Times the relay (Redis) broke: its relayed connections were closed with 4000');
   readonly sockets = this.gauge('tessera_ws_connections', 'Open WebSocket connections');
   readonly wsErrors = this.counter('tessera_ws_errors_total', 'Error frames sent, by code', ['code']);
   readonly chatMessages = this.counter('tessera_chat_messages_total', 'Table-talk messages sent, by kind (quick, text); refusals are in tessera_ws_errors_total', ['kind']);

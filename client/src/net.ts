@@ -1,8 +1,10 @@
 // One game's WebSocket: hello with the seat token, state frames to the game screen, and
-// reconnection by itself (backoff with jitter) after a drop, a server restart or a sleeping tab.
+// reconnection by itself (backoff with jitter, retry.ts) after a drop, a server restart, a game
+// moving between instances, a refused hello that will pass, or a sleeping tab.
 // A client-level ping notices a dead connection the browser has not noticed yet.
 
 import { PROTOCOL_VERSION, type ChatMessage, type ErrorCode, type GameView, type LastMove, type Move, type QuickId, type ServerFrame } from './protocol.ts';
+import { backoffMs, closeRetry, helloRetry } from './retry.ts';
 
 export type ConnState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
@@ -27,6 +29,8 @@ export class GameSocket {
   private pingTimer: number | undefined;
   private pongDue: number | undefined;
   private nextId = 1;
+  /** The instance that played the game at the last welcome (a cluster): reconnect straight to it. */
+  private instance: string | undefined;
   state: ConnState = 'connecting';
 
   constructor(gameId: string, token: string | undefined, events: GameSocketEvents) {
@@ -59,7 +63,8 @@ export class GameSocket {
   }
 
   private url(): string {
-    return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+    const direct = this.instance ? `?instance=${encodeURIComponent(this.instance)}` : '';
+    return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws${direct}`;
   }
 
   private connect(): void {
@@ -93,16 +98,17 @@ export class GameSocket {
       this.ws = null;
       this.stopPing();
       if (this.stopped) return;
-      this.retry(e.code === 1001 ? 'the server is restarting' : e.code === 1008 ? `closed by the server: ${e.reason || 'policy'}` : 'connection lost');
+      // The game moved: its new instance is not known, the load balancer finds it.
+      if (e.code === 1012) this.instance = undefined;
+      this.retry(closeRetry(e.code, e.reason), e.code);
     });
   }
 
-  private retry(detail: string): void {
+  private retry(detail: string, closeCode?: number): void {
     if (this.stopped) return;
     this.attempts++;
     this.set('reconnecting', detail);
-    const base = Math.min(8000, 400 * 2 ** Math.min(this.attempts - 1, 5));
-    const delay = base / 2 + Math.random() * (base / 2);
+    const delay = backoffMs(this.attempts, Math.random, closeCode);
     clearTimeout(this.retryTimer);
     this.retryTimer = window.setTimeout(() => this.connect(), delay);
   }
@@ -111,6 +117,7 @@ export class GameSocket {
     switch (frame.type) {
       case 'welcome':
         this.attempts = 0;
+        this.instance = frame.instance;
         this.set('open');
         this.events.onWelcome?.(frame.seat, frame.history ?? [], frame.chat ?? []);
         return;
@@ -129,7 +136,14 @@ export class GameSocket {
       case 'bye':
         this.set('reconnecting', frame.reason);
         return;
-      case 'error':
+      case 'error': {
+        // A refused hello that will pass (a takeover, an outage): this socket is done, try again.
+        const retry = frame.ref === 'hello' ? helloRetry(frame.code) : null;
+        if (retry) {
+          this.abandonSocket();
+          this.retry(retry);
+          return;
+        }
         if (frame.code === 'bad_token') {
           // The seat is not ours (any more): watch instead.
           this.token = undefined;
@@ -146,7 +160,16 @@ export class GameSocket {
         }
         this.events.onError?.(frame.code, frame.message);
         return;
+      }
     }
+  }
+
+  /** Closes the current socket without its close event starting another retry. */
+  private abandonSocket(): void {
+    const ws = this.ws;
+    this.ws = null;
+    this.stopPing();
+    ws?.close();
   }
 
   private startPing(): void {
@@ -164,9 +187,7 @@ export class GameSocket {
     if (!ws || ws.readyState !== WebSocket.OPEN) return;
     if (this.pongDue !== undefined && Date.now() > this.pongDue) {
       // No answer to the last ping: the connection is dead even if the browser thinks not.
-      ws.close();
-      this.ws = null;
-      this.stopPing();
+      this.abandonSocket();
       this.retry('no answer from the server');
       return;
     }

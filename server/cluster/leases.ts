@@ -1,13 +1,14 @@
 // Game ownership in a cluster: this instance renews the leases of the games it owns (every third
 // of the lease), takes over games whose owner's lease ran out (an instance died: scanned every
-// second, replayed from their records), and drops games another instance took (fenced writes or
-// a failed renewal). The lease and the fencing epoch live in PostgreSQL beside the records, so a
-// stale owner's write fails in the same transaction that would have stored it.
+// second, replayed from their records; at boot, those still leased to this instance id at once),
+// and drops games another instance took (fenced writes or a failed renewal). The lease and the
+// fencing epoch live in PostgreSQL beside the records, so a stale owner's write fails in the same
+// transaction that would have stored it.
 
 import type { Logger } from 'pino';
 import type { GameService } from '../games/service.ts';
 import type { PostgresStore } from '../games/postgres-store.ts';
-import { isDamaged } from '../games/store.ts';
+import { type DamagedGame, isDamaged, type StoredGame } from '../games/store.ts';
 
 export interface LeaseOptions {
   store: PostgresStore;
@@ -35,7 +36,31 @@ export class Leases {
     this.timers.push(setInterval(() => void this.renew(), Math.max(100, Math.floor(store.leaseMs / 3))));
     this.timers.push(setInterval(() => void this.scan(), this.options.scanMs ?? Math.min(1000, store.leaseMs / 2)));
     for (const t of this.timers) t.unref();
-    void this.scan();
+    void this.reclaim().then(() => this.scan());
+  }
+
+  /** At boot: games still leased to this instance id (a restart under the same id) are ours at once. */
+  private async reclaim(): Promise<void> {
+    this.scanning = true;
+    try {
+      const n = this.adoptAll(await this.options.store.reclaimOwn(Math.min(500, this.options.room())));
+      if (n > 0) this.options.log.info({ games: n }, 'games still leased to this instance id taken back at boot');
+    } catch (err) {
+      // Not fatal: the leases run out and the scan takes the games like any others.
+      this.options.log.warn({ err: (err as Error).message }, 'taking back this instance’s games failed');
+    } finally {
+      this.scanning = false;
+    }
+  }
+
+  private adoptAll(taken: (StoredGame | DamagedGame)[]): number {
+    let n = 0;
+    for (const stored of taken) {
+      if (this.options.games.adopt(stored)) n++;
+      // A damaged one was set aside (GameService): never taken again by this instance.
+      else this.options.store.release(isDamaged(stored) ? stored.id : stored.setup.id);
+    }
+    return n;
   }
 
   /** Extends this instance's leases; games it turns out to have lost are dropped. */
@@ -57,13 +82,7 @@ export class Leases {
     if (this.scanning || this.stopped) return 0;
     this.scanning = true;
     try {
-      const taken = await this.options.store.claimExpired(Math.min(50, this.options.room()));
-      let n = 0;
-      for (const stored of taken) {
-        if (this.options.games.adopt(stored)) n++;
-        // A damaged one was set aside (GameService): never taken again by this instance.
-        else this.options.store.release(isDamaged(stored) ? stored.id : stored.setup.id);
-      }
+      const n = this.adoptAll(await this.options.store.claimExpired(Math.min(50, this.options.room())));
       if (n > 0) this.options.log.info({ games: n }, 'games taken over from an instance whose lease ran out');
       return n;
     } catch (err) {

@@ -6,6 +6,10 @@
 // PostgreSQL every second: a relayed game whose owner changed or died gets its sockets closed
 // with 1012, and the clients reconnect (to its new owner, or relayed again). The owner checks
 // that the edges of its relayed sockets are still subscribed: a dead edge's sockets are gone.
+// Each instance publishes a beat on its own channel every second: when its beats stop coming
+// back (Redis down, frozen or out of reach), its relayed sockets are closed with 4000 (the
+// clients reconnect, maybe to the owner) and no new socket is relayed until they come back; a
+// relayed hello the owner leaves unanswered that long is closed with 4000 too.
 
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
@@ -18,7 +22,7 @@ import { DamagedGameError, GameElsewhereError } from '../games/store.ts';
 import { CLOSE } from '../ws/protocol.ts';
 import type { Metrics } from '../metrics.ts';
 
-type JoinResult = { seat: number; token: string } | { error: 'no_seat' | 'name_taken' | 'unknown_game' | 'game_elsewhere' | 'game_damaged'; message: string };
+type JoinResult = { seat: number; token: string; instance?: string } | { error: 'no_seat' | 'name_taken' | 'unknown_game' | 'game_elsewhere' | 'game_damaged'; message: string };
 
 type Message =
   | { t: 'open'; conn: string; edge: string; data: string }
@@ -27,9 +31,14 @@ type Message =
   | { t: 'out'; conn: string; data: string }
   | { t: 'closed'; conn: string; code: number; reason: string }
   | { t: 'join'; id: string; edge: string; gameId: string; name: string; seat?: number; forRematch?: boolean }
-  | { t: 'joined'; id: string; result: JoinResult };
+  | { t: 'joined'; id: string; result: JoinResult }
+  | { t: 'beat' };
 
 const channel = (instance: string) => `tessera:instance:${instance}`;
+
+/** Beats go round (publish, then receive) this often; this long without one, the relay is broken. */
+const BEAT_MS = 1000;
+export const RELAY_BROKEN_AFTER_MS = 3000;
 
 /** The owner's end of a relayed socket: what Connection needs of a ws WebSocket. */
 class RelaySocket extends EventEmitter {
@@ -72,6 +81,8 @@ interface EdgeLink {
   socket: WebSocket;
   owner: string;
   gameId: string;
+  /** When the hello went to the owner; null once the owner answered anything. */
+  unansweredSince: number | null;
 }
 
 export interface RelayOptions {
@@ -97,6 +108,8 @@ export class Relay {
   private readonly owned = new Map<string, RelaySocket>();
   private readonly calls = new Map<string, (r: JoinResult) => void>();
   private watchdog: NodeJS.Timeout | null = null;
+  private lastBeat = Date.now();
+  private broken = false;
 
   constructor(options: RelayOptions) {
     this.options = options;
@@ -117,7 +130,8 @@ export class Relay {
         this.options.log.error({ err }, 'relay message failed');
       }
     });
-    this.watchdog = setInterval(() => void this.check(), 1000);
+    this.lastBeat = Date.now();
+    this.watchdog = setInterval(() => void this.check(), BEAT_MS);
     this.watchdog.unref();
   }
 
@@ -135,10 +149,11 @@ export class Relay {
 
   /** Relays `socket` (whose hello is `hello`) to the game's owner; false when no live owner. */
   async open(socket: WebSocket, gameId: string, hello: string): Promise<((data: string) => void) | null> {
+    if (this.broken) return null;
     const owner = await this.ownerElsewhere(gameId);
     if (!owner) return null;
     const conn = `${this.instance}:${randomBytes(8).toString('hex')}`;
-    this.edges.set(conn, { socket, owner, gameId });
+    this.edges.set(conn, { socket, owner, gameId, unansweredSince: Date.now() });
     this.options.metrics.relayed.set(this.edges.size);
     socket.on('close', () => {
       if (this.edges.delete(conn)) this.send(owner, { t: 'close', conn });
@@ -150,6 +165,7 @@ export class Relay {
 
   /** Takes a seat in a game owned by another instance. */
   async join(gameId: string, name: string, seat?: number, forRematch = false): Promise<JoinResult> {
+    if (this.broken) return { error: 'game_elsewhere', message: `game ${gameId} is played on another instance, out of reach now: retry in a few seconds` };
     const owner = await this.ownerElsewhere(gameId);
     if (!owner) return { error: 'game_elsewhere', message: `game ${gameId} is being taken over: retry in a few seconds` };
     const id = randomBytes(8).toString('hex');
@@ -160,7 +176,7 @@ export class Relay {
       }, 5000);
       this.calls.set(id, (result) => {
         clearTimeout(timer);
-        resolve(result);
+        resolve('error' in result ? result : { ...result, instance: owner });
       });
       this.send(owner, { t: 'join', id, edge: this.instance, gameId, name, ...(seat === undefined ? {} : { seat }), ...(forRematch ? { forRematch } : {}) });
     });
@@ -172,6 +188,9 @@ export class Relay {
 
   private receive(m: Message): void {
     switch (m.t) {
+      case 'beat':
+        this.lastBeat = Date.now();
+        return;
       case 'open': {
         const socket = new RelaySocket(m.conn, m.edge, (out) => this.send(m.edge, out));
         socket.on('close', () => this.owned.delete(m.conn));
@@ -187,8 +206,10 @@ export class Relay {
         this.owned.get(m.conn)?.gone();
         return;
       case 'out': {
-        const socket = this.edges.get(m.conn)?.socket;
-        if (!socket || socket.readyState !== socket.OPEN) return;
+        const link = this.edges.get(m.conn);
+        const socket = link?.socket;
+        if (!link || !socket || socket.readyState !== socket.OPEN) return;
+        link.unansweredSince = null;
         // The owner cannot see this socket's buffer: the slow-consumer limit is applied here.
         if (socket.bufferedAmount > this.options.maxBufferedBytes) {
           this.options.log.warn({ bufferedAmount: socket.bufferedAmount }, 'slow consumer dropped');
@@ -230,7 +251,47 @@ export class Relay {
   }
 
   private async check(): Promise<void> {
+    // A beat stuck in a frozen connection or failing while Redis is down says nothing new.
+    this.pub.publish(channel(this.instance), JSON.stringify({ t: 'beat' } satisfies Message)).catch(() => {});
+    if (!this.checkBeats()) return;
+    this.checkAnswered();
     await Promise.all([this.checkOwners(), this.checkEdges()]);
+  }
+
+  /** A relayed hello the owner does not answer (it is frozen, or lost its Redis link while its
+   * lease runs) is not left hanging: the client is sent to reconnect. */
+  private checkAnswered(): void {
+    const before = Date.now() - RELAY_BROKEN_AFTER_MS;
+    for (const [conn, link] of this.edges) {
+      if (link.unansweredSince === null || link.unansweredSince > before) continue;
+      this.edges.delete(conn);
+      this.send(link.owner, { t: 'close', conn });
+      link.socket.close(CLOSE.relayLost, "no answer from the game's instance: reconnect");
+    }
+    this.options.metrics.relayed.set(this.edges.size);
+  }
+
+  /** False while the relay is broken: its sockets are closed, and none is relayed meanwhile. */
+  private checkBeats(): boolean {
+    const silent = Date.now() - this.lastBeat;
+    if (silent < RELAY_BROKEN_AFTER_MS) {
+      if (this.broken) this.options.log.info('the relay (Redis) works again: connections are relayed again');
+      this.broken = false;
+      return true;
+    }
+    if (!this.broken) {
+      this.options.log.warn({ silentMs: silent, edges: this.edges.size, owned: this.owned.size }, 'the relay (Redis) is broken: relayed connections closed, none relayed until it is back');
+      this.options.metrics.relayOutages.inc();
+    }
+    this.broken = true;
+    for (const [conn, link] of this.edges) {
+      this.edges.delete(conn);
+      link.socket.close(CLOSE.relayLost, 'relay lost: reconnect');
+    }
+    this.options.metrics.relayed.set(this.edges.size);
+    // Their edges cannot reach their players either: they are gone (seen as disconnected).
+    for (const s of [...this.owned.values()]) s.gone();
+    return false;
   }
 
   /** Sockets relayed here from an instance that died (its Redis subscription is gone) are closed. */

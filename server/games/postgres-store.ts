@@ -25,6 +25,7 @@ import {
   parseRows,
   RematchTakenError,
   type SeatHolder,
+  type StorageCause,
   StorageError,
   type StoreMaintenance,
   type StoredGame,
@@ -47,6 +48,16 @@ type Client = pg.PoolClient;
 
 /** Migrations run under this advisory lock: instances starting together migrate once. */
 const MIGRATION_LOCK = 7_466_123;
+const DEFAULT_LEASE_MS = 10_000;
+
+/** Server-side limits on every session, tied to the lease: an instance frozen inside a
+ * transaction (SIGSTOP, a VM pause, a partition that leaves its connection open) has its session
+ * ended and its row locks freed before its lease runs out, so its games can be taken over; no
+ * statement waits for a lock, or runs, longer than a lease. Migrations lift them (see migrate). */
+function sessionLimits(leaseMs: number): string {
+  const half = Math.max(250, Math.floor(leaseMs / 2));
+  return `-c idle_in_transaction_session_timeout=${half} -c lock_timeout=${half} -c statement_timeout=${Math.max(500, leaseMs)}`;
+}
 
 export class PostgresStore implements GameStore, StoreMaintenance {
   readonly instance: string | null;
@@ -62,12 +73,18 @@ export class PostgresStore implements GameStore, StoreMaintenance {
   private constructor(pool: pg.Pool, options: PostgresStoreOptions) {
     this.pool = pool;
     this.instance = options.instance ?? null;
-    this.leaseMs = options.leaseMs ?? 10_000;
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   }
 
   /** Connects and migrates; StoreOpenError when the database cannot be used. */
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, connectionTimeoutMillis: 5000 });
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5000,
+      application_name: options.instance ? `tessera:${options.instance}` : 'tessera',
+      options: sessionLimits(options.leaseMs ?? DEFAULT_LEASE_MS),
+    });
     // An idle connection the server drops must not crash the process: the next query reconnects.
     pool.on('error', () => {});
     const store = new PostgresStore(pool, options);
@@ -82,7 +99,11 @@ export class PostgresStore implements GameStore, StoreMaintenance {
 
   private async migrate(): Promise<void> {
     const client = await this.pool.connect();
+    client.on('error', () => {}); // a dropped connection fails the next query instead
     try {
+      // A migration may wait for another instance's and run long: no session limits here (this
+      // connection is closed afterwards, not returned to the pool).
+      await client.query('SET lock_timeout = 0; SET statement_timeout = 0; SET idle_in_transaction_session_timeout = 0');
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
       await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
       const { rows } = await client.query('SELECT coalesce(max(version), 0) AS v FROM schema_migrations');
@@ -99,7 +120,7 @@ export class PostgresStore implements GameStore, StoreMaintenance {
       }
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
-      client.release();
+      client.release(true);
     }
   }
 
@@ -277,9 +298,13 @@ export class PostgresStore implements GameStore, StoreMaintenance {
    * none); undefined when another instance owns it. */
   async claim(id: string): Promise<StoredGame | undefined> {
     if (!this.instance) return this.get(id);
+    // A row locked now is being written by its owner (or one frozen mid-transaction): it is not
+    // free to take, and a hello must not wait for that lock.
     const { rows } = await this.read(
-      `UPDATE games SET owner = $1, owner_epoch = owner_epoch + 1, lease_until = now() + $2::integer * interval '1 millisecond'
-       WHERE id = $3 AND NOT finished AND (lease_until IS NULL OR lease_until < now() OR (owner = $1 AND owner_epoch = $4)) RETURNING *`,
+      `UPDATE games g SET owner = $1, owner_epoch = g.owner_epoch + 1, lease_until = now() + $2::integer * interval '1 millisecond'
+       FROM (SELECT id FROM games WHERE id = $3 AND NOT finished AND (lease_until IS NULL OR lease_until < now() OR (owner = $1 AND owner_epoch = $4))
+             FOR UPDATE SKIP LOCKED) free
+       WHERE g.id = free.id RETURNING g.*`,
       [this.instance, this.leaseMs, id, this.epochs.get(id) ?? -1],
     );
     if (!rows[0]) return undefined;
@@ -297,6 +322,22 @@ export class PostgresStore implements GameStore, StoreMaintenance {
              ORDER BY lease_until NULLS FIRST LIMIT $3 FOR UPDATE SKIP LOCKED) expired
        WHERE g.id = expired.id RETURNING g.*`,
       // Games this instance holds are renewed, not taken again.
+      [this.instance, this.leaseMs, limit, [...this.owned, ...this.damaged]],
+    );
+    for (const row of rows) this.epochs.set(row.id, Number(row.owner_epoch));
+    return parseRows(rows, async (row) => this.owning(await this.toGame(row)));
+  }
+
+  /** At boot: the unfinished games whose lease names this instance are this instance's (a
+   * restart under the same TESSERA_INSTANCE_ID), taken back at once at a new epoch instead of
+   * waiting for the old lease to run out. Instance ids must be unique among live instances. */
+  async reclaimOwn(limit: number): Promise<(StoredGame | DamagedGame)[]> {
+    if (!this.instance || limit <= 0) return [];
+    const { rows } = await this.read(
+      `UPDATE games g SET owner_epoch = g.owner_epoch + 1, lease_until = now() + $2::integer * interval '1 millisecond'
+       FROM (SELECT id FROM games WHERE owner = $1 AND NOT finished AND lease_until IS NOT NULL AND NOT (id = ANY($4))
+             ORDER BY created_at, id LIMIT $3 FOR UPDATE SKIP LOCKED) mine
+       WHERE g.id = mine.id RETURNING g.*`,
       [this.instance, this.leaseMs, limit, [...this.owned, ...this.damaged]],
     );
     for (const row of rows) this.epochs.set(row.id, Number(row.owner_epoch));
@@ -428,6 +469,10 @@ export class PostgresStore implements GameStore, StoreMaintenance {
       throw storageError(e);
     }
     let broken: Error | undefined;
+    // The server may end the session mid-transaction (its session limits, a restart): the
+    // connection's error event must not crash the process; the next query fails instead.
+    const dropped = (e: Error) => (broken = e);
+    client.on('error', dropped);
     try {
       await client.query('BEGIN');
       await fn(client);
@@ -436,6 +481,7 @@ export class PostgresStore implements GameStore, StoreMaintenance {
       await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
       throw storageError(e);
     } finally {
+      client.off('error', dropped);
       client.release(broken);
     }
   }
@@ -448,7 +494,20 @@ function storageError(e: unknown): Error {
   const code = (e as { code?: string }).code;
   if (typeof code === 'string' && /^(22|23|42)/.test(code)) return e as Error;
   if (!code && e instanceof Error && /^no game|has no seat/.test(e.message)) return e;
-  return new StorageError(`the game store could not write: ${(e as Error).message}`, { cause: e });
+  return new StorageError(`the game store could not write: ${(e as Error).message}`, { cause: e, kind: storageCause(e) });
+}
+
+/** What kind of database fault this is: a player is told the real cause, not "disk". */
+function storageCause(e: unknown): StorageCause {
+  const code = String((e as { code?: string }).code ?? '');
+  // Out of disk, memory or connections on the database server.
+  if (code === '53100') return 'disk';
+  // Lock wait, statement or idle-in-transaction timeouts (the session limits), serialization.
+  if (['55P03', '57014', '25P03', '40001', '40P01'].includes(code)) return 'database_busy';
+  // A connection that failed, was refused, dropped or shut down (class 08, 57P01–57P03), or a
+  // socket error before any answer.
+  if (/^08|^57P0[1-3]$|^E[A-Z]+$/.test(code) || /connect|terminat|timeout/i.test((e as Error).message ?? '')) return 'database_unreachable';
+  return 'database_failed';
 }
 
 function endOf(row: Row): GameEnd | null {

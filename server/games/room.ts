@@ -13,7 +13,7 @@ import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { BotAnswer } from '../bot-scheduler.ts';
 import { HintBusyError, type HintSearcher } from '../hints.ts';
-import { type GameEnd, GameElsewhereError, type GameSetup, type GameStore, OwnershipLostError, RematchTakenError, type SeatHolder, StorageError, type StoredGame } from './store.ts';
+import { type GameEnd, GameElsewhereError, type GameSetup, type GameStore, OwnershipLostError, RematchTakenError, type SeatHolder, STORAGE_CAUSES, StorageError, type StoredGame } from './store.ts';
 import { SeatClock } from './seat-clock.ts';
 import type { GameStatus, GameView, LastMove, StandInReason } from '../wire/game.ts';
 import { type SeatInfo, seatView } from './view.ts';
@@ -108,6 +108,8 @@ export class Room {
   private botFailures = 0;
   /** Logged once per streak of failed abandons (the sweep tries again). */
   private abandonFailing = false;
+  /** Why the last write failed (disk, database…), for the player's message. */
+  private unstored: StorageError | null = null;
   /** The tail of this room's write queue, and how many writes are queued or running. */
   private writes: Promise<unknown> = Promise.resolve();
   private writing = 0;
@@ -446,7 +448,7 @@ export class Room {
     const late = this.turnProblem(seat, search.turn);
     if (late) return late;
     if (!(await this.store((store) => store.recordHint(this.id, seat))))
-      return { error: 'storage_unavailable', message: 'the hint could not be counted (the server is short of disk); try again in a few seconds' };
+      return { error: 'storage_unavailable', message: `the hint could not be counted (${this.unstoredReason()}); try again in a few seconds` };
     this.hints[seat] = (this.hints[seat] ?? 0) + 1;
     search.move = move;
     return null;
@@ -478,7 +480,7 @@ export class Room {
     const end = outcome.finished ? this.endOf(next, false) : null;
     // Stored before anything changes: a game is its record, and a failed write changes nothing.
     if (!(await this.store((store) => store.appendMoves(this.id, recorded, end))))
-      return { error: 'storage_unavailable', message: 'the move could not be stored (the server is short of disk); nothing changed: try again in a few seconds' };
+      return { error: 'storage_unavailable', message: `the move could not be stored (${this.unstoredReason()}); nothing changed: try again in a few seconds` };
     this.current = next;
     this.ended = end;
     this.movesCount += recorded.length;
@@ -505,13 +507,20 @@ export class Room {
     return { abandoned, scores: this.setup.seats.map((_, p) => state.score(p)) };
   }
 
+  private unstoredReason(): string {
+    return this.unstored?.reason ?? STORAGE_CAUSES.disk;
+  }
+
   /** Runs a store write; false (logged by the store's watcher) when it could not commit. */
   private async store(write: (store: GameStore) => Promise<void>): Promise<boolean> {
     try {
       await write(this.deps.store);
       return true;
     } catch (e) {
-      if (e instanceof StorageError) return false;
+      if (e instanceof StorageError) {
+        this.unstored = e;
+        return false;
+      }
       if (e instanceof OwnershipLostError) {
         this.log.warn({ err: e.message }, 'write fenced off: another instance owns this game now');
         this.deps.lost?.(this);

@@ -128,8 +128,8 @@ export class GameService {
   }
 
   async create(request: CreateGameRequest, rematchOf?: string): Promise<Room> {
-    const storage = this.store.problem();
-    if (storage) throw new StorageError(storage);
+    const storage = this.store.failing();
+    if (storage) throw new StorageError(storage.message, { kind: storage.kind });
     const busy = this.options.overloaded();
     if (busy) throw new OverloadError(busy, 5);
     if (this.activeCount() >= this.options.maxGames) throw new OverloadError(`this server holds its maximum of ${this.options.maxGames} games`, 30);

@@ -141,10 +141,29 @@ export interface StoreMaintenance {
   remove(id: string): Promise<boolean>;
 }
 
-/** A write the store could not commit (disk full, I/O error, read-only file): nothing of it was
- * kept, and the caller must change nothing either. */
+/** Why a store could not write, in words a player can be shown. */
+export const STORAGE_CAUSES = {
+  disk: 'the server is short of disk',
+  database_unreachable: 'the database cannot be reached',
+  database_busy: 'the database did not answer in time',
+  database_failed: 'the database refused the write',
+} as const;
+export type StorageCause = keyof typeof STORAGE_CAUSES;
+
+/** A write the store could not commit (disk full, I/O error, read-only file, a database that
+ * cannot be reached): nothing of it was kept, and the caller must change nothing either.
+ * `kind` says which, set by the store that failed. */
 export class StorageError extends Error {
   override name = 'StorageError';
+  readonly kind: StorageCause;
+  constructor(message: string, options?: ErrorOptions & { kind?: StorageCause }) {
+    super(message, options);
+    this.kind = options?.kind ?? 'disk';
+  }
+  /** The cause, for a player: "the database cannot be reached". */
+  get reason(): string {
+    return STORAGE_CAUSES[this.kind];
+  }
 }
 
 /** A write refused because this instance no longer owns the game (its lease ran out and another

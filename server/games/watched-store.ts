@@ -15,7 +15,7 @@ export class WatchedStore implements GameStore {
   private readonly inner: GameStore;
   private readonly metrics: Metrics;
   private readonly log: Logger;
-  private failure: string | null = null;
+  private failure: StorageError | null = null;
   private lastProbe = 0;
   private probing = false;
 
@@ -29,6 +29,11 @@ export class WatchedStore implements GameStore {
   /** Why writes fail now, or null. While failing, it probes (rate-limited) for recovery; the
    * probe's outcome shows in the next answer. */
   problem(): string | null {
+    return this.failing()?.message ?? null;
+  }
+
+  /** The last failed write's error while writes fail, or null (probing as problem() does). */
+  failing(): StorageError | null {
     if (this.failure && !this.probing && Date.now() - this.lastProbe >= PROBE_EVERY_MS) {
       this.lastProbe = Date.now();
       this.probing = true;
@@ -90,7 +95,7 @@ export class WatchedStore implements GameStore {
       if (!(e instanceof StorageError)) throw e;
       this.metrics.storeWriteFailures.inc({ op });
       if (this.failure === null) this.log.error({ op, cause: (e.cause as Error | undefined)?.message }, `${e.message}: games wait, nothing changes until writes work again`);
-      this.failure = e.message;
+      this.failure = e;
       this.metrics.storeWritable.set(0);
       throw e;
     }

@@ -47,7 +47,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (err instanceof DamagedGameError) return reply.code(500).send(errorBody('game_damaged', err.message));
     if (err instanceof GameElsewhereError) return reply.code(503).header('retry-after', '2').send(errorBody('game_elsewhere', err.message));
     if (err instanceof StorageError)
-      return reply.code(503).header('retry-after', '10').send(errorBody('storage_unavailable', 'the server could not store this (it is short of disk); nothing changed: retry later'));
+      return reply
+        .code(503)
+        .header('retry-after', '10')
+        .send(errorBody('storage_unavailable', `the server could not store this (${err.reason}); nothing changed: retry later`));
     const fe = err as FastifyError;
     if (fe.validation) return reply.code(400).send(errorBody('bad_request', fe.message));
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {

@@ -37,6 +37,11 @@ function summary(room: Room): GameSummary {
 
 export async function gameRoutes(app: FastifyInstance): Promise<void> {
   const { games, config, relay } = app.tessera;
+  /** The instance that plays a game a seat was just taken in: the owner that answered, or this one. */
+  const playedOn = (answer: object): { instance?: string } => {
+    const instance = ('instance' in answer && typeof answer.instance === 'string' ? answer.instance : null) ?? app.tessera.instance;
+    return instance ? { instance } : {};
+  };
   // Each route that creates state allows so many calls a minute per client address.
   const limited = { rateLimit: { max: config.createsPerMinute, timeWindow: 60_000 } };
   const room = async (id: string): Promise<Room> => {
@@ -117,7 +122,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       return reply
         .code(201)
         .header('cache-control', 'no-store')
-        .send({ gameId: id, seat: result.seat, token: result.token } satisfies SeatGrant);
+        .send({ gameId: id, seat: result.seat, token: result.token, ...playedOn(result) } satisfies SeatGrant);
     },
   );
 
@@ -158,7 +163,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       let grant: SeatGrant;
       try {
         const { room: created, seat, token } = await games.rematch(request.params.id, request.body.token);
-        grant = { gameId: created.id, seat, token };
+        grant = { gameId: created.id, seat, token, ...playedOn({}) };
       } catch (e) {
         // The rematch is played on another instance: the seat is taken there (through Redis).
         if (!(e instanceof RematchElsewhereError) || !relay) throw e;

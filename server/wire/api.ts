@@ -89,7 +89,12 @@ export const GameSummary = Type.Object({
 export const OpenGames = Type.Object({ games: Type.Array(GameSummary) });
 
 /** A seat just taken: the token is shown only here, and opens the WebSocket hello. */
-export const SeatGrant = Type.Object({ gameId: Type.String(), seat: Int, token: Type.String() });
+export const SeatGrant = Type.Object({
+  gameId: Type.String(),
+  seat: Int,
+  token: Type.String(),
+  instance: Type.Optional(Type.String({ description: 'in a cluster, the instance that plays the game: `/ws?instance=` reaches it directly' })),
+});
 
 export const FinishedPlayer = Type.Object({ seat: Int, name: Type.String(), kind: SeatKind, level: Type.Optional(BotLevel), score: Int });
 

@@ -40,6 +40,8 @@ export interface ConnectionOptions {
   watchersPerGame: number;
   /** In a cluster with Redis: relays a connection whose game another instance owns. */
   relay?: Relay;
+  /** In a cluster: this instance's id, named in the welcome. */
+  instance?: string;
 }
 
 export type { WebSocket };
@@ -203,7 +205,8 @@ export class Connection implements Subscriber {
     this.room = room;
     this.seat = seat;
     this.log = room.log.child({ seat });
-    this.send({ type: 'welcome', v: PROTOCOL_VERSION, gameId: room.id, seat, history, chat: room.recentChat() });
+    const instance = this.options.instance === undefined ? {} : { instance: this.options.instance };
+    this.send({ type: 'welcome', v: PROTOCOL_VERSION, gameId: room.id, seat, history, chat: room.recentChat(), ...instance });
     room.subscribe(this);
   }
 

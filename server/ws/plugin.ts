@@ -46,6 +46,7 @@ export function connectionOptions(tessera: Tessera, log: Logger): ConnectionOpti
     maxBufferedBytes: config.maxBufferedBytes,
     watchersPerGame: config.watchersPerGame,
     ...(tessera.relay ? { relay: tessera.relay } : {}),
+    ...(tessera.instance ? { instance: tessera.instance } : {}),
   };
 }
 

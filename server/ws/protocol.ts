@@ -89,7 +89,8 @@ export function frameProblem(type: ClientFrameType, frame: unknown): string | nu
 export type ServerFrame =
   /** `history`: every move so far, oldest first, for the log (later moves come as `last`). */
   /** `chat`: the recent table talk (in memory, at most CHAT_KEPT messages), oldest first. */
-  | { type: 'welcome'; v: number; gameId: string; seat: number | null; history: LastMove[]; chat: ChatMessage[] }
+  /** `instance`: in a cluster, the instance that plays the game (reconnect with `/ws?instance=`). */
+  | { type: 'welcome'; v: number; gameId: string; seat: number | null; history: LastMove[]; chat: ChatMessage[]; instance?: string }
   | { type: 'chat'; message: ChatMessage }
   | { type: 'state'; view: GameView; last: LastMove | null }
   | { type: 'error'; code: ErrorCode; message: string; ref?: string | number }
@@ -111,4 +112,6 @@ export const CLOSE = {
   policy: 1008,
   tooBig: 1009,
   slowConsumer: 1013,
+  /** The link to the game's owner broke (a relaying instance lost Redis): reconnect with backoff. */
+  relayLost: 4000,
 } as const;

@@ -1,0 +1,383 @@
+// Faults across instances that must not stall a game silently: an owner frozen inside a
+// transaction (its row locks freed by the session limits, its games taken over, reads and hellos
+// elsewhere answered meanwhile); Redis frozen under relayed players (closed with 4000, they come
+// back and play); an instance restarted under its own id (its games are its own again at once);
+// PostgreSQL stopped (players are told the database cannot be reached, not "disk").
+
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { Client, createGame, get, post, startServer, twoPeopleSetup } from './server-helpers.ts';
+import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
+import { type PrivateRedis, startRedis } from '../bench/lib/redis.ts';
+import { freePort, type RunningServer, startServer as startProcess } from '../bench/lib/server.ts';
+import { randomMove } from '../bench/lib/game-client.ts';
+import { rng } from '../bench/lib/stats.ts';
+import { CLOSE, PROTOCOL_VERSION } from '../server/ws/protocol.ts';
+import { PostgresStore } from '../server/games/postgres-store.ts';
+
+let postgres: PrivatePostgres;
+let redis: PrivateRedis;
+type Instance = RunningServer & { base: string; ws: string; env: Record<string, string> };
+const instances: Instance[] = [];
+
+async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
+  const full = {
+    TESSERA_INSTANCE_ID: name,
+    TESSERA_BOT_WORKERS: '1',
+    TESSERA_WARMUP_LEVEL: 'random',
+    TESSERA_BOT_DEADLINE_MS: '1000',
+    TESSERA_WS_RATE: '1000',
+    TESSERA_WS_BURST: '1000',
+    ...env,
+  };
+  const s = await startProcess(full);
+  const instance = Object.assign(s, { base: s.url, ws: `${s.url.replace('http', 'ws')}/ws`, env: full });
+  instances.push(instance);
+  return instance;
+}
+
+before(async () => {
+  [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+});
+after(async () => {
+  for (const i of instances) await i.kill('SIGKILL').catch(() => {});
+  await Promise.all([postgres?.stop(), redis?.stop()]);
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` every 20 ms until it returns a value, or fails after `ms`. */
+async function until<T>(what: string, ms: number, check: () => Promise<T | undefined | null | false>): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
+    await sleep(20);
+  }
+}
+
+/** Joins through `ws`, retrying while the game is elsewhere (a takeover or an outage under way);
+ * each refused socket is closed (an address may hold only so many). */
+async function joinWhenServed(ws: string, id: string, token: string, ms: number): Promise<{ client: Client; tries: number }> {
+  const end = Date.now() + ms;
+  for (let tries = 1; ; tries++) {
+    const c = await Client.connect(ws);
+    c.send({ type: 'hello', v: PROTOCOL_VERSION, gameId: id, token });
+    c.welcome = await c.next((f) => f.type === 'welcome' || f.type === 'error', 10_000);
+    if (c.welcome.type === 'welcome') return { client: c, tries };
+    c.close();
+    if (c.welcome.code !== 'game_elsewhere' || Date.now() > end) throw new Error(`hello refused: ${c.welcome.code}: ${c.welcome.message}`);
+    await sleep(100);
+  }
+}
+
+/** Plays `n` of seat 0's turns (a bot answers each), returning after the last one's state frame. */
+async function playTurns(client: Client, n: number): Promise<void> {
+  const random = rng(11);
+  for (let played = 0; played < n; ) {
+    const frame = await client.next((f) => f.type === 'state', 10_000);
+    const view = frame.view;
+    if (view.currentSeat === 0 && view.legal?.length && !view.botThinking) {
+      client.send({ type: 'move', turn: view.turn, move: randomMove(view.legal, random, 0.3) });
+      played++;
+    }
+  }
+  await client.next((f) => f.type === 'state' && f.last?.seat === 0, 10_000);
+}
+
+/** A GET that must answer within `ms` (an aborted fetch fails the test). */
+async function getWithin(url: string, ms: number): Promise<{ status: number; body: any; ms: number }> {
+  const started = Date.now();
+  const r = await fetch(url, { signal: AbortSignal.timeout(ms) });
+  return { status: r.status, body: await r.json(), ms: Date.now() - started };
+}
+
+test('an owner frozen inside a transaction: reads and hellos elsewhere answer at once, its session is ended and its game taken over within the lease', { timeout: 90_000 }, async () => {
+  const LEASE = 3;
+  const url = await postgres.database('frozen');
+  const env = { TESSERA_DATABASE_URL: url, TESSERA_LEASE_SECONDS: String(LEASE) };
+  const [a, b] = await Promise.all([startInstance('frozen-a', env), startInstance('frozen-b', env)]);
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    const { id, tokens } = await createGame(a.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
+    const player = await Client.join(a.ws, id, tokens.get(0));
+    const view = (await player.latestState((f) => f.view.currentSeat === 0)).view;
+
+    // Holding the moves table makes a's move write wait inside its transaction, after it locked
+    // the game's row; a is frozen there, then the table is let go: a's session is left idle in
+    // its transaction, the row locked, as a SIGSTOP between two statements would leave it.
+    await db.query('BEGIN');
+    await db.query('LOCK TABLE moves IN SHARE MODE');
+    player.send({ type: 'move', turn: view.turn, move: randomMove(view.legal, rng(3), 0) });
+    // Only a writes to this database: the one session waiting for a lock is a's move write.
+    const waiting = `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`;
+    const { pid } = await until('a waits for the table inside its move transaction', 5000, async () => (await db.query(waiting)).rows[0]);
+    await a.kill('SIGSTOP');
+    const frozenAt = Date.now();
+    await db.query('COMMIT');
+    const state = 'SELECT state FROM pg_stat_activity WHERE pid = $1';
+    await until('a is idle in its transaction, holding the row', 2000, async () => (await db.query(state, [pid])).rows[0]?.state === 'idle in transaction');
+
+    // Meanwhile the other instance answers for the game at once: its record, and a hello.
+    const read = await getWithin(`${b.base}/api/games/${id}`, 3000);
+    assert.equal(read.status, 200);
+    assert.equal(read.body.status, 'playing');
+    const helloStarted = Date.now();
+    await assert.rejects(Client.join(b.ws, id, tokens.get(0)), /game_elsewhere/);
+    const helloMs = Date.now() - helloStarted;
+    assert.ok(helloMs < 3000, `hello answered in ${helloMs} ms`);
+
+    // Once the lease has run out, asking for the game takes it over, which needs its row: the
+    // session limits ended a's session (idle in a transaction) and freed it. Without them this
+    // read waited as long as a stayed frozen.
+    await until('the lease ran out', (LEASE + 2) * 1000, async () => (await db.query('SELECT lease_until < now() AS out FROM games WHERE id = $1', [id])).rows[0].out);
+    const expiredRead = await getWithin(`${b.base}/api/games/${id}`, 4000);
+    assert.equal(expiredRead.status, 200);
+    const { client: again } = await joinWhenServed(b.ws, id, tokens.get(0)!, 10_000);
+    const takeoverMs = Date.now() - frozenAt;
+    assert.ok(takeoverMs <= (LEASE + 4) * 1000, `taken over ${takeoverMs} ms after the freeze (lease ${LEASE} s)`);
+    assert.equal(again.welcome.history.length, 0, 'the frozen, uncommitted move is not part of the game');
+    await playTurns(again, 1);
+    process.stdout.write(`# frozen owner: GET ${read.ms} ms, hello ${helloMs} ms, GET after the lease ${expiredRead.ms} ms, taken over ${takeoverMs} ms after the freeze (lease ${LEASE} s)\n`);
+
+    // a thaws: its write fails, its renewal finds the game taken; its player is sent to reconnect.
+    await a.kill('SIGCONT');
+    const thawed = await player.closedWith((LEASE + 5) * 1000);
+    assert.equal(thawed.code, CLOSE.moved, a.log().slice(-40).join('\n'));
+    again.close();
+  } finally {
+    await a.kill('SIGCONT').catch(() => {});
+    await db.end();
+    await Promise.all([a.kill('SIGKILL'), b.kill('SIGKILL')]);
+  }
+});
+
+test('Redis frozen under a relayed player: the socket is closed with 4000 within seconds; with Redis back, the player reconnects and plays', { timeout: 90_000 }, async () => {
+  const databaseUrl = await postgres.database('relay_lost');
+  const [a, b] = await Promise.all(['relay-a', 'relay-b'].map((instanceId) => startServer({ databaseUrl, redisUrl: redis.url, instanceId, leaseSeconds: 5 })));
+  const info = new Redis(redis.url);
+  const pid = Number(/process_id:(\d+)/.exec(await info.info('server'))?.[1]);
+  info.disconnect();
+  assert.ok(pid > 0);
+  try {
+    const { id, tokens } = await createGame(a.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
+    const player = await Client.join(b.ws, id, tokens.get(0));
+    assert.match((await get(b.base, '/metrics')).body, /tessera_cluster_relayed_connections 1\b/);
+    await playTurns(player, 1);
+
+    process.kill(pid, 'SIGSTOP');
+    const stoppedAt = Date.now();
+    let closed: { code: number; reason: string };
+    try {
+      closed = await player.closedWith(10_000);
+    } finally {
+      // Whatever happened, Redis comes back after the check (the instances need it to close).
+      setTimeout(() => process.kill(pid, 'SIGCONT'), Math.max(0, 8000 - (Date.now() - stoppedAt))).unref();
+    }
+    const closedMs = Date.now() - stoppedAt;
+    assert.equal(closed.code, CLOSE.relayLost);
+    assert.ok(closedMs < 6000, `closed ${closedMs} ms after Redis froze`);
+    // While it is out, a hello through b is answered (retry later), not left hanging.
+    const refusedAt = Date.now();
+    await assert.rejects(Client.join(b.ws, id, tokens.get(0)), /game_elsewhere/);
+    assert.ok(Date.now() - refusedAt < 3000);
+    // The owner sees the player gone (its relay is down too).
+    await until('a sees seat 0 disconnected', 5000, async () => (await get(a.base, `/api/games/${id}`)).body.seats[0].connected === false);
+
+    // Redis back (8 s after it froze): the player reconnects through b, relayed again, and plays.
+    const { client: again } = await joinWhenServed(b.ws, id, tokens.get(0)!, 20_000);
+    const backMs = Date.now() - stoppedAt;
+    await playTurns(again, 1);
+    assert.match((await get(b.base, '/metrics')).body, /tessera_cluster_relay_outages_total 1\b/);
+    process.stdout.write(`# Redis frozen: relayed socket closed with ${closed.code} after ${closedMs} ms; playing again ${backMs} ms after the freeze (Redis frozen 8 s)\n`);
+    again.close();
+  } finally {
+    try {
+      process.kill(pid, 'SIGCONT');
+    } catch {}
+    await Promise.all([a.app.close(), b.app.close()]);
+  }
+});
+
+test('with Redis, a hello relayed to a frozen owner is not left hanging: closed with 4000 within seconds, long before the lease runs out', { timeout: 60_000 }, async () => {
+  const LEASE = 15;
+  const env = { TESSERA_DATABASE_URL: await postgres.database('frozen_relay'), TESSERA_LEASE_SECONDS: String(LEASE), TESSERA_REDIS_URL: redis.url };
+  const [a, b] = await Promise.all([startInstance('owner-a', env), startInstance('edge-b', env)]);
+  try {
+    const { id, tokens } = await createGame(a.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
+    await a.kill('SIGSTOP');
+    const frozenAt = Date.now();
+    const c = await Client.connect(b.ws);
+    c.send({ type: 'hello', v: PROTOCOL_VERSION, gameId: id, token: tokens.get(0) });
+    const closed = await c.closedWith(LEASE * 1000);
+    const closedMs = Date.now() - frozenAt;
+    assert.equal(closed.code, CLOSE.relayLost);
+    assert.ok(closedMs < 6000, `closed ${closedMs} ms after the hello`);
+    process.stdout.write(`# hello relayed to a frozen owner: closed with ${closed.code} after ${closedMs} ms (lease ${LEASE} s)\n`);
+  } finally {
+    await a.kill('SIGCONT').catch(() => {});
+    await Promise.all([a.kill('SIGKILL'), b.kill('SIGKILL')]);
+  }
+});
+
+const haproxyMissing = spawnSync('haproxy', ['-v']).error ? 'haproxy is not installed (apt-get install haproxy)' : false;
+
+test('the seat and welcome answers name the instance playing the game; the shipped HAProxy config routes ?instance= to it, past the relay', { timeout: 60_000, skip: haproxyMissing }, async () => {
+  const databaseUrl = await postgres.database('routing');
+  // Named as the servers of deploy/haproxy.cfg (its third one stays down here).
+  const [a, b] = await Promise.all(['tessera-a', 'tessera-b'].map((instanceId) => startServer({ databaseUrl, redisUrl: redis.url, instanceId, leaseSeconds: 5 })));
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-haproxy-'));
+  const portOf = (r: { base: string }) => new URL(r.base).port;
+  const config = readFileSync(new URL('../deploy/haproxy.cfg', import.meta.url), 'utf8')
+    .replace('bind :8080', `bind 127.0.0.1:${port}`)
+    .replace('server tessera-a tessera-a:3000', `server tessera-a 127.0.0.1:${portOf(a)}`)
+    .replace('server tessera-b tessera-b:3000', `server tessera-b 127.0.0.1:${portOf(b)}`)
+    .replace('server tessera-c tessera-c:3000', 'server tessera-c 127.0.0.1:1')
+    .replace('maxconn 20000', 'maxconn 1000');
+  writeFileSync(join(dir, 'haproxy.cfg'), config);
+  const proxy = spawn('haproxy', ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let proxyLog = '';
+  proxy.stderr!.on('data', (c: Buffer) => (proxyLog += c));
+  const sockets: Client[] = [];
+  try {
+    const front = `http://127.0.0.1:${port}`;
+    // Both servers up (two good checks each) before anything is routed.
+    await until('HAProxy has both instances up', 15_000, async () => {
+      const answers = await Promise.all(
+        [1, 2, 3, 4].map(() =>
+          fetch(`${front}/readyz`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        ),
+      );
+      return answers.every((s) => s === 200);
+    }).catch((e) => {
+      throw new Error(`${e.message}: ${proxyLog}`);
+    });
+    await sleep(2500);
+    const id = (await post(a.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }], clock: { turnSeconds: null } })).body.id;
+    // A seat taken through b (relayed to a): the answer names a.
+    const grant = await post(b.base, `/api/games/${id}/seats`, { name: 'Ann', seat: 0 });
+    assert.equal(grant.status, 201);
+    assert.equal(grant.body.instance, 'tessera-a');
+    assert.equal((await post(a.base, `/api/games/${id}/seats`, { name: 'Bea', seat: 1 })).body.instance, 'tessera-a');
+    // A welcome relayed through b names a too.
+    const relayed = await Client.join(b.ws, id, grant.body.token);
+    assert.equal(relayed.welcome.instance, 'tessera-a');
+    relayed.close();
+    await until('the relayed socket is gone', 5000, async () => /tessera_cluster_relayed_connections 0\b/.test((await get(b.base, '/metrics')).body));
+    // Through HAProxy with ?instance=tessera-a: every connection lands on a (least connections
+    // alone would send some to b, to be relayed).
+    for (let i = 0; i < 4; i++) sockets.push(await Client.join(`ws://127.0.0.1:${port}/ws?instance=tessera-a`, id, grant.body.token));
+    assert.ok(sockets.every((c) => c.welcome.instance === 'tessera-a'));
+    assert.match((await get(b.base, '/metrics')).body, /tessera_cluster_relayed_connections 0\b/, 'none relayed through b');
+    assert.equal(a.app.tessera.socketCount(), 4);
+  } finally {
+    for (const c of sockets) c.close();
+    proxy.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    await Promise.all([a.app.close(), b.app.close()]);
+  }
+});
+
+test('an instance restarted under its own id takes its games back at once, not after its old lease', { timeout: 90_000 }, async () => {
+  const LEASE = 30;
+  const url = await postgres.database('same_id');
+  const first = await startInstance('same-a', { TESSERA_DATABASE_URL: url, TESSERA_LEASE_SECONDS: String(LEASE) });
+  const { id, tokens } = await createGame(first.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
+  const player = await Client.join(first.ws, id, tokens.get(0));
+  await playTurns(player, 2);
+  const killedAt = Date.now();
+  await first.kill('SIGKILL');
+  const again = await startInstance('same-a', first.env);
+  const welcomed = await Client.join(again.ws, id, tokens.get(0));
+  const welcomeMs = Date.now() - killedAt;
+  assert.equal(welcomed.welcome.type, 'welcome');
+  assert.ok(welcomed.welcome.history.length >= 4, 'the moves played before the kill are there');
+  assert.ok(welcomeMs < (LEASE * 1000) / 2, `welcomed ${welcomeMs} ms after the kill (lease ${LEASE} s)`);
+  await playTurns(welcomed, 1);
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const { rows } = await db.query('SELECT owner, owner_epoch FROM games WHERE id = $1', [id]);
+  await db.end();
+  assert.deepEqual([rows[0].owner, Number(rows[0].owner_epoch)], ['same-a', 2], 'taken back at a new fencing epoch');
+  process.stdout.write(`# same-id restart: welcome ${welcomeMs} ms after the SIGKILL (restart included; lease ${LEASE} s)\n`);
+  welcomed.close();
+  await again.kill('SIGKILL');
+});
+
+test('PostgreSQL stopped: a move and a new game are refused naming the database, not the disk', { timeout: 60_000 }, async () => {
+  // Its own PostgreSQL: this one is stopped for good.
+  const own = await startPostgres();
+  const databaseUrl = await own.database('stopped');
+  const server = await startServer({ databaseUrl, instanceId: 'pg-stop', leaseSeconds: 5 });
+  try {
+    const created = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }], clock: { turnSeconds: null } });
+    const id = created.body.id;
+    const seat = await post(server.base, `/api/games/${id}/seats`, { name: 'Ann', seat: 0 });
+    await post(server.base, `/api/games/${id}/seats`, { name: 'Bea', seat: 1 });
+    const ann = await Client.join(server.ws, id, seat.body.token);
+    const view = (await ann.latestState((f) => f.view.status === 'playing')).view;
+
+    // A fast shutdown (pg_ctl stop -m fast): the postmaster gets SIGINT.
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    const dir = (await db.query('SHOW data_directory')).rows[0].data_directory as string;
+    await db.end();
+    process.kill(Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]), 'SIGINT');
+    await until('PostgreSQL is down', 10_000, async () => {
+      const probe = new pg.Client({ connectionString: databaseUrl });
+      return probe.connect().then(
+        () => probe.end().then(() => false),
+        () => true,
+      );
+    });
+
+    ann.send({ type: 'move', turn: view.turn, move: randomMove(view.legal, rng(5), 0), id: 'm' });
+    const refused = await ann.next((f) => f.type === 'error', 15_000);
+    assert.equal(refused.code, 'storage_unavailable');
+    assert.match(refused.message, /database cannot be reached/);
+    assert.doesNotMatch(refused.message, /disk/);
+    const game = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] });
+    assert.equal(game.status, 503);
+    assert.equal(game.body.code, 'storage_unavailable');
+    assert.match(game.body.message, /database cannot be reached/);
+    ann.close();
+  } finally {
+    await server.app.close();
+    await own.stop();
+  }
+});
+
+test('postgres store: taking over a game whose row is locked (its owner frozen mid-write) does not wait for the lock', { timeout: 20_000 }, async () => {
+  const url = await postgres.database('locked_claim');
+  const x = await PostgresStore.open({ url, instance: 'x', leaseMs: 100 });
+  const y = await PostgresStore.open({ url, instance: 'y', leaseMs: 100 });
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    await x.create(twoPeopleSetup('g'), [null, null]);
+    await sleep(200);
+    // x's lease ran out while a transaction of its still holds the row.
+    await db.query('BEGIN');
+    await db.query("SELECT 1 FROM games WHERE id = 'g' FOR UPDATE");
+    const started = Date.now();
+    assert.equal(await y.claim('g'), undefined, 'not taken while locked');
+    assert.ok(Date.now() - started < 1000, `answered in ${Date.now() - started} ms`);
+    await db.query('ROLLBACK');
+    assert.equal((await y.claim('g'))?.setup.id, 'g', 'taken once the lock is gone');
+  } finally {
+    await db.end();
+    await Promise.all([x.close(), y.close()]);
+  }
+});
