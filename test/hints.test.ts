@@ -110,9 +110,10 @@ test('a hint waits behind bot moves and answers hint_busy (retryable) when no wo
     const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], undefined, { hints: true });
     const ann = await Client.join(server.ws, id, tokens.get(0));
     const view = (await ann.latestState((f) => f.view.legal, 20_000)).view;
-    // Bot searches keep the only worker busy past the hint's wait.
+    // Bot searches keep the only worker busy well past the hint's wait: 40 warm expert searches
+    // of the opening take ~25 ms each on a quiet machine, longer on a loaded one.
     const room = await server.app.tessera.games.get(id);
-    const busy = Array.from({ length: 4 }, (_, i) => pool.search({ state: room!.state.buffer.slice(0), level: 'expert', seed: i, deadline: Date.now() + 400 }).catch(() => null));
+    const busy = Array.from({ length: 40 }, (_, i) => pool.search({ state: room!.state.buffer.slice(0), level: 'expert', seed: i, deadline: Date.now() + 5000 }).catch(() => null));
     ann.send({ type: 'hint', turn: view.turn, id: 'h' });
     const refused = await ann.next((f) => f.type === 'error' || f.type === 'hint', 20_000);
     assert.deepEqual([refused.type, refused.code, refused.ref], ['error', 'hint_busy', 'h']);
