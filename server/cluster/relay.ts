@@ -22,7 +22,7 @@ import { DamagedGameError, GameElsewhereError } from '../games/store.ts';
 import { CLOSE } from '../ws/protocol.ts';
 import type { Metrics } from '../metrics.ts';
 
-type JoinResult = { seat: number; token: string; instance?: string } | { error: 'no_seat' | 'name_taken' | 'unknown_game' | 'game_elsewhere' | 'game_damaged'; message: string };
+type JoinResult = { seat: number; token: string; instance?: string } | { error: 'no_seat' | 'name_taken' | 'unknown_game' | 'game_elsewhere' | 'game_damaged' | 'internal'; message: string };
 
 type Message =
   | { t: 'open'; conn: string; edge: string; data: string }
@@ -245,7 +245,11 @@ export class Relay {
     } catch (e) {
       if (e instanceof DamagedGameError) result = { error: 'game_damaged', message: e.message };
       else if (e instanceof GameElsewhereError) result = { error: 'game_elsewhere', message: e.message };
-      else throw e;
+      else {
+        // Answered, not thrown: this runs from a Redis message, where a throw would end the process.
+        this.options.log.error({ err: e, gameId: m.gameId }, 'relayed seat request failed');
+        result = { error: 'internal', message: 'the instance playing this game could not take the seat' };
+      }
     }
     this.send(m.edge, { t: 'joined', id: m.id, result });
   }
