@@ -14,7 +14,9 @@ const coverage = [
   '--test-coverage-functions=92',
 ];
 const on = !!process.env.COVERAGE && process.env.COVERAGE !== '0';
-const args = ['--test', '--test-reporter=spec', ...(on ? coverage : []), 'test/**/*.test.ts'];
+// Files may be named (`node scripts/test.mjs test/x.test.ts`); `npm test` runs them all.
+const files = process.argv.length > 2 ? process.argv.slice(2) : ['test/**/*.test.ts'];
+const args = ['--test', '--test-reporter=spec', ...(on ? coverage : []), ...files];
 const run = spawnSync(process.execPath, args, { stdio: 'inherit' });
 if (run.error) throw run.error;
 process.exit(run.status ?? 1);

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,4 +56,28 @@ test('every bench script builds what it runs; the type check covers bench, tests
   const checked = top(compiled(configOf('typecheck')));
   for (const dir of ['bench', 'bot-engine', 'server', 'test']) assert.ok(checked.includes(dir), `typecheck covers ${dir}/`);
   assert.match(scripts.typecheck, /tsc -p research\/tsconfig\.json/);
+});
+
+test('CI runs the suite once: `npm test` with COVERAGE=1 measures coverage and fails below the floors', () => {
+  const ci = readFileSync(join(root, '.ci', 'run'), 'utf8')
+    .split('\n')
+    .filter((l) => !l.startsWith('#'))
+    .join('\n');
+  assert.equal(ci.match(/\bnpm (test|run coverage)\b/g)?.length, 1, '.ci/run runs one suite');
+  assert.match(ci, /COVERAGE=1 npm test\b/);
+  assert.match(scripts.test, /node scripts\/test\.mjs$/);
+  // One small test file is far below the floors over the whole product: the run fails, says why,
+  // and leaves test/ out of the report. Without COVERAGE the same run passes and measures nothing.
+  const file = 'test/pool-wait-model.test.ts';
+  // A run of its own, not a subtest of this one (the runner marks its children with NODE_TEST_CONTEXT).
+  const { NODE_TEST_CONTEXT: _, ...outside } = process.env;
+  const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, ['scripts/test.mjs', file], { cwd: root, encoding: 'utf8', env: { ...outside, ...env } });
+  const measured = run({ COVERAGE: '1' });
+  assert.equal(measured.status, 1, measured.stdout.slice(-2000));
+  assert.match(measured.stdout, /line coverage does not meet threshold of 95%/);
+  assert.match(measured.stdout, /server\/pool\/wait-model|wait-model\.ts/);
+  assert.doesNotMatch(measured.stdout, /\.test\.ts *\|/, 'test files are not measured');
+  const plain = run({ COVERAGE: '' });
+  assert.equal(plain.status, 0, plain.stdout.slice(-2000));
+  assert.doesNotMatch(plain.stdout, /coverage report/);
 });
