@@ -1,7 +1,6 @@
 // The whole suite as one `node --test` run, after `npm test` has linted and built. With COVERAGE=1
 // (set by `npm run coverage` and .ci/run) the same run is measured by V8 coverage and fails below
-// the floors: CI runs the suite once. Coverage is off by default because the instrumented engine
-// runs ~6x slower (CPU).
+// the floors: CI runs the suite once. Off by default: instrumented, tests cost 4-6x the CPU.
 import { spawnSync } from 'node:child_process';
 
 const coverage = [
