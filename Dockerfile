@@ -25,6 +25,7 @@ WORKDIR /app
 # The application is owned by root and read-only to the server; only /data is writable.
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
+# dist/ holds the product build only (tsconfig.build.json): server, bot-engine, web. No bench/, no test/.
 COPY --from=build /app/dist ./dist
 RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]

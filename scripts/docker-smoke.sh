@@ -271,6 +271,10 @@ if docker run --rm --network none --entrypoint sh "$image" -c \
 else
   fail "image layout ($entry present, dev dependencies pruned, /app read-only, $data_dir writable)"
 fi
+# The product build only (tsconfig.build.json): no benchmarks or tests in the image.
+shipped=$(docker run --rm --network none --entrypoint ls "$image" dist | tr '\n' ' ')
+if [ "$shipped" = "bot-engine server web " ]; then pass "image: dist/ holds the product only ($shipped)"
+else fail "image: dist/ holds bot-engine server web only (has: $shipped)"; fi
 
 # ---------------------------------------------------------------- 4. run, healthy
 port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')

@@ -31,11 +31,17 @@ export class LoopMonitor {
   private readonly scratch = histogram();
   private timer: NodeJS.Timeout | null = null;
   private expected = 0;
+  private ticks = 0;
 
   constructor() {
     const start = performance.eventLoopUtilization();
     for (let i = 0; i <= KEEP_SECONDS; i++) this.slots.push({ histogram: histogram(), elu: start });
     this.current = this.slots[0].histogram;
+  }
+
+  /** Delay samples recorded since the monitor started (one per tick). */
+  get samples(): number {
+    return this.ticks;
   }
 
   /** Histograms this monitor allocated; fixed for its lifetime whatever the reads. */
@@ -96,6 +102,7 @@ export class LoopMonitor {
   private tick(): void {
     const now = performance.now();
     this.current.record(Math.min(HIGHEST_US, Math.max(1, Math.round((now - this.expected) * 1000))));
+    this.ticks++;
     if (now - this.currentStart >= 1000) this.nextSecond(now);
     this.expected = performance.now() + TICK_MS;
     this.schedule();

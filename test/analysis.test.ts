@@ -17,7 +17,7 @@ import { toRecord } from '../bot-engine/record.ts';
 import { BAG_SIZE, H_BAGPOS } from '../bot-engine/state.ts';
 import { AnalysisQueueFullError, AnalysisService } from '../server/analysis/service.ts';
 import { MemoryStore } from '../server/games/store.ts';
-import { Client, createGame, fixture, get, makePool, post, startServer } from './server-helpers.ts';
+import { Client, createGame, fixture, get, makePool, post, startServer, WAIT } from './server-helpers.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -84,7 +84,7 @@ test('positions: every placement of a record with the view its mover had', () =>
   assert.throws(() => [...analysisPositions({ ...record, seed: undefined })], /seed/);
 });
 
-test('on one worker, analysis yields to bot searches: they barely wait, the analysis is unchanged', async () => {
+test('on one worker, analysis yields to bot searches: they barely wait, the analysis is unchanged', async (t) => {
   const { pool, close } = makePool(null);
   try {
     await pool.start();
@@ -95,7 +95,11 @@ test('on one worker, analysis yields to bot searches: they barely wait, the anal
     const analyses = [0, 1, 2].map(() => pool.analyse({ state: s.buffer.slice(0), played, seed: 7 }));
     const searches = [];
     for (let i = 0; i < 3; i++) {
-      await new Promise((r) => setTimeout(r, 30));
+      // Each search arrives while an analysis holds the only worker (none waits before it).
+      await t.waitFor(() => {
+        const { queue, classes } = pool.summary();
+        assert.deepEqual([queue.inFlight, classes?.interactive.queued], [1, 0]);
+      }, WAIT);
       searches.push(await pool.search({ state: s.buffer.slice(0), level: 'heuristic', seed: i, deadline: Date.now() + 2000 }));
     }
     for (const verdict of await Promise.all(analyses)) assert.deepEqual(verdict, expected, 'a preempted position is run again to the same verdict');

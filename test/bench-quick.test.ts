@@ -1,6 +1,8 @@
 // The load benchmarks run end to end in their tiny mode (seconds, not minutes) against the real
 // server and the real pool, and report: every section of docs/BENCHMARKS.md and its JSON.
-// Runs in a temporary directory so the committed docs/ are not touched.
+// Runs in a temporary directory so the committed docs/ are not touched. It runs bench/ from source
+// (bench/lib/paths.ts), against the compiled server of `npm run build`: `npm run bench` compiles
+// bench/ too (tsconfig.bench.json), the product build does not.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,11 +13,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const driver = join(root, 'dist', 'bench', 'run.js');
+const driver = join(root, 'bench', 'run.ts');
+const server = join(root, 'dist', 'server', 'main.js');
 
 test('bench tiny mode runs the HTTP, pool-study, games, classes, capacity and soak loads and writes its report', {
   timeout: 180_000,
-  skip: existsSync(driver) ? false : 'run `npm run build` first',
+  skip: existsSync(server) ? false : 'run `npm run build` first',
 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-test-'));
   try {

@@ -4,16 +4,21 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LoopMonitor } from '../server/loop-monitor.ts';
 
-test('a 120 ms block shows as delay; idle ticks stay small; reads do not reset the window', async () => {
+/** Polls the monitor's own count of samples: waits for ticks, not for a time. */
+const WAIT = { timeout: 10_000, interval: 5 };
+
+test('a 120 ms block shows as delay; idle ticks stay small; reads do not reset the window', async (t) => {
   const monitor = new LoopMonitor();
   monitor.start();
   try {
-    await sleep(300);
+    await t.waitFor(() => assert.ok(monitor.samples >= 20), WAIT);
     const idle = monitor.window(5);
     assert.ok(idle.delayMs.p50 < 15, `idle p50 ${idle.delayMs.p50} ms`);
+    const ticked = monitor.samples;
     const until = performance.now() + 120;
     while (performance.now() < until); // block the loop
-    await sleep(50);
+    // The first tick after the block is the one that was kept waiting.
+    await t.waitFor(() => assert.ok(monitor.samples > ticked), WAIT);
     const busy = monitor.window(5);
     assert.ok(busy.delayMs.max >= 100, `max ${busy.delayMs.max} ms after a 120 ms block`);
     assert.ok(busy.utilization > idle.utilization);

@@ -11,7 +11,7 @@ import { hideBag } from '../bot-engine/rules.ts';
 import { BotScheduler } from '../server/bot-scheduler.ts';
 import type { Metrics } from '../server/metrics.ts';
 import { type BotPool, PoolStartError } from '../server/pool/pool.ts';
-import { fixture, get, makePool, post, startServer } from './server-helpers.ts';
+import { fixture, get, makePool, post, startServer, WAIT } from './server-helpers.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -137,15 +137,14 @@ test('a worker module that throws at load fails the start with a clear error', a
   await missing.close();
 });
 
-test('a full queue: searches are refused at once and the bot still moves (main-thread fallback)', async () => {
+test('a full queue: searches are refused at once and the bot still moves (main-thread fallback)', async (t) => {
   const { pool, metrics, close } = makePool(fixture('pool-hang-worker.mjs'), { maxQueue: 1 });
   try {
     await pool.start();
     const scheduler = new BotScheduler({ pool, metrics, deadlineMs: 300, logger: silent });
     // One search blocks the worker, one fills the queue; the third bot move cannot queue.
     const busy = [scheduler.move(view(), 'hard', 1), scheduler.move(view(), 'hard', 2)];
-    await new Promise((r) => setTimeout(r, 20));
-    assert.equal(pool.load, 1);
+    await t.waitFor(() => assert.equal(pool.load, 1), WAIT);
     const started = performance.now();
     const v = view();
     const answer = await scheduler.move(v, 'hard', 3);
@@ -193,7 +192,7 @@ test('a running search slow to stop is let finish: no worker is ended for it', a
   }
 });
 
-test('a nearly full queue: /readyz says 503 and new games are shed with Retry-After', async () => {
+test('a nearly full queue: /readyz says 503 and new games are shed with Retry-After', async (t) => {
   const server = await startServer({ workerFile: fixture('pool-hang-worker.mjs'), botWorkers: 1, maxQueue: 2, botDeadlineMs: 3000 });
   try {
     // Three games whose bots move first: one search runs (and hangs), two wait: the queue is full.
@@ -202,10 +201,11 @@ test('a nearly full queue: /readyz says 503 and new games are shed with Retry-Af
       assert.equal(created.status, 201);
       assert.equal((await post(server.base, `/api/games/${created.body.id}/seats`, { name: 'Ann' })).status, 201);
     }
-    await new Promise((r) => setTimeout(r, 100));
-    const ready = await get(server.base, '/readyz');
-    assert.equal(ready.status, 503);
-    assert.match(ready.body.reason, /queue/);
+    await t.waitFor(async () => {
+      const ready = await get(server.base, '/readyz');
+      assert.equal(ready.status, 503);
+      assert.match(ready.body.reason, /queue/);
+    }, WAIT);
     const shed = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] });
     assert.equal(shed.status, 503);
     assert.ok(Number(shed.headers.get('retry-after')) > 0);

@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
 import { pino } from 'pino';
 import { PROTOCOL_VERSION } from '../server/ws/protocol.ts';
-import { Client, createGame, get, post, type Running, startServer } from './server-helpers.ts';
+import { Client, createGame, get, post, type Running, startServer, WAIT } from './server-helpers.ts';
 
 const logLines: string[] = [];
 let server: Running;
@@ -34,6 +34,11 @@ function upgrade(headers: Record<string, string> = {}): Promise<{ socket: Socket
   });
 }
 
+const metrics = async () => (await get(server.base, '/metrics')).body as string;
+/** WebSocket connections the server holds open (it forgets one when its socket closes). */
+const openSockets = async () => Number(/^tessera_ws_connections (\d+)$/m.exec(await metrics())?.[1]);
+const violationsCounted = async () => [...(await metrics()).matchAll(/^tessera_ws_protocol_violations_total\{code="\w+"\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+
 /** A masked client frame (mask key 0: the payload goes as is). */
 const frame = (opcode: number, payload: Buffer) => Buffer.concat([Buffer.from([0x80 | opcode, 0x80 | payload.length, 0, 0, 0, 0]), payload]);
 
@@ -57,7 +62,7 @@ test('creating games and taking seats is rate-limited per address: 429 with Retr
   }
 });
 
-test('WebSocket connections per address are capped; a closed one frees its place', async () => {
+test('WebSocket connections per address are capped; a closed one frees its place', async (t) => {
   const open: Socket[] = [];
   for (let i = 0; i < 8; i++) {
     const { socket, status } = await upgrade();
@@ -68,12 +73,8 @@ test('WebSocket connections per address are capped; a closed one frees its place
   assert.equal(over.status, 429);
   over.socket.destroy();
   open.pop()!.destroy();
-  let again = await upgrade();
-  for (let i = 0; i < 20 && again.status !== 101; i++) {
-    again.socket.destroy();
-    await new Promise((r) => setTimeout(r, 20)); // the server sees the close
-    again = await upgrade();
-  }
+  await t.waitFor(async () => assert.equal(await openSockets(), 7), WAIT); // the server saw the close
+  const again = await upgrade();
   assert.equal(again.status, 101);
   again.socket.destroy();
   for (const s of open) s.destroy();
@@ -88,11 +89,11 @@ test('the origin must match the scheme too, not only host and port', async () =>
   assert.deepEqual([a.status, b.status], [403, 101]);
 });
 
-test('watchers cost one frame each, not a resend to everyone; their number is capped', async () => {
+test('watchers cost one frame each, not a resend to everyone; their number is capped', async (t) => {
   const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'person' }]);
   const player = await Client.join(server.ws, id, tokens.get(0));
   await player.latestState();
-  await new Promise((r) => setTimeout(r, 50));
+  await player.roundTrip();
   player.frames.length = 0;
   for (let round = 0; round < 3; round++) {
     const watchers = await Promise.all(Array.from({ length: 5 }, () => Client.join(server.ws, id)));
@@ -105,12 +106,14 @@ test('watchers cost one frame each, not a resend to everyone; their number is ca
     for (const w of watchers) w.close();
     await Promise.all(watchers.map((w) => w.closedWith()));
   }
-  await new Promise((r) => setTimeout(r, 100));
+  // The server has dropped every watcher; a frame they caused would have come before the pong.
+  await t.waitFor(async () => assert.equal(await openSockets(), 1), WAIT);
+  await player.roundTrip();
   assert.deepEqual(player.frames, [], 'watchers coming and going sent the player nothing');
   player.close();
 });
 
-test('protocol violations: the socket closes, one warn line each, no stack, and a budget on them', async () => {
+test('protocol violations: the socket closes, one warn line each, no stack, and a budget on them', async (t) => {
   const before = logLines.length;
   const closes: Promise<void>[] = [];
   for (let i = 0; i < 25; i++) {
@@ -121,7 +124,8 @@ test('protocol violations: the socket closes, one warn line each, no stack, and 
     socket.write(i % 2 ? frame(0x1, Buffer.from([0xff, 0xfe, 0xfd])) : frame(0x3, Buffer.from('x')));
   }
   await Promise.all(closes);
-  await new Promise((r) => setTimeout(r, 100));
+  // The server counts each violation, then logs it: all counted, all logged.
+  await t.waitFor(async () => assert.equal(await violationsCounted(), 25), WAIT);
   const lines = logLines.slice(before).map((l) => JSON.parse(l));
   const violations = lines.filter((l) => /protocol violation/.test(l.msg));
   assert.equal(violations.length, 20, 'at most 20 such lines a minute');
@@ -134,9 +138,6 @@ test('protocol violations: the socket closes, one warn line each, no stack, and 
     lines.filter((l) => l.level >= 50),
     [],
   );
-  const metrics = (await get(server.base, '/metrics')).body as string;
-  const counted = [...metrics.matchAll(/^tessera_ws_protocol_violations_total\{code="\w+"\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
-  assert.equal(counted, 25);
 });
 
 test('no log line carries a second "level" key', () => {

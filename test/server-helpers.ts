@@ -84,6 +84,10 @@ export async function playUntilOver(clients: Map<number, Client>, ms = 30000): P
 }
 
 /** A worker module under test/fixtures/. */
+/** Options for `t.waitFor`: tests poll a condition, never sleep a fixed time; a loaded machine only
+ * makes the wait longer. */
+export const WAIT = { timeout: 10_000, interval: 10 };
+
 export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
 /** A real pool on its own (no server): `workerFile` null is the compiled product worker. */

@@ -74,6 +74,7 @@ export class GameSocket {
   /** The welcome frame, once `join` has had it. */
   welcome: any = null;
   private waiters: (() => void)[] = [];
+  private pings = 0;
 
   private constructor(socket: WebSocket) {
     this.socket = socket;
@@ -136,6 +137,14 @@ export class GameSocket {
   async peekState(ms = 5000): Promise<any> {
     await this.next((f) => f.type === 'state', ms).then((f) => this.frames.unshift(f));
     return this.frames.findLast((f) => f.type === 'state');
+  }
+
+  /** A ping answered by its pong (which is removed): every frame the server sent this socket
+   * before it had the ping is queued by now, so a frame still missing was never sent. */
+  async roundTrip(ms = 5000): Promise<void> {
+    const id = `round-trip-${++this.pings}`;
+    this.send({ type: 'ping', id });
+    await this.next((f) => f.type === 'pong' && f.ref === id, ms);
   }
 
   async closedWith(ms = 5000): Promise<{ code: number; reason: string }> {

@@ -1,0 +1,21 @@
+// The whole suite as one `node --test` run, after `npm test` has linted and built. With COVERAGE=1
+// (set by `npm run coverage` and .ci/run) the same run is measured by V8 coverage and fails below
+// the floors: CI runs the suite once. Off by default: instrumented, tests cost 4-6x the CPU.
+import { spawnSync } from 'node:child_process';
+
+const coverage = [
+  '--experimental-test-coverage',
+  '--test-coverage-exclude=test/**',
+  '--test-coverage-exclude=research/**',
+  '--test-coverage-exclude=dist/**',
+  '--test-coverage-lines=95',
+  '--test-coverage-branches=86',
+  '--test-coverage-functions=92',
+];
+const on = !!process.env.COVERAGE && process.env.COVERAGE !== '0';
+// Files may be named (`node scripts/test.mjs test/x.test.ts`); `npm test` runs them all.
+const files = process.argv.length > 2 ? process.argv.slice(2) : ['test/**/*.test.ts'];
+const args = ['--test', '--test-reporter=spec', ...(on ? coverage : []), ...files];
+const run = spawnSync(process.execPath, args, { stdio: 'inherit' });
+if (run.error) throw run.error;
+process.exit(run.status ?? 1);
