@@ -148,7 +148,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...(cluster ? { takeOver: (id: string) => cluster.claim(id), listOpen: (limit: number) => cluster.openListed(limit), setAside: (id: string) => cluster.setAside(id) } : {}),
   });
   if (cluster) {
-    tessera.leases = new Leases({ store: cluster, games: tessera.games, log: logger.child({ component: 'leases' }), room: () => config.maxGames - tessera.games.activeCount() });
+    tessera.leases = new Leases({ store: cluster, games: tessera.games, log: logger.child({ component: 'leases' }), spareCapacity: () => config.maxGames - tessera.games.activeCount() });
     logger.info({ instance: cluster.instance, leaseSeconds: config.leaseSeconds, relay: config.redisUrl !== null }, 'cluster member: games in PostgreSQL, owned by lease');
     if (config.redisUrl) {
       tessera.relay = new Relay({
