@@ -2,7 +2,7 @@
 // the token stored for this game; everyone else watches), turns input into placements, and
 // renders the panels in game/ from one GameScreenState.
 
-import { ApiError, api, savedName, saveName, seats as heldSeats, type HeldSeat } from './api.ts';
+import { HttpError, api, savedName, saveName, seats as heldSeats, type HeldSeat } from './api.ts';
 import { ensureTileDefs } from './defs.ts';
 import { ICONS } from './art.ts';
 import { BoardView } from './board.ts';
@@ -342,7 +342,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
       socket.close();
       socket = connect();
     } catch (e) {
-      toast(e instanceof ApiError ? e.message : 'Could not join the game.', 'error', 5000);
+      toast(e instanceof HttpError ? e.message : 'Could not join the game.', 'error', 5000);
     }
   }
 
@@ -354,7 +354,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
       heldSeats.put({ ...held, gameId: r.gameId, seat: r.seat, token: r.token, at: Date.now() });
       location.hash = `#/g/${encodeURIComponent(r.gameId)}`;
     } catch (e) {
-      toast(e instanceof ApiError ? e.message : 'Could not start a rematch.', 'error', 5000);
+      toast(e instanceof HttpError ? e.message : 'Could not start a rematch.', 'error', 5000);
     }
   }
 
