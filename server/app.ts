@@ -28,13 +28,11 @@ import { createLogger } from './log.ts';
 import { Metrics } from './metrics.ts';
 import { BotPool } from './pool/pool.ts';
 import { decidePoolSize } from './pool/sizing.ts';
+import { SHED_AT } from './pool/load-policy.ts';
 import { Connection } from './ws/connection.ts';
 import { Relay } from './cluster/relay.ts';
 import { PROTOCOL_VERSION } from './ws/protocol.ts';
 import { connectionOptions, wsRoutes } from './ws/plugin.ts';
-
-/** Queue fill (of its bound) from which new games are refused and /readyz says 503. */
-export const SHED_AT = 0.9;
 
 export interface Tessera {
   config: Config;
