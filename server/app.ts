@@ -28,13 +28,11 @@ import { createLogger } from './log.ts';
 import { Metrics } from './metrics.ts';
 import { BotPool } from './pool/pool.ts';
 import { decidePoolSize } from './pool/sizing.ts';
+import { SHED_AT } from './pool/load-policy.ts';
 import { Connection } from './ws/connection.ts';
 import { Relay } from './cluster/relay.ts';
 import { PROTOCOL_VERSION } from './ws/protocol.ts';
 import { connectionOptions, wsRoutes } from './ws/plugin.ts';
-
-/** Queue fill (of its bound) from which new games are refused and /readyz says 503. */
-export const SHED_AT = 0.9;
 
 export interface Tessera {
   config: Config;
@@ -148,7 +146,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...(cluster ? { takeOver: (id: string) => cluster.claim(id), listOpen: (limit: number) => cluster.openListed(limit), setAside: (id: string) => cluster.setAside(id) } : {}),
   });
   if (cluster) {
-    tessera.leases = new Leases({ store: cluster, games: tessera.games, log: logger.child({ component: 'leases' }), room: () => config.maxGames - tessera.games.activeCount() });
+    tessera.leases = new Leases({ store: cluster, games: tessera.games, log: logger.child({ component: 'leases' }), spareCapacity: () => config.maxGames - tessera.games.activeCount() });
     logger.info({ instance: cluster.instance, leaseSeconds: config.leaseSeconds, relay: config.redisUrl !== null }, 'cluster member: games in PostgreSQL, owned by lease');
     if (config.redisUrl) {
       tessera.relay = new Relay({

@@ -9,6 +9,7 @@ import { type Move, resolveMove, resolvedToMove } from '../bot-engine/game.ts';
 import type { GameState } from '../bot-engine/state.ts';
 import type { Metrics } from './metrics.ts';
 import { type BotPool, PoolBusyError } from './pool/pool.ts';
+import { CROWDED_AT } from './pool/load-policy.ts';
 
 import type { MoveSource } from './wire/game.ts';
 
@@ -32,10 +33,6 @@ export interface SchedulerOptions {
 /** The share of the deadline a search is planned to end by (predicted wait + expected run):
  * the rest absorbs prediction error. */
 export const PLAN_FIT = 0.8;
-/** Queue fill (of its bound) from which searches drop to CHEAP_LEVEL even when they would end in
- * time: moves arrive faster than the pool answers them, and cheaper searches drain the queue
- * before it overflows into main-thread moves. */
-export const CROWDED_AT = 0.5;
 /** The cheapest level a search is degraded to; below it the pool is not worth the wait. */
 const CHEAP_LEVEL: BotLevel = 'heuristic';
 const RETRY_LEVEL: BotLevel = 'random';

@@ -5,7 +5,7 @@
 //
 // Every histogram is allocated once and reused (reset). Their memory is native, invisible to the
 // GC's heuristics: one new histogram per second and per read grew an idle server's RSS by
-// ~130 KB/s until a collection happened to run (issue I; test/loop-monitor.test.ts).
+// ~130 KB/s until a collection happened to run (test/loop-monitor.test.ts holds it down).
 
 import { createHistogram, performance, type EventLoopUtilization, type RecordableHistogram } from 'node:perf_hooks';
 import type { LoopWindow } from './wire/pool.ts';

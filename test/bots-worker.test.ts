@@ -20,7 +20,7 @@ const built = existsSync(fileURLToPath(workerFile));
 let pool: Piscina;
 
 before(() => {
-  if (built) pool = new Piscina({ filename: workerFile.href, minThreads: 2, maxThreads: 2, idleTimeout: 60_000 });
+  if (built) pool = new Piscina({ filename: workerFile.href, name: 'boundedSearch', minThreads: 2, maxThreads: 2, idleTimeout: 60_000 });
 });
 after(async () => {
   await pool?.destroy();

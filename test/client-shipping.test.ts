@@ -1,4 +1,4 @@
-// How the built client is shipped (issue K, "Shipping"): precompressed brotli/gzip chosen by the
+// How the built client is shipped: precompressed brotli/gzip chosen by the
 // browser's Accept-Encoding, content-hashed bundle names cached as immutable, pages never cached,
 // no source maps built or served, and the game screen within its size budget. Serves a copy of
 // the real build (dist/web) through the client plugin with app.inject.
@@ -16,7 +16,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { clientRoutes, IMMUTABLE } from '../server/http/client.ts';
 
 const WEB = fileURLToPath(new URL('../dist/web/', import.meta.url));
-/** The game screen's budget (issue K): its JS and CSS, as sent compressed. */
+/** The game screen's budget: its JS and CSS, as sent compressed. */
 const BUDGET_BYTES = 150 * 1024;
 
 let app: FastifyInstance;

@@ -1,4 +1,4 @@
-// Issue K's platform features in a real browser: the real server (buildApp on 127.0.0.1, port 0,
+// The platform features in a real browser: the real server (buildApp on 127.0.0.1, port 0,
 // a temp data dir) and Debian's Chromium driven by playwright-core. Table talk between two
 // seated players and a watcher (quick messages, free text that stays text, mute remembered);
 // game sounds synthesized with WebAudio, switched off with one click and remembered; the rules

@@ -1,4 +1,4 @@
-// Playing well in the browser (issue K, the play half): readable words instead of tile letters
+// Playing well in the browser: readable words instead of tile letters
 // and coordinates, friendly bot names; the tiles-left panel; the bot's tile highlighted until the
 // player acts; scorings outlined on the board with their points; the follower's whole feature
 // painted before confirming, with tappable spots; a log that shows its entries on the board;

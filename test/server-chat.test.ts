@@ -1,4 +1,4 @@
-// Table talk over real WebSockets (issue K): quick messages and free text from seated players
+// Table talk over real WebSockets: quick messages and free text from seated players
 // reach every connection of the game, watchers included; watchers may not write; a seat's rate
 // and the text length are limited; hostile text arrives as plain, cleaned text; the recent talk
 // is handed to a connection that comes back.

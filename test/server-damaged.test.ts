@@ -103,7 +103,7 @@ test('sqlite: a game whose stored data does not parse or replay is set aside; th
   await storeGames(store, damaged);
   await store.close();
   const db = new DatabaseSync(path);
-  // One byte of a move: no longer JSON; and the byte the issue changed (JSON, but no tile).
+  // One byte of a move: no longer JSON; and one byte that keeps it JSON but names no tile.
   db.exec(`UPDATE moves SET move = 'X' || substr(move, 2) WHERE game_id = 'bad-json' AND seq = 1;
     UPDATE moves SET move = substr(move, 1, 5) || 'X' || substr(move, 7) WHERE game_id = 'bad-byte' AND seq = 1;
     UPDATE moves SET move = json_set(move, '$.x', 40) WHERE game_id = 'illegal' AND seq = 2;

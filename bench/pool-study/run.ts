@@ -15,7 +15,7 @@ import Fastify from 'fastify';
 import { Piscina } from 'piscina';
 import { legalMoves, newGame, playMove } from '../../bot-engine/game.ts';
 import { hideBag } from '../../bot-engine/rules.ts';
-import botSearch, { type SearchTask } from '../../server/pool/search.ts';
+import { boundedSearch, type SearchTask } from '../../server/pool/search.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { WarmupResult, WarmupTask } from '../../server/pool/worker.ts';
 import { DEFAULTS } from '../../server/config.ts';
@@ -136,7 +136,7 @@ function calibrate(count: number, seed: number): Candidate[] {
   const pick = rng(seed);
   // JIT warm-up so the calibration measures warm code, as a warm worker runs it.
   const w = newGame({ players: 2, seed: 'calibrate-warmup' });
-  for (let i = 0; i < 3; i++) botSearch({ state: hideBag(w.clone()).buffer, level: DEFAULTS.warmupLevel, seed: i, deadline: Date.now() + 5000 });
+  for (let i = 0; i < 3; i++) boundedSearch({ state: hideBag(w.clone()).buffer, level: DEFAULTS.warmupLevel, seed: i, deadline: Date.now() + 5000 });
   // Levels take turns by attempt, not by find: a level whose searches all fall under 50 ms
   // (a faster engine) is skipped instead of stalling the calibration.
   let attempts = 0;
@@ -147,7 +147,7 @@ function calibrate(count: number, seed: number): Candidate[] {
       if (t % 7 === 3) {
         const level = levels[attempts++ % levels.length];
         const state = hideBag(s.clone()).buffer;
-        const r = botSearch({ state: state.slice(0), level, seed: t, deadline: Date.now() + 5000 });
+        const r = boundedSearch({ state: state.slice(0), level, seed: t, deadline: Date.now() + 5000 });
         if (r.runMs >= 50 && r.runMs <= 500) out.push({ state, level, seed: t, warmMs: r.runMs });
       }
       playMove(s, moves[Math.floor(pick() * moves.length)]);

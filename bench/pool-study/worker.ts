@@ -2,7 +2,7 @@
 // plus what the study needs to split a thread's CPU into spawning and computing: when the task
 // started, and the thread's total CPU when it ended.
 
-import search, { warmup } from '../../server/pool/worker.ts';
+import { poolSearch, warmup } from '../../server/pool/worker.ts';
 import type { SearchTask } from '../../server/pool/search.ts';
 import type { PoolSearchResult } from '../../server/pool/worker.ts';
 
@@ -17,7 +17,7 @@ export interface StudyResult extends PoolSearchResult {
 
 export default function study(task: SearchTask): StudyResult {
   const startEpochMs = performance.timeOrigin + performance.now();
-  const r = search(task);
+  const r = poolSearch(task);
   const cpu = process.threadCpuUsage();
   return { ...r, startEpochMs, threadCpuMs: (cpu.user + cpu.system) / 1000 };
 }

@@ -3,7 +3,7 @@
 // seat's summary. Choosing a move steps the replay there; the replay asks which move the expert
 // suggested at a step to draw it as a ghost tile.
 
-import { ApiError, api } from './api.ts';
+import { HttpError, api } from './api.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS } from './art.ts';
 import { esc, patch } from './dom.ts';
 import type { AnalysedMove, AnalysisAnswer, GameAnalysis } from './protocol.ts';
@@ -47,7 +47,7 @@ export class AnalysisPanel {
       this.show(await api.analyse(this.gameId));
     } catch (e) {
       // Asking again after a restart: a server still away (or busy) is worth another try.
-      const retryable = !(e instanceof ApiError) || e.status === 429 || e.status >= 500;
+      const retryable = !(e instanceof HttpError) || e.status === 429 || e.status >= 500;
       if (this.retries > 0 && retryable) return this.lost();
       this.render({ kind: 'error', text: (e as Error).message });
     }

@@ -3,7 +3,8 @@
 
 import type { AnalysisAnswer, FinishedGames, GameSummary, OpenGames, Rules, SeatGrant, SeatRequest } from './protocol.ts';
 
-export class ApiError extends Error {
+/** The server answered with an error status: its catalogue code and message, as sent. */
+export class HttpError extends Error {
   readonly status: number;
   readonly code: string;
   constructor(status: number, code: string, message: string) {
@@ -24,7 +25,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   }
   if (!res.ok) {
     const d = (data ?? {}) as { code?: string; message?: string };
-    throw new ApiError(res.status, d.code ?? String(res.status), d.message ?? (text || res.statusText));
+    throw new HttpError(res.status, d.code ?? String(res.status), d.message ?? (text || res.statusText));
   }
   return data as T;
 }

@@ -2,7 +2,7 @@
 // rule options), open games to join, this browser's games to resume or replay, and a game to
 // watch by its link or id.
 
-import { ApiError, api, savedName, saveName, seats as heldSeats } from './api.ts';
+import { HttpError, api, savedName, saveName, seats as heldSeats } from './api.ts';
 import type { SeatRequest } from './protocol.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
@@ -185,7 +185,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
       heldSeats.put({ gameId: g.id, seat: joined.seat, token: joined.token, name, at: Date.now() });
       location.hash = `#/g/${encodeURIComponent(g.id)}`;
     } catch (e) {
-      toast(e instanceof ApiError ? `Could not create the game: ${e.message}` : 'Could not reach the server.', 'error', 6000);
+      toast(e instanceof HttpError ? `Could not create the game: ${e.message}` : 'Could not reach the server.', 'error', 6000);
     } finally {
       busy = false;
     }
@@ -205,7 +205,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
       heldSeats.put({ gameId: id, seat: joined.seat, token: joined.token, name, at: Date.now() });
       location.hash = `#/g/${encodeURIComponent(id)}`;
     } catch (e) {
-      toast(e instanceof ApiError ? e.message : 'Could not join.', 'error', 5000);
+      toast(e instanceof HttpError ? e.message : 'Could not join.', 'error', 5000);
       void loadOpen();
     }
   }

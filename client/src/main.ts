@@ -2,7 +2,7 @@
 // (#/replay/<id>). Hash routes keep the server's static serving trivial: everything is index.html.
 
 import { mountGallery } from './gallery.ts';
-import { mountGame } from './game.ts';
+import { mountGame } from './game/screen.ts';
 import { mountLobby } from './lobby.ts';
 import { mountReplay } from './replay.ts';
 import { mountRules } from './rules-page.ts';

@@ -7,7 +7,7 @@ import { boardTiles, followersOnBoard, pointsByKind, type BoardTile, type Follow
 import { replaySteps, type GameRecord, type RecordMove } from '../../bot-engine/record.ts';
 import type { ScoreEvent } from '../../bot-engine/rules.ts';
 import { AnalysisPanel } from './analysis.ts';
-import { ApiError, api } from './api.ts';
+import { HttpError, api } from './api.ts';
 import { ICONS, PLAYER_COLORS, PLAYER_GLYPHS, meepleIcon, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
 import { BoardView } from './board.ts';
@@ -207,7 +207,7 @@ ${sn.events.length ? `<ul class="events">${sn.events.map((e) => `<li>${esc(event
       board.fit();
       void analysis.load(analyse);
     } catch (e) {
-      controls.innerHTML = `<p class="error">${esc(e instanceof ApiError ? (e.code === 'not_finished' ? 'This game is still being played: its record (which holds the bag order) is published when it ends.' : e.message) : `The record could not be replayed: ${(e as Error).message}`)}</p><a class="btn" href="#/g/${encodeURIComponent(gameId)}">Watch it live</a>`;
+      controls.innerHTML = `<p class="error">${esc(e instanceof HttpError ? (e.code === 'not_finished' ? 'This game is still being played: its record (which holds the bag order) is published when it ends.' : e.message) : `The record could not be replayed: ${(e as Error).message}`)}</p><a class="btn" href="#/g/${encodeURIComponent(gameId)}">Watch it live</a>`;
     }
   }
 

@@ -15,7 +15,7 @@ export interface LeaseOptions {
   games: GameService;
   log: Logger;
   /** Unfinished games this instance may take on now (its maximum minus those it holds). */
-  room: () => number;
+  spareCapacity: () => number;
   /** How often expired leases are looked for. */
   scanMs?: number;
 }
@@ -43,7 +43,7 @@ export class Leases {
   private async reclaim(): Promise<void> {
     this.scanning = true;
     try {
-      const n = this.adoptAll(await this.options.store.reclaimOwn(Math.min(500, this.options.room())));
+      const n = this.adoptAll(await this.options.store.reclaimOwn(Math.min(500, this.options.spareCapacity())));
       if (n > 0) this.options.log.info({ games: n }, 'games still leased to this instance id taken back at boot');
     } catch (err) {
       // Not fatal: the leases run out and the scan takes the games like any others.
@@ -77,12 +77,12 @@ export class Leases {
     }
   }
 
-  /** Takes over games whose owner is gone, as many as this instance has room for. */
+  /** Takes over games whose owner is gone, as many as this instance has spare capacity for. */
   async scan(): Promise<number> {
     if (this.scanning || this.stopped) return 0;
     this.scanning = true;
     try {
-      const n = this.adoptAll(await this.options.store.claimExpired(Math.min(50, this.options.room())));
+      const n = this.adoptAll(await this.options.store.claimExpired(Math.min(50, this.options.spareCapacity())));
       if (n > 0) this.options.log.info({ games: n }, 'games taken over from an instance whose lease ran out');
       return n;
     } catch (err) {

@@ -447,7 +447,7 @@ export class Room {
   private async countHint(seat: number, search: HintSearch, move: Move): Promise<MoveError | null> {
     const late = this.turnProblem(seat, search.turn);
     if (late) return late;
-    if (!(await this.store((store) => store.recordHint(this.id, seat))))
+    if (!(await this.commit((store) => store.recordHint(this.id, seat))))
       return { error: 'storage_unavailable', message: `the hint could not be counted (${this.unstoredReason()}); try again in a few seconds` };
     this.hints[seat] = (this.hints[seat] ?? 0) + 1;
     search.move = move;
@@ -479,7 +479,7 @@ export class Room {
     const recorded: RecordMove[] = [{ tile, ...played }, ...outcome.discarded.map((d) => ({ discard: d }))];
     const end = outcome.finished ? this.endOf(next, false) : null;
     // Stored before anything changes: a game is its record, and a failed write changes nothing.
-    if (!(await this.store((store) => store.appendMoves(this.id, recorded, end))))
+    if (!(await this.commit((store) => store.appendMoves(this.id, recorded, end))))
       return { error: 'storage_unavailable', message: `the move could not be stored (${this.unstoredReason()}); nothing changed: try again in a few seconds` };
     this.current = next;
     this.ended = end;
@@ -512,7 +512,7 @@ export class Room {
   }
 
   /** Runs a store write; false (logged by the store's watcher) when it could not commit. */
-  private async store(write: (store: GameStore) => Promise<void>): Promise<boolean> {
+  private async commit(write: (store: GameStore) => Promise<void>): Promise<boolean> {
     try {
       await write(this.deps.store);
       return true;
@@ -552,7 +552,7 @@ export class Room {
     const next = this.state.clone();
     finalScoring(next);
     const end = this.endOf(next, true);
-    if (!(await this.store((store) => store.appendMoves(this.id, [], end)))) return false;
+    if (!(await this.commit((store) => store.appendMoves(this.id, [], end)))) return false;
     this.current = next;
     this.ended = end;
     this.clock.stop();

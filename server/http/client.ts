@@ -1,8 +1,8 @@
 // Serves the built browser client (dist/web, from `npm run build:client`): the game at `/`,
-// the operations dashboard at `/dashboard`, and their assets. Owned by the client (issue E).
+// the operations dashboard at `/dashboard`, and their assets.
 // When the client has not been built, `/` says how to build it instead of a bare 404.
 //
-// Shipping (issue K): the build precompresses every asset (.br, .gz) and @fastify/static picks
+// Shipping: the build precompresses every asset (.br, .gz) and @fastify/static picks
 // the one the browser accepts (`Vary: Accept-Encoding`); bundles carry a content hash in their
 // name and are cached for a year as immutable, pages are `no-cache` so a deploy is seen at once;
 // source maps are never served.

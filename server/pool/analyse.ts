@@ -23,7 +23,8 @@ export interface AnalysisResult extends ThreadTime {
   cancelled: boolean;
 }
 
-export default function analyse(task: AnalysisTask): AnalysisResult {
+/** One position's analysis, stopped early by its cancel flag. */
+export function boundedAnalysis(task: AnalysisTask): AnalysisResult {
   const flag = new Int32Array(task.cancel);
   let cancelled = false;
   const control = { shouldStop: () => (cancelled ||= Atomics.load(flag, 0) !== 0) };

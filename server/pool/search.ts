@@ -27,7 +27,8 @@ export interface SearchResult extends ThreadTime {
   cancelled: boolean;
 }
 
-export default function search(task: SearchTask): SearchResult {
+/** One search, stopped by the task's deadline or its cancel flag, whichever comes first. */
+export function boundedSearch(task: SearchTask): SearchResult {
   const state = new GameState(task.state);
   const flag = task.cancel ? new Int32Array(task.cancel) : null;
   let hitDeadline = false;

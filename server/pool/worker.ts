@@ -3,8 +3,8 @@
 // event loop. Imports stay minimal because load time is part of the spawn cost.
 
 import { threadId, workerData } from 'node:worker_threads';
-import botSearch, { type SearchResult, type SearchTask } from './search.ts';
-import analyseTask, { type AnalysisResult, type AnalysisTask } from './analyse.ts';
+import { boundedSearch, type SearchResult, type SearchTask } from './search.ts';
+import { boundedAnalysis, type AnalysisResult, type AnalysisTask } from './analyse.ts';
 import { newGame, playMove } from '../../bot-engine/game.ts';
 import { hideBag } from '../../bot-engine/rules.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
@@ -46,13 +46,17 @@ export interface PoolSearchResult extends SearchResult {
   startedEpochMs: number;
 }
 
-export default function search(task: SearchTask): PoolSearchResult {
+/** A bot search as the pool runs it: the search, plus which worker ran it and when it began. */
+export function poolSearch(task: SearchTask): PoolSearchResult {
   const startedEpochMs = performance.timeOrigin + performance.now();
   // Slot 1 of the cancel flags says "running": the scheduler never hard-aborts a task that is
   // still queued-then-started within its grace, which would cost a worker respawn.
   if (task.cancel && task.cancel.byteLength >= 8) Atomics.store(new Int32Array(task.cancel), 1, 1);
-  return { ...botSearch(task), worker: identity, startedEpochMs };
+  return { ...boundedSearch(task), worker: identity, startedEpochMs };
 }
+
+/** piscina runs the default export for a task without a name: the search. */
+export default poolSearch;
 
 export interface PoolAnalysisResult extends AnalysisResult {
   worker: WorkerIdentity;
@@ -62,7 +66,7 @@ export interface PoolAnalysisResult extends AnalysisResult {
 /** A game-analysis position (task name 'analyse'): background class, preemptible. */
 export function analyse(task: AnalysisTask): PoolAnalysisResult {
   const startedEpochMs = performance.timeOrigin + performance.now();
-  return { ...analyseTask(task), worker: identity, startedEpochMs };
+  return { ...boundedAnalysis(task), worker: identity, startedEpochMs };
 }
 
 export interface WarmupTask {
@@ -111,7 +115,7 @@ export function warmup(task: WarmupTask): WarmupResult {
   let searches = 0;
   for (; searches < task.moves && !state.finished; searches++) {
     const view = hideBag(state.clone());
-    const result = botSearch({ state: view.buffer, level: task.level, seed: task.seed + searches, deadline: Date.now() + task.budgetMs });
+    const result = boundedSearch({ state: view.buffer, level: task.level, seed: task.seed + searches, deadline: Date.now() + task.budgetMs });
     if ('error' in playMove(state, result.move)) break;
   }
   const cpu = process.threadCpuUsage();

@@ -1,29 +1,29 @@
 // The game screen: it lays out the page, keeps the connection (seated players reconnect with
 // the token stored for this game; everyone else watches), turns input into placements, and
-// renders the panels in game/ from one GameScreenState.
+// renders the panels beside it from one GameScreenState.
 
-import { ApiError, api, savedName, saveName, seats as heldSeats, type HeldSeat } from './api.ts';
-import { ensureTileDefs } from './defs.ts';
-import { ICONS } from './art.ts';
-import { BoardView } from './board.ts';
-import { clearToast, copyText, esc, gameLink, inputTarget, toast } from './dom.ts';
-import { hasOpenSeat, renderBanner, renderBoard, renderGhost } from './game/board-panel.ts';
-import { endScreen, joinDialog, missingDialog } from './game/dialogs.ts';
-import { renderBag } from './game/bag.ts';
-import { BoardIndex, featureCentre } from './game/features.ts';
-import { replayFinalScoring } from './game/final-replay.ts';
-import { renderLog } from './game/log.ts';
-import { renderScoreTrack } from './game/score-track.ts';
-import { renderPlayers } from './game/players.ts';
-import { GameScreenState } from './game/state.ts';
-import { renderTray } from './game/tray.ts';
-import { renderTurn, tickTurn } from './game/turn-panel.ts';
-import { ChatPanel } from './game/chat.ts';
-import { announce, announcement } from './game/announce.ts';
-import { cuesFor, play, soundButton } from './sound.ts';
-import { GameSocket, type ConnState } from './net.ts';
-import { capitalize, tileWords } from './text.ts';
-import type { GameView, LastMove, Placement } from './protocol.ts';
+import { HttpError, api, savedName, saveName, seats as heldSeats, type HeldSeat } from '../api.ts';
+import { ensureTileDefs } from '../defs.ts';
+import { ICONS } from '../art.ts';
+import { BoardView } from '../board.ts';
+import { clearToast, copyText, esc, gameLink, inputTarget, toast } from '../dom.ts';
+import { hasOpenSeat, renderBanner, renderBoard, renderGhost } from './board-panel.ts';
+import { endScreen, joinDialog, missingDialog } from './dialogs.ts';
+import { renderBag } from './bag.ts';
+import { BoardIndex, featureCentre } from './features.ts';
+import { replayFinalScoring } from './final-replay.ts';
+import { renderLog } from './log.ts';
+import { renderScoreTrack } from './score-track.ts';
+import { renderPlayers } from './players.ts';
+import { GameScreenState } from './state.ts';
+import { renderTray } from './tray.ts';
+import { renderTurn, tickTurn } from './turn-panel.ts';
+import { ChatPanel } from './chat.ts';
+import { announce, announcement } from './announce.ts';
+import { cuesFor, play, soundButton } from '../sound.ts';
+import { GameSocket, type ConnState } from '../net.ts';
+import { capitalize, tileWords } from '../text.ts';
+import type { GameView, LastMove, Placement } from '../protocol.ts';
 
 /** Screen size of the tile being placed while its follower spots are offered. */
 const SPOT_TILE_PX = 170;
@@ -342,7 +342,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
       socket.close();
       socket = connect();
     } catch (e) {
-      toast(e instanceof ApiError ? e.message : 'Could not join the game.', 'error', 5000);
+      toast(e instanceof HttpError ? e.message : 'Could not join the game.', 'error', 5000);
     }
   }
 
@@ -354,7 +354,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
       heldSeats.put({ ...held, gameId: r.gameId, seat: r.seat, token: r.token, at: Date.now() });
       location.hash = `#/g/${encodeURIComponent(r.gameId)}`;
     } catch (e) {
-      toast(e instanceof ApiError ? e.message : 'Could not start a rematch.', 'error', 5000);
+      toast(e instanceof HttpError ? e.message : 'Could not start a rematch.', 'error', 5000);
     }
   }
 
