@@ -52,7 +52,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     const fe = err as FastifyError;
     if (fe.validation) return sendError(reply, 'bad_request', fe.message);
-    if (!(err instanceof CodedError) && fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
       request.log.warn({ code: fe.code, statusCode: fe.statusCode }, fe.message);
       return sendError(reply, frameworkCode(fe.statusCode), fe.message);
     }
