@@ -18,9 +18,9 @@ import type { GameStore } from './games/store.ts';
 import { SqliteStore, StoreOpenError } from './games/sqlite-store.ts';
 import { PostgresStore } from './games/postgres-store.ts';
 import { Leases } from './cluster/leases.ts';
-import { clientErrorHandler, installErrorHandling, onRouterError } from './http/errors.ts';
+import { clientErrorHandler, installErrorHandling, onRouterError, sendError } from './http/errors.ts';
 import { buildValidator } from './http/validation.ts';
-import { ApiError, errorBody } from './errors.ts';
+import { CodedError } from './errors.ts';
 import { clientRoutes } from './http/client.ts';
 import { gameRoutes } from './http/games.ts';
 import { opsRoutes } from './http/ops.ts';
@@ -200,12 +200,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Per-route limits only (the routes that create state say theirs); probes and reads are free.
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: (_request, context) => new ApiError('too_many_requests', `at most ${context.max} of these a minute from one address; retry in ${Math.ceil(context.ttl / 1000)} s`),
+    errorResponseBuilder: (_request, context) => new CodedError('too_many_requests', `at most ${context.max} of these a minute from one address; retry in ${Math.ceil(context.ttl / 1000)} s`),
   });
   // The probes keep answering in their own shape (/readyz: 503 "shutting down") for load balancers.
   app.addHook('onRequest', async (request, reply) => {
-    if (tessera.closing && !PROBES.has(request.url))
-      return reply.code(503).header('retry-after', '5').header('connection', 'close').send(errorBody('shutting_down', 'the server is shutting down; retry in a few seconds'));
+    if (tessera.closing && !PROBES.has(request.url)) return sendError(reply.header('connection', 'close'), 'shutting_down', 'the server is shutting down; retry in a few seconds', 5);
   });
 
   // Shutdown: refuse new work, let bot searches in flight finish and be stored, then (after the

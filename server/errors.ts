@@ -89,15 +89,29 @@ export type WsErrorCode = { [C in ErrorCode]: (typeof ERRORS)[C]['ws'] extends t
 
 export const WS_ERROR_CODES = (Object.keys(ERRORS) as ErrorCode[]).filter((c) => ERRORS[c].ws) as WsErrorCode[];
 
-/** A failure the client caused or must handle, answered with its catalogue status and code. */
-export class ApiError extends Error {
-  readonly code: HttpErrorCode;
-  readonly statusCode: number;
-  constructor(code: HttpErrorCode, message: string) {
-    super(message);
-    this.name = 'ApiError';
+/** Whether an HTTP call can answer with `code` (WebSocket-only codes have no status). */
+export function isHttpCode(code: ErrorCode): code is HttpErrorCode {
+  return ERRORS[code].status !== null;
+}
+
+/**
+ * A refusal or failure with its catalogue code, thrown by the domain and the routes alike. The
+ * HTTP layer answers it with the code's status (server/http/errors.ts) and, when set, Retry-After;
+ * the WebSocket layer sends the code in an error frame.
+ */
+export class CodedError extends Error {
+  override name = 'CodedError';
+  readonly code: ErrorCode;
+  /** How long the client should wait before asking again; sent as Retry-After over HTTP. */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(code: ErrorCode, message: string, options?: ErrorOptions & { retryAfterSeconds?: number }) {
+    super(message, options);
     this.code = code;
-    this.statusCode = ERRORS[code].status;
+    this.retryAfterSeconds = options?.retryAfterSeconds;
+  }
+  /** What the client is told: the message, unless a subclass words it for a player. */
+  get clientMessage(): string {
+    return this.message;
   }
 }
 

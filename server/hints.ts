@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { BotLevel } from '../bot-engine/bots/index.ts';
 import { type Move, resolveMove } from '../bot-engine/game.ts';
 import type { GameState } from '../bot-engine/state.ts';
+import { CodedError } from './errors.ts';
 import type { Metrics } from './metrics.ts';
 import { type BotPool, PoolBusyError } from './pool/pool.ts';
 
@@ -13,8 +14,11 @@ import { type BotPool, PoolBusyError } from './pool/pool.ts';
 export const HINT_LEVEL: BotLevel = 'expert';
 
 /** No worker was free for the hint in time: retryable, nothing counted. */
-export class HintBusyError extends Error {
+export class HintBusyError extends CodedError {
   override name = 'HintBusyError';
+  constructor(message: string) {
+    super('hint_busy', message);
+  }
 }
 
 export interface HintSearcher {

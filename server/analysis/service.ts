@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { type AnalysisPosition, ANALYSIS_SAMPLES, analysisPositions } from '../../bot-engine/analysis.ts';
 import type { GameRecord } from '../../bot-engine/record.ts';
 import { fnv1a, mixSeed } from '../../bot-engine/rng.ts';
+import { CodedError } from '../errors.ts';
 import type { GameStore } from '../games/store.ts';
 import type { BotPool } from '../pool/pool.ts';
 import type { AnalysedMove, AnalysisAnswer, AnalysisProgress, GameAnalysis, SeatAnalysis } from '../wire/analysis.ts';
@@ -21,8 +22,11 @@ const ATTEMPTS = 3;
 const FAILURES_KEPT = 100;
 
 /** The queue of analyses is at its bound: the caller should ask again later. */
-export class AnalysisQueueFullError extends Error {
+export class AnalysisQueueFullError extends CodedError {
   override name = 'AnalysisQueueFullError';
+  constructor(waiting: number) {
+    super('analysis_queue_full', `${waiting} analyses are waiting or running; ask again later`, { retryAfterSeconds: 30 });
+  }
 }
 
 export interface AnalysisServiceOptions {
@@ -72,7 +76,7 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
     const known = this.pending(gameId);
     if (known && known.status !== 'failed') return known;
     this.failures.delete(gameId);
-    if (this.jobs.length >= this.options.maxJobs) throw new AnalysisQueueFullError(`${this.jobs.length} analyses are waiting or running`);
+    if (this.jobs.length >= this.options.maxJobs) throw new AnalysisQueueFullError(this.jobs.length);
     const total = record.moves.filter((m) => !('discard' in m)).length;
     const job: Job = {
       gameId,

@@ -10,7 +10,7 @@ import type { Rules } from '../../bot-engine/rules.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import { type Config, DEFAULTS } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
-import { ApiError } from '../errors.ts';
+import { CodedError } from '../errors.ts';
 import type { FinishedGame } from '../wire/api.ts';
 import { type BotMover, Room, type RoomDeps } from './room.ts';
 import { damageOf } from './integrity.ts';
@@ -59,12 +59,12 @@ export class RematchElsewhereError extends GameElsewhereError {
   }
 }
 
-/** Refused for lack of capacity: the HTTP layer answers 503 with Retry-After. */
-export class OverloadError extends Error {
-  readonly retryAfterSeconds: number;
+/** Refused for lack of capacity: the client should retry after `retryAfterSeconds`. */
+export class OverloadError extends CodedError {
+  override name = 'OverloadError';
+  declare readonly retryAfterSeconds: number;
   constructor(message: string, retryAfterSeconds: number) {
-    super(message);
-    this.retryAfterSeconds = retryAfterSeconds;
+    super('overloaded', message, { retryAfterSeconds });
   }
 }
 
@@ -346,10 +346,10 @@ export class GameService {
    * gets their own seat (same seat, same name) with a new token. */
   async rematch(id: string, token: string): Promise<{ room: Room; seat: number; token: string }> {
     const old = await this.get(id);
-    if (!old) throw new ApiError('unknown_game', `no game ${JSON.stringify(id)}`);
-    if (old.status !== 'finished') throw new ApiError('not_finished', 'a rematch starts from a finished game');
+    if (!old) throw new CodedError('unknown_game', `no game ${JSON.stringify(id)}`);
+    if (old.status !== 'finished') throw new CodedError('not_finished', 'a rematch starts from a finished game');
     const seat = old.seatOf(token);
-    if (seat === null) throw new ApiError('bad_token', 'this token holds no seat in that game');
+    if (seat === null) throw new CodedError('bad_token', 'this token holds no seat in that game');
     const name = old.holderName(seat) ?? `seat ${seat + 1}`;
     // In a cluster another instance may have started it: the store knows.
     const known = this.options.takeOver ? ((await this.store.get(id))?.rematch ?? null) : old.rematch;
@@ -383,7 +383,7 @@ export class GameService {
       }
     }
     const joined = await room.join(name, seat, true);
-    if ('error' in joined) throw new ApiError(joined.error, joined.message);
+    if ('error' in joined) throw new CodedError(joined.error, joined.message);
     return { room, seat: joined.seat, token: joined.token };
   }
 

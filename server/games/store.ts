@@ -10,6 +10,7 @@ import type { BotLevel } from '../../bot-engine/bots/index.ts';
 
 import type { SeatKind } from '../wire/game.ts';
 import type { GameAnalysis } from '../wire/analysis.ts';
+import { CodedError } from '../errors.ts';
 
 export type { SeatKind };
 
@@ -90,12 +91,12 @@ export function isDamaged(game: StoredGame | DamagedGame): game is DamagedGame {
 }
 
 /** The game's stored data cannot be read or replayed (see DamagedGame). */
-export class DamagedGameError extends Error {
+export class DamagedGameError extends CodedError {
   override name = 'DamagedGameError';
   readonly gameId: string;
   readonly reason: string;
   constructor(gameId: string, reason: string) {
-    super(`game ${gameId} is damaged in the store (${reason}): it is set aside until an operator exports or removes it`);
+    super('game_damaged', `game ${gameId} is damaged in the store (${reason}): it is set aside until an operator exports or removes it`);
     this.gameId = gameId;
     this.reason = reason;
   }
@@ -153,16 +154,20 @@ export type StorageCause = keyof typeof STORAGE_CAUSES;
 /** A write the store could not commit (disk full, I/O error, read-only file, a database that
  * cannot be reached): nothing of it was kept, and the caller must change nothing either.
  * `kind` says which, set by the store that failed. */
-export class StorageError extends Error {
+export class StorageError extends CodedError {
   override name = 'StorageError';
   readonly kind: StorageCause;
   constructor(message: string, options?: ErrorOptions & { kind?: StorageCause }) {
-    super(message, options);
+    super('storage_unavailable', message, { ...options, retryAfterSeconds: 10 });
     this.kind = options?.kind ?? 'disk';
   }
   /** The cause, for a player: "the database cannot be reached". */
   get reason(): string {
     return STORAGE_CAUSES[this.kind];
+  }
+  /** The store's own words (SQLite's, PostgreSQL's) stay in the log; the player gets the cause. */
+  override get clientMessage(): string {
+    return `the server could not store this (${this.reason}); nothing changed: retry later`;
   }
 }
 
@@ -183,8 +188,11 @@ export class RematchTakenError extends Error {
 }
 
 /** The game exists but another instance owns it (or is taking it over): ask again shortly. */
-export class GameElsewhereError extends Error {
+export class GameElsewhereError extends CodedError {
   override name = 'GameElsewhereError';
+  constructor(message: string) {
+    super('game_elsewhere', message, { retryAfterSeconds: 2 });
+  }
 }
 
 export interface ListFinishedQuery {

@@ -2,8 +2,7 @@
 // events. The work itself runs on idle bot workers (server/analysis/service.ts).
 
 import type { FastifyInstance } from 'fastify';
-import { AnalysisQueueFullError } from '../analysis/service.ts';
-import { ApiError } from '../errors.ts';
+import { CodedError } from '../errors.ts';
 import { DamagedGameError, GameElsewhereError } from '../games/store.ts';
 import { IdParams } from '../wire/api.ts';
 import { AnalysisAnswer, AnalysisProgress, GameAnalysis } from '../wire/analysis.ts';
@@ -20,13 +19,13 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('preClose', async () => {
     for (const stop of streams) stop();
   });
-  const notFinished = () => new ApiError('not_finished', 'a game is analysed once it is over');
+  const notFinished = () => new CodedError('not_finished', 'a game is analysed once it is over');
   const finishedRecord = async (id: string) => {
     // Owned by another instance: still being played there.
     const room = await games.get(id).catch((e) => {
       throw e instanceof GameElsewhereError ? notFinished() : e;
     });
-    if (!room) throw new ApiError('unknown_game', `no game ${JSON.stringify(id)}`);
+    if (!room) throw new CodedError('unknown_game', `no game ${JSON.stringify(id)}`);
     if (room.status !== 'finished') throw notFinished();
     return room.record();
   };
@@ -35,8 +34,8 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
       if (e instanceof DamagedGameError) throw e;
       return true;
     });
-    if (!exists) throw new ApiError('unknown_game', `no game ${JSON.stringify(id)}`);
-    throw new ApiError('no_analysis', 'this game has not been analysed: POST /api/games/{id}/analysis first');
+    if (!exists) throw new CodedError('unknown_game', `no game ${JSON.stringify(id)}`);
+    throw new CodedError('no_analysis', 'this game has not been analysed: POST /api/games/{id}/analysis first');
   };
 
   app.post<Id>(
@@ -54,16 +53,9 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
       const id = request.params.id;
       const known = await analysis.status(id);
       if (known && known.status !== 'failed') return reply.code(known.status === 'done' ? 200 : 202).send(known);
-      try {
-        const answer = analysis.request(id, await finishedRecord(id)) ?? (await analysis.status(id));
-        return reply.code(answer?.status === 'done' ? 200 : 202).send(answer);
-      } catch (e) {
-        if (!(e instanceof AnalysisQueueFullError)) throw e;
-        return reply
-          .code(429)
-          .header('retry-after', '30')
-          .send({ statusCode: 429, code: 'analysis_queue_full', message: `${e.message}; ask again later` });
-      }
+      // A full queue throws AnalysisQueueFullError: 429 with Retry-After.
+      const answer = analysis.request(id, await finishedRecord(id)) ?? (await analysis.status(id));
+      return reply.code(answer?.status === 'done' ? 200 : 202).send(answer);
     },
   );
 

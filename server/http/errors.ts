@@ -3,9 +3,7 @@
 
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, type HttpErrorCode, errorBody } from '../errors.ts';
-import { OverloadError } from '../games/service.ts';
-import { DamagedGameError, GameElsewhereError, StorageError } from '../games/store.ts';
+import { CodedError, type HttpErrorCode, errorBody, isHttpCode } from '../errors.ts';
 
 export const errorSchema = {
   $id: 'Error',
@@ -24,44 +22,45 @@ function frameworkCode(status: number): HttpErrorCode {
   return status === 404 ? 'not_found' : 'bad_request';
 }
 
+/** Answers `code` with its catalogue status, the one error body and, when given, Retry-After. */
+export function sendError(reply: FastifyReply, code: HttpErrorCode, message: string, retryAfterSeconds?: number): FastifyReply {
+  const body = errorBody(code, message);
+  if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
+  return reply.code(body.statusCode).send(body);
+}
+
 /** fastify's `frameworkErrors`: errors its router raises before any route or error handler
  * runs (a path that is not valid percent-encoding, a path parameter over 100 characters). */
 export function onRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const message =
     error.code === 'FST_ERR_BAD_URL' ? 'the path is not valid percent-encoded UTF-8' : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is over 100 characters' : error.message;
   request.log.warn({ code: error.code }, message);
-  void reply.code(400).send(errorBody('bad_request', message));
+  void sendError(reply, 'bad_request', message);
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.addSchema(errorSchema);
   app.setErrorHandler((err: FastifyError | Error, request, reply) => {
-    if (err instanceof OverloadError) {
-      app.tessera.metrics.shed.inc({ what: 'create_game' });
-      request.log.warn({ reason: err.message }, 'request shed');
-      return reply.code(503).header('retry-after', String(err.retryAfterSeconds)).send(errorBody('overloaded', err.message));
+    // Not logged here: a stored failure is logged by the store's watcher (once per failure
+    // streak), a damaged game once when it is set aside (GameService), a refusal is the client's.
+    if (err instanceof CodedError && isHttpCode(err.code)) {
+      if (err.code === 'overloaded') {
+        app.tessera.metrics.shed.inc({ what: 'create_game' });
+        request.log.warn({ reason: err.message }, 'request shed');
+      }
+      return sendError(reply, err.code, err.clientMessage, err.retryAfterSeconds);
     }
-    if (err instanceof ApiError) return reply.code(err.statusCode).send(errorBody(err.code, err.message));
-    // Logged (once per failure streak) by the store's watcher.
-    // Logged once, when the game was set aside (GameService).
-    if (err instanceof DamagedGameError) return reply.code(500).send(errorBody('game_damaged', err.message));
-    if (err instanceof GameElsewhereError) return reply.code(503).header('retry-after', '2').send(errorBody('game_elsewhere', err.message));
-    if (err instanceof StorageError)
-      return reply
-        .code(503)
-        .header('retry-after', '10')
-        .send(errorBody('storage_unavailable', `the server could not store this (${err.reason}); nothing changed: retry later`));
     const fe = err as FastifyError;
-    if (fe.validation) return reply.code(400).send(errorBody('bad_request', fe.message));
+    if (fe.validation) return sendError(reply, 'bad_request', fe.message);
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-      const body = errorBody(frameworkCode(fe.statusCode), fe.message);
       request.log.warn({ code: fe.code, statusCode: fe.statusCode }, fe.message);
-      return reply.code(body.statusCode).send(body);
+      return sendError(reply, frameworkCode(fe.statusCode), fe.message);
     }
+    // A WebSocket-only code that reached HTTP is a server bug like any other failure.
     request.log.error({ err }, 'request failed');
-    return reply.code(500).send(errorBody('internal', 'internal server error'));
+    return sendError(reply, 'internal', 'internal server error');
   });
-  app.setNotFoundHandler((request, reply) => reply.code(404).send(errorBody('not_found', `no route ${request.method} ${request.url.split('?')[0]}`)));
+  app.setNotFoundHandler((request, reply) => sendError(reply, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}`));
 }
 
 /**

@@ -9,7 +9,7 @@ import { GameElsewhereError } from '../games/store.ts';
 import type { Relay } from '../cluster/relay.ts';
 import { RematchElsewhereError } from '../games/service.ts';
 import { hasVisibleText } from '../games/table-talk.ts';
-import { ApiError } from '../errors.ts';
+import { CodedError } from '../errors.ts';
 import { CreateGameBody, FinishedGames, FinishedGamesQuery, GameRecordReply, GameSummary, IdParams, JoinBody, OpenGames, OpenGamesQuery, RematchBody, SeatGrant } from '../wire/api.ts';
 
 const error = { $ref: 'Error#' } as const;
@@ -46,7 +46,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
   const limited = { rateLimit: { max: config.createsPerMinute, timeWindow: 60_000 } };
   const room = async (id: string): Promise<Room> => {
     const r = await games.get(id);
-    if (!r) throw new ApiError('unknown_game', `no game ${JSON.stringify(id)}`);
+    if (!r) throw new CodedError('unknown_game', `no game ${JSON.stringify(id)}`);
     return r;
   };
   /** A game to read: here, or (played on another instance) as its stored record stands; who is
@@ -76,12 +76,12 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { seats, rules, clock, standIn, listed, hints } = request.body;
       for (const [i, s] of seats.entries()) {
-        if (s.kind === 'bot' && !s.level) throw new ApiError('bad_request', `seat ${i} is a bot: give its level (${BOT_LEVELS.join(', ')})`);
-        if (s.kind === 'person' && s.level) throw new ApiError('bad_request', `seat ${i} is a person: it has no level`);
+        if (s.kind === 'bot' && !s.level) throw new CodedError('bad_request', `seat ${i} is a bot: give its level (${BOT_LEVELS.join(', ')})`);
+        if (s.kind === 'person' && s.level) throw new CodedError('bad_request', `seat ${i} is a person: it has no level`);
       }
       const people = seats.filter((s) => s.kind === 'person').length;
-      if (people === 0) throw new ApiError('bad_request', 'a game needs at least one person seat');
-      if (hints && people > 1) throw new ApiError('bad_request', 'hints are for one person against bots, never in a game with other people');
+      if (people === 0) throw new CodedError('bad_request', 'a game needs at least one person seat');
+      if (hints && people > 1) throw new CodedError('bad_request', 'hints are for one person against bots, never in a game with other people');
       const created = await games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules, clock, standIn, listed, hints });
       return reply.code(201).send(summary(created));
     },
@@ -108,7 +108,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const id = request.params.id;
       const name = request.body.name.trim();
-      if (!hasVisibleText(name)) throw new ApiError('bad_request', 'name has no visible character');
+      if (!hasVisibleText(name)) throw new CodedError('bad_request', 'name has no visible character');
       let result: Awaited<ReturnType<Room['join']>> | Awaited<ReturnType<Relay['join']>>;
       try {
         result = await (await room(id)).join(name, request.body.seat);
@@ -118,7 +118,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
         result = await relay.join(id, name, request.body.seat);
         if ('error' in result && result.error === 'game_elsewhere') throw new GameElsewhereError(result.message);
       }
-      if ('error' in result) throw new ApiError(result.error, result.message);
+      if ('error' in result) throw new CodedError(result.error, result.message);
       return reply
         .code(201)
         .header('cache-control', 'no-store')
@@ -140,7 +140,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       try {
         return await games.finished(request.query);
       } catch (e) {
-        if (e instanceof RangeError) throw new ApiError('bad_request', e.message);
+        if (e instanceof RangeError) throw new CodedError('bad_request', e.message);
         throw e;
       }
     },
@@ -168,7 +168,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
         // The rematch is played on another instance: the seat is taken there (through Redis).
         if (!(e instanceof RematchElsewhereError) || !relay) throw e;
         const result = await relay.join(e.gameId, e.playerName, e.seat, true);
-        if ('error' in result) throw result.error === 'game_elsewhere' ? new GameElsewhereError(result.message) : new ApiError(result.error, result.message);
+        if ('error' in result) throw result.error === 'game_elsewhere' ? new GameElsewhereError(result.message) : new CodedError(result.error, result.message);
         grant = { gameId: e.gameId, ...result };
       }
       return reply.code(201).header('cache-control', 'no-store').send(grant);
@@ -191,7 +191,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const r = await readable(request.params.id);
-      if (r.status !== 'finished') throw new ApiError('not_finished', 'the record is published when the game is over (it holds the seed, hence the bag order)');
+      if (r.status !== 'finished') throw new CodedError('not_finished', 'the record is published when the game is over (it holds the seed, hence the bag order)');
       return r.record();
     },
   );

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Connection, type ConnectionOptions, type WebSocket } from './connection.ts';
 import type { Tessera } from '../app.ts';
 import { CLOSE } from './protocol.ts';
-import { errorBody } from '../errors.ts';
+import { sendError } from '../http/errors.ts';
 import { CauseBudgets, LogBudget } from '../log.ts';
 
 /** Browsers send Origin; other clients usually do not, and are allowed. With no allow-list,
@@ -102,11 +102,11 @@ export async function wsRoutes(app: FastifyInstance): Promise<void> {
       preValidation: async (request, reply) => {
         if (!originAllowed(request, config.allowedOrigins)) {
           metrics.shed.inc({ what: 'ws_origin' });
-          return reply.code(403).send(errorBody('origin_not_allowed', `origin ${request.headers.origin} is not allowed`));
+          return sendError(reply, 'origin_not_allowed', `origin ${request.headers.origin} is not allowed`);
         }
         if ((perAddress.get(request.ip) ?? 0) >= config.wsPerIp) {
           metrics.shed.inc({ what: 'ws_per_ip' });
-          return reply.code(429).send(errorBody('too_many_connections', `at most ${config.wsPerIp} WebSocket connections from one address`));
+          return sendError(reply, 'too_many_connections', `at most ${config.wsPerIp} WebSocket connections from one address`);
         }
       },
     },
