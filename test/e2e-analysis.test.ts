@@ -1,5 +1,5 @@
 // Analysis and hints in the browser, end to end: the real server (buildApp on 127.0.0.1, one bot
-// worker) and Debian's Chromium. A whole game is played out from Node; its end screen's "Analyse
+// worker) and Debian's Chromium. A short game is played from Node and left to expire; its end screen's "Analyse
 // the game" opens the replay, which follows the analysis to its end and draws the expert's move
 // as a ghost tile at a mistake. A game created with hints from the lobby shows the expert's move
 // on request and counts it, on its end screen too. Screenshots go to test-results/e2e/.
@@ -8,7 +8,7 @@
 
 import assert from 'node:assert/strict';
 import { CHROMIUM, needing } from './support/needs.ts';
-import { Client, createGame, playUntilOver } from './server-helpers.ts';
+import { Client, createGame, playTurns } from './server-helpers.ts';
 import { type E2E, shot, startE2E } from './support/e2e.ts';
 
 // Without Chromium, skipped with one line each; under CI=true they fail.
@@ -25,18 +25,30 @@ after(() => e2e?.close());
 
 const newPage = () => e2e.newPage();
 
+/** A game of PLAYED_TURNS moves against a random bot, then left: it ends abandoned 2 s later. Short,
+ * so that its analysis (one expert search and 32 playouts a move on one worker) stays a few
+ * seconds even under coverage on a shared machine; an abandoned game is analysed like any other. */
+const PLAYED_TURNS = 24;
+async function playedAndAbandoned(name: string): Promise<string> {
+  const { id, tokens } = await createGame(e2e.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], () => name);
+  const player = await Client.join(e2e.ws, id, tokens.get(0));
+  await playTurns(new Map([[0, player]]), PLAYED_TURNS, 60_000);
+  player.close();
+  const watcher = await Client.join(e2e.ws, id);
+  await watcher.latestState((f) => f.view.status === 'finished', 15_000);
+  watcher.close();
+  return id;
+}
+
 test('end screen → "Analyse the game" → the replay shows points lost per move and the expert’s move as a ghost', async () => {
-  const { id, tokens } = await createGame(e2e.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], () => 'Ann');
-  const ann = await Client.join(e2e.ws, id, tokens.get(0));
-  await playUntilOver(new Map([[0, ann]]), 60_000);
-  ann.close();
+  const id = await playedAndAbandoned('Ann');
 
   const { page, errors } = await newPage();
   await page.goto(`${e2e.base}/#/g/${id}`);
   await page.click('.dialog.end [data-action=analyse-game]');
   await page.waitForSelector('.analysis-box progress, .analysis-box .loss-strip');
   await shot(page, '20-analysis-progress');
-  // One worker analyses ~70 positions of a full game: allow for a slow, shared machine.
+  // Allow for a slow, shared machine under coverage.
   await page.waitForSelector('.analysis-box .loss-strip', { timeout: 150_000 });
   const stored = (await (await fetch(`${e2e.base}/api/games/${id}/analysis`)).json()) as any;
   assert.equal(stored.status, 'done');
@@ -67,10 +79,7 @@ test('end screen → "Analyse the game" → the replay shows points lost per mov
 });
 
 test('an analysis lost to a server restart is asked for again by the replay, and finishes', async () => {
-  const { id, tokens } = await createGame(e2e.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], () => 'Rita');
-  const rita = await Client.join(e2e.ws, id, tokens.get(0));
-  await playUntilOver(new Map([[0, rita]]), 60_000);
-  rita.close();
+  const id = await playedAndAbandoned('Rita');
 
   const { page, errors } = await newPage();
   await page.goto(`${e2e.base}/#/g/${id}`);

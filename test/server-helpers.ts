@@ -59,7 +59,16 @@ export async function get(base: string, path: string): Promise<{ status: number;
 
 /** Plays seat moves (a legal placement, a follower now and then) until the game ends;
  * returns the final view. Woken by each frame, not by polling. */
-export async function playUntilOver(clients: Map<number, Client>, ms = 30000): Promise<any> {
+export function playUntilOver(clients: Map<number, Client>, ms = 30000): Promise<any> {
+  return playUntil(clients, (view) => view.status === 'finished', ms);
+}
+
+/** Plays random moves until the game reaches `turns` turns (or ends); resolves with that view. */
+export function playTurns(clients: Map<number, Client>, turns: number, ms = 30000): Promise<any> {
+  return playUntil(clients, (view) => view.status === 'finished' || view.turn >= turns, ms);
+}
+
+async function playUntil(clients: Map<number, Client>, done: (view: any) => boolean, ms: number): Promise<any> {
   const until = Date.now() + ms;
   const views = new Map<number, any>();
   const sent = new Map<number, number>();
@@ -72,7 +81,7 @@ export async function playUntilOver(clients: Map<number, Client>, ms = 30000): P
       c.frames.length = 0;
       const view = views.get(seat);
       if (!view) continue;
-      if (view.status === 'finished') return view;
+      if (done(view)) return view;
       if (view.currentSeat === seat && view.legal && view.legal.length > 0 && sent.get(seat) !== view.turn) {
         sent.set(seat, view.turn);
         c.send({ type: 'move', turn: view.turn, move: randomMove(view.legal, random, 0.3) });
@@ -80,7 +89,7 @@ export async function playUntilOver(clients: Map<number, Client>, ms = 30000): P
     }
     await Promise.race([...clients.values()].map((c) => c.activity(until - Date.now())));
   }
-  throw new Error(`game did not finish in time; last turns ${JSON.stringify([...views.values()].map((v) => v.turn))}`);
+  throw new Error(`game did not get there in time; last turns ${JSON.stringify([...views.values()].map((v) => v.turn))}`);
 }
 
 /** A worker module under test/fixtures/. */
