@@ -5,50 +5,23 @@
 // PostgreSQL stopped (players are told the database cannot be reached, not "disk").
 
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Client, createGame, get, post, startServer, twoPeopleSetup } from './server-helpers.ts';
-import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
-import { type PrivateRedis, startRedis } from '../bench/lib/redis.ts';
-import { freePort, type RunningServer, startServer as startProcess } from '../bench/lib/server.ts';
+import { startPostgres } from '../bench/lib/postgres.ts';
+import { freePort } from '../bench/lib/server.ts';
+import { clusterTests } from './support/cluster.ts';
+import { HAPROXY, skipReason } from './support/needs.ts';
 import { randomMove } from '../bench/lib/game-client.ts';
 import { rng } from '../bench/lib/stats.ts';
 import { CLOSE, PROTOCOL_VERSION } from '../server/ws/protocol.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 
-let postgres: PrivatePostgres;
-let redis: PrivateRedis;
-type Instance = RunningServer & { base: string; ws: string; env: Record<string, string> };
-const instances: Instance[] = [];
-
-async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
-  const full = {
-    TESSERA_INSTANCE_ID: name,
-    TESSERA_BOT_WORKERS: '1',
-    TESSERA_WARMUP_LEVEL: 'random',
-    TESSERA_BOT_DEADLINE_MS: '1000',
-    TESSERA_WS_RATE: '1000',
-    TESSERA_WS_BURST: '1000',
-    ...env,
-  };
-  const s = await startProcess(full);
-  const instance = Object.assign(s, { base: s.url, ws: `${s.url.replace('http', 'ws')}/ws`, env: full });
-  instances.push(instance);
-  return instance;
-}
-
-before(async () => {
-  [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-});
-after(async () => {
-  for (const i of instances) await i.kill('SIGKILL').catch(() => {});
-  await Promise.all([postgres?.stop(), redis?.stop()]);
-});
+const { test, services, startInstance } = clusterTests();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -101,7 +74,7 @@ async function getWithin(url: string, ms: number): Promise<{ status: number; bod
 
 test('an owner frozen inside a transaction: reads and hellos elsewhere answer at once, its session is ended and its game taken over within the lease', { timeout: 90_000 }, async () => {
   const LEASE = 3;
-  const url = await postgres.database('frozen');
+  const url = await services.postgres.database('frozen');
   const env = { TESSERA_DATABASE_URL: url, TESSERA_LEASE_SECONDS: String(LEASE) };
   const [a, b] = await Promise.all([startInstance('frozen-a', env), startInstance('frozen-b', env)]);
   const db = new pg.Client({ connectionString: url });
@@ -161,9 +134,9 @@ test('an owner frozen inside a transaction: reads and hellos elsewhere answer at
 });
 
 test('Redis frozen under a relayed player: the socket is closed with 4000 within seconds; with Redis back, the player reconnects and plays', { timeout: 90_000 }, async () => {
-  const databaseUrl = await postgres.database('relay_lost');
-  const [a, b] = await Promise.all(['relay-a', 'relay-b'].map((instanceId) => startServer({ databaseUrl, redisUrl: redis.url, instanceId, leaseSeconds: 5 })));
-  const info = new Redis(redis.url);
+  const databaseUrl = await services.postgres.database('relay_lost');
+  const [a, b] = await Promise.all(['relay-a', 'relay-b'].map((instanceId) => startServer({ databaseUrl, redisUrl: services.redis.url, instanceId, leaseSeconds: 5 })));
+  const info = new Redis(services.redis.url);
   const pid = Number(/process_id:(\d+)/.exec(await info.info('server'))?.[1]);
   info.disconnect();
   assert.ok(pid > 0);
@@ -209,7 +182,7 @@ test('Redis frozen under a relayed player: the socket is closed with 4000 within
 
 test('with Redis, a hello relayed to a frozen owner is not left hanging: closed with 4000 within seconds, long before the lease runs out', { timeout: 60_000 }, async () => {
   const LEASE = 15;
-  const env = { TESSERA_DATABASE_URL: await postgres.database('frozen_relay'), TESSERA_LEASE_SECONDS: String(LEASE), TESSERA_REDIS_URL: redis.url };
+  const env = { TESSERA_DATABASE_URL: await services.postgres.database('frozen_relay'), TESSERA_LEASE_SECONDS: String(LEASE), TESSERA_REDIS_URL: services.redis.url };
   const [a, b] = await Promise.all([startInstance('owner-a', env), startInstance('edge-b', env)]);
   try {
     const { id, tokens } = await createGame(a.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
@@ -228,12 +201,13 @@ test('with Redis, a hello relayed to a frozen owner is not left hanging: closed 
   }
 });
 
-const haproxyMissing = spawnSync('haproxy', ['-v']).error ? 'haproxy is not installed (apt-get install haproxy)' : false;
-
-test('the seat and welcome answers name the instance playing the game; the shipped HAProxy config routes ?instance= to it, past the relay', { timeout: 60_000, skip: haproxyMissing }, async () => {
-  const databaseUrl = await postgres.database('routing');
+test('the seat and welcome answers name the instance playing the game; the shipped HAProxy config routes ?instance= to it, past the relay', {
+  timeout: 60_000,
+  skip: skipReason(HAPROXY),
+}, async () => {
+  const databaseUrl = await services.postgres.database('routing');
   // Named as the servers of deploy/haproxy.cfg (its third one stays down here).
-  const [a, b] = await Promise.all(['tessera-a', 'tessera-b'].map((instanceId) => startServer({ databaseUrl, redisUrl: redis.url, instanceId, leaseSeconds: 5 })));
+  const [a, b] = await Promise.all(['tessera-a', 'tessera-b'].map((instanceId) => startServer({ databaseUrl, redisUrl: services.redis.url, instanceId, leaseSeconds: 5 })));
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'tessera-haproxy-'));
   const portOf = (r: { base: string }) => new URL(r.base).port;
@@ -292,7 +266,7 @@ test('the seat and welcome answers name the instance playing the game; the shipp
 
 test('an instance restarted under its own id takes its games back at once, not after its old lease', { timeout: 90_000 }, async () => {
   const LEASE = 30;
-  const url = await postgres.database('same_id');
+  const url = await services.postgres.database('same_id');
   const first = await startInstance('same-a', { TESSERA_DATABASE_URL: url, TESSERA_LEASE_SECONDS: String(LEASE) });
   const { id, tokens } = await createGame(first.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
   const player = await Client.join(first.ws, id, tokens.get(0));
@@ -360,7 +334,7 @@ test('PostgreSQL stopped: a move and a new game are refused naming the database,
 });
 
 test('postgres store: taking over a game whose row is locked (its owner frozen mid-write) does not wait for the lock', { timeout: 20_000 }, async () => {
-  const url = await postgres.database('locked_claim');
+  const url = await services.postgres.database('locked_claim');
   const x = await PostgresStore.open({ url, instance: 'x', leaseMs: 100 });
   const y = await PostgresStore.open({ url, instance: 'y', leaseMs: 100 });
   const db = new pg.Client({ connectionString: url });

@@ -10,51 +10,18 @@ import { PostgresStore } from '../server/games/postgres-store.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { OwnershipLostError, type StoredGame } from '../server/games/store.ts';
 import { Client, createGame, get, playUntilOver, post, type Running, startServer, twoPeopleSetup } from './server-helpers.ts';
-import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
-import { type PrivateRedis, startRedis } from '../bench/lib/redis.ts';
-import { needing, POSTGRES, REDIS } from './support/needs.ts';
-import { type RunningServer, startServer as startProcess } from '../bench/lib/server.ts';
 import { randomMove } from '../bench/lib/game-client.ts';
+import { clusterTests, type Instance } from './support/cluster.ts';
 import { rng } from '../bench/lib/stats.ts';
 
-// Without PostgreSQL or Redis installed, skipped with one line each; under CI=true they fail.
-const { test, before, after } = needing([POSTGRES, REDIS]);
+const { test, services, startInstance } = clusterTests();
 const LEASE_SECONDS = 2;
-let postgres: PrivatePostgres;
-let redis: PrivateRedis;
-type Instance = RunningServer & { base: string; ws: string };
-const instances: Instance[] = [];
-
-/** A real instance: the compiled server in its own process (SIGKILL and SIGSTOP are real). */
-async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
-  const s = await startProcess({
-    TESSERA_INSTANCE_ID: name,
-    TESSERA_BOT_WORKERS: '1',
-    TESSERA_WARMUP_LEVEL: 'random',
-    TESSERA_BOT_DEADLINE_MS: '1000',
-    TESSERA_WS_RATE: '1000',
-    TESSERA_WS_BURST: '1000',
-    ...env,
-  });
-  return Object.assign(s, { base: s.url, ws: `${s.url.replace('http', 'ws')}/ws` });
-}
-
-before(async () => {
-  // Each is kept as soon as it runs: if the other fails to start, `after` still stops it.
-  const started = await Promise.allSettled([startPostgres().then((p) => (postgres = p)), startRedis().then((r) => (redis = r))]);
-  for (const s of started) if (s.status === 'rejected') throw s.reason;
-});
-after(async () => {
-  for (const i of instances) await i.kill('SIGKILL');
-  await Promise.all([postgres?.stop(), redis?.stop()]);
-});
 
 async function cluster(n: number, env: Record<string, string> = {}): Promise<Instance[]> {
-  const url = await postgres.database('cluster');
+  const url = await services.postgres.database('cluster');
   const started = await Promise.all(
     Array.from({ length: n }, (_, i) => startInstance(`node-${String.fromCharCode(97 + i)}`, { TESSERA_DATABASE_URL: url, TESSERA_LEASE_SECONDS: String(LEASE_SECONDS), ...env })),
   );
-  instances.push(...started);
   return started;
 }
 
@@ -149,7 +116,7 @@ test('a stale owner is fenced off: paused past its lease, its game is taken over
 });
 
 test('with Redis, a relaying instance that is SIGKILLed: the owner sees its player gone (the relay subscription died)', { timeout: 60_000 }, async () => {
-  const [a, b] = await cluster(2, { TESSERA_REDIS_URL: redis.url });
+  const [a, b] = await cluster(2, { TESSERA_REDIS_URL: services.redis.url });
   const { id, tokens } = await createGame(a.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
   const player = await Client.join(b.ws, id, tokens.get(0));
   const connected = async () => (await get(a.base, `/api/games/${id}`)).body.seats[0].connected;
@@ -169,7 +136,7 @@ const setup = twoPeopleSetup('f');
 const move = (n: number) => ({ tile: 'V', x: n, y: 1, rotation: 0, meeple: null });
 
 test('postgres store: a stale owner’s write is refused in its own transaction and changes nothing', async () => {
-  const url = await postgres.database('fence');
+  const url = await services.postgres.database('fence');
   const x = await PostgresStore.open({ url, instance: 'x', leaseMs: 200 });
   const y = await PostgresStore.open({ url, instance: 'y', leaseMs: 200 });
   await x.create(setup, [null, null]);
@@ -193,13 +160,13 @@ test('postgres store: a stale owner’s write is refused in its own transaction 
 /** Instances in this process (their code is covered and their state inspectable), sharing one
  * fresh database. */
 async function inProcess(names: string[], redisUrl: string | null, leaseSeconds = LEASE_SECONDS): Promise<Running[] & { databaseUrl: string }> {
-  const databaseUrl = await postgres.database('inproc');
+  const databaseUrl = await services.postgres.database('inproc');
   const running = await Promise.all(names.map((instanceId) => startServer({ databaseUrl, redisUrl, instanceId, leaseSeconds })));
   return Object.assign(running, { databaseUrl });
 }
 
 test('with Redis, any instance serves any game: two people, each connected to a different instance, play one game to the end', { timeout: 60_000 }, async () => {
-  const [a, b] = await inProcess(['relay-a', 'relay-b'], redis.url);
+  const [a, b] = await inProcess(['relay-a', 'relay-b'], services.redis.url);
   try {
     const created = await post(a.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }], clock: { turnSeconds: null } });
     const id = created.body.id;
@@ -240,7 +207,7 @@ test('with Redis, any instance serves any game: two people, each connected to a 
 });
 
 test('a clean shutdown hands its games over at once: the lease is ended, not waited out; a relayed player is sent to reconnect', { timeout: 60_000 }, async () => {
-  const [a, b, c] = await inProcess(['calm-a', 'calm-b', 'calm-c'], redis.url);
+  const [a, b, c] = await inProcess(['calm-a', 'calm-b', 'calm-c'], services.redis.url);
   try {
     const { id, tokens } = await createGame(a.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
     // The player is on c, relayed to a.
@@ -263,7 +230,7 @@ test('a clean shutdown hands its games over at once: the lease is ended, not wai
 
 test('an owner that missed its renewals loses its game: the taker plays it, the old owner lets go, its sockets and the relayed ones reconnect', { timeout: 60_000 }, async () => {
   // Long leases: the test decides when a lease runs out and when each instance scans or renews.
-  const instances = await inProcess(['slow-a', 'slow-b', 'slow-c'], redis.url, 30);
+  const instances = await inProcess(['slow-a', 'slow-b', 'slow-c'], services.redis.url, 30);
   const [a, b, c] = instances;
   const db = new pg.Client({ connectionString: instances.databaseUrl });
   await db.connect();
@@ -319,7 +286,7 @@ test('configuration: PostgreSQL and Redis URLs are checked; without them nothing
 });
 
 test('postgres store: a write whose commit went unconfirmed is not stored twice on retry, and a different move after it is refused', async () => {
-  const url = await postgres.database('unconfirmed');
+  const url = await services.postgres.database('unconfirmed');
   const x = await PostgresStore.open({ url, instance: 'x' });
   const db = new pg.Client({ connectionString: url });
   await db.connect();

@@ -6,6 +6,7 @@ import { request as httpRequest } from 'node:http';
 import { after, before, test } from 'node:test';
 import { ERRORS } from '../server/errors.ts';
 import { get, post, type Running, startServer } from './server-helpers.ts';
+import { rng } from '../bench/lib/stats.ts';
 
 let server: Running;
 before(async () => {
@@ -109,18 +110,6 @@ test('the router’s own refusals are catalogued: a bad percent-escape, a path p
     assert.equal(assertCatalogued(answer, path).code, 'bad_request');
   }
 });
-
-/** A small deterministic generator (mulberry32), so a failing case can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test('fuzz: a few hundred bad URLs, ids, headers and bodies all answer in the catalogue shape', async (t) => {
   const random = rng(0x7e55e4a);

@@ -1,4 +1,4 @@
-// Tests that need a program the machine may lack (PostgreSQL, Redis, Chromium): where it is
+// Tests that need a program the machine may lack (PostgreSQL, Redis, Chromium, HAProxy): where it is
 // missing they are skipped, each with one line naming the Debian package to install, so
 // `npm test` passes on a fresh machine. Under CI=true nothing is skipped: the set-up then fails
 // on the missing program, so CI keeps proving what these tests cover.
@@ -17,6 +17,7 @@ export interface Need {
 
 export const POSTGRES: Need = { program: postgresProgram('initdb'), debianPackage: 'postgresql' };
 export const REDIS: Need = { program: 'redis-server', debianPackage: 'redis-server' };
+export const HAPROXY: Need = { program: 'haproxy', debianPackage: 'haproxy' };
 export const CHROMIUM: Need = { program: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', debianPackage: 'chromium' };
 
 function runnable(path: string): boolean {

@@ -1,0 +1,49 @@
+// The set-up of the cluster test files: a private PostgreSQL and Redis for the file, and real
+// instances (the compiled server in its own process, so SIGKILL and SIGSTOP are real). Without
+// PostgreSQL or Redis the file's tests are skipped with one line each; under CI=true they fail.
+
+import { type PrivatePostgres, startPostgres } from '../../bench/lib/postgres.ts';
+import { type PrivateRedis, startRedis } from '../../bench/lib/redis.ts';
+import { type RunningServer, startServer as startProcess } from '../../bench/lib/server.ts';
+import { needing, POSTGRES, REDIS } from './needs.ts';
+
+export type Instance = RunningServer & { base: string; ws: string; env: Record<string, string> };
+
+export interface ClusterServices {
+  postgres: PrivatePostgres;
+  redis: PrivateRedis;
+}
+
+/** The file's `test`, its private services (set once its `before` has run) and `startInstance`;
+ * every instance started is SIGKILLed and both services stopped after the file. */
+export function clusterTests() {
+  const { test, before, after } = needing([POSTGRES, REDIS]);
+  const services = {} as ClusterServices;
+  const instances: Instance[] = [];
+  before(async () => {
+    // Each is kept as soon as it runs: if the other fails to start, `after` still stops it.
+    const started = await Promise.allSettled([startPostgres().then((p) => (services.postgres = p)), startRedis().then((r) => (services.redis = r))]);
+    for (const s of started) if (s.status === 'rejected') throw s.reason;
+  });
+  after(async () => {
+    for (const i of instances) await i.kill('SIGKILL').catch(() => {});
+    await Promise.all([services.postgres?.stop(), services.redis?.stop()]);
+  });
+
+  async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
+    const full = {
+      TESSERA_INSTANCE_ID: name,
+      TESSERA_BOT_WORKERS: '1',
+      TESSERA_WARMUP_LEVEL: 'random',
+      TESSERA_BOT_DEADLINE_MS: '1000',
+      TESSERA_WS_RATE: '1000',
+      TESSERA_WS_BURST: '1000',
+      ...env,
+    };
+    const s = await startProcess(full);
+    const instance = Object.assign(s, { base: s.url, ws: `${s.url.replace('http', 'ws')}/ws`, env: full });
+    instances.push(instance);
+    return instance;
+  }
+  return { test, services, startInstance };
+}
