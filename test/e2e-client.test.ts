@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { CHROMIUM, needing } from './support/needs.ts';
 import type { Page } from 'playwright-core';
-import { type E2E, type Placement, SHOTS, cellOnScreen, gameView, shot, startE2E, turnOf, waitMyTurn } from './support/e2e.ts';
+import { type E2E, type Placement, SHOTS, boardZoom, cellOnScreen, dropConnection, gameView, selection, shot, spotOnScreen, startE2E, turnOf, waitMyTurn } from './support/e2e.ts';
 
 // Without Chromium, skipped with one line each; under CI=true they fail.
 const { test, before, after } = needing([CHROMIUM]);
@@ -38,16 +38,14 @@ async function placeByClicking(page: Page, p: Placement, meeple: string | null):
   await page.waitForSelector('.layer-tentative .tentative');
   // The client picks a rotation that fits; turn it to the one we want with the R key.
   for (let i = 0; i < 4; i++) {
-    const sel = await page.evaluate(() => (globalThis as any).tessera.selection);
-    if (sel.rotation === p.rotation) break;
+    if ((await selection(page))?.rotation === p.rotation) break;
     await page.keyboard.press('r');
   }
-  assert.equal((await page.evaluate(() => (globalThis as any).tessera.selection)).rotation, p.rotation);
+  assert.equal((await selection(page))?.rotation, p.rotation);
   if (meeple) {
-    const spot = page.locator(`.layer-spots [data-spot="${meeple}"] circle`);
-    const b = (await spot.boundingBox())!;
-    await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
-    assert.equal((await page.evaluate(() => (globalThis as any).tessera.selection)).meeple, meeple);
+    const at = await spotOnScreen(page, meeple);
+    await page.mouse.click(at.x, at.y);
+    assert.equal((await selection(page))?.meeple, meeple);
   }
   await page.click('[data-action=confirm]');
   return turn;
@@ -65,6 +63,7 @@ test('play a bot by clicking: tiles, a follower, the bot answers, refresh and re
   await page.waitForURL(/#\/g\//);
   assert.equal(await waitMyTurn(page), 'mine');
   const gameId = decodeURIComponent(page.url().split('#/g/')[1]);
+  assert.equal(await page.evaluate(() => 'tessera' in globalThis), false, 'the page carries no test handle');
   await page.locator('.board').hover();
   await shot(page, '02-first-turn');
 
@@ -78,11 +77,11 @@ test('play a bot by clicking: tiles, a follower, the bot answers, refresh and re
   assert.ok(legalCells > 0, 'legal positions are highlighted');
 
   // Wheel zoom changes the scale around the pointer.
-  const z0 = await page.evaluate(() => (globalThis as any).tessera.board.zoom);
+  const z0 = await boardZoom(page);
   const bb = (await page.locator('.board').boundingBox())!;
   await page.mouse.move(bb.x + bb.width / 2, bb.y + bb.height / 2);
   await page.mouse.wheel(0, -300);
-  await page.waitForFunction((z) => (globalThis as any).tessera.board.zoom > z, z0);
+  await page.waitForFunction((z) => Number((globalThis as any).document.querySelector('.board').style.getPropertyValue('--zoom')) > z, z0);
   await page.click('[data-action=fit]');
 
   // Turn 1: a placement that offers a follower spot; put a follower there by clicking it.
@@ -140,7 +139,7 @@ test('play a bot by clicking: tiles, a follower, the bot answers, refresh and re
   await shot(page, '05-resumed-after-refresh');
 
   // A dropped connection comes back by itself, still holding the seat, and can move.
-  await page.evaluate(() => (globalThis as any).tessera.dropConnection());
+  await dropConnection(page);
   await page.waitForSelector('.conn[data-conn=reconnecting]');
   await page.waitForSelector('.conn[data-conn=open]', { timeout: 10000 });
   const v2 = await gameView(page);
@@ -292,7 +291,8 @@ test('invite link: a friend joins an open seat, a third browser watches; phone-s
   await friend.page.fill('form[data-form=join] input[name=name]', 'Dee');
   await friend.page.click('form[data-form=join] button[type=submit]');
   await friend.page.waitForSelector('.conn[data-conn=open]');
-  await friend.page.waitForFunction(() => (globalThis as any).tessera.view?.you === 1);
+  // (On the phone the players are in the closed sheet: present, not visible.)
+  await friend.page.waitForSelector('.player.you[data-seat="1"]', { state: 'attached' });
 
   // Both see the game start; the host (seat 1) moves first.
   assert.equal(await waitMyTurn(host.page), 'mine');
@@ -308,7 +308,7 @@ test('invite link: a friend joins an open seat, a third browser watches; phone-s
   const watcher = await newPage();
   await watcher.page.goto(link);
   await watcher.page.waitForSelector('.game.spectating[data-status=playing]');
-  await watcher.page.waitForFunction(() => (globalThis as any).tessera.view?.you === null);
+  assert.equal(await watcher.page.locator('.player.you').count(), 0, 'no seat is marked as the watcher’s');
   assert.equal(await watcher.page.locator('[data-action=confirm]').count(), 0);
   assert.match((await watcher.page.textContent('.conn'))!, /watching/);
   const wv = await gameView(watcher.page);

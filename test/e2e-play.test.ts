@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { CHROMIUM, needing } from './support/needs.ts';
 import type { Page } from 'playwright-core';
-import { cellOnScreen, clickCell, type E2E, gameView, type Placement, shot, startE2E, waitMyTurn } from './support/e2e.ts';
+import { boardZoom, cellCenter, cellOnScreen, clickCell, type E2E, gameView, type Placement, selection, shot, spotOnScreen, startE2E, waitMyTurn } from './support/e2e.ts';
 
 // Without Chromium, skipped with one line each; under CI=true they fail.
 const { test, before, after } = needing([CHROMIUM]);
@@ -87,37 +87,37 @@ test('desktop: words not letters, tiles left, the follower feature, what the bot
   await page.keyboard.press('-');
   await page.keyboard.press('-');
   await page.keyboard.press('-');
-  const zoomedOut = await page.evaluate(() => (globalThis as any).tessera.board.zoom);
+  const zoomedOut = await boardZoom(page);
   const legal: Placement[] = v.legal;
   const p = legal.find((l) => l.meeples.some((m) => m.startsWith('field'))) ?? legal.find((l) => l.meeples.length) ?? legal[0];
   await clickCell(page, p.x, p.y);
-  for (let i = 0; i < 4 && (await page.evaluate(() => (globalThis as any).tessera.selection.rotation)) !== p.rotation; i++) await page.keyboard.press('r');
-  const zoomed = await page.evaluate(() => (globalThis as any).tessera.board.zoom);
+  for (let i = 0; i < 4 && (await selection(page))?.rotation !== p.rotation; i++) await page.keyboard.press('r');
+  const zoomed = await boardZoom(page);
   assert.ok(zoomed >= 1.6 && zoomed > zoomedOut, `zoomed in to place a follower (${zoomedOut} → ${zoomed})`);
-  // Every offered spot owns at least a 44 px disc, or half the way to a closer neighbour.
-  const spotCheck = await page.evaluate((names: string[]) => {
-    const b = (globalThis as any).tessera.board;
-    const cs = names.map((n) => ({ n, c: b.spotCenter(n) }));
-    return cs.map(({ n, c }) => {
-      const others = cs.filter((o) => o.n !== n).map((o) => Math.hypot(o.c.x - c.x, o.c.y - c.y));
-      const reach = Math.min(22, ...others.map((d) => d / 2 - 1));
-      const dirs = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => (i * Math.PI) / 4);
-      return { n, reach, ok: dirs.every((a) => b.spotNear(c.x + Math.cos(a) * reach, c.y + Math.sin(a) * reach) === n) };
-    });
-  }, p.meeples);
-  for (const s of spotCheck) assert.ok(s.ok, `spot ${s.n} answers taps within ${s.reach} px`);
+  // Every offered spot owns at least a 42 px disc, or half the way to a closer neighbour: a tap
+  // anywhere on its rim puts the follower there (and the next one takes it off again).
+  const centres = await Promise.all(p.meeples.map((n) => spotOnScreen(page, n)));
+  for (const [i, n] of p.meeples.entries()) {
+    const c = centres[i];
+    const reach = Math.min(21, ...centres.filter((_, j) => j !== i).map((o) => Math.hypot(o.x - c.x, o.y - c.y) / 2 - 1));
+    for (let k = 0; k < 8; k++) {
+      const before = (await selection(page))?.meeple;
+      await page.mouse.click(c.x + Math.cos((k * Math.PI) / 4) * reach, c.y + Math.sin((k * Math.PI) / 4) * reach);
+      assert.equal((await selection(page))?.meeple, before === n ? null : n, `spot ${n} answers a tap ${reach.toFixed(1)} px away`);
+    }
+  }
   const farmer = p.meeples.find((m) => m.startsWith('field')) ?? p.meeples[0];
   // Pointing at a spot shows its feature before anything is chosen.
   for (const spot of p.meeples) {
-    const at = await page.evaluate((n) => (globalThis as any).tessera.board.spotCenter(n), spot);
+    const at = await spotOnScreen(page, spot);
     await page.mouse.move(at.x, at.y);
     await page.waitForSelector(`.layer-feature .feature-hl[data-kind="${spot.split(':')[0]}"]`, { state: 'attached' });
-    assert.equal((await page.evaluate(() => (globalThis as any).tessera.selection)).meeple, null, 'pointing chooses nothing');
+    assert.equal((await selection(page))?.meeple, null, 'pointing chooses nothing');
   }
   if (farmer) {
-    const c = await page.evaluate((n) => (globalThis as any).tessera.board.spotCenter(n), farmer);
+    const c = await spotOnScreen(page, farmer);
     await page.mouse.click(c.x, c.y);
-    assert.equal((await page.evaluate(() => (globalThis as any).tessera.selection)).meeple, farmer);
+    assert.equal((await selection(page))?.meeple, farmer);
     const hl = page.locator('.layer-feature .feature-hl');
     await hl.waitFor({ state: 'attached' });
     assert.equal(await hl.getAttribute('data-kind'), farmer.split(':')[0] === 'field' ? 'field' : farmer.split(':')[0]);
@@ -193,7 +193,7 @@ test('desktop: words not letters, tiles left, the follower feature, what the bot
 
   // Zoomed by hand, the board keeps the player's view as it grows.
   await page.click('[data-action=zoom-in]');
-  const z = await page.evaluate(() => (globalThis as any).tessera.board.zoom);
+  const z = await boardZoom(page);
   v = await gameView(page);
   if (v.status === 'playing') {
     // By keyboard (N): clicking a cell would zoom in to offer follower spots.
@@ -201,7 +201,7 @@ test('desktop: words not letters, tiles left, the follower feature, what the bot
     await page.waitForSelector('.layer-tentative .tentative');
     await page.click('[data-action=confirm]');
     await waitMyTurn(page, v.turn);
-    assert.equal(await page.evaluate(() => (globalThis as any).tessera.board.zoom), z, 'no re-fit after a manual zoom');
+    assert.equal(await boardZoom(page), z, 'no re-fit after a manual zoom');
   }
   assert.deepEqual(errors, []);
   await context.close();
@@ -247,14 +247,11 @@ test('phone upright and sideways: the lobby fits, the turn is played from a bott
       const p: Placement = v.legal.find((l: Placement) => l.meeples.length) ?? v.legal[0];
       await clickCell(page, p.x, p.y);
       assert.equal(await page.locator('#toast.show').count(), 0, `the toast went with the square chosen (${tag})`);
-      // A spot of the rotation the client chose there (the first that fits).
-      const c = await page.evaluate(() => {
-        const t = (globalThis as any).tessera;
-        const sel = t.selection;
-        const l = t.legal().find((q: Placement) => q.x === sel.x && q.y === sel.y && q.rotation === sel.rotation);
-        return l?.meeples.length ? t.board.spotCenter(l.meeples[0]) : null;
-      });
-      if (c) {
+      // A spot offered at the rotation the client chose there (the first that fits); the spots
+      // are drawn with the tentative tile.
+      const offered = page.locator('.layer-spots .spot');
+      if (await offered.count()) {
+        const c = await spotOnScreen(page, (await offered.first().getAttribute('data-spot'))!);
         await page.mouse.click(c.x, c.y);
         await page.waitForSelector('.layer-feature .feature-hl', { state: 'attached' });
       }
@@ -301,7 +298,7 @@ test('a bot stands in when the clock runs out: "Take my seat back"; toasts end w
   // A toast raised on this turn (a tile clicked where it cannot go)…
   const v = await gameView(page);
   const far = { x: Math.max(...v.board.map((t: { x: number }) => t.x)) + 2, y: 0 };
-  const c = await page.evaluate(([x, y]) => (globalThis as any).tessera.board.cellCenter(x, y), [far.x, far.y]);
+  const c = await cellCenter(page, far.x, far.y);
   await page.mouse.click(c.x, c.y);
   await page.waitForSelector('#toast.show');
   assert.match((await page.textContent('#toast'))!, /cannot go there/);

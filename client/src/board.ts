@@ -259,7 +259,7 @@ export class BoardView {
     }
     const ox = t.x * TILE;
     const oy = t.y * TILE;
-    this.layers.tentative.innerHTML = `<g class="tentative" data-x="${t.x}" data-y="${t.y}"><use href="#tile-${t.tile}" transform="translate(${ox} ${oy}) rotate(${t.rotation} 50 50)"/><rect class="tentative-frame" x="${ox + 2}" y="${oy + 2}" width="96" height="96" rx="3" stroke="${PLAYER_COLORS[t.player] ?? '#fff'}"/></g>`;
+    this.layers.tentative.innerHTML = `<g class="tentative" data-x="${t.x}" data-y="${t.y}" data-rotation="${t.rotation}"><use href="#tile-${t.tile}" transform="translate(${ox} ${oy}) rotate(${t.rotation} 50 50)"/><rect class="tentative-frame" x="${ox + 2}" y="${oy + 2}" width="96" height="96" rx="3" stroke="${PLAYER_COLORS[t.player] ?? '#fff'}"/></g>`;
     const spots: string[] = [];
     this.spotCentres = [];
     for (const name of t.spots) {
@@ -282,7 +282,7 @@ export class BoardView {
   /** The follower spot a tap at (clientX, clientY) means: the nearest one within 22 screen px
    * (a 44 px target at any zoom; where targets overlap, the nearest wins), or within the drawn
    * circle when zoomed in. */
-  spotNear(clientX: number, clientY: number): string | null {
+  private spotNear(clientX: number, clientY: number): string | null {
     if (!this.spotCentres.length) return null;
     const r = this.svg.getBoundingClientRect();
     const wx = (clientX - r.left - this.tx) / this.k;
@@ -298,14 +298,6 @@ export class BoardView {
       }
     }
     return best;
-  }
-
-  /** Screen centre of a follower spot on the tentative tile (tests, keyboard help). */
-  spotCenter(name: string): { x: number; y: number } | null {
-    const s = this.spotCentres.find((c) => c.name === name);
-    if (!s) return null;
-    const r = this.svg.getBoundingClientRect();
-    return { x: r.left + this.tx + s.cx * this.k, y: r.top + this.ty + s.cy * this.k };
   }
 
   // ---- view transform ----
@@ -394,12 +386,8 @@ export class BoardView {
     this.apply();
   }
 
-  get zoom(): number {
-    return this.k;
-  }
-
-  /** Screen centre of a cell, in client coordinates (tests and keyboard help use it). */
-  cellCenter(x: number, y: number): { x: number; y: number } {
+  /** Screen centre of a cell, in client coordinates. */
+  private cellCenter(x: number, y: number): { x: number; y: number } {
     const r = this.svg.getBoundingClientRect();
     return { x: r.left + this.tx + (x + 0.5) * TILE * this.k, y: r.top + this.ty + (y + 0.5) * TILE * this.k };
   }

@@ -224,11 +224,6 @@ export class GameSocket {
     return true;
   }
 
-  /** For tests and the debug menu: drop the connection as a network failure would. */
-  simulateDrop(): void {
-    this.ws?.close();
-  }
-
   close(): void {
     this.stopped = true;
     clearTimeout(this.retryTimer);

@@ -2,6 +2,8 @@
 // temp data dir, one warm bot worker) and Debian's Chromium via playwright-core (nothing
 // downloaded), pages with reduced motion, screenshots in test-results/e2e/, and the helpers
 // that play a turn by clicking. Needs `npm run build` (the bot worker and the client bundle).
+// The client has no test handle: the helpers read the page (what a person sees) and the game's
+// WebSocket frames, watched from outside the client (watchWire).
 
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -76,6 +78,7 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
     ws: `ws://127.0.0.1:${port}/ws`,
     async newPage(viewport = { width: 1280, height: 800 }) {
       const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
+      await context.addInitScript(watchWire);
       await options.onContext?.(context);
       const page = await context.newPage();
       const errors: string[] = [];
@@ -108,7 +111,53 @@ export interface Placement {
   meeples: string[];
 }
 
-export const gameView = (page: Page): Promise<any> => page.evaluate(() => (globalThis as any).tessera.view);
+/** Runs in the page before its scripts: every WebSocket the page opens is watched, and the view
+ * of the latest state frame on the newest one is kept in `e2eWire` (as the client keeps only
+ * its newest socket). */
+function watchWire(): void {
+  const g = globalThis as any;
+  const wire: { view: unknown; socket: WebSocket | null } = { view: null, socket: null };
+  g.e2eWire = wire;
+  g.WebSocket = class extends g.WebSocket {
+    constructor(...args: unknown[]) {
+      super(...args);
+      wire.socket = this as unknown as WebSocket;
+      // Added before the client's own listener: the view is kept before the screen draws it.
+      this.addEventListener('message', (e: MessageEvent) => {
+        if (wire.socket !== (this as unknown)) return;
+        try {
+          const frame = JSON.parse(String(e.data));
+          if (frame.type === 'state') wire.view = frame.view;
+        } catch {}
+      });
+    }
+  };
+}
+
+/** The game view of the latest state frame the page received. */
+export const gameView = (page: Page): Promise<any> => page.evaluate(() => (globalThis as any).e2eWire.view);
+
+/** Closes the page's game socket as a failing network would (the client reconnects by itself). */
+export const dropConnection = (page: Page): Promise<void> => page.evaluate(() => (globalThis as any).e2eWire.socket?.close());
+
+/** The tentative placement drawn on the board (its follower: the chosen spot), or null. */
+export const selection = (page: Page): Promise<{ x: number; y: number; rotation: number; meeple: string | null } | null> =>
+  page.evaluate(() => {
+    const d = (globalThis as any).document;
+    const t = d.querySelector('.layer-tentative .tentative');
+    if (!t) return null;
+    const meeple = d.querySelector('.layer-spots .spot.chosen')?.dataset.spot ?? null;
+    return { x: Number(t.dataset.x), y: Number(t.dataset.y), rotation: Number(t.dataset.rotation), meeple };
+  });
+
+/** The board's scale (screen px per board unit; a cell is 100 units), as its CSS sees it. */
+export const boardZoom = async (page: Page): Promise<number> => Number(await page.evaluate(() => (globalThis as any).document.querySelector('.board').style.getPropertyValue('--zoom')));
+
+/** Screen centre of a follower spot offered on the tentative tile. */
+export async function spotOnScreen(page: Page, spot: string): Promise<{ x: number; y: number }> {
+  const b = (await page.locator(`.layer-spots [data-spot="${spot}"] circle`).boundingBox())!;
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+}
 export const turnOf = async (page: Page) => Number(await page.getAttribute('.game', 'data-turn'));
 
 /** Waits until it is this browser's turn at a turn later than `after` (or the game is over). */
@@ -124,9 +173,23 @@ export async function waitMyTurn(page: Page, after = -1, timeout = 30000): Promi
   return (await page.getAttribute('.game', 'data-status')) === 'finished' ? 'finished' : 'mine';
 }
 
+/** Screen position of a cell's centre (it may be out of view). The board's world group carries
+ * its pan and zoom; a cell is 100 units square. */
+export const cellCenter = (page: Page, x: number, y: number): Promise<{ x: number; y: number }> =>
+  page.evaluate(
+    ([cx, cy]) => {
+      const svg = (globalThis as any).document.querySelector('.board');
+      const m = svg.querySelector('.world').getCTM();
+      const r = svg.getBoundingClientRect();
+      const [wx, wy] = [(cx + 0.5) * 100, (cy + 0.5) * 100];
+      return { x: r.left + m.a * wx + m.c * wy + m.e, y: r.top + m.b * wx + m.d * wy + m.f };
+    },
+    [x, y],
+  );
+
 /** Screen position of a cell's centre, dragging the board first when the cell is out of view. */
 export async function cellOnScreen(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
-  const center = () => page.evaluate(([cx, cy]) => (globalThis as any).tessera.board.cellCenter(cx, cy), [x, y]) as Promise<{ x: number; y: number }>;
+  const center = () => cellCenter(page, x, y);
   let c = await center();
   const box = (await page.locator('.board').boundingBox())!;
   const margin = Math.min(90, box.width / 4, box.height / 4);

@@ -1,12 +1,14 @@
 // The board side of the screen: tiles, followers, each seat's last placement, where the tile
-// fits, the tentative placement with its follower spots, the ghost under the pointer, and the
-// banner over the board (waiting for players, watching).
+// fits, the tentative placement with its follower spots, the ghost under the pointer, scorings
+// and picked log entries flashed on it, the zoom by hand, and the banner over the board
+// (waiting for players, watching).
 
 import { ICONS } from '../art.ts';
 import type { BoardView, Highlight } from '../board.ts';
 import { esc, gameLink, patch } from '../dom.ts';
-import type { GameView } from '../protocol.ts';
-import { BoardIndex } from './features.ts';
+import type { GameView, LastMove } from '../protocol.ts';
+import { BoardIndex, featureCentre } from './features.ts';
+import type { LogEntry } from './log-entries.ts';
 import type { GameScreenState } from './state.ts';
 
 export function renderBoard(board: BoardView, s: GameScreenState, hover: { x: number; y: number } | null): void {
@@ -46,6 +48,31 @@ export function renderGhost(board: BoardView, s: GameScreenState, hover: { x: nu
   const r = s.rotationAt(x, y);
   const touches = v.board.some((t) => Math.abs(t.x - x) + Math.abs(t.y - y) === 1);
   board.setGhost(r === null && !touches ? null : { tile: v.tile, x, y, rotation: r ?? s.rotation, fits: r !== null });
+}
+
+/** A move's scorings on the board: each scored feature outlined, its points floating up. */
+export function showScorings(board: BoardView, v: GameView, last: LastMove): void {
+  new BoardIndex(v.board).scoredBy(last.move.x, last.move.y, last.events).forEach((f, i) => {
+    const e = last.events[i];
+    if (f) board.flashFeature(f, { player: e.players.length === 1 ? e.players[0] : null, points: e.points, at: featureCentre(f), ms: 3200 });
+  });
+}
+
+/** A log entry picked: its tile flashes, a scoring's feature is outlined. */
+export function showLogEntry(board: BoardView, v: GameView | null, e: LogEntry | undefined): void {
+  if (!e?.at || !v) return;
+  board.reveal(e.at.x, e.at.y);
+  board.flashTile(e.at.x, e.at.y);
+  if (e.feature) {
+    const f = new BoardIndex(v.board).feature(e.feature.x, e.feature.y, e.feature.seg);
+    if (f) board.flashFeature(f, { player: e.seat, ms: 2400, cls: 'log-outline' });
+  }
+}
+
+/** A zoom by hand: the board keeps the player's view from then on (until fitted again). */
+export function zoomBoard(board: BoardView, factor: number): void {
+  board.manual = true;
+  board.zoomAt(factor);
 }
 
 export function renderBanner(banner: HTMLElement, v: GameView, holdsSeat: boolean): void {

@@ -46,3 +46,25 @@ export function replayFinalScoring(board: BoardView, banner: HTMLElement, v: Gam
   next();
   return stop;
 }
+
+/** The final scorings' replay while it runs, so that it can be skipped or stopped. */
+export class FinalScoringShow {
+  private stopReplay: (() => void) | null = null;
+
+  get running(): boolean {
+    return this.stopReplay !== null;
+  }
+
+  /** Plays the final scorings of `last`; `done` when they have all been shown. */
+  start(board: BoardView, banner: HTMLElement, v: GameView, last: LastMove, done: () => void): void {
+    this.stopReplay = replayFinalScoring(board, banner, v, last, () => {
+      this.stopReplay = null;
+      done();
+    });
+  }
+
+  stop(): void {
+    this.stopReplay?.();
+    this.stopReplay = null;
+  }
+}
