@@ -10,7 +10,7 @@ import pg from 'pg';
 import type { RecordMove } from '../../bot-engine/record.ts';
 import type { GameAnalysis } from '../wire/analysis.ts';
 import { MIGRATIONS } from './postgres-migrations.ts';
-import { decodeCursor, encodeCursor, StoreOpenError } from './sqlite-store.ts';
+import { activityOf, decodeCursor, encodeCursor, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
 import {
   createdAtMs,
   type DamagedGame,
@@ -20,9 +20,6 @@ import {
   type GameStore,
   type ListFinishedQuery,
   OwnershipLostError,
-  ownSetup,
-  parseRow,
-  parseRows,
   RematchTakenError,
   type SeatHolder,
   type StorageCause,
@@ -422,8 +419,7 @@ export class PostgresStore implements GameStore, StoreMaintenance {
         end: endOf(row),
         rematch: row.rematch_id ?? null,
         hints: row.hints ?? [],
-        ...(row.last_activity_at == null ? {} : { lastActivityAt: Number(row.last_activity_at) }),
-        ...(row.last_person_at == null ? {} : { lastPersonAt: Number(row.last_person_at) }),
+        ...activityOf(row),
       }),
     );
   }

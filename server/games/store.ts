@@ -102,36 +102,6 @@ export class DamagedGameError extends CodedError {
   }
 }
 
-/** Builds a game from a stored row; any failure (bad JSON, a missing column) is the game's
- * damage, not the store's. */
-export function parseRow<T>(id: string, parse: () => T): T {
-  try {
-    return parse();
-  } catch (e) {
-    throw new DamagedGameError(id, (e as Error).message);
-  }
-}
-
-/** A parsed row must hold its own game's setup (damage to it would otherwise go unnamed). */
-export function ownSetup<T extends { setup: GameSetup }>(id: string, game: T): T {
-  if (typeof game.setup !== 'object' || game.setup === null || game.setup.id !== id) throw new Error('the setup column does not hold this game’s setup');
-  return game;
-}
-
-/** Parses each row on its own: a damaged one becomes a marker, the others are unaffected. */
-export async function parseRows<R>(rows: R[], parse: (row: R) => Promise<StoredGame> | StoredGame): Promise<(StoredGame | DamagedGame)[]> {
-  return Promise.all(
-    rows.map(async (row) => {
-      try {
-        return await parse(row);
-      } catch (e) {
-        if (e instanceof DamagedGameError) return { id: e.gameId, damaged: e.reason };
-        throw e;
-      }
-    }),
-  );
-}
-
 /** What an operator's tool (`npm run games`) needs of a store besides the game contract. */
 export interface StoreMaintenance {
   /** Every game id, oldest first. */
