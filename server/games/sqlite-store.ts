@@ -8,8 +8,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RecordMove } from '../../bot-engine/record.ts';
-import type { GameAnalysis } from '../wire/analysis.ts';
 import {
+  type AnalysisDocument,
   createdAtMs,
   type DamagedGame,
   type FinishedPage,
@@ -170,16 +170,16 @@ export class SqliteStore implements GameStore, StoreMaintenance {
     });
   }
 
-  async saveAnalysis(id: string, analysis: GameAnalysis): Promise<void> {
+  async saveAnalysis(id: string, analysis: AnalysisDocument): Promise<void> {
     this.transaction(() => {
       this.row(id);
       this.statements.saveAnalysis.run(id, analysis.createdAt, JSON.stringify(analysis));
     });
   }
 
-  async getAnalysis(id: string): Promise<GameAnalysis | undefined> {
+  async getAnalysis(id: string): Promise<AnalysisDocument | undefined> {
     const row = this.statements.analysis.get(id) as Row | undefined;
-    return row && parseRow(id, () => JSON.parse(row.body as string) as GameAnalysis);
+    return row && parseRow(id, () => JSON.parse(row.body as string) as AnalysisDocument);
   }
 
   async probe(): Promise<void> {

@@ -9,7 +9,6 @@ import type { RecordMove } from '../../bot-engine/record.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 
 import type { SeatKind } from '../wire/game.ts';
-import type { GameAnalysis } from '../wire/analysis.ts';
 import { CodedError } from '../errors.ts';
 
 export type { SeatKind };
@@ -100,6 +99,12 @@ export class DamagedGameError extends CodedError {
     this.gameId = gameId;
     this.reason = reason;
   }
+}
+
+/** A finished game's analysis as kept: a JSON document the store does not look into beyond its
+ * creation time (server/analysis/stored.ts defines it and maps it to the wire). */
+export interface AnalysisDocument {
+  createdAt: string;
 }
 
 /** What an operator's tool (`npm run games`) needs of a store besides the game contract. */
@@ -201,8 +206,8 @@ export interface GameStore {
   /** Counts a hint given to `seat`. */
   recordHint(id: string, seat: number): Promise<void>;
   /** Stores (or replaces) a finished game's analysis. */
-  saveAnalysis(id: string, analysis: GameAnalysis): Promise<void>;
-  getAnalysis(id: string): Promise<GameAnalysis | undefined>;
+  saveAnalysis(id: string, analysis: AnalysisDocument): Promise<void>;
+  getAnalysis(id: string): Promise<AnalysisDocument | undefined>;
   /** A small write that shows whether the store can commit again (readiness after a failure). */
   probe(): Promise<void>;
   /** DamagedGameError when the game's stored data does not parse. */
@@ -217,7 +222,7 @@ export interface GameStore {
 export class MemoryStore implements GameStore {
   private readonly games = new Map<string, StoredGame>();
   private readonly finishedAt = new Map<string, string>();
-  private readonly analyses = new Map<string, GameAnalysis>();
+  private readonly analyses = new Map<string, AnalysisDocument>();
 
   async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
     if (this.games.has(setup.id)) throw new Error(`game ${setup.id} already exists`);
@@ -245,12 +250,12 @@ export class MemoryStore implements GameStore {
     hints[seat] = (hints[seat] ?? 0) + 1;
   }
 
-  async saveAnalysis(id: string, analysis: GameAnalysis): Promise<void> {
+  async saveAnalysis(id: string, analysis: AnalysisDocument): Promise<void> {
     this.must(id);
     this.analyses.set(id, structuredClone(analysis));
   }
 
-  async getAnalysis(id: string): Promise<GameAnalysis | undefined> {
+  async getAnalysis(id: string): Promise<AnalysisDocument | undefined> {
     const a = this.analyses.get(id);
     return a && structuredClone(a);
   }
