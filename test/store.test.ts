@@ -19,6 +19,10 @@ import { Metrics } from '../server/metrics.ts';
 import { DatabaseSync } from 'node:sqlite';
 import { legalPlacements, newGame, playMove, tileName } from '../bot-engine/game.ts';
 import { Rng } from '../bot-engine/rng.ts';
+import { once } from 'node:events';
+import { toRecord } from '../bot-engine/record.ts';
+import { AnalysisService } from '../server/analysis/service.ts';
+import type { GameAnalysis } from '../server/wire/analysis.ts';
 
 const tempDb = () => join(mkdtempSync(join(tmpdir(), 'tessera-store-')), 'games.db');
 const setup = (id: string, createdAt = '2026-11-21T10:00:00.000Z'): GameSetup => ({
@@ -242,17 +246,93 @@ for (const [name, make] of stores) {
     await store.recordHint('h1', 0);
     assert.deepEqual((await store.get('h1'))!.hints, [2]);
     assert.equal(await store.getAnalysis('h1'), undefined);
-    const analysis = {
-      gameId: 'h1',
-      status: 'done' as const,
-      engine: { level: 'expert' as const, samples: 16, version: 1 },
-      seats: [{ seat: 0, name: 'Ann', moves: 1, pointsLost: 2.5, mistakes: 0, bestMoves: 0 }],
-      moves: [{ moveIndex: 0, seat: 0, tile: 'V', played: { x: 1, y: 0, rotation: 0, meeple: null }, best: { x: 0, y: 1, rotation: 90, meeple: 'road:E' }, playedValue: 1, bestValue: 3.5, loss: 2.5 }],
-      createdAt: '2026-11-25T00:00:00.000Z',
-    };
+    const analysis = { v: 1, createdAt: '2026-11-25T00:00:00.000Z', names: ['Ann'], positions: [{ moveIndex: 0, loss: 2.5 }] };
     await store.saveAnalysis('h1', analysis);
     assert.deepEqual(await store.getAnalysis('h1'), analysis);
-    await assert.rejects(() => store.saveAnalysis('nope', { ...analysis, gameId: 'nope' }));
+    await assert.rejects(() => store.saveAnalysis('nope', analysis));
+    await store.close();
+  });
+}
+
+// An analysis as the analysis service answers it (and as it was stored before its stored form).
+const wireAnalysis = (gameId: string): GameAnalysis => ({
+  gameId,
+  status: 'done',
+  engine: { level: 'expert', samples: 16, version: 1 },
+  seats: [
+    { seat: 0, name: 'Ann', moves: 2, pointsLost: 5.5, mistakes: 1, bestMoves: 1 },
+    { seat: 1, name: 'Bot (random)', moves: 0, pointsLost: 0, mistakes: 0, bestMoves: 0 },
+  ],
+  moves: [
+    { moveIndex: 0, seat: 0, tile: 'V', played: { x: 1, y: 0, rotation: 0, meeple: null }, best: { x: 0, y: 1, rotation: 90, meeple: 'road:E' }, playedValue: 1, bestValue: 6.5, loss: 5.5 },
+    { moveIndex: 2, seat: 0, tile: 'D', played: { x: 2, y: 0, rotation: 180, meeple: 'city:N' }, best: { x: 2, y: 0, rotation: 180, meeple: 'city:N' }, playedValue: null, bestValue: null, loss: 0 },
+  ],
+  createdAt: '2026-11-25T00:00:00.000Z',
+});
+// No position to judge: the analysis completes at once, without a worker.
+const idlePool = { size: 0, analyse: () => Promise.reject(new Error('no position to analyse')) };
+
+const sqlStores: [string, () => Promise<{ store: SqliteStore | PostgresStore; writeRaw: (id: string, body: object) => Promise<void> }>][] = [
+  [
+    'sqlite',
+    async () => {
+      const path = tempDb();
+      const writeRaw = async (id: string, body: object) => {
+        const db = new DatabaseSync(path);
+        db.prepare('INSERT INTO analyses (game_id, created_at, body) VALUES (?, ?, ?)').run(id, '2026-11-25T00:00:00.000Z', JSON.stringify(body));
+        db.close();
+      };
+      return { store: new SqliteStore({ path }), writeRaw };
+    },
+  ],
+  [
+    'postgres',
+    async () => {
+      const url = await postgres.database('analysis');
+      const writeRaw = async (id: string, body: object) => {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        await client.query('INSERT INTO analyses (game_id, created_at, body) VALUES ($1, $2, $3)', [id, '2026-11-25T00:00:00.000Z', JSON.stringify(body)]);
+        await client.end();
+      };
+      return { store: await PostgresStore.open({ url }), writeRaw };
+    },
+  ],
+];
+
+for (const [name, make] of sqlStores) {
+  test(`${name} store: an analysis is stored in its own form, not as the wire answer`, async () => {
+    const { store } = await make();
+    await store.create(setup('an1'), [
+      { name: 'Ann', tokenHash: null },
+      { name: 'Bot (random)', tokenHash: null },
+    ]);
+    const service = new AnalysisService({ pool: idlePool, store, log: pino({ level: 'silent' }), maxJobs: 1 });
+    const done = once(service, 'update');
+    service.request('an1', toRecord(newGame({ players: 2, seed: 'an1' }), ['Ann', 'Bot (random)'], 'an1'));
+    const [answer] = (await done) as [GameAnalysis];
+    assert.deepEqual([answer.status, answer.seats.map((s) => s.name)], ['done', ['Ann', 'Bot (random)']]);
+    const raw = (await store.raw('an1'))!.analysis;
+    const body = typeof raw === 'string' ? JSON.parse(raw) : raw;
+    assert.deepEqual(body, { v: 1, createdAt: answer.createdAt, engine: answer.engine, names: ['Ann', 'Bot (random)'], positions: [] });
+    assert.deepEqual(await service.status('an1'), answer, 'read back as the same answer');
+    service.close();
+    await store.close();
+  });
+
+  test(`${name} store: an analysis stored as the wire answer (before its stored form) still loads`, async () => {
+    const { store, writeRaw } = await make();
+    await store.create(setup('an2'), [
+      { name: 'Ann', tokenHash: null },
+      { name: 'Bot (random)', tokenHash: null },
+    ]);
+    await writeRaw('an2', wireAnalysis('an2'));
+    const service = new AnalysisService({ pool: idlePool, store, log: pino({ level: 'silent' }), maxJobs: 1 });
+    assert.deepEqual(await service.status('an2'), wireAnalysis('an2'));
+    await store.create(setup('an3'), [null, null]);
+    await writeRaw('an3', { v: 99, createdAt: '2026-11-25T00:00:00.000Z' });
+    await assert.rejects(() => service.status('an3'), DamagedGameError, 'a form it does not know is damage, not a crash');
+    service.close();
     await store.close();
   });
 }

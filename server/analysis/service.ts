@@ -10,10 +10,9 @@ import { fnv1a, mixSeed } from '../../bot-engine/rng.ts';
 import { CodedError } from '../errors.ts';
 import type { GameStore } from '../games/store.ts';
 import type { BotPool } from '../pool/pool.ts';
-import type { AnalysedMove, AnalysisAnswer, AnalysisProgress, GameAnalysis, SeatAnalysis } from '../wire/analysis.ts';
+import type { AnalysisAnswer, AnalysisProgress } from '../wire/analysis.ts';
+import { fromStored, type StoredAnalysis, type StoredPosition, toWire } from './stored.ts';
 
-/** A move that loses this many expected points or more counts as a mistake. */
-export const MISTAKE_POINTS = 3;
 /** Bumped when the method changes: stored analyses say which one made them. */
 export const ANALYSIS_VERSION = 2;
 /** A position whose task fails (a worker crash) is tried this many times before the job ends. */
@@ -45,7 +44,7 @@ interface Job {
    * thread nothing up front. */
   positions: Iterator<AnalysisPosition>;
   total: number;
-  results: (AnalysedMove | undefined)[];
+  results: (StoredPosition | undefined)[];
   attempts: number[];
   next: number;
   done: number;
@@ -67,7 +66,10 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
 
   /** The progress of one waiting, running or failed, the stored analysis, or undefined. */
   async status(gameId: string): Promise<AnalysisAnswer | undefined> {
-    return this.pending(gameId) ?? (await this.options.store.getAnalysis(gameId));
+    const pending = this.pending(gameId);
+    if (pending) return pending;
+    const stored = await this.options.store.getAnalysis(gameId);
+    return stored && fromStored(gameId, stored);
   }
 
   /** Queues a finished game's analysis (once: asking again answers its status, or starts a
@@ -155,25 +157,23 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
   }
 
   private async complete(job: Job): Promise<void> {
-    const moves = job.results as AnalysedMove[];
-    const analysis: GameAnalysis = {
-      gameId: job.gameId,
-      status: 'done',
-      engine: { level: 'expert', samples: ANALYSIS_SAMPLES, version: ANALYSIS_VERSION },
-      seats: job.names.map((name, seat) => seatSummary(seat, name, moves)),
-      moves,
+    const stored: StoredAnalysis = {
+      v: 1,
       createdAt: new Date().toISOString(),
+      engine: { level: 'expert', samples: ANALYSIS_SAMPLES, version: ANALYSIS_VERSION },
+      names: job.names,
+      positions: job.results as StoredPosition[],
     };
     try {
-      await this.options.store.saveAnalysis(job.gameId, analysis);
+      await this.options.store.saveAnalysis(job.gameId, stored);
     } catch (e) {
       // Not kept: asking again analyses the game again (same result).
       this.options.log.warn({ gameId: job.gameId, err: (e as Error).message }, 'game analysis finished but could not be stored');
     }
     // Removed only once stored: until then, asking answers "running", never "not asked".
     this.remove(job);
-    this.options.log.info({ gameId: job.gameId, positions: moves.length }, 'game analysis done');
-    this.emit('update', analysis);
+    this.options.log.info({ gameId: job.gameId, positions: stored.positions.length }, 'game analysis done');
+    this.emit('update', toWire(job.gameId, stored));
     this.pump();
   }
 
@@ -197,17 +197,4 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
     const running = job.next > 0;
     return { gameId: job.gameId, status: running ? 'running' : 'queued', position: running ? 0 : index, done: job.done, total: job.total };
   }
-}
-
-function seatSummary(seat: number, name: string, moves: AnalysedMove[]): SeatAnalysis {
-  const own = moves.filter((m) => m.seat === seat);
-  const lost = own.reduce((sum, m) => sum + m.loss, 0);
-  return {
-    seat,
-    name,
-    moves: own.length,
-    pointsLost: Math.round(lost * 100) / 100,
-    mistakes: own.filter((m) => m.loss >= MISTAKE_POINTS).length,
-    bestMoves: own.filter((m) => m.loss === 0).length,
-  };
 }

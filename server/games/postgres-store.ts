@@ -8,10 +8,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
 import type { RecordMove } from '../../bot-engine/record.ts';
-import type { GameAnalysis } from '../wire/analysis.ts';
 import { MIGRATIONS } from './postgres-migrations.ts';
-import { decodeCursor, encodeCursor, StoreOpenError } from './sqlite-store.ts';
+import { activityOf, decodeCursor, encodeCursor, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
 import {
+  type AnalysisDocument,
   createdAtMs,
   type DamagedGame,
   type FinishedPage,
@@ -20,9 +20,6 @@ import {
   type GameStore,
   type ListFinishedQuery,
   OwnershipLostError,
-  ownSetup,
-  parseRow,
-  parseRows,
   RematchTakenError,
   type SeatHolder,
   type StorageCause,
@@ -209,7 +206,7 @@ export class PostgresStore implements GameStore, StoreMaintenance {
     });
   }
 
-  async saveAnalysis(id: string, analysis: GameAnalysis): Promise<void> {
+  async saveAnalysis(id: string, analysis: AnalysisDocument): Promise<void> {
     await this.transaction(async (c) => {
       await this.lockOwned(c, id);
       await c.query('INSERT INTO analyses (game_id, created_at, body) VALUES ($1, $2, $3) ON CONFLICT (game_id) DO UPDATE SET created_at = EXCLUDED.created_at, body = EXCLUDED.body', [
@@ -220,9 +217,9 @@ export class PostgresStore implements GameStore, StoreMaintenance {
     });
   }
 
-  async getAnalysis(id: string): Promise<GameAnalysis | undefined> {
+  async getAnalysis(id: string): Promise<AnalysisDocument | undefined> {
     const { rows } = await this.read('SELECT body FROM analyses WHERE game_id = $1', [id]);
-    return rows[0]?.body as GameAnalysis | undefined;
+    return rows[0]?.body as AnalysisDocument | undefined;
   }
 
   async probe(): Promise<void> {
@@ -422,8 +419,7 @@ export class PostgresStore implements GameStore, StoreMaintenance {
         end: endOf(row),
         rematch: row.rematch_id ?? null,
         hints: row.hints ?? [],
-        ...(row.last_activity_at == null ? {} : { lastActivityAt: Number(row.last_activity_at) }),
-        ...(row.last_person_at == null ? {} : { lastPersonAt: Number(row.last_person_at) }),
+        ...activityOf(row),
       }),
     );
   }

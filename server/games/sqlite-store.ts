@@ -8,8 +8,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RecordMove } from '../../bot-engine/record.ts';
-import type { GameAnalysis } from '../wire/analysis.ts';
 import {
+  type AnalysisDocument,
   createdAtMs,
   type DamagedGame,
   type FinishedPage,
@@ -17,15 +17,13 @@ import {
   type GameSetup,
   type GameStore,
   type ListFinishedQuery,
-  ownSetup,
-  parseRow,
-  parseRows,
   RematchTakenError,
   type SeatHolder,
   StorageError,
   type StoreMaintenance,
   type StoredGame,
 } from './store.ts';
+import { activityOf, decodeCursor, encodeCursor, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
 
 export interface SqliteStoreOptions {
   /** Database file path, or ':memory:'. */
@@ -74,11 +72,6 @@ const MIGRATIONS = [
    ALTER TABLE games ADD COLUMN last_person_at INTEGER;
    UPDATE games SET last_activity_at = CAST(unixepoch('subsec') * 1000 AS INTEGER), last_person_at = CAST(unixepoch('subsec') * 1000 AS INTEGER) WHERE finished = 0;`,
 ];
-
-/** The database file cannot be used (not a database, damaged, read-only, unreachable). */
-export class StoreOpenError extends Error {
-  override name = 'StoreOpenError';
-}
 
 type Row = Record<string, unknown>;
 
@@ -177,16 +170,16 @@ export class SqliteStore implements GameStore, StoreMaintenance {
     });
   }
 
-  async saveAnalysis(id: string, analysis: GameAnalysis): Promise<void> {
+  async saveAnalysis(id: string, analysis: AnalysisDocument): Promise<void> {
     this.transaction(() => {
       this.row(id);
       this.statements.saveAnalysis.run(id, analysis.createdAt, JSON.stringify(analysis));
     });
   }
 
-  async getAnalysis(id: string): Promise<GameAnalysis | undefined> {
+  async getAnalysis(id: string): Promise<AnalysisDocument | undefined> {
     const row = this.statements.analysis.get(id) as Row | undefined;
-    return row && parseRow(id, () => JSON.parse(row.body as string) as GameAnalysis);
+    return row && parseRow(id, () => JSON.parse(row.body as string) as AnalysisDocument);
   }
 
   async probe(): Promise<void> {
@@ -309,28 +302,6 @@ function parseMove(text: string, seq: number): RecordMove {
   }
 }
 
-function activityOf(row: Row): Pick<StoredGame, 'lastActivityAt' | 'lastPersonAt'> {
-  return {
-    ...(row.last_activity_at == null ? {} : { lastActivityAt: Number(row.last_activity_at) }),
-    ...(row.last_person_at == null ? {} : { lastPersonAt: Number(row.last_person_at) }),
-  };
-}
-
 function hintsOf(row: Row): number[] {
   return row.hints ? (JSON.parse(row.hints as string) as number[]) : [];
-}
-
-/** The finished-games page cursor (shared by the stores). */
-export function encodeCursor(finishedAt: string, id: string): string {
-  return Buffer.from(JSON.stringify([finishedAt, id])).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): [string, string] {
-  try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return [v[0], v[1]];
-  } catch {
-    // fall through
-  }
-  throw new RangeError('invalid page cursor');
 }

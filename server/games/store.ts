@@ -9,7 +9,6 @@ import type { RecordMove } from '../../bot-engine/record.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 
 import type { SeatKind } from '../wire/game.ts';
-import type { GameAnalysis } from '../wire/analysis.ts';
 import { CodedError } from '../errors.ts';
 
 export type { SeatKind };
@@ -102,34 +101,10 @@ export class DamagedGameError extends CodedError {
   }
 }
 
-/** Builds a game from a stored row; any failure (bad JSON, a missing column) is the game's
- * damage, not the store's. */
-export function parseRow<T>(id: string, parse: () => T): T {
-  try {
-    return parse();
-  } catch (e) {
-    throw new DamagedGameError(id, (e as Error).message);
-  }
-}
-
-/** A parsed row must hold its own game's setup (damage to it would otherwise go unnamed). */
-export function ownSetup<T extends { setup: GameSetup }>(id: string, game: T): T {
-  if (typeof game.setup !== 'object' || game.setup === null || game.setup.id !== id) throw new Error('the setup column does not hold this game’s setup');
-  return game;
-}
-
-/** Parses each row on its own: a damaged one becomes a marker, the others are unaffected. */
-export async function parseRows<R>(rows: R[], parse: (row: R) => Promise<StoredGame> | StoredGame): Promise<(StoredGame | DamagedGame)[]> {
-  return Promise.all(
-    rows.map(async (row) => {
-      try {
-        return await parse(row);
-      } catch (e) {
-        if (e instanceof DamagedGameError) return { id: e.gameId, damaged: e.reason };
-        throw e;
-      }
-    }),
-  );
+/** A finished game's analysis as kept: a JSON document the store does not look into beyond its
+ * creation time (server/analysis/stored.ts defines it and maps it to the wire). */
+export interface AnalysisDocument {
+  createdAt: string;
 }
 
 /** What an operator's tool (`npm run games`) needs of a store besides the game contract. */
@@ -231,8 +206,8 @@ export interface GameStore {
   /** Counts a hint given to `seat`. */
   recordHint(id: string, seat: number): Promise<void>;
   /** Stores (or replaces) a finished game's analysis. */
-  saveAnalysis(id: string, analysis: GameAnalysis): Promise<void>;
-  getAnalysis(id: string): Promise<GameAnalysis | undefined>;
+  saveAnalysis(id: string, analysis: AnalysisDocument): Promise<void>;
+  getAnalysis(id: string): Promise<AnalysisDocument | undefined>;
   /** A small write that shows whether the store can commit again (readiness after a failure). */
   probe(): Promise<void>;
   /** DamagedGameError when the game's stored data does not parse. */
@@ -247,7 +222,7 @@ export interface GameStore {
 export class MemoryStore implements GameStore {
   private readonly games = new Map<string, StoredGame>();
   private readonly finishedAt = new Map<string, string>();
-  private readonly analyses = new Map<string, GameAnalysis>();
+  private readonly analyses = new Map<string, AnalysisDocument>();
 
   async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
     if (this.games.has(setup.id)) throw new Error(`game ${setup.id} already exists`);
@@ -275,12 +250,12 @@ export class MemoryStore implements GameStore {
     hints[seat] = (hints[seat] ?? 0) + 1;
   }
 
-  async saveAnalysis(id: string, analysis: GameAnalysis): Promise<void> {
+  async saveAnalysis(id: string, analysis: AnalysisDocument): Promise<void> {
     this.must(id);
     this.analyses.set(id, structuredClone(analysis));
   }
 
-  async getAnalysis(id: string): Promise<GameAnalysis | undefined> {
+  async getAnalysis(id: string): Promise<AnalysisDocument | undefined> {
     const a = this.analyses.get(id);
     return a && structuredClone(a);
   }

@@ -4,9 +4,19 @@
 
 import type { Logger } from 'pino';
 import type { Metrics } from '../metrics.ts';
-import { type DamagedGame, type FinishedPage, type GameEnd, type GameSetup, type GameStore, type ListFinishedQuery, type SeatHolder, StorageError, type StoredGame } from './store.ts';
+import {
+  type AnalysisDocument,
+  type DamagedGame,
+  type FinishedPage,
+  type GameEnd,
+  type GameSetup,
+  type GameStore,
+  type ListFinishedQuery,
+  type SeatHolder,
+  StorageError,
+  type StoredGame,
+} from './store.ts';
 import type { RecordMove } from '../../bot-engine/record.ts';
-import type { GameAnalysis } from '../wire/analysis.ts';
 
 /** While writes fail, readiness checks try a probe write at most this often. */
 export const PROBE_EVERY_MS = 1000;
@@ -66,10 +76,10 @@ export class WatchedStore implements GameStore {
   recordHint(id: string, seat: number): Promise<void> {
     return this.write('hint', () => this.inner.recordHint(id, seat));
   }
-  saveAnalysis(id: string, analysis: GameAnalysis): Promise<void> {
+  saveAnalysis(id: string, analysis: AnalysisDocument): Promise<void> {
     return this.write('analysis', () => this.inner.saveAnalysis(id, analysis));
   }
-  getAnalysis(id: string): Promise<GameAnalysis | undefined> {
+  getAnalysis(id: string): Promise<AnalysisDocument | undefined> {
     return this.inner.getAnalysis(id);
   }
   probe(): Promise<void> {

@@ -1,0 +1,62 @@
+// What the SQL stores share (SqliteStore, PostgresStore): the finished-games page cursor, the
+// open failure, and turning a stored row into a game, where any failure is the game's damage.
+
+import { DamagedGameError, type DamagedGame, type GameSetup, type StoredGame } from './store.ts';
+
+/** The database cannot be used (not a database, damaged, read-only, unreachable). */
+export class StoreOpenError extends Error {
+  override name = 'StoreOpenError';
+}
+
+/** The finished-games page cursor: the last listed game's finish time and id. */
+export function encodeCursor(finishedAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([finishedAt, id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): [string, string] {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return [v[0], v[1]];
+  } catch {
+    // fall through
+  }
+  throw new RangeError('invalid page cursor');
+}
+
+/** Builds a game from a stored row; any failure (bad JSON, a missing column) is the game's
+ * damage, not the store's. */
+export function parseRow<T>(id: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    throw new DamagedGameError(id, (e as Error).message);
+  }
+}
+
+/** A parsed row must hold its own game's setup (damage to it would otherwise go unnamed). */
+export function ownSetup<T extends { setup: GameSetup }>(id: string, game: T): T {
+  if (typeof game.setup !== 'object' || game.setup === null || game.setup.id !== id) throw new Error('the setup column does not hold this game’s setup');
+  return game;
+}
+
+/** Parses each row on its own: a damaged one becomes a marker, the others are unaffected. */
+export async function parseRows<R>(rows: R[], parse: (row: R) => Promise<StoredGame> | StoredGame): Promise<(StoredGame | DamagedGame)[]> {
+  return Promise.all(
+    rows.map(async (row) => {
+      try {
+        return await parse(row);
+      } catch (e) {
+        if (e instanceof DamagedGameError) return { id: e.gameId, damaged: e.reason };
+        throw e;
+      }
+    }),
+  );
+}
+
+/** The activity columns (ms since the epoch; NULL where the store did not know). */
+export function activityOf(row: { last_activity_at?: unknown; last_person_at?: unknown }): Pick<StoredGame, 'lastActivityAt' | 'lastPersonAt'> {
+  return {
+    ...(row.last_activity_at == null ? {} : { lastActivityAt: Number(row.last_activity_at) }),
+    ...(row.last_person_at == null ? {} : { lastPersonAt: Number(row.last_person_at) }),
+  };
+}
