@@ -277,7 +277,9 @@ test('an instance restarted under its own id takes its games back at once, not a
   const welcomed = await Client.join(again.ws, id, tokens.get(0));
   const welcomeMs = Date.now() - killedAt;
   assert.equal(welcomed.welcome.type, 'welcome');
-  assert.ok(welcomed.welcome.history.length >= 4, 'the moves played before the kill are there');
+  // Both person moves were acknowledged, and the bot's answer to the first: the answer to the
+  // second may still have been in flight at the kill.
+  assert.ok(welcomed.welcome.history.length >= 3, 'the moves acknowledged before the kill are there');
   assert.ok(welcomeMs < (LEASE * 1000) / 2, `welcomed ${welcomeMs} ms after the kill (lease ${LEASE} s)`);
   await playTurns(welcomed, 1);
   const db = new pg.Client({ connectionString: url });
