@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { normalizeRules } from '../../bot-engine/game.ts';
-import { replayRecord } from '../../bot-engine/record.ts';
+import { type GameRecord, replayRecord } from '../../bot-engine/record.ts';
 import type { Rules } from '../../bot-engine/rules.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import { type Config, DEFAULTS } from '../config.ts';
@@ -14,6 +14,7 @@ import { CodedError } from '../errors.ts';
 import type { FinishedGame } from '../wire/api.ts';
 import { type BotMover, Room, type RoomDeps } from './room.ts';
 import { damageOf } from './integrity.ts';
+import { recordOf } from './records.ts';
 import {
   type ClockSetup,
   type DamagedGame,
@@ -195,6 +196,36 @@ export class GameService {
     const shown = this.rebuild(stored);
     shown.close();
     return shown;
+  }
+
+  /** A game's record, read with one store read and no room (the record route, analysis):
+   * 'not_finished' while it is played, here or on another instance. A record that does not
+   * replay is damaged (set aside), as when a room is loaded from it. */
+  async finishedRecord(id: string): Promise<GameRecord | 'not_finished' | undefined> {
+    const known = this.damaged.get(id);
+    if (known !== undefined) return this.stillDamaged(id, known);
+    const live = this.rooms.get(id) ?? this.finishedRooms.get(id);
+    if (live && live.status !== 'finished') return 'not_finished';
+    const stored = await this.read(id);
+    if (!stored) return undefined;
+    if (!stored.finished) return 'not_finished';
+    const record = recordOf(stored);
+    // A room in memory has replayed it already.
+    if (!live) this.checkReplays(stored, record);
+    return record;
+  }
+
+  /** Sets aside (DamagedGameError) a stored game that is not a game or whose record does not replay. */
+  private checkReplays(stored: StoredGame, record: GameRecord): void {
+    const problem = damageOf(stored);
+    try {
+      if (problem) throw new Error(problem);
+      replayRecord(record);
+    } catch (e) {
+      const reason = `does not replay: ${(e as Error).message}`;
+      this.setAside({ id: stored.setup.id, damaged: reason });
+      throw new DamagedGameError(stored.setup.id, reason);
+    }
   }
 
   /** Damaged games set aside (the `tessera_games_damaged` gauge). */
@@ -494,7 +525,7 @@ export class GameService {
   /** Scores of a game finished before the store kept them (one replay per listing). */
   private async replayScores(g: FinishedEntry): Promise<number[]> {
     const stored = (await this.store.get(g.setup.id)) as StoredGame;
-    const record = Room.recordOf(stored);
+    const record = recordOf(stored);
     const { scores } = replayRecord(record);
     return record.players.map((name) => scores[name]);
   }

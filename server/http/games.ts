@@ -190,9 +190,10 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const r = await readable(request.params.id);
-      if (r.status !== 'finished') throw new CodedError('not_finished', 'the record is published when the game is over (it holds the seed, hence the bag order)');
-      return r.record();
+      const record = await games.finishedRecord(request.params.id);
+      if (!record) throw new CodedError('unknown_game', `no game ${JSON.stringify(request.params.id)}`);
+      if (record === 'not_finished') throw new CodedError('not_finished', 'the record is published when the game is over (it holds the seed, hence the bag order)');
+      return record;
     },
   );
 }
