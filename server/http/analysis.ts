@@ -27,7 +27,7 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
     return record;
   };
   const unknownOrNotAsked = async (id: string): Promise<never> => {
-    const exists = await games.get(id).catch((e) => {
+    const exists = await games.finishedRecord(id).catch((e) => {
       if (e instanceof DamagedGameError) throw e;
       return true;
     });
