@@ -6,7 +6,6 @@
 import type { Logger } from 'pino';
 import { type Move, newGame } from '../../bot-engine/game.ts';
 import { replayRecord } from '../../bot-engine/record.ts';
-import { hideBag } from '../../bot-engine/rules.ts';
 import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { BotAnswer } from '../bot-scheduler.ts';
@@ -387,7 +386,8 @@ export class Room {
   private startHint(hints: HintSearcher, seat: number, turn: number): HintSearch {
     const search: HintSearch = { turn, move: null, waiters: [] };
     this.hintSearches.set(seat, search);
-    const view = hideBag(this.state.clone());
+    // No copy: a state is replaced, never changed.
+    const view = this.state;
     const seed = hintSeed(this.setup, turn, seat);
     const answered = (error: MoveError | null) => {
       const waiters = search.waiters.splice(0);
