@@ -255,3 +255,42 @@ test('a broadcast serialises each distinct view once: every watcher gets the sam
   assert.equal(frame.last, null);
   room.close();
 });
+
+test('a game played elsewhere, read here: its summary view from one store read and one replay, no room, as a room would show it', async () => {
+  const memory = new MemoryStore();
+  const s = { ...setup([{ kind: 'person' }, { kind: 'person' }, { kind: 'bot', level: 'random' }], 'away'), clock: { turnSeconds: 60, graceSeconds: 5 }, hints: false };
+  let state = start(s);
+  const moves = [];
+  for (let turn = 0; turn < 4; ) {
+    const applied = applyMove(s, state, turn, state.currentPlayer, firstLegal(state));
+    assert.ok(!('error' in applied));
+    moves.push(...applied.recorded);
+    turn += applied.recorded.length;
+    state = applied.next;
+  }
+  await memory.create(s, [{ name: 'Ann', tokenHash: null }, null, { name: 'random bot 3', tokenHash: null }]);
+  await memory.appendMoves('away', moves, null);
+  const { store, reads } = countingReads(memory);
+  const metrics = new Metrics();
+  const log = pino({ level: 'silent' });
+  const games = new GameService({ store, bots: {} as BotMover, log, metrics, maxGames: 10, overloaded: () => null });
+  try {
+    const shown = await games.peek('away');
+    assert.ok(shown && !(shown instanceof Room), 'no room is built to read it');
+    assert.equal(reads(), 1);
+    const room = Room.restore((await memory.get('away'))!, { store: memory, bots: {} as BotMover, log });
+    room.close();
+    assert.deepEqual(shown.view(null), room.view(null));
+    assert.deepEqual(shown.openSeats, [1]);
+    // Every seat taken: playing, with a turn clock that runs only where the game is played.
+    await memory.takeSeat('away', 1, { name: 'Bo', tokenHash: null });
+    const playing = await games.peek('away');
+    const live = Room.restore((await memory.get('away'))!, { store: memory, bots: {} as BotMover, log });
+    live.close();
+    assert.equal(playing?.view(null).status, 'playing');
+    assert.deepEqual(playing?.view(null), live.view(null));
+  } finally {
+    games.close();
+    metrics.close();
+  }
+});

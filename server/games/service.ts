@@ -14,7 +14,7 @@ import { CodedError } from '../errors.ts';
 import type { FinishedGame } from '../wire/api.ts';
 import { type BotMover, Room, type RoomDeps } from './room.ts';
 import { damageOf } from './integrity.ts';
-import { recordOf } from './records.ts';
+import { type ReadableGame, recordOf, snapshotOf } from './records.ts';
 import {
   type ClockSetup,
   type DamagedGame,
@@ -187,15 +187,14 @@ export class GameService {
     return loaded;
   }
 
-  /** A game as its record stands, for reading only (one another instance plays). */
-  async peek(id: string): Promise<Room | undefined> {
+  /** A game as its record stands, for reading only (one another instance plays): one store
+   * read and one replay, no room. */
+  async peek(id: string): Promise<ReadableGame | undefined> {
     const known = this.damaged.get(id);
     if (known !== undefined) return this.stillDamaged(id, known);
     const stored = await this.read(id);
     if (!stored) return undefined;
-    const shown = this.rebuild(stored);
-    shown.close();
-    return shown;
+    return this.replayed(stored, snapshotOf);
   }
 
   /** A game's record, read with one store read and no room (the record route, analysis):
@@ -211,21 +210,8 @@ export class GameService {
     if (!stored.finished) return 'not_finished';
     const record = recordOf(stored);
     // A room in memory has replayed it already.
-    if (!live) this.checkReplays(stored, record);
+    if (!live) this.replayed(stored, () => replayRecord(record));
     return record;
-  }
-
-  /** Sets aside (DamagedGameError) a stored game that is not a game or whose record does not replay. */
-  private checkReplays(stored: StoredGame, record: GameRecord): void {
-    const problem = damageOf(stored);
-    try {
-      if (problem) throw new Error(problem);
-      replayRecord(record);
-    } catch (e) {
-      const reason = `does not replay: ${(e as Error).message}`;
-      this.setAside({ id: stored.setup.id, damaged: reason });
-      throw new DamagedGameError(stored.setup.id, reason);
-    }
   }
 
   /** Damaged games set aside (the `tessera_games_damaged` gauge). */
@@ -258,11 +244,16 @@ export class GameService {
 
   /** The room a stored game replays to; one that does not is set aside (DamagedGameError). */
   private rebuild(stored: StoredGame): Room {
+    return this.replayed(stored, (s) => Room.restore(s, this.deps()));
+  }
+
+  /** `replay(stored)`, for a stored game that is a game and replays; else it is set aside. */
+  private replayed<T>(stored: StoredGame, replay: (stored: StoredGame) => T): T {
     const id = stored.setup.id;
     try {
       const problem = damageOf(stored);
       if (problem) throw new Error(problem);
-      return Room.restore(stored, this.deps());
+      return replay(stored);
     } catch (e) {
       const reason = `does not replay: ${(e as Error).message}`;
       this.setAside({ id, damaged: reason });
@@ -317,7 +308,7 @@ export class GameService {
   }
 
   /** Listed games with an open seat, newest first (invite games are reached by their link only). */
-  async open(limit = 50): Promise<Room[]> {
+  async open(limit = 50): Promise<ReadableGame[]> {
     if (this.options.listOpen) {
       // Games of other instances are shown as their records stand (a waiting game has no moves);
       // a damaged one is left out.
@@ -329,9 +320,7 @@ export class GameService {
         const local = this.rooms.get(stored.setup.id);
         if (local) return [local];
         try {
-          const shown = this.rebuild(stored);
-          shown.close();
-          return [shown];
+          return [this.replayed(stored, snapshotOf)];
         } catch (e) {
           if (e instanceof DamagedGameError) return [];
           throw e;
