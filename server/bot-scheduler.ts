@@ -5,8 +5,8 @@
 
 import type { Logger } from 'pino';
 import { type BotLevel, BOT_LEVELS, chooseMove } from '../bot-engine/bots/index.ts';
-import { type Move, resolveMove, resolvedToMove } from '../bot-engine/game.ts';
-import type { GameState } from '../bot-engine/state.ts';
+import { type Move, type MoveOutcome, playMove, resolvedToMove } from '../bot-engine/game.ts';
+import { GameState } from '../bot-engine/state.ts';
 import type { Metrics } from './metrics.ts';
 import { type BotPool, PoolBusyError } from './pool/pool.ts';
 import { CROWDED_AT } from './pool/load-policy.ts';
@@ -21,6 +21,9 @@ export interface BotAnswer {
   level: BotLevel;
   hitDeadline: boolean;
   elapsedMs: number;
+  /** The move played on a private copy of the state asked about: the one check it gets, and the
+   * next state for the room to take as it is. */
+  played: { next: GameState; outcome: MoveOutcome };
 }
 
 export interface SchedulerOptions {
@@ -74,6 +77,8 @@ export function planLevel(level: BotLevel, waitMs: number, deadlineMs: number, e
   return plan(waitMs < deadlineMs ? BOT_LEVELS[floor] : null, 'wait');
 }
 
+type Found = Pick<BotAnswer, 'move' | 'hitDeadline' | 'played'>;
+
 export class BotScheduler {
   private readonly pool: BotPool;
   private readonly metrics: Metrics;
@@ -88,8 +93,9 @@ export class BotScheduler {
     this.log = options.logger;
   }
 
-  /** The bot's move on `view` (bag already hidden). Never rejects; resolves within about
-   * deadline + 2 × grace (+ HUNG_MS if a running search will not stop) + the retry budget. */
+  /** The bot's move on `view`, which is never changed (the search sees the bag's contents, not
+   * its order, whatever order `view` holds). Never rejects; resolves within about deadline +
+   * 2 × grace (+ HUNG_MS if a running search will not stop) + the retry budget. */
   async move(view: GameState, level: BotLevel, seed: number, log: Logger = this.log): Promise<BotAnswer> {
     const started = performance.now();
     const plan = planLevel(level, this.pool.predictWaitMs(), this.deadlineMs, (l) => this.pool.runTimes.expectedMs(l), this.pool.load);
@@ -101,14 +107,14 @@ export class BotScheduler {
         plan.why === 'queue' ? 'bot move degraded: the bot queue is crowded' : 'bot move degraded: the predicted wait leaves no time for the level asked',
       );
     }
-    const answer = (move: Move, source: MoveSource, used: BotLevel, hitDeadline: boolean): BotAnswer => {
+    const answer = (r: Found, source: MoveSource, used: BotLevel): BotAnswer => {
       this.metrics.botMoves.inc({ source });
-      return { move, source, level: used, hitDeadline, elapsedMs: performance.now() - started };
+      return { move: r.move, source, level: used, hitDeadline: r.hitDeadline, elapsedMs: performance.now() - started, played: r.played };
     };
     if (plan.level) {
       try {
         const r = await this.attempt(view, plan.level, seed, this.deadlineMs);
-        return answer(r.move, degraded ? 'degraded' : 'search', plan.level, r.hitDeadline);
+        return answer(r, degraded ? 'degraded' : 'search', plan.level);
       } catch (e) {
         this.failed(e, log, 'first');
       }
@@ -116,15 +122,18 @@ export class BotScheduler {
       if (this.pool.predictWaitMs() < RETRY_BUDGET_MS) {
         try {
           const r = await this.attempt(view, RETRY_LEVEL, seed, Math.min(RETRY_BUDGET_MS, this.deadlineMs));
-          return answer(r.move, 'retry', RETRY_LEVEL, r.hitDeadline);
+          return answer(r, 'retry', RETRY_LEVEL);
         } catch (e) {
           this.failed(e, log, 'retry');
         }
       }
     }
-    const decision = chooseMove(view, FALLBACK_LEVEL, seed);
+    const move = resolvedToMove(view, chooseMove(view, FALLBACK_LEVEL, seed));
     log.warn({ botLevel: FALLBACK_LEVEL }, 'bot move chosen on the main thread: the pool could not answer in time');
-    return answer(resolvedToMove(view, decision), 'fallback', FALLBACK_LEVEL, false);
+    const next = view.clone();
+    const outcome = playMove(next, move);
+    if ('error' in outcome) throw new Error(`the main-thread bot chose an illegal move: ${outcome.error}`);
+    return answer({ move, hitDeadline: false, played: { next, outcome } }, 'fallback', FALLBACK_LEVEL);
   }
 
   /** Aborts every search in flight (shutdown). */
@@ -138,7 +147,7 @@ export class BotScheduler {
     log.warn({ attempt, reason, err: (e as Error).message }, 'bot search failed');
   }
 
-  private async attempt(view: GameState, level: BotLevel, seed: number, budgetMs: number): Promise<{ move: Move; hitDeadline: boolean }> {
+  private async attempt(view: GameState, level: BotLevel, seed: number, budgetMs: number): Promise<Found> {
     if (this.shutdown.signal.aborted) throw new SearchFailed('shutdown', 'the server is shutting down');
     // Int32 flags: [0] cancel (set here), [1] running (set by the worker when it picks the task up).
     const cancel = new SharedArrayBuffer(8);
@@ -163,11 +172,13 @@ export class BotScheduler {
     };
     hard = setTimeout(() => giveUp(false), budgetMs + 2 * grace);
     try {
+      // The one copy of the state per search: moved to the worker, which hands it back untouched.
       const result = await this.pool.search({ state: view.buffer.slice(0), level, seed, deadline: Date.now() + budgetMs, cancel }, abort.signal);
       if (result.hitDeadline || result.cancelled) this.metrics.deadlineHits.inc();
-      const check = resolveMove(view, result.move);
-      if ('error' in check) throw new SearchFailed('illegal', `the worker answered an illegal move: ${check.error}`);
-      return { move: result.move, hitDeadline: result.hitDeadline || result.cancelled };
+      const next = result.state ? new GameState(result.state) : view.clone();
+      const outcome = playMove(next, result.move);
+      if ('error' in outcome) throw new SearchFailed('illegal', `the worker answered an illegal move: ${outcome.error}`);
+      return { move: result.move, hitDeadline: result.hitDeadline || result.cancelled, played: { next, outcome } };
     } catch (e) {
       if (e instanceof SearchFailed) throw e;
       if (timedOut) {

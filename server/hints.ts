@@ -22,7 +22,8 @@ export class HintBusyError extends CodedError {
 }
 
 export interface HintSearcher {
-  /** The hint on `view` (bag already hidden); rejects with HintBusyError when the pool is busy. */
+  /** The hint on `view`, left untouched (the search sees the bag's contents, not its order);
+   * rejects with HintBusyError when the pool is busy. */
   search(view: GameState, seed: number, log: Logger): Promise<Move>;
   /** A repeat answered from the seat's search for that turn (counted in /metrics). */
   shared(): void;
@@ -48,7 +49,8 @@ export class PoolHints implements HintSearcher {
     const { pool, metrics, budgetMs, maxWaitMs } = this.options;
     metrics.hints.inc({ answer: 'search' });
     try {
-      const result = await pool.hint({ state: view.buffer.slice(0), level: HINT_LEVEL, seed }, budgetMs, maxWaitMs);
+      // The pool copies the bytes for each run of the search.
+      const result = await pool.hint({ state: view.buffer, level: HINT_LEVEL, seed }, budgetMs, maxWaitMs);
       const check = resolveMove(view, result.move);
       if ('error' in check) throw new Error(`the worker answered an illegal hint: ${check.error}`);
       return result.move;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { newGame, resolveMove } from '../bot-engine/game.ts';
+import { newGame, playMove, resolveMove } from '../bot-engine/game.ts';
 import { hideBag } from '../bot-engine/rules.ts';
 import { BotScheduler } from '../server/bot-scheduler.ts';
 import type { Metrics } from '../server/metrics.ts';
@@ -117,6 +117,36 @@ test('a cooperative search past its deadline answers and is counted', async () =
     assert.ok(!('error' in resolveMove(v, answer.move)));
     assert.equal(await total(metrics.deadlineHits), 1);
   } finally {
+    await close();
+  }
+});
+test("a bot move costs the main thread one copy of the state: the worker hands it back, the move is played on it, the caller's state is untouched", async () => {
+  const { pool, metrics, close } = makePool(null);
+  const slice = ArrayBuffer.prototype.slice;
+  try {
+    await pool.start();
+    const scheduler = new BotScheduler({ pool, metrics, deadlineMs: 2000, logger: silent });
+    // The room's own state, bag order and all: the search hides the order on its own copy.
+    const state = newGame({ players: 2, seed: 'one-copy' });
+    const before = Buffer.from(state.buffer);
+    let copies = 0;
+    ArrayBuffer.prototype.slice = function (this: ArrayBuffer, ...range: [number?, number?]) {
+      if (this.byteLength === state.buffer.byteLength) copies++;
+      return slice.apply(this, range);
+    };
+    const answer = await scheduler.move(state, 'heuristic', 4);
+    ArrayBuffer.prototype.slice = slice;
+    assert.equal(copies, 1);
+    assert.deepEqual(Buffer.from(state.buffer), before, 'the state asked about never changes');
+    // The same move the hidden-bag view gets, played on the real state.
+    const hidden = await scheduler.move(hideBag(state.clone()), 'heuristic', 4);
+    assert.deepEqual(answer.move, hidden.move);
+    const expected = state.clone();
+    assert.ok(!('error' in playMove(expected, answer.move)));
+    assert.deepEqual(Buffer.from(answer.played.next.buffer), Buffer.from(expected.buffer));
+    assert.equal(answer.played.outcome.finished, false);
+  } finally {
+    ArrayBuffer.prototype.slice = slice;
     await close();
   }
 });

@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
 import { StorageError, type StoredGame } from '../server/games/store.ts';
 import { replayRecord } from '../bot-engine/record.ts';
-import { Room } from '../server/games/room.ts';
+import { recordOf } from '../server/games/records.ts';
 import { Client, createGame, get, post, startServer, twoPeopleSetup } from './server-helpers.ts';
 
 const MAIN = fileURLToPath(new URL('../dist/server/main.js', import.meta.url));
@@ -98,7 +98,7 @@ test('a person’s move whose write fails changes nothing; play resumes when wri
   const games = (await reopened.unfinished()) as StoredGame[];
   assert.equal(games.length, 1);
   assert.ok(games[0].moves.length >= 1);
-  replayRecord(Room.recordOf(games[0]));
+  replayRecord(recordOf(games[0]));
   await reopened.close();
 });
 

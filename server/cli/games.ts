@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { replayRecord } from '../../bot-engine/record.ts';
 import { damageOf } from '../games/integrity.ts';
 import { PostgresStore } from '../games/postgres-store.ts';
-import { Room } from '../games/room.ts';
+import { recordOf } from '../games/records.ts';
 import { SqliteStore } from '../games/sqlite-store.ts';
 import { DamagedGameError, type GameStore, type StoreMaintenance } from '../games/store.ts';
 
@@ -29,7 +29,7 @@ async function damage(store: Store, id: string): Promise<string | null | undefin
   try {
     const problem = damageOf(stored);
     if (problem) throw new Error(problem);
-    replayRecord(Room.recordOf(stored));
+    replayRecord(recordOf(stored));
     return null;
   } catch (e) {
     return `does not replay: ${(e as Error).message}`;

@@ -3,29 +3,31 @@
 // Store writes are asynchronous: a room runs its writes one at a time (`serial`), so a second
 // move is checked against the state the first one left, never against a state mid-write.
 
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
-import { type Move, newGame, playMove, tileName } from '../../bot-engine/game.ts';
-import { type RecordMove, RECORD_FORMAT, type GameRecord, replayRecord } from '../../bot-engine/record.ts';
-import { finalScoring, hideBag } from '../../bot-engine/rules.ts';
-import { fnv1a, mixSeed } from '../../bot-engine/rng.ts';
+import { type Move, newGame } from '../../bot-engine/game.ts';
+import { replayRecord } from '../../bot-engine/record.ts';
 import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { BotAnswer } from '../bot-scheduler.ts';
 import { HintBusyError, type HintSearcher } from '../hints.ts';
-import { type GameEnd, GameElsewhereError, type GameSetup, type GameStore, OwnershipLostError, RematchTakenError, type SeatHolder, STORAGE_CAUSES, StorageError, type StoredGame } from './store.ts';
+import { type GameEnd, GameElsewhereError, type GameSetup, type GameStore, OwnershipLostError, RematchTakenError, STORAGE_CAUSES, StorageError, type StoredGame } from './store.ts';
 import { SeatClock } from './seat-clock.ts';
 import type { GameStatus, GameView, LastMove, StandInReason } from '../wire/game.ts';
-import { type SeatInfo, seatView } from './view.ts';
+import { seatView, stateFrame } from './view.ts';
 import { moveHistory } from './history.ts';
 import { type ChatError, TableTalk } from './table-talk.ts';
 import type { ChatMessage, QuickId } from '../wire/chat.ts';
+import { initialHolders, issueToken, type JoinRefusal, Seats } from './seats.ts';
+import { recordOf } from './records.ts';
+import { type Applied, abandonAt, appliedOf, applyMove, botLevel, botSeed, hintSeed, type MoveError, seatInfos, tableStatus, turnProblem } from './table.ts';
 
 export type { LastMove };
+export type { MoveError, MoveErrorCode } from './table.ts';
 
 export interface Subscriber {
   seat: number | null;
-  update(view: GameView, last: LastMove | null): void;
+  /** A state frame, serialised once for every subscriber that sees the same view. */
+  update(frame: string): void;
   /** A table-talk message for everyone connected to the game. */
   chat(message: ChatMessage): void;
   /** The game moved to another instance: this subscriber must reconnect there. */
@@ -34,14 +36,9 @@ export interface Subscriber {
   fault?(message: string): void;
 }
 
-export type MoveErrorCode = 'not_started' | 'game_over' | 'not_your_turn' | 'stale_turn' | 'illegal_move' | 'storage_unavailable' | 'hints_off' | 'hint_busy';
-export interface MoveError {
-  error: MoveErrorCode;
-  message: string;
-}
-
 export interface BotMover {
-  move(view: GameState, level: BotLevel, seed: number, log: Logger): Promise<BotAnswer>;
+  /** The bot's move on `state`, which it must not change (the room's own, never mutated). */
+  move(state: GameState, level: BotLevel, seed: number, log: Logger): Promise<BotAnswer>;
 }
 
 export interface RoomDeps {
@@ -53,8 +50,6 @@ export interface RoomDeps {
   /** The store refused a write: another instance owns the game now (a cluster). */
   lost?(room: Room): void;
 }
-
-const hashToken = (token: string) => createHash('sha256').update(token).digest();
 
 /** A bot move whose write failed is tried again after this long (the disk may have room again). */
 export const STORE_RETRY_MS = 2000;
@@ -84,7 +79,7 @@ export class Room {
   /** Replaced, never mutated, by a move: a move whose write fails leaves it as it was. */
   private current: GameState;
   private ended: GameEnd | null;
-  private readonly holders: (SeatHolder | null)[];
+  private readonly seats: Seats;
   private readonly deps: RoomDeps;
   private readonly subscribers = new Set<Subscriber>();
   private readonly talk = new TableTalk();
@@ -124,7 +119,7 @@ export class Room {
     this.id = stored.setup.id;
     this.moves = moves;
     this.setup = stored.setup;
-    this.holders = stored.holders;
+    this.seats = new Seats(stored.holders);
     this.current = state;
     this.ended = stored.end;
     this.rematchId = stored.rematch;
@@ -143,7 +138,7 @@ export class Room {
 
   /** A new game, stored before it is returned. Bot seats are filled at once. */
   static async create(setup: GameSetup, deps: RoomDeps): Promise<Room> {
-    const holders = setup.seats.map((s, i) => (s.kind === 'bot' ? { name: `${s.level} bot ${i + 1}`, tokenHash: null } : null));
+    const holders = initialHolders(setup);
     await deps.store.create(setup, holders);
     const state = newGame({ players: setup.seats.length, rules: setup.rules, seed: setup.seed });
     const room = new Room({ setup, holders, moves: [], finished: false, end: null, rematch: null, hints: [] }, state, deps, true, []);
@@ -155,7 +150,7 @@ export class Room {
   /** Rebuilds a stored game by replaying its record. Bots wait for `resumeBots()`; people are
    * away until they reconnect (their grace period starts now). */
   static restore(stored: StoredGame, deps: RoomDeps): Room {
-    const record = Room.recordOf(stored);
+    const record = recordOf(stored);
     const replay = replayRecord(record);
     const room = new Room(stored, replay.state, deps, false, moveHistory(record, replay));
     // Expiry counts on from the stored activity: a restart neither extends nor cuts a game's time.
@@ -168,28 +163,6 @@ export class Room {
     return room;
   }
 
-  /** The record a stored game replays from (open seats get placeholder names). */
-  static recordOf(stored: StoredGame): GameRecord {
-    // Record names must be distinct: a placeholder never takes a name a person chose.
-    const taken = new Set(stored.holders.map((h) => h?.name));
-    const players = stored.holders.map((h, i) => {
-      if (h) return h.name;
-      let name = `open seat ${i + 1}`;
-      while (taken.has(name)) name += '*';
-      taken.add(name);
-      return name;
-    });
-    return {
-      format: RECORD_FORMAT,
-      rules: stored.setup.rules,
-      players,
-      seed: stored.setup.seed,
-      moves: stored.moves,
-      final: stored.finished,
-      ...(stored.end?.abandoned ? { abandoned: true } : {}),
-    };
-  }
-
   get state(): GameState {
     return this.current;
   }
@@ -199,8 +172,7 @@ export class Room {
   }
 
   get status(): GameStatus {
-    if (this.state.finished) return 'finished';
-    return this.holders.every((h) => h !== null) ? 'playing' : 'waiting';
+    return tableStatus(this.state, this.seats.full);
   }
 
   get turn(): number {
@@ -208,7 +180,7 @@ export class Room {
   }
 
   get openSeats(): number[] {
-    return this.holders.flatMap((h, i) => (h === null ? [i] : []));
+    return this.seats.open;
   }
 
   get rematch(): string | null {
@@ -217,34 +189,31 @@ export class Room {
 
   /** Takes an open person seat; returns the seat token (shown once, stored only as a hash).
    * A rematch's seats are kept for the previous game's players (`forRematch`). */
-  join(name: string, seat?: number, forRematch = false): Promise<{ seat: number; token: string } | { error: 'no_seat' | 'name_taken'; message: string }> {
+  join(name: string, seat?: number, forRematch = false): Promise<{ seat: number; token: string } | JoinRefusal> {
     return this.serial(() => this.joinNow(name, seat, forRematch));
   }
 
-  private async joinNow(name: string, seat: number | undefined, forRematch: boolean): Promise<{ seat: number; token: string } | { error: 'no_seat' | 'name_taken'; message: string }> {
-    if (this.setup.rematchOf && !forRematch) return { error: 'no_seat', message: "the seats of a rematch are kept for the previous game's players" };
-    // Asking twice for one's rematch seat (another tab, a refresh) re-issues its token.
-    if (forRematch && seat !== undefined && this.holders[seat]?.name === name) return { seat, token: await this.issueToken(seat, name) };
-    const open = this.openSeats;
-    const chosen = seat ?? open[0];
-    if (chosen === undefined || !open.includes(chosen)) return { error: 'no_seat', message: seat === undefined ? 'no open seat is left' : `seat ${seat} is not open` };
-    if (this.holders.some((h) => h?.name === name)) return { error: 'name_taken', message: `the name ${JSON.stringify(name)} is taken in this game` };
-    const token = await this.issueToken(chosen, name);
+  private async joinNow(name: string, seat: number | undefined, forRematch: boolean): Promise<{ seat: number; token: string } | JoinRefusal> {
+    const place = this.seats.placeFor(name, seat, this.setup.rematchOf, forRematch);
+    if ('error' in place) return place;
+    const chosen = place.seat;
+    const token = await this.takeSeat(chosen, name);
+    if (place.again) return { seat: chosen, token };
     // The store wrote both with the seat: a person taking a seat was seen.
     this.lastActivityAt = this.lastPersonAt = this.personStoredAt = Date.now();
     this.log.info({ seat: chosen, name }, 'seat taken');
     if (this.status === 'playing') {
       this.log.info('game started');
-      for (let s = 0; s < this.holders.length; s++) if (this.setup.seats[s].kind === 'person') this.clock.presence(s, this.connected(s));
+      for (let s = 0; s < this.seats.count; s++) if (this.setup.seats[s].kind === 'person') this.clock.presence(s, this.connected(s));
       this.clock.armTurn();
     }
     this.changed();
     return { seat: chosen, token };
   }
 
-  private async issueToken(seat: number, name: string): Promise<string> {
-    const token = randomBytes(24).toString('base64url');
-    const holder = { name, tokenHash: hashToken(token).toString('hex') };
+  /** Stores a new holder for `seat`; returns its token. */
+  private async takeSeat(seat: number, name: string): Promise<string> {
+    const { token, holder } = issueToken(name);
     try {
       await this.deps.store.takeSeat(this.id, seat, holder);
     } catch (e) {
@@ -252,29 +221,24 @@ export class Room {
       this.deps.lost?.(this);
       throw new GameElsewhereError(`game ${this.id} moved to another instance: retry`);
     }
-    this.holders[seat] = holder;
+    this.seats.set(seat, holder);
     return token;
   }
 
   /** The seat a token holds, or null. */
   seatOf(token: string): number | null {
-    const hash = hashToken(token);
-    for (let i = 0; i < this.holders.length; i++) {
-      const h = this.holders[i]?.tokenHash;
-      if (h && timingSafeEqual(Buffer.from(h, 'hex'), hash)) return i;
-    }
-    return null;
+    return this.seats.seatOf(token);
   }
 
   holderName(seat: number): string | null {
-    return this.holders[seat]?.name ?? null;
+    return this.seats.name(seat);
   }
 
   /** A watcher gets the state; only a seat's presence changing is news for everyone else. */
   subscribe(sub: Subscriber): void {
     this.subscribers.add(sub);
     if (sub.seat === null) {
-      sub.update(this.view(null), this.lastMove);
+      sub.update(stateFrame(this.view(null), this.lastMove));
       return;
     }
     this.seen();
@@ -362,7 +326,12 @@ export class Room {
         rules: this.setup.rules,
         turn: this.movesCount,
         state: this.state,
-        seats: this.seatInfo(),
+        seats: seatInfos(
+          this.setup,
+          (i) => this.seats.name(i),
+          (i) => this.connected(i),
+          (i) => this.clock.reason(i),
+        ),
         botThinking: this.botPending,
         clock: { turnSeconds: this.setup.clock.turnSeconds, deadline: this.clock.deadline },
         rematch: this.rematchId,
@@ -389,7 +358,7 @@ export class Room {
     if (problem) return problem;
     // Moving is taking the seat back; a stand-in search in flight is then ignored.
     this.claim(seat);
-    return this.apply(seat, move);
+    return this.apply(applyMove(this.setup, this.state, this.movesCount, seat, move));
   }
 
   /** The strongest move (the expert's) for the person to place now, in a game with hints. One
@@ -417,8 +386,9 @@ export class Room {
   private startHint(hints: HintSearcher, seat: number, turn: number): HintSearch {
     const search: HintSearch = { turn, move: null, waiters: [] };
     this.hintSearches.set(seat, search);
-    const view = hideBag(this.state.clone());
-    const seed = mixSeed(fnv1a(this.setup.seed), turn, seat, 0x4917);
+    // No copy: a state is replaced, never changed.
+    const view = this.state;
+    const seed = hintSeed(this.setup, turn, seat);
     const answered = (error: MoveError | null) => {
       const waiters = search.waiters.splice(0);
       if (error) {
@@ -460,24 +430,13 @@ export class Room {
 
   /** Why `seat` may not act on `turn` now, or null. */
   private turnProblem(seat: number, turn: number): MoveError | null {
-    const status = this.status;
-    if (status === 'finished') return { error: 'game_over', message: 'the game is over' };
-    if (status === 'waiting') return { error: 'not_started', message: 'the game starts when every seat is taken' };
-    // A move on an old view is stale whoever plays now: a repeated click never plays twice.
-    if (turn !== this.movesCount) return { error: 'stale_turn', message: `turn is ${this.movesCount}, the frame quoted ${turn}` };
-    if (this.setup.seats[seat].kind !== 'person' || seat !== this.state.currentPlayer) return { error: 'not_your_turn', message: `it is seat ${this.state.currentPlayer}'s turn` };
-    return null;
+    return turnProblem({ setup: this.setup, state: this.state, turn: this.movesCount, seated: this.seats.full }, seat, turn);
   }
 
-  private async apply(seat: number, move: Move, bot?: BotAnswer): Promise<LastMove | MoveError> {
-    const tile = tileName(this.state.currentTile);
-    const turn = this.movesCount;
-    const next = this.state.clone();
-    const outcome = playMove(next, move);
-    if ('error' in outcome) return { error: 'illegal_move', message: outcome.error };
-    const played = outcome.move;
-    const recorded: RecordMove[] = [{ tile, ...played }, ...outcome.discarded.map((d) => ({ discard: d }))];
-    const end = outcome.finished ? this.endOf(next, false) : null;
+  /** Stores an accepted move, then makes it the game's: nothing changes if the write fails. */
+  private async apply(applied: Applied | MoveError): Promise<LastMove | MoveError> {
+    if ('error' in applied) return applied;
+    const { next, recorded, end, last } = applied;
     // Stored before anything changes: a game is its record, and a failed write changes nothing.
     if (!(await this.commit((store) => store.appendMoves(this.id, recorded, end))))
       return { error: 'storage_unavailable', message: `the move could not be stored (${this.unstoredReason()}); nothing changed: try again in a few seconds` };
@@ -485,8 +444,6 @@ export class Room {
     this.ended = end;
     this.movesCount += recorded.length;
     this.lastActivityAt = Date.now();
-    const last: LastMove = { turn, seat, tile, move: played, events: outcome.events, discarded: outcome.discarded };
-    if (bot) last.bot = { source: bot.source, level: bot.level, elapsedMs: Math.round(bot.elapsedMs * 1000) / 1000, ...(this.setup.seats[seat].kind === 'person' ? { standIn: true } : {}) };
     this.lastMove = last;
     this.moves.push(last);
     if (end) this.log.info({ scores: end.scores }, 'game finished');
@@ -495,16 +452,9 @@ export class Room {
     return last;
   }
 
-  /** The level a bot plays this seat at, or null when a person plays it now. A stand-in plays
-   * only for the people still here: when everyone has left, the game waits (and may expire). */
+  /** The level a bot plays this seat at now, or null when a person plays it. */
   private botLevel(seat: number): BotLevel | null {
-    const s = this.setup.seats[seat];
-    if (s.kind === 'bot') return s.level ?? null;
-    return this.clock.reason(seat) === null || !this.peoplePresent ? null : this.setup.standIn;
-  }
-
-  private endOf(state: GameState, abandoned: boolean): GameEnd {
-    return { abandoned, scores: this.setup.seats.map((_, p) => state.score(p)) };
+    return botLevel(this.setup, seat, this.clock.reason(seat), this.peoplePresent);
   }
 
   private unstoredReason(): string {
@@ -549,9 +499,7 @@ export class Room {
 
   private async abandonNow(why: string): Promise<boolean> {
     if (this.status === 'finished') return true;
-    const next = this.state.clone();
-    finalScoring(next);
-    const end = this.endOf(next, true);
+    const { next, end } = abandonAt(this.setup, this.state);
     if (!(await this.commit((store) => store.appendMoves(this.id, [], end)))) return false;
     this.current = next;
     this.ended = end;
@@ -584,27 +532,32 @@ export class Room {
     if (!level) return;
     this.botPending = true;
     const turn = this.movesCount;
-    const seed = mixSeed(fnv1a(this.setup.seed), turn, seat);
-    // The bot sees what a player may know: the bag's contents, not its order.
-    const view = hideBag(this.state.clone());
+    // No copy here: a state is replaced, never changed. The bot sees what a player may know (the
+    // bag's contents, not its order): the search hides the order on its own copy.
+    const from = this.state;
     this.deps.bots
-      .move(view, level, seed, this.log)
+      .move(from, level, botSeed(this.setup, turn, seat), this.log)
       .finally(() => {
         this.botPending = false;
       })
-      .then((answer) => this.serial(() => this.playBot(seat, turn, answer)))
+      .then((answer) => this.serial(() => this.playBot(seat, turn, from, answer)))
       .catch((e: unknown) => this.botFailed(e));
     this.broadcast();
   }
 
-  private async playBot(seat: number, turn: number, answer: BotAnswer): Promise<void> {
+  private async playBot(seat: number, turn: number, from: GameState, answer: BotAnswer): Promise<void> {
     // The person may have taken the seat back (and moved) while the bot thought.
     if (this.closed || this.status !== 'playing' || this.movesCount !== turn || this.botLevel(seat) === null) {
       this.broadcast();
       this.maybeBotTurn();
       return;
     }
-    const result = await this.apply(seat, answer.move, answer);
+    // The bot's move was checked by playing it on its own copy of `from`: used as it is.
+    const applied =
+      answer.played && from === this.state
+        ? appliedOf(this.setup, from, answer.played.next, answer.played.outcome, turn, seat, answer)
+        : applyMove(this.setup, this.state, turn, seat, answer.move, answer);
+    const result = await this.apply(applied);
     if (!('error' in result)) {
       if (this.botFailures > 0) this.log.info({ failures: this.botFailures }, 'bot move stored after failures: the game goes on');
       this.botFailures = 0;
@@ -613,7 +566,7 @@ export class Room {
     if (this.closed) return;
     if (result.error !== 'storage_unavailable') throw new Error(`bot move rejected: ${result.message}`);
     // The bot does not advance until its move is stored; the same move is tried again.
-    this.retryBot(STORE_RETRY_MS, () => this.serial(() => this.playBot(seat, turn, answer)));
+    this.retryBot(STORE_RETRY_MS, () => this.serial(() => this.playBot(seat, turn, from, answer)));
     this.broadcast();
   }
 
@@ -654,22 +607,16 @@ export class Room {
     return false;
   }
 
-  private seatInfo(): SeatInfo[] {
-    return this.setup.seats.map((s, i) => ({
-      name: this.holders[i]?.name ?? null,
-      kind: s.kind,
-      ...(s.level ? { level: s.level } : {}),
-      connected: s.kind === 'bot' || this.connected(i),
-      standIn: this.clock.reason(i),
-    }));
-  }
-
+  /** Each distinct view is built and serialised once, whoever many connections show it. */
   private broadcast(): void {
-    const views = new Map<number | null, GameView>();
+    const frames = new Map<number | null, string>();
     for (const sub of this.subscribers) {
-      const v = views.get(sub.seat) ?? this.view(sub.seat);
-      views.set(sub.seat, v);
-      sub.update(v, this.lastMove);
+      let frame = frames.get(sub.seat);
+      if (frame === undefined) {
+        frame = stateFrame(this.view(sub.seat), this.lastMove);
+        frames.set(sub.seat, frame);
+      }
+      sub.update(frame);
     }
   }
 
@@ -708,7 +655,7 @@ export class Room {
 
   /** A seated player's table talk, sent to every connection (players and watchers alike). */
   say(seat: number, content: { quick?: QuickId; text?: string }): ChatError | null {
-    const message = this.talk.say(seat, this.holders[seat]?.name ?? `seat ${seat + 1}`, content);
+    const message = this.talk.say(seat, this.seats.name(seat) ?? `seat ${seat + 1}`, content);
     if ('error' in message) return message;
     for (const sub of this.subscribers) sub.chat(message);
     return null;
@@ -723,13 +670,6 @@ export class Room {
    * this server started: the record does not keep them). */
   history(): LastMove[] {
     return this.moves.slice();
-  }
-
-  /** The game's record (replayable with `npm run replay`). */
-  async record(): Promise<GameRecord> {
-    const stored = await this.deps.store.get(this.id);
-    if (!stored) throw new Error(`game ${this.id} is not in the store`);
-    return Room.recordOf(stored);
   }
 
   /** Lets a bot search in flight finish (its move is stored) but starts no new one. People

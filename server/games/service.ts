@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { normalizeRules } from '../../bot-engine/game.ts';
-import { replayRecord } from '../../bot-engine/record.ts';
+import { type GameRecord, replayRecord } from '../../bot-engine/record.ts';
 import type { Rules } from '../../bot-engine/rules.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import { type Config, DEFAULTS } from '../config.ts';
@@ -14,6 +14,7 @@ import { CodedError } from '../errors.ts';
 import type { FinishedGame } from '../wire/api.ts';
 import { type BotMover, Room, type RoomDeps } from './room.ts';
 import { damageOf } from './integrity.ts';
+import { type ReadableGame, recordOf, snapshotOf } from './records.ts';
 import {
   type ClockSetup,
   type DamagedGame,
@@ -186,15 +187,31 @@ export class GameService {
     return loaded;
   }
 
-  /** A game as its record stands, for reading only (one another instance plays). */
-  async peek(id: string): Promise<Room | undefined> {
+  /** A game as its record stands, for reading only (one another instance plays): one store
+   * read and one replay, no room. */
+  async peek(id: string): Promise<ReadableGame | undefined> {
     const known = this.damaged.get(id);
     if (known !== undefined) return this.stillDamaged(id, known);
     const stored = await this.read(id);
     if (!stored) return undefined;
-    const shown = this.rebuild(stored);
-    shown.close();
-    return shown;
+    return this.replayed(stored, snapshotOf);
+  }
+
+  /** A game's record, read with one store read and no room (the record route, analysis):
+   * 'not_finished' while it is played, here or on another instance. A record that does not
+   * replay is damaged (set aside), as when a room is loaded from it. */
+  async finishedRecord(id: string): Promise<GameRecord | 'not_finished' | undefined> {
+    const known = this.damaged.get(id);
+    if (known !== undefined) return this.stillDamaged(id, known);
+    const live = this.rooms.get(id) ?? this.finishedRooms.get(id);
+    if (live && live.status !== 'finished') return 'not_finished';
+    const stored = await this.read(id);
+    if (!stored) return undefined;
+    if (!stored.finished) return 'not_finished';
+    const record = recordOf(stored);
+    // A room in memory has replayed it already.
+    if (!live) this.replayed(stored, () => replayRecord(record));
+    return record;
   }
 
   /** Damaged games set aside (the `tessera_games_damaged` gauge). */
@@ -227,11 +244,16 @@ export class GameService {
 
   /** The room a stored game replays to; one that does not is set aside (DamagedGameError). */
   private rebuild(stored: StoredGame): Room {
+    return this.replayed(stored, (s) => Room.restore(s, this.deps()));
+  }
+
+  /** `replay(stored)`, for a stored game that is a game and replays; else it is set aside. */
+  private replayed<T>(stored: StoredGame, replay: (stored: StoredGame) => T): T {
     const id = stored.setup.id;
     try {
       const problem = damageOf(stored);
       if (problem) throw new Error(problem);
-      return Room.restore(stored, this.deps());
+      return replay(stored);
     } catch (e) {
       const reason = `does not replay: ${(e as Error).message}`;
       this.setAside({ id, damaged: reason });
@@ -286,7 +308,7 @@ export class GameService {
   }
 
   /** Listed games with an open seat, newest first (invite games are reached by their link only). */
-  async open(limit = 50): Promise<Room[]> {
+  async open(limit = 50): Promise<ReadableGame[]> {
     if (this.options.listOpen) {
       // Games of other instances are shown as their records stand (a waiting game has no moves);
       // a damaged one is left out.
@@ -298,9 +320,7 @@ export class GameService {
         const local = this.rooms.get(stored.setup.id);
         if (local) return [local];
         try {
-          const shown = this.rebuild(stored);
-          shown.close();
-          return [shown];
+          return [this.replayed(stored, snapshotOf)];
         } catch (e) {
           if (e instanceof DamagedGameError) return [];
           throw e;
@@ -494,7 +514,7 @@ export class GameService {
   /** Scores of a game finished before the store kept them (one replay per listing). */
   private async replayScores(g: FinishedEntry): Promise<number[]> {
     const stored = (await this.store.get(g.setup.id)) as StoredGame;
-    const record = Room.recordOf(stored);
+    const record = recordOf(stored);
     const { scores } = replayRecord(record);
     return record.players.map((name) => scores[name]);
   }

@@ -5,7 +5,7 @@ import { boardTiles, followersOnBoard, legalPlacements, pointsByKind, tileName }
 import type { Rules } from '../../bot-engine/rules.ts';
 import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/levels.ts';
-import type { ClockView, GameStatus, GameView, SeatKind, StandInReason } from '../wire/game.ts';
+import type { ClockView, GameStatus, GameView, LastMove, SeatKind, StandInReason } from '../wire/game.ts';
 
 export interface SeatInfo {
   name: string | null;
@@ -62,4 +62,10 @@ export function seatView(input: ViewInput, you: number | null): GameView {
     abandoned: input.abandoned,
     hints: input.hintsOn,
   };
+}
+
+/** The `state` frame (docs/PROTOCOL.md) as sent: serialised once per distinct view, whatever
+ * the number of connections that show it. */
+export function stateFrame(view: GameView, last: LastMove | null): string {
+  return JSON.stringify({ type: 'state', view, last });
 }

@@ -3,7 +3,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { CodedError } from '../errors.ts';
-import { DamagedGameError, GameElsewhereError } from '../games/store.ts';
+import { DamagedGameError } from '../games/store.ts';
 import { IdParams } from '../wire/api.ts';
 import { AnalysisAnswer, AnalysisProgress, GameAnalysis } from '../wire/analysis.ts';
 
@@ -21,16 +21,13 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
   });
   const notFinished = () => new CodedError('not_finished', 'a game is analysed once it is over');
   const finishedRecord = async (id: string) => {
-    // Owned by another instance: still being played there.
-    const room = await games.get(id).catch((e) => {
-      throw e instanceof GameElsewhereError ? notFinished() : e;
-    });
-    if (!room) throw new CodedError('unknown_game', `no game ${JSON.stringify(id)}`);
-    if (room.status !== 'finished') throw notFinished();
-    return room.record();
+    const record = await games.finishedRecord(id);
+    if (!record) throw new CodedError('unknown_game', `no game ${JSON.stringify(id)}`);
+    if (record === 'not_finished') throw notFinished();
+    return record;
   };
   const unknownOrNotAsked = async (id: string): Promise<never> => {
-    const exists = await games.get(id).catch((e) => {
+    const exists = await games.finishedRecord(id).catch((e) => {
       if (e instanceof DamagedGameError) throw e;
       return true;
     });

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { BOT_LEVELS } from '../../bot-engine/bots/levels.ts';
 import { MAX_PLAYERS } from '../../bot-engine/state.ts';
 import type { Room } from '../games/room.ts';
+import type { ReadableGame } from '../games/records.ts';
 import { GameElsewhereError } from '../games/store.ts';
 import type { Relay } from '../cluster/relay.ts';
 import { RematchElsewhereError } from '../games/service.ts';
@@ -16,7 +17,7 @@ const error = { $ref: 'Error#' } as const;
 const errors = { 400: error, 404: error, 409: error } as const;
 type Id = { Params: IdParams };
 
-function summary(room: Room): GameSummary {
+function summary(room: ReadableGame): GameSummary {
   const view = room.view(null);
   return {
     id: room.id,
@@ -51,7 +52,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
   };
   /** A game to read: here, or (played on another instance) as its stored record stands; who is
    * connected is only known where it is played. */
-  const readable = async (id: string): Promise<Room> => {
+  const readable = async (id: string): Promise<ReadableGame> => {
     try {
       return await room(id);
     } catch (e) {
@@ -190,9 +191,10 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const r = await readable(request.params.id);
-      if (r.status !== 'finished') throw new CodedError('not_finished', 'the record is published when the game is over (it holds the seed, hence the bag order)');
-      return r.record();
+      const record = await games.finishedRecord(request.params.id);
+      if (!record) throw new CodedError('unknown_game', `no game ${JSON.stringify(request.params.id)}`);
+      if (record === 'not_finished') throw new CodedError('not_finished', 'the record is published when the game is over (it holds the seed, hence the bag order)');
+      return record;
     },
   );
 }

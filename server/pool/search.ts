@@ -10,7 +10,8 @@ import { type BotLevel, chooseMove } from '../../bot-engine/bots/index.ts';
 import { type Move, resolvedToMove } from '../../bot-engine/game.ts';
 
 export interface SearchTask {
-  /** GameState bytes of the bot's view (bag hidden with hideBag). */
+  /** GameState bytes, left untouched: the search sees the bag's contents, never its order
+   * (chooseMove hides the order on its own copy). */
   state: ArrayBuffer;
   level: BotLevel;
   seed: number;

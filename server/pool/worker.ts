@@ -3,6 +3,7 @@
 // event loop. Imports stay minimal because load time is part of the spawn cost.
 
 import { threadId, workerData } from 'node:worker_threads';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { boundedSearch, type SearchResult, type SearchTask } from './search.ts';
 import { boundedAnalysis, type AnalysisResult, type AnalysisTask } from './analyse.ts';
 import { newGame, playMove } from '../../bot-engine/game.ts';
@@ -44,6 +45,9 @@ export interface PoolSearchResult extends SearchResult {
   worker: WorkerIdentity;
   /** Epoch ms (high resolution) when this worker picked the task up: queue wait ends here. */
   startedEpochMs: number;
+  /** The task's state bytes, untouched, moved back (not copied) to the caller, which plays the
+   * move on them: the only copy of the state a bot move costs the server. */
+  state?: ArrayBuffer;
 }
 
 /** A bot search as the pool runs it: the search, plus which worker ran it and when it began. */
@@ -55,8 +59,12 @@ export function poolSearch(task: SearchTask): PoolSearchResult {
   return { ...boundedSearch(task), worker: identity, startedEpochMs };
 }
 
-/** piscina runs the default export for a task without a name: the search. */
-export default poolSearch;
+/** piscina runs the default export for a task without a name: the search, whose state bytes
+ * go back with its answer (moved, as they came). */
+export default function searchAndReturn(task: SearchTask): PoolSearchResult {
+  const result: PoolSearchResult = { ...poolSearch(task), state: task.state };
+  return move({ [transferableSymbol]: [task.state], [valueSymbol]: result }) as unknown as PoolSearchResult;
+}
 
 export interface PoolAnalysisResult extends AnalysisResult {
   worker: WorkerIdentity;

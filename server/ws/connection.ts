@@ -6,8 +6,7 @@ import type { RawData, WebSocket } from 'ws';
 import type { GameService } from '../games/service.ts';
 import { DamagedGameError, GameElsewhereError } from '../games/store.ts';
 import type { Relay } from '../cluster/relay.ts';
-import type { LastMove, Room, Subscriber } from '../games/room.ts';
-import type { GameView } from '../wire/game.ts';
+import type { Room, Subscriber } from '../games/room.ts';
 import type { ChatMessage } from '../wire/chat.ts';
 import type { Metrics } from '../metrics.ts';
 import type { CauseBudgets } from '../log.ts';
@@ -78,8 +77,9 @@ export class Connection implements Subscriber {
     this.socket.close(CLOSE.moved, 'game moved: reconnect');
   }
 
-  update(view: GameView, last: LastMove | null): void {
-    this.send({ type: 'state', view, last });
+  /** A state frame the room serialised once for every connection with this view. */
+  update(frame: string): void {
+    this.sendText(frame);
   }
 
   chat(message: ChatMessage): void {
@@ -91,6 +91,10 @@ export class Connection implements Subscriber {
   }
 
   send(frame: ServerFrame): void {
+    this.sendText(JSON.stringify(frame));
+  }
+
+  private sendText(text: string): void {
     const socket = this.socket;
     if (socket.readyState !== socket.OPEN) return;
     // A peer that does not read its frames must not grow our memory without bound.
@@ -99,7 +103,7 @@ export class Connection implements Subscriber {
       socket.terminate();
       return;
     }
-    socket.send(JSON.stringify(frame));
+    socket.send(text);
   }
 
   private error(code: ErrorCode, message: string, ref?: string | number): void {

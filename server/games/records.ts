@@ -1,0 +1,62 @@
+// A stored game read without a live room: its record (tessera-game/1), for the record route,
+// analysis and the listing of finished games, and (played on another instance) a watcher's view
+// of it as it stands, for its summary and the lobby.
+
+import { type GameRecord, RECORD_FORMAT, replayRecord } from '../../bot-engine/record.ts';
+import type { GameView } from '../wire/game.ts';
+import { recordNames, Seats } from './seats.ts';
+import type { GameSetup, StoredGame } from './store.ts';
+import { seatInfos, tableStatus } from './table.ts';
+import { seatView } from './view.ts';
+
+/** The record a stored game replays from (open seats get placeholder names). */
+export function recordOf(stored: StoredGame): GameRecord {
+  return {
+    format: RECORD_FORMAT,
+    rules: stored.setup.rules,
+    players: recordNames(stored.holders),
+    seed: stored.setup.seed,
+    moves: stored.moves,
+    final: stored.finished,
+    ...(stored.end?.abandoned ? { abandoned: true } : {}),
+  };
+}
+
+/** What a game's summary reads: a live room, or a snapshot of a stored game. */
+export interface ReadableGame {
+  readonly id: string;
+  readonly setup: GameSetup;
+  readonly openSeats: number[];
+  view(seat: null): GameView;
+}
+
+/** A stored game as a watcher here would see it (replayed once; throws if it does not replay).
+ * Who is connected is only known where it is played: nobody is, no stand-in, no clock running. */
+export function snapshotOf(stored: StoredGame): ReadableGame {
+  const { setup } = stored;
+  const { state } = replayRecord(recordOf(stored));
+  const seats = new Seats(stored.holders);
+  const view = seatView(
+    {
+      gameId: setup.id,
+      status: tableStatus(state, seats.full),
+      rules: setup.rules,
+      turn: stored.moves.length,
+      state,
+      seats: seatInfos(
+        setup,
+        (i) => seats.name(i),
+        () => false,
+        () => null,
+      ),
+      botThinking: false,
+      clock: { turnSeconds: setup.clock.turnSeconds, deadline: null },
+      rematch: stored.rematch,
+      abandoned: stored.end?.abandoned ?? false,
+      hintsOn: setup.hints === true,
+      hints: stored.hints.slice(),
+    },
+    null,
+  );
+  return { id: setup.id, setup, openSeats: seats.open, view: () => view };
+}

@@ -1,0 +1,91 @@
+// Who holds each seat of one game, and the seat tokens: a token is shown once to the person who
+// takes the seat and kept only as its SHA-256. Plain data and checks: storing a holder is the
+// room's job, so this module knows nothing of rooms or stores.
+
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { GameSetup, SeatHolder } from './store.ts';
+
+export type JoinRefusal = { error: 'no_seat' | 'name_taken'; message: string };
+
+export const hashToken = (token: string): Buffer => createHash('sha256').update(token).digest();
+
+/** A new seat token and the holder to store for it. */
+export function issueToken(name: string): { token: string; holder: SeatHolder } {
+  const token = randomBytes(24).toString('base64url');
+  return { token, holder: { name, tokenHash: hashToken(token).toString('hex') } };
+}
+
+/** A new game's holders: bot seats are filled at once, person seats are open. */
+export function initialHolders(setup: Pick<GameSetup, 'seats'>): (SeatHolder | null)[] {
+  return setup.seats.map((s, i) => (s.kind === 'bot' ? { name: `${s.level} bot ${i + 1}`, tokenHash: null } : null));
+}
+
+/** Names for a game's record: open seats get placeholders, never a name a person chose. */
+export function recordNames(holders: readonly (SeatHolder | null)[]): string[] {
+  const taken = new Set(holders.map((h) => h?.name));
+  return holders.map((h, i) => {
+    if (h) return h.name;
+    let name = `open seat ${i + 1}`;
+    while (taken.has(name)) name += '*';
+    taken.add(name);
+    return name;
+  });
+}
+
+export class Seats {
+  private readonly holders: (SeatHolder | null)[];
+
+  constructor(holders: readonly (SeatHolder | null)[]) {
+    this.holders = holders.slice();
+  }
+
+  get count(): number {
+    return this.holders.length;
+  }
+
+  /** Every seat is held: the game can start. */
+  get full(): boolean {
+    return this.holders.every((h) => h !== null);
+  }
+
+  get open(): number[] {
+    return this.holders.flatMap((h, i) => (h === null ? [i] : []));
+  }
+
+  name(seat: number): string | null {
+    return this.holders[seat]?.name ?? null;
+  }
+
+  /** The seat a token holds, or null. */
+  seatOf(token: string): number | null {
+    const hash = hashToken(token);
+    for (let i = 0; i < this.holders.length; i++) {
+      const h = this.holders[i]?.tokenHash;
+      if (h && timingSafeEqual(Buffer.from(h, 'hex'), hash)) return i;
+    }
+    return null;
+  }
+
+  /** Where `name` may sit: the seat asked for (or the first open one), `again` when it is their
+   * own rematch seat asked for twice (its token is issued again), or why not. A rematch's seats
+   * are kept for the previous game's players (`forRematch`). */
+  placeFor(name: string, seat: number | undefined, rematchOf: string | undefined, forRematch: boolean): { seat: number; again: boolean } | JoinRefusal {
+    if (rematchOf && !forRematch) return { error: 'no_seat', message: "the seats of a rematch are kept for the previous game's players" };
+    // Asking twice for one's rematch seat (another tab, a refresh) re-issues its token.
+    if (forRematch && seat !== undefined && this.holders[seat]?.name === name) return { seat, again: true };
+    const open = this.open;
+    const chosen = seat ?? open[0];
+    if (chosen === undefined || !open.includes(chosen)) return { error: 'no_seat', message: seat === undefined ? 'no open seat is left' : `seat ${seat} is not open` };
+    if (this.holders.some((h) => h?.name === name)) return { error: 'name_taken', message: `the name ${JSON.stringify(name)} is taken in this game` };
+    return { seat: chosen, again: false };
+  }
+
+  /** Records a holder the store has taken. */
+  set(seat: number, holder: SeatHolder): void {
+    this.holders[seat] = holder;
+  }
+
+  recordNames(): string[] {
+    return recordNames(this.holders);
+  }
+}
