@@ -13,7 +13,7 @@ type Id = { Params: IdParams };
 const KEEPALIVE_MS = 15_000;
 
 export async function analysisRoutes(app: FastifyInstance): Promise<void> {
-  const { games, analysis, config } = app.tessera;
+  const { games, analysis, config } = app;
   const streams = new Set<() => void>();
   // Open event streams would hold the server's close: end them first.
   app.addHook('preClose', async () => {

@@ -36,10 +36,10 @@ function summary(room: Room): GameSummary {
 }
 
 export async function gameRoutes(app: FastifyInstance): Promise<void> {
-  const { games, config, relay } = app.tessera;
+  const { games, config, relay } = app;
   /** The instance that plays a game a seat was just taken in: the owner that answered, or this one. */
   const playedOn = (answer: object): { instance?: string } => {
-    const instance = ('instance' in answer && typeof answer.instance === 'string' ? answer.instance : null) ?? app.tessera.instance;
+    const instance = ('instance' in answer && typeof answer.instance === 'string' ? answer.instance : null) ?? app.cluster?.instance ?? null;
     return instance ? { instance } : {};
   };
   // Each route that creates state allows so many calls a minute per client address.

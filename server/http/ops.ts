@@ -8,7 +8,7 @@ import { PoolReport } from '../wire/pool.ts';
 const statusSchema = { type: 'object', properties: { status: { type: 'string' }, reason: { type: 'string' } }, required: ['status'] } as const;
 
 export async function opsRoutes(app: FastifyInstance): Promise<void> {
-  const { pool, games, metrics } = app.tessera;
+  const { pool, games, metrics } = app;
 
   app.get('/healthz', { schema: { tags: ['ops'], summary: 'Liveness: the process answers', response: { 200: statusSchema } } }, async () => ({ status: 'ok' }));
 
@@ -16,7 +16,7 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
     '/readyz',
     { schema: { tags: ['ops'], summary: 'Ready: every bot worker is warm and the pool is not overloaded', response: { 200: statusSchema, 503: statusSchema } } },
     async (_request, reply) => {
-      const reason = app.tessera.notReadyReason();
+      const reason = app.readiness.problem();
       if (reason) return reply.code(503).header('retry-after', '5').send({ status: 'unavailable', reason });
       return { status: 'ready' };
     },
@@ -45,7 +45,7 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
           botMoves: await byLabel(metrics.botMoves, 'source'),
         },
         games: games.activeCount(),
-        sockets: app.tessera.socketCount(),
+        sockets: app.connections.count,
       };
     },
   );
