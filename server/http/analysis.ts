@@ -1,6 +1,7 @@
 // Game analysis over HTTP: ask for it, read it (or its progress), and follow it as server-sent
 // events. The work itself runs on idle bot workers (server/analysis/service.ts).
 
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { CodedError } from '../errors.ts';
 import { DamagedGameError, GameElsewhereError } from '../games/store.ts';
@@ -8,11 +9,12 @@ import { IdParams } from '../wire/api.ts';
 import { AnalysisAnswer, AnalysisProgress, GameAnalysis } from '../wire/analysis.ts';
 
 const error = { $ref: 'Error#' } as const;
-type Id = { Params: IdParams };
 /** SSE comment lines keep proxies from closing a quiet stream. */
 const KEEPALIVE_MS = 15_000;
 
-export async function analysisRoutes(app: FastifyInstance): Promise<void> {
+export async function analysisRoutes(root: FastifyInstance): Promise<void> {
+  // Requests and replies typed from the route schemas.
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { games, analysis, config } = app;
   const streams = new Set<() => void>();
   // Open event streams would hold the server's close: end them first.
@@ -38,7 +40,7 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
     throw new CodedError('no_analysis', 'this game has not been analysed: POST /api/games/{id}/analysis first');
   };
 
-  app.post<Id>(
+  app.post(
     '/api/games/:id/analysis',
     {
       schema: {
@@ -55,11 +57,13 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
       if (known && known.status !== 'failed') return reply.code(known.status === 'done' ? 200 : 202).send(known);
       // A full queue throws AnalysisQueueFullError: 429 with Retry-After.
       const answer = analysis.request(id, await finishedRecord(id)) ?? (await analysis.status(id));
-      return reply.code(answer?.status === 'done' ? 200 : 202).send(answer);
+      // A queued job is answered as running until its result is stored: never nothing.
+      if (!answer) throw new Error(`analysis of ${id} queued but not found`);
+      return reply.code(answer.status === 'done' ? 200 : 202).send(answer);
     },
   );
 
-  app.get<Id>(
+  app.get(
     '/api/games/:id/analysis',
     {
       schema: {
@@ -72,7 +76,7 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
     async (request) => (await analysis.status(request.params.id)) ?? unknownOrNotAsked(request.params.id),
   );
 
-  app.get<Id>(
+  app.get(
     '/api/games/:id/analysis/events',
     {
       schema: {

@@ -1,6 +1,7 @@
 // Game HTTP API: create a game, list open ones, take a seat, a game's public summary, and a
 // finished game's record.
 
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { BOT_LEVELS } from '../../bot-engine/bots/levels.ts';
 import { MAX_PLAYERS } from '../../bot-engine/state.ts';
@@ -14,7 +15,6 @@ import { CreateGameBody, FinishedGames, FinishedGamesQuery, GameRecordReply, Gam
 
 const error = { $ref: 'Error#' } as const;
 const errors = { 400: error, 404: error, 409: error } as const;
-type Id = { Params: IdParams };
 
 function summary(room: Room): GameSummary {
   const view = room.view(null);
@@ -35,7 +35,9 @@ function summary(room: Room): GameSummary {
   };
 }
 
-export async function gameRoutes(app: FastifyInstance): Promise<void> {
+export async function gameRoutes(root: FastifyInstance): Promise<void> {
+  // Requests and replies typed from the route schemas.
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { games, config, relay } = app;
   /** The instance that plays a game a seat was just taken in: the owner that answered, or this one. */
   const playedOn = (answer: object): { instance?: string } => {
@@ -62,7 +64,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     }
   };
 
-  app.post<{ Body: CreateGameBody }>(
+  app.post(
     '/api/games',
     {
       schema: {
@@ -87,13 +89,13 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Querystring: OpenGamesQuery }>(
+  app.get(
     '/api/games',
     { schema: { tags: ['games'], summary: 'Games created as listed that have an open seat, newest first', querystring: OpenGamesQuery, response: { 200: OpenGames } } },
-    async (request): Promise<OpenGames> => ({ games: (await games.open(request.query.limit)).map(summary) }),
+    async (request) => ({ games: (await games.open(request.query.limit)).map(summary) }),
   );
 
-  app.post<Id & { Body: JoinBody }>(
+  app.post(
     '/api/games/:id/seats',
     {
       schema: {
@@ -122,11 +124,11 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       return reply
         .code(201)
         .header('cache-control', 'no-store')
-        .send({ gameId: id, seat: result.seat, token: result.token, ...playedOn(result) } satisfies SeatGrant);
+        .send({ gameId: id, seat: result.seat, token: result.token, ...playedOn(result) });
     },
   );
 
-  app.get<{ Querystring: FinishedGamesQuery }>(
+  app.get(
     '/api/games/finished',
     {
       schema: {
@@ -136,7 +138,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: FinishedGames, 400: error },
       },
     },
-    async (request): Promise<FinishedGames> => {
+    async (request) => {
       try {
         return await games.finished(request.query);
       } catch (e) {
@@ -146,7 +148,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<Id & { Body: RematchBody }>(
+  app.post(
     '/api/games/:id/rematch',
     {
       schema: {
@@ -175,11 +177,11 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<Id>('/api/games/:id', { schema: { tags: ['games'], summary: "A game's public summary", params: IdParams, response: { 200: GameSummary, ...errors, 503: error } } }, async (request) =>
+  app.get('/api/games/:id', { schema: { tags: ['games'], summary: "A game's public summary", params: IdParams, response: { 200: GameSummary, ...errors, 503: error } } }, async (request) =>
     summary(await readable(request.params.id)),
   );
 
-  app.get<Id>(
+  app.get(
     '/api/games/:id/record',
     {
       schema: {

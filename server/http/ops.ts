@@ -1,13 +1,16 @@
 // Operations endpoints: liveness, readiness (pool warm and not overloaded), Prometheus
 // metrics, and the pool's JSON summary that the dashboard and benchmarks read.
 
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Counter } from 'prom-client';
 import { PoolReport } from '../wire/pool.ts';
 
 const statusSchema = { type: 'object', properties: { status: { type: 'string' }, reason: { type: 'string' } }, required: ['status'] } as const;
 
-export async function opsRoutes(app: FastifyInstance): Promise<void> {
+export async function opsRoutes(root: FastifyInstance): Promise<void> {
+  // Replies typed from the route schemas.
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { pool, games, metrics } = app;
 
   app.get('/healthz', { schema: { tags: ['ops'], summary: 'Liveness: the process answers', response: { 200: statusSchema } } }, async () => ({ status: 'ok' }));
@@ -30,7 +33,7 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/api/pool',
     { schema: { tags: ['ops'], summary: 'Bot pool summary: sizing, per-worker spawn cost against compute, task histograms, event loop, counters', response: { 200: PoolReport } } },
-    async (): Promise<PoolReport> => {
+    async () => {
       const counter = async (c: Counter<string>) => (await c.get()).values.reduce((n, v) => n + v.value, 0);
       const byLabel = async (c: Counter<string>, label: string) => Object.fromEntries((await c.get()).values.map((v) => [String(v.labels[label]), v.value]));
       return {
