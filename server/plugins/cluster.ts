@@ -38,7 +38,8 @@ export const leasesPlugin = fp(
     const leases = cluster ? new Leases({ store: cluster, games, log: (app.log as Logger).child({ component: 'leases' }), spareCapacity: () => config.maxGames - games.activeCount() }) : null;
     app.decorate('leases', leases);
     if (!leases) return;
-    leases.start();
+    // Once every service is up: a boot that fails takes no game over.
+    app.addHook('onReady', async () => leases.start());
     // After the games' drain (registered later than theirs): the other instances may take this
     // one's games over at once.
     app.addHook('preClose', () => leases.stop());
