@@ -8,6 +8,7 @@ import Fastify from 'fastify';
 import { buildApp } from '../server/app.ts';
 import { StoreOpenError } from '../server/games/sqlite-store.ts';
 import { MemoryStore, type StoredGame } from '../server/games/store.ts';
+import { gameRoutes } from '../server/http/games.ts';
 import { gamesPlugin } from '../server/plugins/games.ts';
 import { testConfig } from './server-helpers.ts';
 
@@ -26,10 +27,15 @@ test('every service is a decoration of its own; no bag of services', async () =>
   }
 });
 
-test('a service registered without the services it needs is refused at boot, naming them', async () => {
-  const app = Fastify();
-  await assert.rejects(async () => app.register(gamesPlugin), /The dependency 'config' of plugin 'games' is not registered/);
-  await app.close().catch(() => {});
+test('a service or routes registered without the services they need are refused at boot, naming them', async () => {
+  for (const [plugin, missing] of [
+    [gamesPlugin, /The dependency 'config' of plugin 'games' is not registered/],
+    [gameRoutes, /The dependency 'config' of plugin 'game-routes' is not registered/],
+  ] as const) {
+    const app = Fastify();
+    await assert.rejects(async () => app.register(plugin), missing);
+    await app.close().catch(() => {});
+  }
 });
 
 test('shutdown: new work refused, queued analyses dropped, games drained, then games, bots, pool, store and metrics closed in that order', async () => {

@@ -3,6 +3,7 @@
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { CodedError } from '../errors.ts';
 import { DamagedGameError, GameElsewhereError } from '../games/store.ts';
 import { IdParams } from '../wire/api.ts';
@@ -12,7 +13,7 @@ const error = { $ref: 'Error#' } as const;
 /** SSE comment lines keep proxies from closing a quiet stream. */
 const KEEPALIVE_MS = 15_000;
 
-export async function analysisRoutes(root: FastifyInstance): Promise<void> {
+async function routes(root: FastifyInstance): Promise<void> {
   // Requests and replies typed from the route schemas.
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { games, analysis, config } = app;
@@ -115,3 +116,6 @@ export async function analysisRoutes(root: FastifyInstance): Promise<void> {
     },
   );
 }
+
+/** Encapsulated (its hooks and limits stay its own), refused at boot without the services it uses. */
+export const analysisRoutes = fp(routes, { name: 'analysis-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'games', 'analysis'] });

@@ -3,6 +3,7 @@
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { BOT_LEVELS } from '../../bot-engine/bots/levels.ts';
 import { MAX_PLAYERS } from '../../bot-engine/state.ts';
 import type { Room } from '../games/room.ts';
@@ -35,7 +36,7 @@ function summary(room: Room): GameSummary {
   };
 }
 
-export async function gameRoutes(root: FastifyInstance): Promise<void> {
+async function routes(root: FastifyInstance): Promise<void> {
   // Requests and replies typed from the route schemas.
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { games, config, relay } = app;
@@ -198,3 +199,6 @@ export async function gameRoutes(root: FastifyInstance): Promise<void> {
     },
   );
 }
+
+/** Encapsulated (its hooks and limits stay its own), refused at boot without the services it uses. */
+export const gameRoutes = fp(routes, { name: 'game-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'games', 'cluster', 'relay'] });

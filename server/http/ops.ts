@@ -3,12 +3,13 @@
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Counter } from 'prom-client';
 import { PoolReport } from '../wire/pool.ts';
 
 const statusSchema = { type: 'object', properties: { status: { type: 'string' }, reason: { type: 'string' } }, required: ['status'] } as const;
 
-export async function opsRoutes(root: FastifyInstance): Promise<void> {
+async function routes(root: FastifyInstance): Promise<void> {
   // Replies typed from the route schemas.
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { pool, games, metrics } = app;
@@ -53,3 +54,6 @@ export async function opsRoutes(root: FastifyInstance): Promise<void> {
     },
   );
 }
+
+/** Encapsulated (its hooks and limits stay its own), refused at boot without the services it uses. */
+export const opsRoutes = fp(routes, { name: 'ops-routes', fastify: '5.x', encapsulate: true, dependencies: ['readiness', 'metrics', 'pool', 'games', 'connections'] });

@@ -5,6 +5,7 @@
 import websocket from '@fastify/websocket';
 import type { Logger } from 'pino';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { WebSocket } from './connection.ts';
 import { CLOSE } from './protocol.ts';
 import { sendError } from '../http/errors.ts';
@@ -26,7 +27,7 @@ export function originAllowed(request: FastifyRequest, allowed: string[]): boole
   }
 }
 
-export async function wsRoutes(app: FastifyInstance): Promise<void> {
+async function routes(app: FastifyInstance): Promise<void> {
   const { config, metrics } = app;
   const connections = app.connections.live;
 
@@ -103,3 +104,6 @@ export async function wsRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 }
+
+/** Encapsulated (its hooks and limits stay its own), refused at boot without the services it uses. */
+export const wsRoutes = fp(routes, { name: 'ws-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'metrics', 'connections'] });
