@@ -7,18 +7,16 @@
 // queued analyses, let bot moves in flight be stored, let the leases go, close the sockets with
 // 1001 (ws/plugin.ts), then close the games, the pool, the store and the metrics.
 
-import rateLimit from '@fastify/rate-limit';
-import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import { CodedError } from './errors.ts';
 import type { GameStore } from './games/store.ts';
 import { analysisRoutes } from './http/analysis.ts';
 import { clientRoutes } from './http/client.ts';
-import { clientErrorHandler, installErrorHandling, onRouterError } from './http/errors.ts';
+import { clientErrorHandler, onRouterError } from './http/errors.ts';
 import { gameRoutes } from './http/games.ts';
 import { opsRoutes } from './http/ops.ts';
+import { httpSetup } from './http/setup.ts';
 import { buildValidator } from './http/validation.ts';
 import { createLogger } from './log.ts';
 import { analysisPlugin } from './plugins/analysis.ts';
@@ -32,7 +30,6 @@ import { poolPlugin } from './plugins/pool.ts';
 import { readinessPlugin } from './plugins/readiness.ts';
 import { storePlugin } from './plugins/store.ts';
 import { wsRoutes } from './ws/plugin.ts';
-import { PROTOCOL_VERSION } from './ws/protocol.ts';
 
 export interface BuildOptions {
   logger?: Logger;
@@ -75,23 +72,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     throw e;
   }
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Tessera game server', version: `1.0.0 (WebSocket protocol v${PROTOCOL_VERSION})`, description: 'HTTP API; play happens over the WebSocket at /ws (docs/PROTOCOL.md).' },
-      tags: [{ name: 'games' }, { name: 'play' }, { name: 'ops' }],
-    },
-  });
-  installErrorHandling(app);
-  // Per-route limits only (the routes that create state say theirs); probes and reads are free.
-  await app.register(rateLimit, {
-    global: false,
-    errorResponseBuilder: (_request, context) => new CodedError('too_many_requests', `at most ${context.max} of these a minute from one address; retry in ${Math.ceil(context.ttl / 1000)} s`),
-  });
+  await app.register(httpSetup);
   await app.register(opsRoutes);
   await app.register(gameRoutes);
   await app.register(analysisRoutes);
   await app.register(wsRoutes);
   await app.register(clientRoutes);
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }
