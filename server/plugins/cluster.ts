@@ -58,14 +58,13 @@ export const relayPlugin = fp(
             store: cluster,
             games: app.games,
             log: (app.log as Logger).child({ component: 'relay' }),
-            accept: (socket, log) => connections.accept(socket, log),
+            // A game that moved on from here is followed through the same relay.
+            accept: (socket, log) => connections.accept(socket, log, relay),
             maxBufferedBytes: config.maxBufferedBytes,
           })
         : null;
     app.decorate('relay', relay);
     if (!relay) return;
-    // Relayed connections are served with the same relay: a game that moved on is followed.
-    connections.relay = relay;
     try {
       await relay.start();
     } catch (e) {

@@ -15,8 +15,6 @@ import { Connection, type ConnectionOptions, type WebSocket } from '../ws/connec
 export class Connections {
   /** Sockets served at /ws. */
   readonly live = new Set<Connection>();
-  /** In a cluster with Redis: a connection whose game another instance plays goes there. */
-  relay: Relay | null = null;
   private readonly policy: Omit<ConnectionOptions, 'log' | 'relay'>;
 
   constructor(games: GameService, metrics: Metrics, config: Config, instance: string | null) {
@@ -34,9 +32,10 @@ export class Connections {
     };
   }
 
-  /** Serves `socket` (a /ws socket or a relayed one) as a connection of this instance. */
-  accept(socket: WebSocket, log: Logger): Connection {
-    return new Connection(socket, { ...this.policy, log, ...(this.relay ? { relay: this.relay } : {}) });
+  /** Serves `socket` (a /ws socket or a relayed one) as a connection of this instance; with a
+   * relay (a cluster with Redis), a hello for a game another instance plays goes there. */
+  accept(socket: WebSocket, log: Logger, relay: Relay | null): Connection {
+    return new Connection(socket, { ...this.policy, log, ...(relay ? { relay } : {}) });
   }
 
   get count(): number {

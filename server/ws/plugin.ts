@@ -94,7 +94,7 @@ async function routes(app: FastifyInstance): Promise<void> {
         if (left > 0) perAddress.set(request.ip, left);
         else perAddress.delete(request.ip);
       });
-      const conn = app.connections.accept(socket, request.log as Logger);
+      const conn = app.connections.accept(socket, request.log as Logger, app.relay);
       connections.add(conn);
       metrics.sockets.set(connections.size);
       conn.socket.on('close', () => {
@@ -106,4 +106,4 @@ async function routes(app: FastifyInstance): Promise<void> {
 }
 
 /** Encapsulated (its hooks and limits stay its own), refused at boot without the services it uses. */
-export const wsRoutes = fp(routes, { name: 'ws-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'metrics', 'connections'] });
+export const wsRoutes = fp(routes, { name: 'ws-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'metrics', 'connections', 'relay'] });
