@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     );
   }
   try {
-    await app.tessera.poolStarted;
+    await app.poolStarted;
   } catch {
     // Already logged with its cause; a server whose bots cannot move must not run.
     await app.close().catch(() => {});

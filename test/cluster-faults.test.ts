@@ -255,7 +255,7 @@ test('the seat and welcome answers name the instance playing the game; the shipp
     for (let i = 0; i < 4; i++) sockets.push(await Client.join(`ws://127.0.0.1:${port}/ws?instance=tessera-a`, id, grant.body.token));
     assert.ok(sockets.every((c) => c.welcome.instance === 'tessera-a'));
     assert.match((await get(b.base, '/metrics')).body, /tessera_cluster_relayed_connections 0\b/, 'none relayed through b');
-    assert.equal(a.app.tessera.socketCount(), 4);
+    assert.equal(a.app.connections.count, 4);
   } finally {
     for (const c of sockets) c.close();
     proxy.kill('SIGKILL');

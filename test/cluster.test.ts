@@ -178,7 +178,7 @@ test('with Redis, any instance serves any game: two people, each connected to a 
     const onA = await Client.join(a.ws, id, ann.body.token);
     const onB = await Client.join(b.ws, id, bea.body.token);
     assert.equal(onB.welcome.seat, 1);
-    assert.equal(await b.app.tessera.games.get(id).catch((e: Error) => e.name), 'GameElsewhereError', 'b relays; a plays');
+    assert.equal(await b.app.games.get(id).catch((e: Error) => e.name), 'GameElsewhereError', 'b relays; a plays');
     assert.match((await get(b.base, '/metrics')).body, /tessera_cluster_relayed_connections 1\b/);
     const done = await playUntilOver(
       new Map([
@@ -243,7 +243,7 @@ test('an owner that missed its renewals loses its game: the taker plays it, the 
     // a misses its renewals (a long pause): its leases run out, and another instance takes the
     // games (b, asked now, unless c's own scan came first).
     await db.query("UPDATE games SET lease_until = now() - interval '1 second' WHERE id = ANY($1)", [[id, open]]);
-    await b.app.tessera.leases!.scan();
+    await b.app.leases!.scan();
     let owner = '';
     for (let i = 0; i < 30 && !['slow-b', 'slow-c'].includes(owner); i++) {
       owner = (await db.query('SELECT owner FROM games WHERE id = $1', [id])).rows[0].owner;
@@ -255,7 +255,7 @@ test('an owner that missed its renewals loses its game: the taker plays it, the 
     const stored = (await db.query('SELECT owner, holders FROM games WHERE id = $1', [open])).rows[0];
     assert.deepEqual([stored.owner === 'slow-a', stored.holders[0].name], [false, 'Di']);
     // a comes back: its renewal finds the game taken at a newer epoch and drops it.
-    await a.app.tessera.leases!.renew();
+    await a.app.leases!.renew();
     assert.equal((await player.closedWith(2000)).code, 1012);
     assert.equal((await watcher.closedWith(3000)).code, 1012, 'the relay noticed the owner changed');
     // Reconnecting to a is relayed to b, which plays the game now; its bot answers there.

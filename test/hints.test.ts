@@ -22,7 +22,7 @@ test('a hint flood from one seat: one search per turn, new games and readiness u
   const logLines: string[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => logLines.push(line) });
   const server = await startServer({ maxQueue: 8, logLevel: 'info' }, true, { logger });
-  const { pool } = server.app.tessera;
+  const { pool } = server.app;
   let flooding = true;
   let sampler: NodeJS.Timeout | undefined;
   const sockets: Client[] = [];
@@ -105,14 +105,14 @@ test('a hint flood from one seat: one search per turn, new games and readiness u
 
 test('a hint waits behind bot moves and answers hint_busy (retryable) when no worker is free in time', async () => {
   const server = await startServer({ hintWaitMs: 200 });
-  const { pool } = server.app.tessera;
+  const { pool } = server.app;
   try {
     const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], undefined, { hints: true });
     const ann = await Client.join(server.ws, id, tokens.get(0));
     const view = (await ann.latestState((f) => f.view.legal, 20_000)).view;
     // Bot searches keep the only worker busy well past the hint's wait: 40 warm expert searches
     // of the opening take ~25 ms each on a quiet machine, longer on a loaded one.
-    const room = await server.app.tessera.games.get(id);
+    const room = await server.app.games.get(id);
     const busy = Array.from({ length: 40 }, (_, i) => pool.search({ state: room!.state.buffer.slice(0), level: 'expert', seed: i, deadline: Date.now() + 5000 }).catch(() => null));
     ann.send({ type: 'hint', turn: view.turn, id: 'h' });
     const refused = await ann.next((f) => f.type === 'error' || f.type === 'hint', 20_000);

@@ -33,7 +33,7 @@ test('ready only after every worker is warm; games are refused with 503 before',
     assert.equal(refused.status, 503);
     assert.equal(refused.headers.get('retry-after'), '5');
     assert.equal((await get(server.base, '/healthz')).status, 200, 'alive while warming');
-    await server.app.tessera.poolStarted;
+    await server.app.poolStarted;
     assert.equal((await get(server.base, '/readyz')).status, 200);
     const pool = (await get(server.base, '/api/pool')).body;
     assert.equal(pool.workers.length, 2, 'one warm-up per worker');

@@ -86,7 +86,7 @@ before(async () => {
   app = await buildApp(testConfig({ maxGames: 2, maxAnalyses: 0, allowedOrigins: ['https://play.example'], wsPerIp: 1 }), { store });
   app.addHook('preClose', () => holdClose);
   await app.listen({ port: 0, host: '127.0.0.1' });
-  await app.tessera.poolStarted;
+  await app.poolStarted;
 });
 
 let closed = false;
@@ -109,7 +109,7 @@ test('every HTTP error code of the catalogue answers with its status and the one
   expect('not_found', await ask(json('GET', '/nope')));
   expect('unknown_game', await ask(json('GET', '/api/games/nope')));
   expect('no_analysis', await ask(json('GET', `/api/games/${pair}/analysis`)));
-  const limit = app.tessera.config.createsPerMinute;
+  const limit = app.config.createsPerMinute;
   let limited: Answer | undefined;
   for (let i = 0; i <= limit; i++) limited = await ask(json('POST', '/api/games/nope/analysis', undefined, '10.0.0.7'));
   expect('too_many_requests', limited!);

@@ -46,7 +46,7 @@ test('a person plays a bot over WebSocket to the final scores', async () => {
   assert.ok(pool.body.counters.botMoves.search > 30, 'bot moves came from the pool');
   // The route's response schema drops nothing the pool reports (fastify serialises with it).
   const served = fieldPaths(pool.body);
-  for (const path of fieldPaths(server.app.tessera.pool.summary())) assert.ok(served.has(path), `/api/pool serves ${path}`);
+  for (const path of fieldPaths(server.app.pool.summary())) assert.ok(served.has(path), `/api/pool serves ${path}`);
   assert.ok(served.has('tasks.cpuMs.p99') && served.has('eventLoop.lastMinute.delayMs.max') && served.has('counters.botMoves.search'));
   me.close();
 });

@@ -43,7 +43,7 @@ export interface Running {
 export async function startServer(overrides: Partial<Config> = {}, waitForPool = true, options: BuildOptions = {}): Promise<Running> {
   const app = await buildApp(testConfig(overrides), options);
   await app.listen({ port: 0, host: '127.0.0.1' });
-  if (waitForPool) await app.tessera.poolStarted;
+  if (waitForPool) await app.poolStarted;
   const { port } = app.server.address() as { port: number };
   return { app, base: `http://127.0.0.1:${port}`, ws: `ws://127.0.0.1:${port}/ws` };
 }

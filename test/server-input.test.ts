@@ -59,7 +59,7 @@ function assertCatalogued(answer: { status: number; text: string }, what: string
 }
 
 test('bodies are not coerced: a wrong type is a 400 bad_request and creates nothing; well-typed bodies work', async () => {
-  const { games } = server.app.tessera;
+  const { games } = server.app;
   const { id: joinable } = (await post(server.base, '/api/games', { seats: [person, person] })).body;
   const mistyped: [string, string, unknown][] = [
     ['clock.turnSeconds true', '/api/games', { seats: [person, bot], clock: { turnSeconds: true } }],

@@ -1,19 +1,22 @@
 // Game analysis over HTTP: ask for it, read it (or its progress), and follow it as server-sent
 // events. The work itself runs on idle bot workers (server/analysis/service.ts).
 
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { CodedError } from '../errors.ts';
 import { DamagedGameError } from '../games/store.ts';
 import { IdParams } from '../wire/api.ts';
 import { AnalysisAnswer, AnalysisProgress, GameAnalysis } from '../wire/analysis.ts';
 
 const error = { $ref: 'Error#' } as const;
-type Id = { Params: IdParams };
 /** SSE comment lines keep proxies from closing a quiet stream. */
 const KEEPALIVE_MS = 15_000;
 
-export async function analysisRoutes(app: FastifyInstance): Promise<void> {
-  const { games, analysis, config } = app.tessera;
+async function routes(root: FastifyInstance): Promise<void> {
+  // Requests and replies typed from the route schemas.
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const { games, analysis, config } = app;
   const streams = new Set<() => void>();
   // Open event streams would hold the server's close: end them first.
   app.addHook('preClose', async () => {
@@ -35,7 +38,7 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
     throw new CodedError('no_analysis', 'this game has not been analysed: POST /api/games/{id}/analysis first');
   };
 
-  app.post<Id>(
+  app.post(
     '/api/games/:id/analysis',
     {
       schema: {
@@ -52,11 +55,13 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
       if (known && known.status !== 'failed') return reply.code(known.status === 'done' ? 200 : 202).send(known);
       // A full queue throws AnalysisQueueFullError: 429 with Retry-After.
       const answer = analysis.request(id, await finishedRecord(id)) ?? (await analysis.status(id));
-      return reply.code(answer?.status === 'done' ? 200 : 202).send(answer);
+      // A queued job is answered as running until its result is stored: never nothing.
+      if (!answer) throw new Error(`analysis of ${id} queued but not found`);
+      return reply.code(answer.status === 'done' ? 200 : 202).send(answer);
     },
   );
 
-  app.get<Id>(
+  app.get(
     '/api/games/:id/analysis',
     {
       schema: {
@@ -69,7 +74,7 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
     async (request) => (await analysis.status(request.params.id)) ?? unknownOrNotAsked(request.params.id),
   );
 
-  app.get<Id>(
+  app.get(
     '/api/games/:id/analysis/events',
     {
       schema: {
@@ -108,3 +113,6 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 }
+
+/** Encapsulated (its hooks and limits stay its own), refused at boot without the services it uses. */
+export const analysisRoutes = fp(routes, { name: 'analysis-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'games', 'analysis'] });

@@ -45,7 +45,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     // streak), a damaged game once when it is set aside (GameService), a refusal is the client's.
     if (err instanceof CodedError && isHttpCode(err.code)) {
       if (err.code === 'overloaded') {
-        app.tessera.metrics.shed.inc({ what: 'create_game' });
+        app.metrics.shed.inc({ what: 'create_game' });
         request.log.warn({ reason: err.message }, 'request shed');
       }
       return sendError(reply, err.code, err.clientMessage, err.retryAfterSeconds);

@@ -1,7 +1,9 @@
 // Game HTTP API: create a game, list open ones, take a seat, a game's public summary, and a
 // finished game's record.
 
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { BOT_LEVELS } from '../../bot-engine/bots/levels.ts';
 import { MAX_PLAYERS } from '../../bot-engine/state.ts';
 import type { Room } from '../games/room.ts';
@@ -15,7 +17,6 @@ import { CreateGameBody, FinishedGames, FinishedGamesQuery, GameRecordReply, Gam
 
 const error = { $ref: 'Error#' } as const;
 const errors = { 400: error, 404: error, 409: error } as const;
-type Id = { Params: IdParams };
 
 function summary(room: ReadableGame): GameSummary {
   const view = room.view(null);
@@ -36,11 +37,13 @@ function summary(room: ReadableGame): GameSummary {
   };
 }
 
-export async function gameRoutes(app: FastifyInstance): Promise<void> {
-  const { games, config, relay } = app.tessera;
+async function routes(root: FastifyInstance): Promise<void> {
+  // Requests and replies typed from the route schemas.
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const { games, config, relay } = app;
   /** The instance that plays a game a seat was just taken in: the owner that answered, or this one. */
   const playedOn = (answer: object): { instance?: string } => {
-    const instance = ('instance' in answer && typeof answer.instance === 'string' ? answer.instance : null) ?? app.tessera.instance;
+    const instance = ('instance' in answer && typeof answer.instance === 'string' ? answer.instance : null) ?? app.cluster?.instance ?? null;
     return instance ? { instance } : {};
   };
   // Each route that creates state allows so many calls a minute per client address.
@@ -63,7 +66,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     }
   };
 
-  app.post<{ Body: CreateGameBody }>(
+  app.post(
     '/api/games',
     {
       schema: {
@@ -88,13 +91,13 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Querystring: OpenGamesQuery }>(
+  app.get(
     '/api/games',
     { schema: { tags: ['games'], summary: 'Games created as listed that have an open seat, newest first', querystring: OpenGamesQuery, response: { 200: OpenGames } } },
-    async (request): Promise<OpenGames> => ({ games: (await games.open(request.query.limit)).map(summary) }),
+    async (request) => ({ games: (await games.open(request.query.limit)).map(summary) }),
   );
 
-  app.post<Id & { Body: JoinBody }>(
+  app.post(
     '/api/games/:id/seats',
     {
       schema: {
@@ -123,11 +126,11 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       return reply
         .code(201)
         .header('cache-control', 'no-store')
-        .send({ gameId: id, seat: result.seat, token: result.token, ...playedOn(result) } satisfies SeatGrant);
+        .send({ gameId: id, seat: result.seat, token: result.token, ...playedOn(result) });
     },
   );
 
-  app.get<{ Querystring: FinishedGamesQuery }>(
+  app.get(
     '/api/games/finished',
     {
       schema: {
@@ -137,7 +140,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: FinishedGames, 400: error },
       },
     },
-    async (request): Promise<FinishedGames> => {
+    async (request) => {
       try {
         return await games.finished(request.query);
       } catch (e) {
@@ -147,7 +150,7 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<Id & { Body: RematchBody }>(
+  app.post(
     '/api/games/:id/rematch',
     {
       schema: {
@@ -176,11 +179,11 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<Id>('/api/games/:id', { schema: { tags: ['games'], summary: "A game's public summary", params: IdParams, response: { 200: GameSummary, ...errors, 503: error } } }, async (request) =>
+  app.get('/api/games/:id', { schema: { tags: ['games'], summary: "A game's public summary", params: IdParams, response: { 200: GameSummary, ...errors, 503: error } } }, async (request) =>
     summary(await readable(request.params.id)),
   );
 
-  app.get<Id>(
+  app.get(
     '/api/games/:id/record',
     {
       schema: {
@@ -198,3 +201,6 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 }
+
+/** Encapsulated (its hooks and limits stay its own), refused at boot without the services it uses. */
+export const gameRoutes = fp(routes, { name: 'game-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'games', 'cluster', 'relay'] });

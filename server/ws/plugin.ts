@@ -5,11 +5,11 @@
 import websocket from '@fastify/websocket';
 import type { Logger } from 'pino';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Connection, type ConnectionOptions, type WebSocket } from './connection.ts';
-import type { Tessera } from '../app.ts';
+import fp from 'fastify-plugin';
+import type { WebSocket } from './connection.ts';
 import { CLOSE } from './protocol.ts';
 import { sendError } from '../http/errors.ts';
-import { CauseBudgets, LogBudget } from '../log.ts';
+import { LogBudget } from '../log.ts';
 
 /** Browsers send Origin; other clients usually do not, and are allowed. With no allow-list,
  * a browser page must come from this server's own scheme and host (the scheme from
@@ -27,32 +27,9 @@ export function originAllowed(request: FastifyRequest, allowed: string[]): boole
   }
 }
 
-/** Lines a client can make connections log, per instance: one per cause a minute. */
-const clientLogs = new WeakMap<Tessera, CauseBudgets>();
-
-/** What every connection of this instance is held to (a relayed one included). */
-export function connectionOptions(tessera: Tessera, log: Logger): ConnectionOptions {
-  const { config } = tessera;
-  const logBudget = clientLogs.get(tessera) ?? new CauseBudgets(1, 60_000);
-  clientLogs.set(tessera, logBudget);
-  return {
-    games: tessera.games,
-    metrics: tessera.metrics,
-    log,
-    logBudget,
-    maxMessageBytes: config.wsMaxMessageBytes,
-    messagesPerSecond: config.wsMessagesPerSecond,
-    burst: config.wsBurst,
-    maxBufferedBytes: config.maxBufferedBytes,
-    watchersPerGame: config.watchersPerGame,
-    ...(tessera.relay ? { relay: tessera.relay } : {}),
-    ...(tessera.instance ? { instance: tessera.instance } : {}),
-  };
-}
-
-export async function wsRoutes(app: FastifyInstance): Promise<void> {
-  const { config, metrics } = app.tessera;
-  const connections = app.tessera.connections;
+async function routes(app: FastifyInstance): Promise<void> {
+  const { config, metrics } = app;
+  const connections = app.connections.live;
 
   // Runs before @fastify/websocket's own preClose (registered after this), so peers get 1001.
   app.addHook('preClose', async () => {
@@ -117,7 +94,7 @@ export async function wsRoutes(app: FastifyInstance): Promise<void> {
         if (left > 0) perAddress.set(request.ip, left);
         else perAddress.delete(request.ip);
       });
-      const conn = new Connection(socket, connectionOptions(app.tessera, request.log as Logger));
+      const conn = app.connections.accept(socket, request.log as Logger, app.relay);
       connections.add(conn);
       metrics.sockets.set(connections.size);
       conn.socket.on('close', () => {
@@ -127,3 +104,6 @@ export async function wsRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 }
+
+/** Encapsulated (its hooks and limits stay its own), refused at boot without the services it uses. */
+export const wsRoutes = fp(routes, { name: 'ws-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'metrics', 'connections', 'relay'] });

@@ -62,7 +62,7 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
   const serve = async (on: number): Promise<FastifyInstance> => {
     const started = await buildApp(config);
     await started.listen({ port: on, host: '127.0.0.1' });
-    await started.tessera.poolStarted;
+    await started.poolStarted;
     return started;
   };
   let app = await serve(0);

@@ -1,0 +1,29 @@
+// What every route shares: the OpenAPI document (served at /openapi.json), the one error shape
+// with its status from the catalogue, and per-route rate limits.
+
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { CodedError } from '../errors.ts';
+import { PROTOCOL_VERSION } from '../ws/protocol.ts';
+import { installErrorHandling } from './errors.ts';
+
+async function setup(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Tessera game server', version: `1.0.0 (WebSocket protocol v${PROTOCOL_VERSION})`, description: 'HTTP API; play happens over the WebSocket at /ws (docs/PROTOCOL.md).' },
+      tags: [{ name: 'games' }, { name: 'play' }, { name: 'ops' }],
+    },
+  });
+  installErrorHandling(app);
+  // Per-route limits only (the routes that create state say theirs); probes and reads are free.
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => new CodedError('too_many_requests', `at most ${context.max} of these a minute from one address; retry in ${Math.ceil(context.ttl / 1000)} s`),
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+/** Not encapsulated: the routes registered after it are documented, shaped and limited by it. */
+export const httpSetup = fp(setup, { name: 'http-setup', fastify: '5.x', dependencies: ['metrics'] });
