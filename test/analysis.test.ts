@@ -123,16 +123,16 @@ test('HTTP: analyse a finished game, follow it as server-sent events, read it ba
     const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
     const ann = await Client.join(server.ws, id, tokens.get(0));
     for (let turn = 0; turn < 6; ) {
-      const view = (await ann.latestState((f) => f.view.currentSeat === 0 && f.view.legal && f.view.turn >= turn, 20_000)).view;
+      const view = (await ann.latestState((f) => f.view.currentSeat === 0 && f.view.legal && f.view.turn >= turn, 60_000)).view;
       const p = view.legal[0];
       ann.send({ type: 'move', turn: view.turn, move: { x: p.x, y: p.y, rotation: p.rotation, meeple: null } });
-      turn = (await ann.latestState((f) => f.view.turn > view.turn, 20_000)).view.turn;
+      turn = (await ann.latestState((f) => f.view.turn > view.turn, 60_000)).view.turn;
     }
     assert.equal((await post(server.base, `/api/games/${id}/analysis`, {})).status, 409, 'not before the game is over');
     assert.equal((await get(server.base, `/api/games/${id}/analysis`)).body.code, 'no_analysis');
     const watcher = await Client.join(server.ws, id);
     ann.close();
-    await watcher.latestState((f) => f.view.status === 'finished', 20_000);
+    await watcher.latestState((f) => f.view.status === 'finished', 60_000);
     watcher.close();
     const record = (await get(server.base, `/api/games/${id}/record`)).body;
     const placements = record.moves.filter((m: object) => !('discard' in m)).length;
