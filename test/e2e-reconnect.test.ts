@@ -5,10 +5,13 @@
 // test-results/e2e/.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
 import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
 import { createGame, type Running, startServer } from './server-helpers.ts';
 import { type E2E, shot, startE2E, waitMyTurn } from './support/e2e.ts';
+import { CHROMIUM, needing, POSTGRES } from './support/needs.ts';
+
+// Without Chromium or PostgreSQL, skipped with one line; under CI=true it fails.
+const { test, before, after } = needing([CHROMIUM, POSTGRES]);
 
 let postgres: PrivatePostgres;
 let owner: Running;

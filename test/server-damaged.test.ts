@@ -8,17 +8,19 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { pino } from 'pino';
-import { legalPlacements, newGame, playMove, tileName } from '../bot-engine/game.ts';
+import { newGame } from '../bot-engine/game.ts';
 import type { RecordMove } from '../bot-engine/record.ts';
-import { Rng } from '../bot-engine/rng.ts';
 import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
+import { needing, POSTGRES } from './support/needs.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
 import type { GameStore } from '../server/games/store.ts';
-import { Client, get, post, type Running, startServer, twoPeopleSetup } from './server-helpers.ts';
+import { Client, get, post, randomRecordMoves, type Running, startServer, twoPeopleSetup } from './server-helpers.ts';
+
+// Without PostgreSQL installed, its PostgreSQL tests are skipped (the others run); under CI=true they fail.
+const { test, before, after, skip: noPostgres } = needing([POSTGRES], (name) => name.startsWith('postgres'));
 
 const TOKEN = 'good-seat-token';
 const tokenHash = createHash('sha256').update(TOKEN).digest('hex');
@@ -30,18 +32,7 @@ const holders = () => [
 /** `n` legal moves of the game `setup` deals (the record a server would have stored). */
 function legalMoves(id: string, n: number): RecordMove[] {
   const setup = twoPeopleSetup(id);
-  const state = newGame({ players: 2, rules: setup.rules, seed: setup.seed });
-  const random = new Rng(7);
-  const moves: RecordMove[] = [];
-  while (moves.length < n) {
-    const tile = tileName(state.currentTile);
-    const options = legalPlacements(state);
-    const p = options[random.below(options.length)];
-    const outcome = playMove(state, { x: p.x, y: p.y, rotation: p.rotation, meeple: null });
-    if ('error' in outcome) throw new Error(outcome.error);
-    moves.push({ tile, ...outcome.move }, ...outcome.discarded.map((d) => ({ discard: d })));
-  }
-  return moves;
+  return randomRecordMoves(newGame({ players: 2, rules: setup.rules, seed: setup.seed }), 7, n);
 }
 
 /** Stores the games every variant starts from: good ones and those about to be damaged. */
@@ -123,7 +114,7 @@ test('sqlite: a game whose stored data does not parse or replay is set aside; th
 
 let postgres: PrivatePostgres;
 before(async () => {
-  postgres = await startPostgres();
+  if (!noPostgres) postgres = await startPostgres();
 });
 after(() => postgres?.stop());
 

@@ -11,6 +11,10 @@ import { pino } from 'pino';
 import { Metrics } from '../server/metrics.ts';
 import { BotPool } from '../server/pool/pool.ts';
 import type { GameSetup } from '../server/games/store.ts';
+import { legalPlacements, playMove, tileName } from '../bot-engine/game.ts';
+import type { RecordMove } from '../bot-engine/record.ts';
+import { Rng } from '../bot-engine/rng.ts';
+import type { GameState } from '../bot-engine/state.ts';
 
 export { createGame } from '../bench/lib/game-client.ts';
 export { Client };
@@ -125,3 +129,19 @@ export const twoPeopleSetup = (id: string): GameSetup => ({
   clock: { turnSeconds: null, graceSeconds: 60 },
   standIn: 'heuristic',
 });
+
+/** Random legal placements (no followers) played on `state`, as the record entries a server would
+ * store, until there are `n` of them or the game is over. */
+export function randomRecordMoves(state: GameState, seed: number, n = Number.POSITIVE_INFINITY): RecordMove[] {
+  const random = new Rng(seed);
+  const moves: RecordMove[] = [];
+  while (moves.length < n && !state.finished) {
+    const tile = tileName(state.currentTile);
+    const options = legalPlacements(state);
+    const p = options[random.below(options.length)];
+    const outcome = playMove(state, { x: p.x, y: p.y, rotation: p.rotation, meeple: null });
+    if ('error' in outcome) throw new Error(outcome.error);
+    moves.push({ tile, ...outcome.move }, ...outcome.discarded.map((d) => ({ discard: d })));
+  }
+  return moves;
+}

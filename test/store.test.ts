@@ -11,14 +11,14 @@ import { SqliteStore } from '../server/games/sqlite-store.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
 import { needing, POSTGRES } from './support/needs.ts';
+import { randomRecordMoves } from './server-helpers.ts';
 import type { RecordMove } from '../bot-engine/record.ts';
 import { pino } from 'pino';
 import { GameService } from '../server/games/service.ts';
 import type { BotMover } from '../server/games/room.ts';
 import { Metrics } from '../server/metrics.ts';
 import { DatabaseSync } from 'node:sqlite';
-import { legalPlacements, newGame, playMove, tileName } from '../bot-engine/game.ts';
-import { Rng } from '../bot-engine/rng.ts';
+import { newGame } from '../bot-engine/game.ts';
 import { once } from 'node:events';
 import { toRecord } from '../bot-engine/record.ts';
 import { AnalysisService } from '../server/analysis/service.ts';
@@ -201,16 +201,7 @@ test('sqlite store: a database from before final scores were stored is migrated,
     CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games (id), seq INTEGER NOT NULL, move TEXT NOT NULL, PRIMARY KEY (game_id, seq)) STRICT, WITHOUT ROWID;
     CREATE TABLE seat_names (game_id TEXT NOT NULL REFERENCES games (id), seat INTEGER NOT NULL, name TEXT NOT NULL COLLATE NOCASE, PRIMARY KEY (game_id, seat)) STRICT, WITHOUT ROWID;`);
   const state = newGame({ players: 2, seed: 'legacy' });
-  const random = new Rng(3);
-  const moves: RecordMove[] = [];
-  while (!state.finished) {
-    const tile = tileName(state.currentTile);
-    const options = legalPlacements(state);
-    const p = options[random.below(options.length)];
-    const outcome = playMove(state, { x: p.x, y: p.y, rotation: p.rotation, meeple: null });
-    if ('error' in outcome) throw new Error(outcome.error);
-    moves.push({ tile, ...outcome.move }, ...outcome.discarded.map((d) => ({ discard: d })));
-  }
+  const moves = randomRecordMoves(state, 3);
   old.prepare('INSERT INTO games VALUES (?, ?, ?, ?, ?, 1, ?)').run(
     'old',
     'then',
