@@ -118,7 +118,8 @@ const result = {
   fullGcs: full.length,
   fullGcsPerS: round(full.length / seconds, 2),
   fullGcPauseMs: { mean: round(full.reduce((s, g) => s + g.pauseMs, 0) / Math.max(1, full.length), 2), max: Math.max(0, ...full.map((g) => g.pauseMs)) },
-  isolatesSeen: new Set(gcs.map((g) => g.isolate)).size,
+  /** Every isolate's full GCs over the whole run, the main one first (the rest are workers). */
+  fullGcsByIsolate: Object.fromEntries([...new Set(gcs.map((g) => g.isolate))].map((i) => [i, gcs.filter((g) => g.isolate === i && g.kind === 'Mark-Compact').length])),
   loopWorstWindowP99Ms: loop.loopP99Ms,
   loopMedianWindowP99Ms: loop.loopP99Median,
   loopMaxMs: loop.loopMaxMs,
