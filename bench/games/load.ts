@@ -26,8 +26,9 @@ export interface LoadOptions {
   /** Games still running this long after `seconds` are abandoned (closed), ms. */
   graceMs: number;
   seed: number;
-  /** Called with the elapsed ms every second (for phases such as a concurrent HTTP load). */
-  onTick?: (elapsedMs: number) => void;
+  /** Called with the elapsed ms and the moves played so far every second (for phases such as a
+   * concurrent HTTP load, or a measured window). */
+  onTick?: (elapsedMs: number, moves: { person: number; bot: number }) => void;
   /** Read /api/pool only at these times (ms from the start): each read covers the time since
    * the previous one (the server resets its event-loop histogram when read). Default: every
    * ~1.05 s. */
@@ -212,7 +213,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
         while (sampling && now() < next) await sleep(Math.min(250, next - now()));
         if (!sampling) break;
       } else await sleep(1050);
-      o.onTick?.(now());
+      o.onTick?.(now(), { person: res.personMoves, bot: res.botMoves });
       const p = await poolSummary(o.url);
       if (o.pid !== null) {
         const s = sampleProc(o.pid);

@@ -40,13 +40,21 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export interface ServerPlace {
+  /** A checkout whose dist/server/main.js to run (default: this one), e.g. another commit's build. */
+  root?: string;
+  /** Node flags before the entry point, e.g. ['--trace-gc']. */
+  nodeArgs?: string[];
+}
+
+export async function startServer(env: Record<string, string> = {}, place: ServerPlace = {}): Promise<RunningServer> {
+  const root = place.root ?? repoRoot;
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-'));
   const logFile = join(dir, 'server.log');
   const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [serverMain], {
-    cwd: repoRoot,
+  const child = spawn(process.execPath, [...(place.nodeArgs ?? []), place.root ? join(root, 'dist', 'server', 'main.js') : serverMain], {
+    cwd: root,
     env: {
       ...process.env,
       NODE_ENV: 'production',

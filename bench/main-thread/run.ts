@@ -1,0 +1,133 @@
+// The server's main thread per move: the games load (people against bots over the WebSocket
+// protocol, bench/games/load.ts) against the server built in a given checkout, run with
+// --trace-gc. Over a measured window it reads the main thread's CPU only (/proc/<pid>/task/<pid>,
+// not the worker threads), the moves played, the main isolate's full GCs, and the event loop's
+// worst ~1 s p99 from /api/pool. Run it against two builds to compare them.
+//
+//   node bench/main-thread/run.ts <checkout with dist/server built> [--people=200] [--from=20] [--to=80]
+
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runLoad, windowStats } from '../games/load.ts';
+import { machine, machineLine } from '../lib/proc.ts';
+import { startServer } from '../lib/server.ts';
+import { progress, round } from '../lib/stats.ts';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { people: { type: 'string', default: '200' }, from: { type: 'string', default: '20' }, to: { type: 'string', default: '80' } },
+});
+const root = resolve(positionals[0] ?? '.');
+const people = Number(values.people);
+const fromMs = Number(values.from) * 1000;
+const toMs = Number(values.to) * 1000;
+
+const TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+const statFields = (path: string): string[] => {
+  const stat = readFileSync(path, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+};
+
+/** CPU seconds of the main thread (its thread id is the process id): utime + stime. */
+const mainThreadCpuS = (pid: number): number => {
+  const f = statFields(`/proc/${pid}/task/${pid}/stat`);
+  return (Number(f[11]) + Number(f[12])) / TICKS_PER_S;
+};
+
+/** How long the process has run, ms: --trace-gc stamps count from (about) its start. */
+const processAgeMs = (pid: number): number => {
+  const startedS = Number(statFields(`/proc/${pid}/stat`)[19]) / TICKS_PER_S;
+  return (Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) - startedS) * 1000;
+};
+
+const botMovesServed = async (url: string): Promise<number> => {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('tessera_bot_moves_total'))
+    .reduce((n, l) => n + Number(l.split(' ').at(-1)), 0);
+};
+
+interface Edge {
+  atMs: number;
+  ageMs: number;
+  cpuS: number;
+  person: number;
+  botSeen: number;
+  botServed: Promise<number>;
+}
+
+progress(`main thread: ${people} people vs hard bots against ${root}, window ${fromMs / 1000}–${toMs / 1000} s`);
+const m0 = machine();
+const server = await startServer({}, { root, nodeArgs: ['--trace-gc'] });
+const edges: Edge[] = [];
+const load = await (async () => {
+  try {
+    return await runLoad({
+      url: server.url,
+      pid: server.pid,
+      people,
+      level: 'hard',
+      thinkMs: [1000, 3000],
+      rampMs: 15_000,
+      seconds: toMs / 1000 + 1,
+      graceMs: 1000,
+      seed: 11,
+      onTick: (ms, moves) => {
+        if (edges.length < 2 && ms >= (edges.length === 0 ? fromMs : toMs)) {
+          edges.push({ atMs: ms, ageMs: processAgeMs(server.pid), cpuS: mainThreadCpuS(server.pid), person: moves.person, botSeen: moves.bot, botServed: botMovesServed(server.url) });
+        }
+      },
+    });
+  } finally {
+    await server.stop();
+  }
+})();
+if (edges.length < 2) throw new Error('the run ended before the measured window did');
+const [a, b] = edges;
+const seconds = (b.atMs - a.atMs) / 1000;
+const personMoves = b.person - a.person;
+const botMoves = (await b.botServed) - (await a.botServed);
+const moves = personMoves + botMoves;
+
+// --trace-gc prints every isolate's collections as "[pid:isolate] <ms since start> ms: <kind> ...";
+// the main isolate is the first to collect (while the server loads, before any worker exists).
+const gcs = server
+  .log()
+  .map((l) => /\[\d+:(0x[0-9a-f]+)\]\s+(\d+) ms: (Mark-Compact|Scavenge|Minor Mark-Sweep)[^,]*, (?:pooled: [\d.]+ MB, )?([\d.]+) \//.exec(l))
+  .filter((m) => m !== null)
+  .map((m) => ({ isolate: m[1], atMs: Number(m[2]), kind: m[3], pauseMs: Number(m[4]) }));
+const mainIsolate = gcs[0]?.isolate;
+const full = gcs.filter((g) => g.isolate === mainIsolate && g.kind === 'Mark-Compact' && g.atMs >= a.ageMs && g.atMs < b.ageMs);
+const loop = windowStats(load, a.atMs, b.atMs);
+
+const result = {
+  server: root,
+  machine: machineLine(m0, machine()),
+  windowS: round(seconds, 1),
+  movesPerS: round(moves / seconds, 1),
+  personMoves,
+  botMoves,
+  botMovesSeenByPeople: b.botSeen - a.botSeen,
+  mainThreadCpuS: round(b.cpuS - a.cpuS, 2),
+  mainThreadCores: round((b.cpuS - a.cpuS) / seconds, 3),
+  cpuUsPerMove: Math.round(((b.cpuS - a.cpuS) * 1e6) / moves),
+  fullGcs: full.length,
+  fullGcsPerS: round(full.length / seconds, 2),
+  fullGcPauseMs: { mean: round(full.reduce((s, g) => s + g.pauseMs, 0) / Math.max(1, full.length), 2), max: Math.max(0, ...full.map((g) => g.pauseMs)) },
+  /** Every isolate's full GCs over the whole run, the main one first (the rest are workers). */
+  fullGcsByIsolate: Object.fromEntries([...new Set(gcs.map((g) => g.isolate))].map((i) => [i, gcs.filter((g) => g.isolate === i && g.kind === 'Mark-Compact').length])),
+  loopWorstWindowP99Ms: loop.loopP99Ms,
+  loopMedianWindowP99Ms: loop.loopP99Median,
+  loopMaxMs: loop.loopMaxMs,
+  loopWindows: loop.windows,
+  gamesInWindow: ((g) => [Math.min(...g), Math.max(...g)])(load.windows.filter((w) => w.at >= a.atMs && w.at < b.atMs).map((w) => w.games)),
+  errors: load.errors,
+};
+console.log(JSON.stringify(result, null, 2));
+console.log(
+  `| ${root} | ${result.cpuUsPerMove} | ${result.fullGcsPerS} (pause mean ${result.fullGcPauseMs.mean}, max ${result.fullGcPauseMs.max} ms) | ${result.loopWorstWindowP99Ms} (median window ${result.loopMedianWindowP99Ms}) | ${result.movesPerS} |`,
+);
