@@ -163,9 +163,10 @@ export interface BoardTile {
   rotation: number;
 }
 
-export function boardTiles(s: GameState): BoardTile[] {
+/** The tiles on the board in the order they were placed, from the `from`-th on. */
+export function boardTiles(s: GameState, from = 0): BoardTile[] {
   const out: BoardTile[] = [];
-  for (let p = 0; p < s.placed; p++) out.push({ tile: TILE_NAMES[s.ptype[p]], x: s.px[p], y: s.py[p], rotation: s.prot[p] * 90 });
+  for (let p = from; p < s.placed; p++) out.push({ tile: TILE_NAMES[s.ptype[p]], x: s.px[p], y: s.py[p], rotation: s.prot[p] * 90 });
   return out;
 }
 

@@ -67,7 +67,7 @@ test('illegal, out-of-turn, stale, unauthenticated, malformed and oversize frame
   await rejected(stranger, { type: 'move', turn: 0, move: good }, 'not_joined', id);
   await rejected(stranger, { type: 'hello', v: 1, gameId: id, token: 'not-a-token' }, 'bad_token', id);
   await rejected(stranger, { type: 'hello', v: 1, gameId: 'nope' }, 'unknown_game', id);
-  await rejected(stranger, { type: 'hello', v: 2, gameId: id }, 'unsupported_version', id);
+  await rejected(stranger, { type: 'hello', v: 3, gameId: id }, 'unsupported_version', id);
   stranger.send({ type: 'hello', v: 1, gameId: id });
   assert.equal((await stranger.next((f) => f.type === 'welcome')).seat, null);
   await rejected(stranger, { type: 'move', turn: 0, move: good }, 'not_seated', id);

@@ -34,6 +34,8 @@ export interface LoadOptions {
    * ~1.05 s. */
   pollAtMs?: number[];
   quiet?: boolean;
+  /** The WebSocket protocol version the people speak (default: this checkout's). */
+  protocol?: number;
 }
 
 interface BotMoveSample {
@@ -138,7 +140,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     const started = now();
     let socket: GameSocket;
     try {
-      socket = await GameSocket.join(`${o.url.replace('http', 'ws')}/ws`, game.id, game.tokens.get(0));
+      socket = await GameSocket.join(`${o.url.replace('http', 'ws')}/ws`, game.id, game.tokens.get(0), o.protocol);
     } catch {
       res.errors.wsClosedEarly++;
       return;

@@ -5,6 +5,7 @@
 import type { Placement } from '../../server/wire/game.ts';
 import type { CreateGameBody, SeatRequest } from '../../server/wire/api.ts';
 import { PROTOCOL_VERSION } from '../../server/wire/version.ts';
+import { ViewTracker } from '../../server/wire/delta.ts';
 
 export interface HttpAnswer {
   status: number;
@@ -66,10 +67,15 @@ export function randomMove(legal: Placement[], random: () => number, followerCha
   return { x: p.x, y: p.y, rotation: p.rotation, meeple };
 }
 
-/** One WebSocket connection to /ws, its server frames queued in arrival order. */
+/** One WebSocket connection to /ws, its server frames queued in arrival order. From protocol
+ * version 2 each `delta` is queued as the `state` frame it leads to (a gap asks for a `sync`), so
+ * callers read whole views whichever version the connection speaks. */
 export class GameSocket {
   readonly socket: WebSocket;
   readonly frames: any[] = [];
+  /** Set to an array to keep every frame as the server sent it (deltas as deltas). */
+  raw: any[] | null = null;
+  private readonly tracker = new ViewTracker();
   closed: { code: number; reason: string } | null = null;
   /** The welcome frame, once `join` has had it. */
   welcome: any = null;
@@ -79,7 +85,15 @@ export class GameSocket {
   private constructor(socket: WebSocket) {
     this.socket = socket;
     socket.addEventListener('message', (e) => {
-      this.frames.push(JSON.parse(String(e.data)));
+      const frame = JSON.parse(String(e.data));
+      this.raw?.push(frame);
+      if (frame.type === 'state') this.tracker.state(frame);
+      if (frame.type === 'delta') {
+        const view = this.tracker.delta(frame);
+        if (view === 'sync') this.send({ type: 'sync' });
+        if (view === null || view === 'sync') return;
+        this.frames.push({ type: 'state', view, last: frame.last, seq: frame.seq });
+      } else this.frames.push(frame);
       this.wake();
     });
     socket.addEventListener('close', (e) => {
@@ -98,9 +112,9 @@ export class GameSocket {
   }
 
   /** Connects and says hello (a token plays its seat; none watches); resolves after the welcome. */
-  static async join(url: string, gameId: string, token?: string): Promise<GameSocket> {
+  static async join(url: string, gameId: string, token?: string, version = PROTOCOL_VERSION): Promise<GameSocket> {
     const c = await GameSocket.connect(url);
-    c.send({ type: 'hello', v: PROTOCOL_VERSION, gameId, ...(token ? { token } : {}) });
+    c.send({ type: 'hello', v: version, gameId, ...(token ? { token } : {}) });
     c.welcome = await c.next((f) => f.type === 'welcome' || f.type === 'error');
     if (c.welcome.type === 'error') throw new Error(`hello refused: ${c.welcome.code}: ${c.welcome.message}`);
     return c;

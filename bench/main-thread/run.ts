@@ -5,6 +5,9 @@
 // worst ~1 s p99 from /api/pool. Run it against two builds to compare them.
 //
 //   node bench/main-thread/run.ts <checkout with dist/server built> [--people=200] [--from=20] [--to=80]
+//     [--protocol=2] [--node-args="--max-semi-space-size=8"]
+// --protocol=1 for a server that speaks only version 1 (whole views, no deltas); --node-args adds
+// V8 flags to the server's command line (to choose them by measurement).
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -17,7 +20,13 @@ import { progress, round } from '../lib/stats.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { people: { type: 'string', default: '200' }, from: { type: 'string', default: '20' }, to: { type: 'string', default: '80' } },
+  options: {
+    people: { type: 'string', default: '200' },
+    from: { type: 'string', default: '20' },
+    to: { type: 'string', default: '80' },
+    protocol: { type: 'string' },
+    'node-args': { type: 'string', default: '' },
+  },
 });
 const root = resolve(positionals[0] ?? '.');
 const people = Number(values.people);
@@ -62,7 +71,8 @@ interface Edge {
 
 progress(`main thread: ${people} people vs hard bots against ${root}, window ${fromMs / 1000}–${toMs / 1000} s`);
 const m0 = machine();
-const server = await startServer({}, { root, nodeArgs: ['--trace-gc'] });
+const nodeArgs = values['node-args'].split(' ').filter(Boolean);
+const server = await startServer({}, { root, nodeArgs: ['--trace-gc', ...nodeArgs] });
 const edges: Edge[] = [];
 const load = await (async () => {
   try {
@@ -76,6 +86,7 @@ const load = await (async () => {
       seconds: toMs / 1000 + 1,
       graceMs: 1000,
       seed: 11,
+      protocol: values.protocol === undefined ? undefined : Number(values.protocol),
       onTick: (ms, moves) => {
         if (edges.length < 2 && ms >= (edges.length === 0 ? fromMs : toMs)) {
           edges.push({ atMs: ms, ageMs: processAgeMs(server.pid), cpuS: mainThreadCpuS(server.pid), person: moves.person, botSeen: moves.bot, botServed: botMovesServed(server.url) });
@@ -106,6 +117,8 @@ const loop = windowStats(load, a.atMs, b.atMs);
 
 const result = {
   server: root,
+  protocol: values.protocol ?? 'latest',
+  nodeArgs,
   machine: machineLine(m0, machine()),
   windowS: round(seconds, 1),
   movesPerS: round(moves / seconds, 1),
@@ -129,5 +142,5 @@ const result = {
 };
 console.log(JSON.stringify(result, null, 2));
 console.log(
-  `| ${root} | ${result.cpuUsPerMove} | ${result.fullGcsPerS} (pause mean ${result.fullGcPauseMs.mean}, max ${result.fullGcPauseMs.max} ms) | ${result.loopWorstWindowP99Ms} (median window ${result.loopMedianWindowP99Ms}) | ${result.movesPerS} |`,
+  `| ${root} v${result.protocol} ${nodeArgs.join(' ')} | ${result.cpuUsPerMove} | ${result.fullGcsPerS} (pause mean ${result.fullGcPauseMs.mean}, max ${result.fullGcPauseMs.max} ms) | ${result.loopWorstWindowP99Ms} (median window ${result.loopMedianWindowP99Ms}) | ${result.movesPerS} |`,
 );

@@ -1,9 +1,10 @@
-// One game's WebSocket: hello with the seat token, state frames to the game screen, and
+// One game's WebSocket: hello with the seat token, whole views to the game screen (protocol version
+// 2: a whole view, then deltas applied to it; a gap asks for the whole view again), and
 // reconnection by itself (backoff with jitter, retry.ts) after a drop, a server restart, a game
 // moving between instances, a refused hello that will pass, or a sleeping tab.
 // A client-level ping notices a dead connection the browser has not noticed yet.
 
-import { PROTOCOL_VERSION, type ChatMessage, type ErrorCode, type GameView, type LastMove, type Move, type QuickId, type ServerFrame } from './protocol.ts';
+import { PROTOCOL_VERSION, type ChatMessage, type ErrorCode, type GameView, type LastMove, type Move, type QuickId, type ServerFrame, ViewTracker } from './protocol.ts';
 import { backoffMs, closeRetry, helloRetry } from './retry.ts';
 
 export type ConnState = 'connecting' | 'open' | 'reconnecting' | 'closed';
@@ -31,6 +32,8 @@ export class GameSocket {
   private nextId = 1;
   /** The instance that played the game at the last welcome (a cluster): reconnect straight to it. */
   private instance: string | undefined;
+  /** The view the deltas apply to; each connection starts from a whole one. */
+  private readonly views = new ViewTracker();
   state: ConnState = 'connecting';
 
   constructor(gameId: string, token: string | undefined, events: GameSocketEvents) {
@@ -78,6 +81,7 @@ export class GameSocket {
       return;
     }
     this.ws = ws;
+    this.views.reset();
     ws.addEventListener('open', () => {
       if (this.ws !== ws) return;
       ws.send(JSON.stringify({ type: 'hello', v: PROTOCOL_VERSION, gameId: this.gameId, ...(this.token ? { token: this.token } : {}), id: 'hello' }));
@@ -125,8 +129,14 @@ export class GameSocket {
         this.events.onChat?.(frame.message);
         return;
       case 'state':
-        this.events.onState?.(frame.view, frame.last);
+        this.events.onState?.(this.views.state(frame), frame.last);
         return;
+      case 'delta': {
+        const view = this.views.delta(frame);
+        if (view === 'sync') this.sendFrame({ type: 'sync', id: `s${this.nextId++}` });
+        else if (view) this.events.onState?.(view, frame.last);
+        return;
+      }
       case 'pong':
         this.pongDue = undefined;
         return;

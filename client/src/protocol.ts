@@ -1,8 +1,10 @@
-// The wire shapes the client uses (docs/PROTOCOL.md, WebSocket protocol v1 and the HTTP API):
+// The wire shapes the client uses (docs/PROTOCOL.md, the WebSocket protocol and the HTTP API):
 // the server's own types, imported as types only, so the two cannot drift.
 
 export { PROTOCOL_VERSION } from '../../server/wire/version.ts';
-export type { ErrorCode, ServerFrame } from '../../server/ws/protocol.ts';
+export type { ErrorCode } from '../../server/ws/protocol.ts';
+export type { ServerFrame } from '../../server/wire/frames.ts';
+export { ViewTracker } from '../../server/wire/delta.ts';
 export type { GameStatus, GameView, LastMove, Placement, Points, SeatView } from '../../server/wire/game.ts';
 export type { BoardTile, Follower, Move } from '../../bot-engine/game.ts';
 export type { Rules, ScoreEvent } from '../../bot-engine/rules.ts';

@@ -13,7 +13,7 @@ import { HintBusyError, type HintSearcher } from '../hints.ts';
 import { type GameEnd, GameElsewhereError, type GameSetup, type GameStore, OwnershipLostError, RematchTakenError, STORAGE_CAUSES, StorageError, type StoredGame } from './store.ts';
 import { SeatClock } from './seat-clock.ts';
 import type { GameStatus, GameView, LastMove, StandInReason } from '../wire/game.ts';
-import { seatView, stateFrame } from './view.ts';
+import { seatView, ViewFrames, type ViewInput } from './view.ts';
 import { moveHistory } from './history.ts';
 import { type ChatError, TableTalk } from './table-talk.ts';
 import type { ChatMessage, QuickId } from '../wire/chat.ts';
@@ -26,8 +26,9 @@ export type { MoveError, MoveErrorCode } from './table.ts';
 
 export interface Subscriber {
   seat: number | null;
-  /** A state frame, serialised once for every subscriber that sees the same view. */
-  update(frame: string): void;
+  /** The game changed: its frames for this subscriber's view, each serialised once for every
+   * subscriber that sees the same view. */
+  update(frames: ViewFrames): void;
   /** A table-talk message for everyone connected to the game. */
   chat(message: ChatMessage): void;
   /** The game moved to another instance: this subscriber must reconnect there. */
@@ -92,6 +93,9 @@ export class Room {
   private draining = false;
   private closed = false;
   private lastMove: LastMove | null = null;
+  /** Broadcasts so far (a `delta` frame's `seq`), and the tiles on the board at the last one. */
+  private frameSeq = 0;
+  private boardAtBroadcast: number;
   /** Every move so far, for connections that join or come back mid-game. */
   private readonly moves: LastMove[];
   private rematchId: string | null;
@@ -121,6 +125,7 @@ export class Room {
     this.setup = stored.setup;
     this.seats = new Seats(stored.holders);
     this.current = state;
+    this.boardAtBroadcast = state.placed;
     this.ended = stored.end;
     this.rematchId = stored.rematch;
     this.hints = stored.hints.slice();
@@ -238,7 +243,7 @@ export class Room {
   subscribe(sub: Subscriber): void {
     this.subscribers.add(sub);
     if (sub.seat === null) {
-      sub.update(stateFrame(this.view(null), this.lastMove));
+      sub.update(this.frames(null));
       return;
     }
     this.seen();
@@ -319,28 +324,34 @@ export class Room {
   }
 
   view(seat: number | null): GameView {
-    return seatView(
-      {
-        gameId: this.id,
-        status: this.status,
-        rules: this.setup.rules,
-        turn: this.movesCount,
-        state: this.state,
-        seats: seatInfos(
-          this.setup,
-          (i) => this.seats.name(i),
-          (i) => this.connected(i),
-          (i) => this.clock.reason(i),
-        ),
-        botThinking: this.botPending,
-        clock: { turnSeconds: this.setup.clock.turnSeconds, deadline: this.clock.deadline },
-        rematch: this.rematchId,
-        abandoned: this.abandoned,
-        hintsOn: this.setup.hints === true,
-        hints: this.hints,
-      },
-      seat,
-    );
+    return seatView(this.viewInput(), seat);
+  }
+
+  /** The frames of `seat`'s view as it is now, outside a broadcast (a new watcher, a `sync`). */
+  frames(seat: number | null): ViewFrames {
+    return new ViewFrames(this.viewInput(), seat, this.lastMove, this.frameSeq, this.boardAtBroadcast);
+  }
+
+  private viewInput(): ViewInput {
+    return {
+      gameId: this.id,
+      status: this.status,
+      rules: this.setup.rules,
+      turn: this.movesCount,
+      state: this.state,
+      seats: seatInfos(
+        this.setup,
+        (i) => this.seats.name(i),
+        (i) => this.connected(i),
+        (i) => this.clock.reason(i),
+      ),
+      botThinking: this.botPending,
+      clock: { turnSeconds: this.setup.clock.turnSeconds, deadline: this.clock.deadline },
+      rematch: this.rematchId,
+      abandoned: this.abandoned,
+      hintsOn: this.setup.hints === true,
+      hints: this.hints,
+    };
   }
 
   get last(): LastMove | null {
@@ -517,19 +528,21 @@ export class Room {
   /** Lets restored games' bots move (the pool is warm). */
   resumeBots(): void {
     this.botsEnabled = true;
-    this.maybeBotTurn();
+    if (this.maybeBotTurn()) this.broadcast();
   }
 
+  /** One frame per change: a bot turn it starts is in that frame (`botThinking`), not in a second one. */
   private changed(): void {
-    this.broadcast();
     this.maybeBotTurn();
+    this.broadcast();
   }
 
-  private maybeBotTurn(): void {
-    if (this.closed || this.draining || !this.botsEnabled || this.botPending || this.storeRetry || this.status !== 'playing') return;
+  /** Starts the bot's search if a bot is to move; true if it did (the caller broadcasts). */
+  private maybeBotTurn(): boolean {
+    if (this.closed || this.draining || !this.botsEnabled || this.botPending || this.storeRetry || this.status !== 'playing') return false;
     const seat = this.state.currentPlayer;
     const level = this.botLevel(seat);
-    if (!level) return;
+    if (!level) return false;
     this.botPending = true;
     const turn = this.movesCount;
     // No copy here: a state is replaced, never changed. The bot sees what a player may know (the
@@ -542,14 +555,13 @@ export class Room {
       })
       .then((answer) => this.serial(() => this.playBot(seat, turn, from, answer)))
       .catch((e: unknown) => this.botFailed(e));
-    this.broadcast();
+    return true;
   }
 
   private async playBot(seat: number, turn: number, from: GameState, answer: BotAnswer): Promise<void> {
     // The person may have taken the seat back (and moved) while the bot thought.
     if (this.closed || this.status !== 'playing' || this.movesCount !== turn || this.botLevel(seat) === null) {
-      this.broadcast();
-      this.maybeBotTurn();
+      this.changed();
       return;
     }
     // The bot's move was checked by playing it on its own copy of `from`: used as it is.
@@ -580,7 +592,9 @@ export class Room {
     if (this.botFailures === 1) this.log.error({ err: e, retryInMs: delayMs }, 'bot turn failed: tried again with backoff');
     else this.log.debug({ failures: this.botFailures, retryInMs: delayMs }, 'bot turn failed again');
     for (const sub of this.subscribers) sub.fault?.(`the server could not complete the bot's move; it tries again in ${Math.round(delayMs / 1000)} s`);
-    this.retryBot(delayMs, async () => this.maybeBotTurn());
+    this.retryBot(delayMs, async () => {
+      if (this.maybeBotTurn()) this.broadcast();
+    });
     this.broadcast();
   }
 
@@ -607,16 +621,21 @@ export class Room {
     return false;
   }
 
-  /** Each distinct view is built and serialised once, whoever many connections show it. */
+  /** Each distinct view is built and serialised once, however many connections show it. */
   private broadcast(): void {
-    const frames = new Map<number | null, string>();
+    this.frameSeq++;
+    const from = this.boardAtBroadcast;
+    this.boardAtBroadcast = this.state.placed;
+    if (this.subscribers.size === 0) return;
+    const input = this.viewInput();
+    const bySeat = new Map<number | null, ViewFrames>();
     for (const sub of this.subscribers) {
-      let frame = frames.get(sub.seat);
-      if (frame === undefined) {
-        frame = stateFrame(this.view(sub.seat), this.lastMove);
-        frames.set(sub.seat, frame);
+      let frames = bySeat.get(sub.seat);
+      if (frames === undefined) {
+        frames = new ViewFrames(input, sub.seat, this.lastMove, this.frameSeq, from);
+        bySeat.set(sub.seat, frames);
       }
-      sub.update(frame);
+      sub.update(frames);
     }
   }
 

@@ -6,6 +6,7 @@ import type { Rules } from '../../bot-engine/rules.ts';
 import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/levels.ts';
 import type { ClockView, GameStatus, GameView, LastMove, SeatKind, StandInReason } from '../wire/game.ts';
+import type { DeltaView } from '../wire/frames.ts';
 
 export interface SeatInfo {
   name: string | null;
@@ -32,6 +33,12 @@ export interface ViewInput {
 }
 
 export function seatView(input: ViewInput, you: number | null): GameView {
+  const view = viewWithoutBoard(input, you) as GameView;
+  view.board = boardTiles(input.state);
+  return view;
+}
+
+function viewWithoutBoard(input: ViewInput, you: number | null): DeltaView {
   const { state } = input;
   const playing = input.status === 'playing';
   const current = playing ? state.currentPlayer : null;
@@ -53,7 +60,6 @@ export function seatView(input: ViewInput, you: number | null): GameView {
     currentSeat: current,
     tile: state.currentTile >= 0 && !state.finished ? tileName(state.currentTile) : null,
     tilesLeft: state.finished ? 0 : state.tilesLeft,
-    board: boardTiles(state),
     followers: followersOnBoard(state),
     legal: myTurn ? legalPlacements(state) : null,
     botThinking: input.botThinking,
@@ -64,8 +70,52 @@ export function seatView(input: ViewInput, you: number | null): GameView {
   };
 }
 
-/** The `state` frame (docs/PROTOCOL.md) as sent: serialised once per distinct view, whatever
- * the number of connections that show it. */
-export function stateFrame(view: GameView, last: LastMove | null): string {
-  return JSON.stringify({ type: 'state', view, last });
+/** One broadcast's frames of one seat's view: each built and serialised at most once, and only
+ * if a connection needs it, whatever the number of connections that show it. */
+export class ViewFrames {
+  private view: DeltaView | null = null;
+  private whole: string | null = null;
+  private wholeSeq: string | null = null;
+  private change: string | null = null;
+
+  private readonly input: ViewInput;
+  private readonly you: number | null;
+  private readonly last: LastMove | null;
+  private readonly seq: number;
+  private readonly from: number;
+
+  /** `seq`: the game's frame counter now; `from`: the tiles on the board at the previous broadcast. */
+  constructor(input: ViewInput, you: number | null, last: LastMove | null, seq: number, from: number) {
+    this.input = input;
+    this.you = you;
+    this.last = last;
+    this.seq = seq;
+    this.from = from;
+  }
+
+  private partial(): DeltaView {
+    this.view ??= viewWithoutBoard(this.input, this.you);
+    return this.view;
+  }
+
+  /** The `state` frame: the whole view (version 1 as it always was; with `seq` from version 2). */
+  state(withSeq: boolean): string {
+    if (withSeq) {
+      this.wholeSeq ??= this.wholeFrame(this.seq);
+      return this.wholeSeq;
+    }
+    this.whole ??= this.wholeFrame(undefined);
+    return this.whole;
+  }
+
+  /** The `delta` frame (version 2 on): the view without its board, and the tiles placed since `from`. */
+  delta(): string {
+    this.change ??= JSON.stringify({ type: 'delta', seq: this.seq, view: this.partial(), from: this.from, placed: boardTiles(this.input.state, this.from), last: this.last });
+    return this.change;
+  }
+
+  private wholeFrame(seq: number | undefined): string {
+    const view = { ...this.partial(), board: boardTiles(this.input.state) };
+    return JSON.stringify(seq === undefined ? { type: 'state', view, last: this.last } : { type: 'state', view, last: this.last, seq });
+  }
 }

@@ -7,6 +7,7 @@ import type { GameService } from '../games/service.ts';
 import { DamagedGameError, GameElsewhereError } from '../games/store.ts';
 import type { Relay } from '../cluster/relay.ts';
 import type { Room, Subscriber } from '../games/room.ts';
+import type { ViewFrames } from '../games/view.ts';
 import type { ChatMessage } from '../wire/chat.ts';
 import type { Metrics } from '../metrics.ts';
 import type { CauseBudgets } from '../log.ts';
@@ -20,8 +21,10 @@ import {
   type HelloFrame,
   type HintFrame,
   type MoveFrame,
+  DELTA_VERSION,
   MAX_ID_LENGTH,
   PROTOCOL_VERSION,
+  SUPPORTED_VERSIONS,
   type ServerFrame,
   frameProblem,
 } from './protocol.ts';
@@ -48,6 +51,10 @@ export type { WebSocket };
 export class Connection implements Subscriber {
   readonly socket: WebSocket;
   seat: number | null = null;
+  /** The protocol version the hello asked for. */
+  private version = PROTOCOL_VERSION;
+  /** Version 2 on: a whole view was sent since the hello (or the last `sync`), so deltas follow it. */
+  private synced = false;
   /** Cleared by the heartbeat's ping, set by the pong: false at the next beat = dead peer. */
   alive = true;
   private room: Room | null = null;
@@ -77,9 +84,11 @@ export class Connection implements Subscriber {
     this.socket.close(CLOSE.moved, 'game moved: reconnect');
   }
 
-  /** A state frame the room serialised once for every connection with this view. */
-  update(frame: string): void {
-    this.sendText(frame);
+  /** The game changed: the frame this connection's version takes, serialised once per view. */
+  update(frames: ViewFrames): void {
+    if (this.version < DELTA_VERSION) return this.sendText(frames.state(false));
+    this.sendText(this.synced ? frames.delta() : frames.state(true));
+    this.synced = true;
   }
 
   chat(message: ChatMessage): void {
@@ -179,12 +188,14 @@ export class Connection implements Subscriber {
         return this.hint(frame);
       case 'chat':
         return this.chatFrom(frame);
+      case 'sync':
+        return this.sync(frame.id);
     }
   }
 
   private async hello(frame: HelloFrame): Promise<void> {
     if (this.room) return this.error('already_joined', `this connection already joined game ${this.room.id}`, frame.id);
-    if (frame.v !== PROTOCOL_VERSION) return this.error('unsupported_version', `this server speaks protocol version ${PROTOCOL_VERSION}`, frame.id);
+    if (!SUPPORTED_VERSIONS.includes(frame.v)) return this.error('unsupported_version', `this server speaks protocol versions ${SUPPORTED_VERSIONS.join(' and ')}`, frame.id);
     let room: Room | undefined;
     try {
       room = await this.options.games.get(frame.gameId);
@@ -208,10 +219,18 @@ export class Connection implements Subscriber {
     const history = room.history();
     this.room = room;
     this.seat = seat;
+    this.version = frame.v;
     this.log = room.log.child({ seat });
     const instance = this.options.instance === undefined ? {} : { instance: this.options.instance };
-    this.send({ type: 'welcome', v: PROTOCOL_VERSION, gameId: room.id, seat, history, chat: room.recentChat(), ...instance });
+    this.send({ type: 'welcome', v: this.version, gameId: room.id, seat, history, chat: room.recentChat(), ...instance });
     room.subscribe(this);
+  }
+
+  /** The whole view again, after which deltas follow it. */
+  private sync(id?: string | number): void {
+    if (!this.room) return this.error('not_joined', 'send a hello frame first', id);
+    this.synced = false;
+    this.update(this.room.frames(this.seat));
   }
 
   private claim(id?: string | number): void {

@@ -1,14 +1,13 @@
-// The WebSocket protocol, version 1 (docs/PROTOCOL.md): client frames, defined once as schemas
-// (validation, the docs' JSON and the TypeScript types all come from them), and server frames.
+// The WebSocket protocol (docs/PROTOCOL.md): client frames, defined once as schemas (validation,
+// the docs' JSON and the TypeScript types all come from them); server frames are in wire/frames.ts.
 // Change a frame's meaning only with a new version.
 
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { WsErrorCode as ErrorCode } from '../errors.ts';
-import type { GameView, LastMove, Move as WireMove } from '../wire/game.ts';
-import { CHAT_MAX_CHARS, type ChatMessage, QUICK_IDS } from '../wire/chat.ts';
+import { CHAT_MAX_CHARS, QUICK_IDS } from '../wire/chat.ts';
 
-export { PROTOCOL_VERSION } from '../wire/version.ts';
+export { DELTA_VERSION, PROTOCOL_VERSION, SUPPORTED_VERSIONS } from '../wire/version.ts';
 export type { ErrorCode };
 
 export const MAX_ID_LENGTH = 64;
@@ -63,13 +62,18 @@ export const ChatFrame = Type.Object(
   { ...closed, description: 'table talk from a seated player' },
 );
 
-export const CLIENT_FRAMES = { hello: HelloFrame, move: MoveFrame, ping: PingFrame, claim: ClaimFrame, hint: HintFrame, chat: ChatFrame };
+export const SyncFrame = Type.Object(
+  { type: Type.Literal('sync'), id: Id },
+  { ...closed, description: 'version 2 on: send the whole view again (a `delta` did not follow the view this client holds)' },
+);
+
+export const CLIENT_FRAMES = { hello: HelloFrame, move: MoveFrame, ping: PingFrame, claim: ClaimFrame, hint: HintFrame, chat: ChatFrame, sync: SyncFrame };
 export type ClientFrameType = keyof typeof CLIENT_FRAMES;
 export type HelloFrame = Static<typeof HelloFrame>;
 export type MoveFrame = Static<typeof MoveFrame>;
 export type HintFrame = Static<typeof HintFrame>;
 export type ChatFrame = Static<typeof ChatFrame>;
-export type ClientFrame = HelloFrame | MoveFrame | HintFrame | Static<typeof PingFrame> | Static<typeof ClaimFrame> | ChatFrame;
+export type ClientFrame = HelloFrame | MoveFrame | HintFrame | Static<typeof PingFrame> | Static<typeof ClaimFrame> | ChatFrame | Static<typeof SyncFrame>;
 
 const validators = Object.fromEntries(Object.entries(CLIENT_FRAMES).map(([type, schema]) => [type, Compile(schema)])) as Record<ClientFrameType, ReturnType<typeof Compile>>;
 
@@ -86,23 +90,8 @@ export function frameProblem(type: ClientFrameType, frame: unknown): string | nu
   return null;
 }
 
-export type ServerFrame =
-  /** `history`: every move so far, oldest first, for the log (later moves come as `last`). */
-  /** `chat`: the recent table talk (in memory, at most CHAT_KEPT messages), oldest first. */
-  /** `instance`: in a cluster, the instance that plays the game (reconnect with `/ws?instance=`). */
-  | { type: 'welcome'; v: number; gameId: string; seat: number | null; history: LastMove[]; chat: ChatMessage[]; instance?: string }
-  | { type: 'chat'; message: ChatMessage }
-  | { type: 'state'; view: GameView; last: LastMove | null }
-  | { type: 'error'; code: ErrorCode; message: string; ref?: string | number }
-  | { type: 'pong'; ref?: string | number }
-  /** The answer to `hint`: the expert's move for that turn's tile. */
-  | { type: 'hint'; turn: number; move: Static<typeof WireMove>; ref?: string | number }
-  | { type: 'bye'; reason: string };
-
-/** The server frames' types, for docs and tests; the check below fails to compile if one is missing. */
-export const SERVER_FRAME_TYPES = ['welcome', 'state', 'chat', 'error', 'pong', 'hint', 'bye'] as const satisfies readonly ServerFrame['type'][];
-const allServerFramesListed: Exclude<ServerFrame['type'], (typeof SERVER_FRAME_TYPES)[number]> extends never ? true : never = true;
-void allServerFramesListed;
+export type { ServerFrame } from '../wire/frames.ts';
+export { SERVER_FRAME_TYPES } from '../wire/frames.ts';
 
 /** WebSocket close codes the server uses. */
 export const CLOSE = {
