@@ -108,9 +108,9 @@ const moves = personMoves + botMoves;
 // the main isolate is the first to collect (while the server loads, before any worker exists).
 const gcs = server
   .log()
-  .map((l) => /\[\d+:(0x[0-9a-f]+)\]\s+(\d+) ms: (Mark-Compact|Scavenge|Minor Mark-Sweep)[^,]*, (?:pooled: [\d.]+ MB, )?([\d.]+) \//.exec(l))
+  .map((l) => /\[\d+:(0x[0-9a-f]+)\]\s+(\d+) ms: (Mark-Compact|Scavenge|Minor Mark-Sweep)[^,]*, (?:pooled: [\d.]+ MB, )?([\d.]+) \/.*\) ([^()]*)$/.exec(l))
   .filter((m) => m !== null)
-  .map((m) => ({ isolate: m[1], atMs: Number(m[2]), kind: m[3], pauseMs: Number(m[4]) }));
+  .map((m) => ({ isolate: m[1], atMs: Number(m[2]), kind: m[3], pauseMs: Number(m[4]), reason: m[5].trim() }));
 const mainIsolate = gcs[0]?.isolate;
 const full = gcs.filter((g) => g.isolate === mainIsolate && g.kind === 'Mark-Compact' && g.atMs >= a.ageMs && g.atMs < b.ageMs);
 const loop = windowStats(load, a.atMs, b.atMs);
@@ -130,6 +130,12 @@ const result = {
   cpuUsPerMove: Math.round(((b.cpuS - a.cpuS) * 1e6) / moves),
   fullGcs: full.length,
   fullGcsPerS: round(full.length / seconds, 2),
+  /** Why V8 started the main isolate's full GCs in the window (the end of its --trace-gc line). */
+  fullGcReasons: full.reduce<Record<string, number>>((n, g) => {
+    n[g.reason] = (n[g.reason] ?? 0) + 1;
+    return n;
+  }, {}),
+  scavengesPerS: round(gcs.filter((g) => g.isolate === mainIsolate && g.kind !== 'Mark-Compact' && g.atMs >= a.ageMs && g.atMs < b.ageMs).length / seconds, 2),
   fullGcPauseMs: { mean: round(full.reduce((s, g) => s + g.pauseMs, 0) / Math.max(1, full.length), 2), max: Math.max(0, ...full.map((g) => g.pauseMs)) },
   /** Every isolate's full GCs over the whole run, the main one first (the rest are workers). */
   fullGcsByIsolate: Object.fromEntries([...new Set(gcs.map((g) => g.isolate))].map((i) => [i, gcs.filter((g) => g.isolate === i && g.kind === 'Mark-Compact').length])),

@@ -112,7 +112,7 @@ export interface Placement {
 }
 
 /** Runs in the page before its scripts: every WebSocket the page opens is watched, and the view
- * of the latest state frame on the newest one is kept in `e2eWire` (as the client keeps only
+ * of the latest state (or delta) frame on the newest one is kept in `e2eWire` (as the client keeps only
  * its newest socket). */
 function watchWire(): void {
   const g = globalThis as any;
@@ -128,6 +128,9 @@ function watchWire(): void {
         try {
           const frame = JSON.parse(String(e.data));
           if (frame.type === 'state') wire.view = frame.view;
+          // Protocol version 2 (server/wire/delta.ts; this runs in the page, which cannot import it).
+          const view = wire.view as { board: unknown[] } | null;
+          if (frame.type === 'delta' && view) wire.view = { ...frame.view, board: view.board.concat(frame.placed) };
         } catch {}
       });
     }
