@@ -1,7 +1,10 @@
 // Main event-loop health over rolling windows that readers never reset: a 10 ms timer records
 // how late it fires (the delay any callback would see) into one histogram per second, kept for a
 // minute; a window merges the last N seconds. Utilisation comes from eventLoopUtilization
-// snapshots taken at the same second boundaries.
+// snapshots taken at the same second boundaries. After a second the loop was almost idle, the
+// timer ticks every 500 ms instead, so an idle server is not woken 100 times a second; the first
+// tick that finds the loop busy again goes back to 10 ms. (A block that starts and ends between
+// two idle ticks shows in utilisation, not as delay.)
 //
 // Every histogram is allocated once and reused (reset). Their memory is native, invisible to the
 // GC's heuristics: one new histogram per second and per read grew an idle server's RSS by
@@ -13,6 +16,9 @@ import type { LoopWindow } from './wire/pool.ts';
 export type { LoopWindow };
 
 const TICK_MS = 10;
+const IDLE_TICK_MS = 500;
+/** A second busy less than this is idle (the 10 ms ticks alone are ~0.2 %). */
+const IDLE_UTILIZATION = 0.01;
 const KEEP_SECONDS = 60;
 /** Delays above a minute are recorded as a minute (microseconds). */
 const HIGHEST_US = 60_000_000;
@@ -32,11 +38,23 @@ export class LoopMonitor {
   private timer: NodeJS.Timeout | null = null;
   private expected = 0;
   private ticks = 0;
+  private tickMs = TICK_MS;
+  /** Utilisation at the last tick (idle ticks only: a 10 ms tick reads it once a second). */
+  private lastTickElu: EventLoopUtilization;
+  /** Utilisation at the start of the current second. */
+  private secondStartElu: EventLoopUtilization;
 
   constructor() {
     const start = performance.eventLoopUtilization();
     for (let i = 0; i <= KEEP_SECONDS; i++) this.slots.push({ histogram: histogram(), elu: start });
     this.current = this.slots[0].histogram;
+    this.lastTickElu = start;
+    this.secondStartElu = start;
+  }
+
+  /** Milliseconds between ticks now: 10, or 500 while the loop is idle. */
+  get interval(): number {
+    return this.tickMs;
   }
 
   /** Delay samples recorded since the monitor started (one per tick). */
@@ -51,6 +69,7 @@ export class LoopMonitor {
 
   start(): void {
     if (this.timer) return;
+    this.tickMs = TICK_MS;
     this.expected = performance.now() + TICK_MS;
     this.schedule();
   }
@@ -95,7 +114,7 @@ export class LoopMonitor {
   }
 
   private schedule(): void {
-    this.timer = setTimeout(() => this.tick(), TICK_MS);
+    this.timer = setTimeout(() => this.tick(), this.tickMs);
     this.timer.unref();
   }
 
@@ -103,8 +122,13 @@ export class LoopMonitor {
     const now = performance.now();
     this.current.record(Math.min(HIGHEST_US, Math.max(1, Math.round((now - this.expected) * 1000))));
     this.ticks++;
+    if (this.tickMs === IDLE_TICK_MS) {
+      const elu = performance.eventLoopUtilization();
+      if (performance.eventLoopUtilization(elu, this.lastTickElu).utilization >= IDLE_UTILIZATION) this.tickMs = TICK_MS;
+      this.lastTickElu = elu;
+    }
     if (now - this.currentStart >= 1000) this.nextSecond(now);
-    this.expected = performance.now() + TICK_MS;
+    this.expected = performance.now() + this.tickMs;
     this.schedule();
   }
 
@@ -113,6 +137,12 @@ export class LoopMonitor {
     const n = this.slots.length;
     const closing = this.slots[(this.head + this.filled) % n];
     closing.elu = performance.eventLoopUtilization();
+    const idle = performance.eventLoopUtilization(closing.elu, this.secondStartElu).utilization < IDLE_UTILIZATION;
+    this.secondStartElu = closing.elu;
+    if (idle && this.tickMs === TICK_MS) {
+      this.tickMs = IDLE_TICK_MS;
+      this.lastTickElu = closing.elu;
+    }
     if (this.filled < KEEP_SECONDS) this.filled++;
     else this.head = (this.head + 1) % n;
     const next = this.slots[(this.head + this.filled) % n];

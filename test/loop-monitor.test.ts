@@ -47,3 +47,20 @@ test('reading the monitor allocates nothing: its histograms are fixed and RSS st
     monitor.stop();
   }
 });
+
+test('an idle loop is ticked every 500 ms, not 100 times a second; work brings the 10 ms ticks back', async (t) => {
+  const monitor = new LoopMonitor();
+  monitor.start();
+  try {
+    assert.equal(monitor.interval, 10);
+    // Polled slowly: the poll itself must leave the loop idle.
+    await t.waitFor(() => assert.equal(monitor.interval, 500), { timeout: 10_000, interval: 100 });
+    const ticked = monitor.samples;
+    const until = performance.now() + 60;
+    while (performance.now() < until); // work: the next idle tick sees the loop busy
+    await t.waitFor(() => assert.equal(monitor.interval, 10), { timeout: 10_000, interval: 100 });
+    await t.waitFor(() => assert.ok(monitor.samples >= ticked + 20, 'ticking every 10 ms again'), WAIT);
+  } finally {
+    monitor.stop();
+  }
+});
