@@ -115,6 +115,7 @@ export class PoolStats {
       computeWallMs: 0,
     };
     this.workers.set(id.threadId, stats);
+    this.publishWorker(stats);
     return stats;
   }
 
@@ -125,7 +126,7 @@ export class PoolStats {
     w.tasks++;
     w.computeCpuMs = round(w.computeCpuMs + r.cpuMs);
     w.computeWallMs = round(w.computeWallMs + r.runMs);
-    this.publishWorker(w);
+    this.publishCompute(w);
     const waitMs = Math.max(0, r.startedEpochMs - submittedEpochMs);
     const h = this.byClass[cls];
     h.queueWait.record(Math.max(1, Math.round(waitMs * 1000)));
@@ -180,14 +181,20 @@ export class PoolStats {
     return this.byClass.interactive.report();
   }
 
+  /** A worker's start-up gauges (once per worker), then its compute ones. */
   private publishWorker(w: WorkerStats): void {
     const thread = String(w.threadId);
     this.metrics.workerOnline.set({ thread }, w.onlineMs / 1000);
     if (w.warmMs !== null) this.metrics.workerWarm.set({ thread }, w.warmMs / 1000);
     this.metrics.workerSpawnCpu.set({ thread }, w.spawnCpuMs / 1000);
-    this.metrics.workerComputeCpu.set({ thread }, w.computeCpuMs / 1000);
+    this.metrics.spawnCpuTotal.set(this.totals().spawnCpuMs / 1000);
+    this.publishCompute(w);
+  }
+
+  /** Per task: only what a task changes (the start-up gauges stay as they were). */
+  private publishCompute(w: WorkerStats): void {
+    this.metrics.workerComputeCpu.set({ thread: String(w.threadId) }, w.computeCpuMs / 1000);
     const t = this.totals();
-    this.metrics.spawnCpuTotal.set(t.spawnCpuMs / 1000);
     this.metrics.computeCpuTotal.set(t.computeCpuMs / 1000);
     if (t.ratio !== null) this.metrics.spawnComputeRatio.set(t.ratio);
   }
