@@ -5,9 +5,9 @@
 // worst ~1 s p99 from /api/pool. Run it against two builds to compare them.
 //
 //   node bench/main-thread/run.ts <checkout with dist/server built> [--people=200] [--from=20] [--to=80]
-//     [--protocol=2] [--node-args="--max-semi-space-size=8"]
+//     [--protocol=2] [--node-args=--max-semi-space-size=8,--heap-growing-percent=100]
 // --protocol=1 for a server that speaks only version 1 (whole views, no deltas); --node-args adds
-// V8 flags to the server's command line (to choose them by measurement).
+// V8 flags (comma- or space-separated) to the server's command line, to choose them by measurement.
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -71,7 +71,7 @@ interface Edge {
 
 progress(`main thread: ${people} people vs hard bots against ${root}, window ${fromMs / 1000}–${toMs / 1000} s`);
 const m0 = machine();
-const nodeArgs = values['node-args'].split(' ').filter(Boolean);
+const nodeArgs = values['node-args'].split(/[ ,]/).filter(Boolean);
 const server = await startServer({}, { root, nodeArgs: ['--trace-gc', ...nodeArgs] });
 const edges: Edge[] = [];
 const load = await (async () => {

@@ -79,6 +79,8 @@ const validators = Object.fromEntries(Object.entries(CLIENT_FRAMES).map(([type, 
 
 /** The first problem with a frame of a known type, as "field: what is wrong", or null. */
 export function frameProblem(type: ClientFrameType, frame: unknown): string | null {
+  // Check allocates nothing; the error list is built only for a frame that fails it.
+  if (validators[type].Check(frame)) return null;
   for (const error of validators[type].Errors(frame)) {
     const at = error.instancePath.slice(1).replaceAll('/', '.');
     const prefix = at ? `${at}.` : '';
