@@ -37,4 +37,6 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz',{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # SIGTERM (docker stop) makes the server stop accepting, save games and exit 0.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/server/main.js"]
+# V8 flags chosen by measurement (docs/BENCHMARKS.md, main thread per move): the old generation
+# may grow to twice its live size before a full GC, so far fewer full GCs pause the event loop.
+CMD ["node", "--heap-growing-percent=100", "dist/server/main.js"]
