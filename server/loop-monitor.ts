@@ -17,8 +17,9 @@ export type { LoopWindow };
 
 const TICK_MS = 10;
 const IDLE_TICK_MS = 500;
-/** A second busy less than this is idle (the 10 ms ticks alone are ~0.2 %). */
-const IDLE_UTILIZATION = 0.01;
+/** A second busy less than this is idle (the 10 ms ticks alone are ~0.2 %, up to ~1 % on a
+ * CPU shared with busy processes). */
+const IDLE_UTILIZATION = 0.03;
 const KEEP_SECONDS = 60;
 /** Delays above a minute are recorded as a minute (microseconds). */
 const HIGHEST_US = 60_000_000;
