@@ -8,12 +8,13 @@ import { normalizeRules } from '../../bot-engine/game.ts';
 import { type GameRecord, replayRecord } from '../../bot-engine/record.ts';
 import type { Rules } from '../../bot-engine/rules.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
-import { type Config, DEFAULTS } from '../config.ts';
+import { DEFAULTS } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
 import { CodedError } from '../errors.ts';
 import type { FinishedGame } from '../wire/api.ts';
 import { type BotMover, Room, type RoomDeps } from './room.ts';
 import { damageOf } from './integrity.ts';
+import { type ExpirySettings, expiryReason } from './expiry.ts';
 import { type ReadableGame, recordOf, snapshotOf } from './records.ts';
 import {
   type ClockSetup,
@@ -71,7 +72,6 @@ export class OverloadError extends CodedError {
 
 /** When a game no one plays any more ends (docs/OPERATIONS.md): an open seat nobody took, a
  * started game with no person connected, a started game with no move. */
-export type ExpirySettings = Pick<Config, 'expireOpenSeatSeconds' | 'expireAwaySeconds' | 'expireIdleSeconds'>;
 
 export interface ServiceOptions {
   store: GameStore;
@@ -449,7 +449,7 @@ export class GameService {
         continue;
       }
       room.notePresence();
-      const why = this.expired(room, now);
+      const why = expiryReason(room.status, room.idleFor(now), this.expiry);
       if (why && (await room.abandon(why))) this.options.metrics.abandoned.inc({ why });
     }
   }
@@ -463,14 +463,6 @@ export class GameService {
       .finally(() => {
         this.sweeping = false;
       });
-  }
-
-  private expired(room: Room, now: number): string | null {
-    const idle = room.idleFor(now);
-    const { expireOpenSeatSeconds, expireAwaySeconds, expireIdleSeconds } = this.expiry;
-    if (room.status === 'waiting') return idle.activity >= expireOpenSeatSeconds * 1000 ? 'open_seat' : null;
-    if (idle.people >= expireAwaySeconds * 1000) return 'away';
-    return idle.activity >= expireIdleSeconds * 1000 ? 'idle' : null;
   }
 
   private remember(room: Room): void {
