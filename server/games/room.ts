@@ -2,6 +2,10 @@
 // accepted move is stored before anyone hears of it; a room can be rebuilt from its stored record.
 // Store writes are asynchronous: a room runs its writes one at a time (`serial`), so a second
 // move is checked against the state the first one left, never against a state mid-write.
+// A room is the I/O around the table: its write queue, store calls, subscribers, the wiring of
+// the stand-in clock, and bot dispatch. What it decides with is plain data in its own modules: the
+// rules (table.ts), the seats (seats.ts), expiry (expiry.ts), hint sharing (hint-searches.ts) and
+// table talk (table-talk.ts).
 
 import type { Logger } from 'pino';
 import { type Move, newGame } from '../../bot-engine/game.ts';
@@ -341,11 +345,11 @@ export class Room {
     return this.apply(applyMove(this.setup, this.state, this.movesCount, seat, move));
   }
 
-  /** The strongest move (the expert's) for the person to place now, in a game with hints. One
-   * search per seat and turn, however many connections ask: a repeat joins the search in flight
-   * or is answered from it. `deliver` gets the hint before the state frame that counts it (once
-   * per turn). Resolves with an error if refused or the turn moved on meanwhile. The search runs
-   * outside the room's write queue: a move sent meanwhile is not held up by it. */
+  /** The strongest move (the expert's) for the person to place now, in a game with hints, shared
+   * by every connection that asks (hint-searches.ts). `deliver` gets the hint before the state
+   * frame that counts it (once per turn). Resolves with an error if refused or the turn moved on
+   * meanwhile. The search runs outside the room's write queue: a move sent meanwhile is not held
+   * up by it. */
   hint(seat: number, turn: number, deliver: (hint: HintAnswer) => void): Promise<MoveError | null> {
     const hints = this.deps.hints;
     if (!this.setup.hints || !hints) return Promise.resolve({ error: 'hints_off', message: 'this game was created without hints' });
