@@ -9,6 +9,7 @@ import type { Peer, PeerHandler } from '../directory/peer.ts';
 import { CodedError } from '../errors.ts';
 import type { PostgresStore } from '../games/postgres-store.ts';
 import type { ReadableGame } from '../games/records.ts';
+import { StoreOpenError } from '../games/store-common.ts';
 import type { Room } from '../games/room.ts';
 import type { GameService } from '../games/service.ts';
 import { GameElsewhereError, isDamaged } from '../games/store.ts';
@@ -52,11 +53,13 @@ export class ClusterDirectory implements GameDirectory {
       : null;
   }
 
-  /** The game if it is played here, taking it over if its holder is gone; GameElsewhereError
-   * while a live instance holds it (or another is taking it over). */
-  private async here(gameId: string): Promise<Room | undefined> {
+  /** The game if it is played here (`connect`: as a room), taking it over if its holder is
+   * gone; GameElsewhereError while a live instance holds it (or another is taking it over). */
+  private async here(gameId: string, connect: true): Promise<Room | undefined>;
+  private async here(gameId: string, connect: false): Promise<ReadableGame | undefined>;
+  private async here(gameId: string, connect: boolean): Promise<ReadableGame | undefined> {
     try {
-      return await this.games.get(gameId);
+      return await (connect ? this.games.room(gameId) : this.games.get(gameId));
     } catch (e) {
       if (!(e instanceof GameElsewhereError)) throw e;
       const stored = await this.store.claim(gameId);
@@ -67,7 +70,7 @@ export class ClusterDirectory implements GameDirectory {
 
   async connect(gameId: string, peer: Peer, hello: string): Promise<Reached | undefined> {
     try {
-      const room = await this.here(gameId);
+      const room = await this.here(gameId, true);
       return room && { room };
     } catch (e) {
       if (!(e instanceof GameElsewhereError)) throw e;
@@ -79,7 +82,7 @@ export class ClusterDirectory implements GameDirectory {
 
   async takeSeat(gameId: string, name: string, seat: number | undefined, forRematch: boolean): Promise<SeatTaken> {
     try {
-      const room = await this.here(gameId);
+      const room = await this.here(gameId, true);
       if (!room) throw new CodedError('unknown_game', `no game ${JSON.stringify(gameId)}`);
       // A room held here may turn out lost to another instance on writing the seat: then too
       // the seat is asked for where the game went.
@@ -106,7 +109,7 @@ export class ClusterDirectory implements GameDirectory {
   /** Who is connected is only known where a game is played: elsewhere it is read as stored. */
   async read(gameId: string): Promise<ReadableGame | undefined> {
     try {
-      return await this.here(gameId);
+      return await this.here(gameId, false);
     } catch (e) {
       if (!(e instanceof GameElsewhereError)) throw e;
       const shown = await this.games.peek(gameId);
@@ -115,13 +118,26 @@ export class ClusterDirectory implements GameDirectory {
     }
   }
 
+  /** At boot: Redis is reached (a cluster told to relay cannot run without it). */
+  async open(): Promise<void> {
+    if (!this.relay) return;
+    try {
+      await this.relay.start();
+    } catch (e) {
+      await this.relay.stop();
+      throw new StoreOpenError(`cannot reach Redis at TESSERA_REDIS_URL: ${(e as Error).message}`, { cause: e });
+    }
+  }
+
   /** Once every service is up (a boot that fails takes no game over): leases kept and taken. */
   start(): void {
     this.leases.start();
   }
 
-  /** After the games' drain: the leases end at once, for the others to take the games. */
+  /** After the games' drain: the leases end at once, for the others to take the games, and
+   * relayed clients are sent to reconnect. */
   async stop(): Promise<void> {
     await this.leases.stop();
+    await this.relay?.stop();
   }
 }

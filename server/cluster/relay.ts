@@ -246,7 +246,7 @@ export class Relay {
   private async serveJoin(m: Extract<Message, { t: 'join' }>): Promise<void> {
     let result: JoinResult;
     try {
-      const room = await this.options.games.get(m.gameId);
+      const room = await this.options.games.room(m.gameId);
       result = room ? await room.join(m.name, m.seat, m.forRematch === true) : { error: 'unknown_game', message: `no game ${JSON.stringify(m.gameId)}` };
     } catch (e) {
       if (e instanceof DamagedGameError) result = { error: 'game_damaged', message: e.message };

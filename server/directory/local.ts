@@ -14,12 +14,12 @@ export class LocalDirectory implements GameDirectory {
   }
 
   async connect(gameId: string): Promise<Reached | undefined> {
-    const room = await this.games.get(gameId);
+    const room = await this.games.room(gameId);
     return room && { room };
   }
 
   async takeSeat(gameId: string, name: string, seat: number | undefined, forRematch: boolean): Promise<SeatTaken> {
-    const room = await this.games.get(gameId);
+    const room = await this.games.room(gameId);
     if (!room) throw new CodedError('unknown_game', `no game ${JSON.stringify(gameId)}`);
     const taken = await room.join(name, seat, forRematch);
     if ('error' in taken) throw new CodedError(taken.error, taken.message);

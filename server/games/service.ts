@@ -14,7 +14,7 @@ import { CodedError } from '../errors.ts';
 import type { FinishedGame } from '../wire/api.ts';
 import { type BotMover, Room, type RoomDeps } from './room.ts';
 import { damageOf } from './integrity.ts';
-import { type ReadableGame, recordOf, snapshotOf } from './records.ts';
+import { FinishedTable, type ReadableGame, recordOf, snapshotOf } from './records.ts';
 import {
   type ClockSetup,
   type DamagedGame,
@@ -79,8 +79,9 @@ export interface ServiceOptions {
 export class GameService {
   /** Unfinished games, and finished ones while someone still watches them. */
   private readonly rooms = new Map<string, Room>();
-  /** Recently read finished games, least recently used first. */
-  private readonly finishedRooms = new Map<string, Room>();
+  /** Recently read finished games, least recently used first: a room while one was needed (it
+   * finished here, or connections watched it), else the game as read. */
+  private readonly finishedGames = new Map<string, Room | FinishedTable>();
   private readonly options: ServiceOptions;
   private readonly store: WatchedStore;
   private readonly expiry: ExpirySettings;
@@ -137,34 +138,54 @@ export class GameService {
     return room;
   }
 
-  /** A game played here; finished games not in memory are loaded from the store. An unfinished
-   * game not in memory is not this instance's (one instance holds every game from restore(); in
-   * a cluster, the directory hands one over with take()): GameElsewhereError. */
-  async get(id: string): Promise<Room | undefined> {
-    const room = this.rooms.get(id);
-    if (room) return room;
-    const cached = this.finishedRooms.get(id);
-    if (cached) {
-      this.finishedRooms.delete(id);
-      this.finishedRooms.set(id, cached);
-      return cached;
-    }
+  /** A game to read: played here, or finished (read from the store once, no room built). An
+   * unfinished game not in memory is not this instance's (one instance holds every game from
+   * restore(); in a cluster, the directory hands one over with take()): GameElsewhereError. */
+  get(id: string): Promise<Room | FinishedTable | undefined> {
+    return this.load(id, (stored) => new FinishedTable(stored));
+  }
+
+  /** A game to connect to (play, watch, take a seat in): get(), with a room for a finished game. */
+  async room(id: string): Promise<Room | undefined> {
+    const game = await this.load(id, (stored) => Room.restore(stored, this.deps()));
+    if (!(game instanceof FinishedTable)) return game;
+    // Read already (its record replays): the room starts from it.
+    const room = Room.restore({ ...game.stored, rematch: game.rematch }, this.deps());
+    this.remember(room);
+    return room;
+  }
+
+  /** A game in memory, or a finished one read from the store and made by `build`. */
+  private async load(id: string, build: (stored: StoredGame) => Room | FinishedTable): Promise<Room | FinishedTable | undefined> {
+    const held = this.rooms.get(id) ?? this.recent(id);
+    if (held) return held;
     const known = this.damaged.get(id);
     if (known !== undefined) return this.stillDamaged(id, known);
     const stored = await this.read(id);
     if (!stored) return undefined;
     // Another request may have loaded it while this one read the store.
-    const raced = this.rooms.get(id) ?? this.finishedRooms.get(id);
+    const raced = this.rooms.get(id) ?? this.recent(id);
     if (raced) return raced;
     if (!stored.finished) throw new GameElsewhereError(`game ${id} is played on another instance`);
-    const loaded = this.rebuild(stored);
-    this.remember(loaded);
-    return loaded;
+    const game = this.replayed(stored, build);
+    this.remember(game);
+    return game;
   }
 
-  /** A game in memory here, unfinished or finished, or undefined; no store read. */
+  /** A room in memory here, for an unfinished or a finished game, or undefined; no store read. */
   loaded(id: string): Room | undefined {
-    return this.rooms.get(id) ?? this.finishedRooms.get(id);
+    const game = this.rooms.get(id) ?? this.finishedGames.get(id);
+    return game instanceof Room ? game : undefined;
+  }
+
+  /** A finished game in memory, made the most recently used. */
+  private recent(id: string): Room | FinishedTable | undefined {
+    const game = this.finishedGames.get(id);
+    if (game) {
+      this.finishedGames.delete(id);
+      this.finishedGames.set(id, game);
+    }
+    return game;
   }
 
   /** A stored game, as a watcher here would see it, for reading only (another instance plays
@@ -198,7 +219,7 @@ export class GameService {
   async finishedRecord(id: string): Promise<GameRecord | 'not_finished' | undefined> {
     const known = this.damaged.get(id);
     if (known !== undefined) return this.stillDamaged(id, known);
-    const live = this.rooms.get(id) ?? this.finishedRooms.get(id);
+    const live = this.rooms.get(id) ?? this.finishedGames.get(id);
     if (live && live.status !== 'finished') return 'not_finished';
     const stored = await this.read(id);
     if (!stored) return undefined;
@@ -310,7 +331,7 @@ export class GameService {
 
   /** Games in memory (unfinished, watched, cached): what must stay flat over months. */
   get inMemory(): number {
-    return this.rooms.size + this.finishedRooms.size;
+    return this.rooms.size + this.finishedGames.size;
   }
 
   /** Listed games here with an open seat, newest first (invite games are reached by their link only). */
@@ -354,7 +375,7 @@ export class GameService {
    * takes their own seat in it (same seat, same name), wherever it is played: the answer says
    * which game, and as whom. */
   async rematch(id: string, token: string): Promise<{ gameId: string; name: string; seat: number }> {
-    let old: Room | undefined;
+    let old: Room | FinishedTable | undefined;
     try {
       old = await this.get(id);
     } catch (e) {
@@ -376,7 +397,7 @@ export class GameService {
       const { seats, rules, clock, standIn, hints } = finished.setup;
       making = this.create({ seats, rules, clock, standIn, hints }, finished.id).then(async (r) => {
         try {
-          await finished.setRematch(r.id);
+          await this.linkRematch(finished, r.id);
           return r.id;
         } catch (e) {
           // Another instance started the rematch meanwhile: this one is dropped unplayed.
@@ -392,6 +413,19 @@ export class GameService {
       );
     }
     return { gameId: await making, name, seat };
+  }
+
+  /** Stores the rematch of a finished game: through its room (whose watchers see it), else as
+   * read. RematchTakenError: another instance linked its own first. */
+  private async linkRematch(finished: Room | FinishedTable, rematchId: string): Promise<void> {
+    if (finished instanceof Room) return finished.setRematch(rematchId);
+    try {
+      await this.store.setRematch(finished.id, rematchId);
+      finished.rematch = rematchId;
+    } catch (e) {
+      if (e instanceof RematchTakenError) finished.rematch = e.rematchId;
+      throw e;
+    }
   }
 
   /** Finished games from the store, most recent first, with their final scores. */
@@ -450,12 +484,13 @@ export class GameService {
     return idle.activity >= expireIdleSeconds * 1000 ? 'idle' : null;
   }
 
-  private remember(room: Room): void {
-    this.finishedRooms.set(room.id, room);
+  private remember(game: Room | FinishedTable): void {
+    this.finishedGames.delete(game.id);
+    this.finishedGames.set(game.id, game);
     const limit = this.options.finishedCache ?? DEFAULTS.finishedCache;
-    for (const id of this.finishedRooms.keys()) {
-      if (this.finishedRooms.size <= limit) break;
-      this.finishedRooms.delete(id);
+    for (const id of this.finishedGames.keys()) {
+      if (this.finishedGames.size <= limit) break;
+      this.finishedGames.delete(id);
     }
   }
 

@@ -32,7 +32,7 @@ export class Connections {
     };
   }
 
-  /** Serves `peer` (a /ws socket, or a client relayed here) as a connection of this instance. */
+  /** Serves `peer` (a /ws socket, or one another instance holds) as a connection of this instance. */
   accept(peer: Peer, log: Logger): Connection {
     return new Connection(peer, { ...this.policy, log });
   }

@@ -43,28 +43,15 @@ async function clusterMember(app: FastifyInstance): Promise<void> {
     redisUrl: config.redisUrl,
     spareCapacity: () => config.maxGames - games.activeCount(),
     maxBufferedBytes: config.maxBufferedBytes,
-    // Connections are a later plugin; a relayed client only comes once the app is up.
+    // Connections are a later plugin; a client from another instance only comes once the app is up.
     serve: (peer, log) => app.connections.accept(peer, log),
   });
   app.decorate('directory', directory);
-  app.log.info({ instance: directory.instance, leaseSeconds: config.leaseSeconds, relay: directory.relay !== null }, 'cluster member: games in PostgreSQL, owned by lease');
-  const { relay } = directory;
-  if (relay) {
-    try {
-      await relay.start();
-    } catch (e) {
-      await relay.stop();
-      throw new StoreOpenError(`cannot reach Redis at TESSERA_REDIS_URL: ${(e as Error).message}`, { cause: e });
-    }
-  }
-  // Once every service is up: a boot that fails takes no game over.
+  app.log.info({ instance: directory.instance, leaseSeconds: config.leaseSeconds, redis: config.redisUrl !== null }, 'cluster member: games in PostgreSQL, owned by lease');
+  await directory.open();
   app.addHook('onReady', async () => directory.start());
-  // After the games' drain (registered later than theirs): the other instances may take this
-  // one's games over at once; relayed clients are sent to reconnect.
-  app.addHook('preClose', async () => {
-    await directory.stop();
-    await relay?.stop();
-  });
+  // After the games' drain (registered later than theirs).
+  app.addHook('preClose', () => directory.stop());
 }
 
 export const directoryPlugin = fp(async (app: FastifyInstance) => (app.config.databaseUrl ? clusterMember(app) : alone(app)), {

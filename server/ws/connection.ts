@@ -1,6 +1,6 @@
 // One client connection: frame limits, rate limit, validation, and the seat it plays. Its peer is
-// a WebSocket here or a client relayed from another instance; its game is played here, or
-// (reached through the directory) its frames go as they are to where it is played.
+// a WebSocket here or one held by another instance; its game is played here, or (reached through
+// the directory) its frames go as they are to where it is played.
 // Every rejected frame gets a typed error frame and changes nothing.
 
 import type { Logger } from 'pino';
@@ -130,7 +130,7 @@ export class Connection implements Subscriber, PeerHandler {
     if (size > this.options.maxMessageBytes) return this.error('too_large', `a message may hold at most ${this.options.maxMessageBytes} bytes, got ${size}`);
     if (isBinary) return this.error('bad_frame', 'frames are JSON text, not binary');
     const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8');
-    // Played elsewhere: the connection there validates and answers.
+    // Played on another instance: the connection there validates and answers.
     if (this.link) return this.link.forward(text);
     let frame: unknown;
     try {
