@@ -191,16 +191,7 @@ export class GameService {
   /** A stored game, as a watcher here would see it, for reading only (another instance plays
    * it); a damaged one is set aside (undefined). */
   snapshot(stored: StoredGame | DamagedGame): ReadableGame | undefined {
-    if (isDamaged(stored)) {
-      this.setAside(stored);
-      return undefined;
-    }
-    try {
-      return this.replayed(stored, snapshotOf);
-    } catch (e) {
-      if (e instanceof DamagedGameError) return undefined;
-      throw e;
-    }
+    return this.unlessDamaged(stored, (s) => this.replayed(s, snapshotOf));
   }
 
   /** A game as its record stands, for reading only (one another instance plays): one store
@@ -307,12 +298,17 @@ export class GameService {
 
   /** take(), for games handed over in a batch: a damaged one is set aside (undefined). */
   adopt(stored: StoredGame | DamagedGame): Room | undefined {
+    return this.unlessDamaged(stored, (s) => this.take(s));
+  }
+
+  /** `use(stored)`, or undefined for a game that is damaged (set aside). */
+  private unlessDamaged<T>(stored: StoredGame | DamagedGame, use: (stored: StoredGame) => T): T | undefined {
     if (isDamaged(stored)) {
       this.setAside(stored);
       return undefined;
     }
     try {
-      return this.take(stored);
+      return use(stored);
     } catch (e) {
       if (e instanceof DamagedGameError) return undefined;
       throw e;

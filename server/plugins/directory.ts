@@ -47,7 +47,7 @@ async function clusterMember(app: FastifyInstance): Promise<void> {
     serve: (peer, log) => app.connections.accept(peer, log),
   });
   app.decorate('directory', directory);
-  app.log.info({ instance: directory.instance, leaseSeconds: config.leaseSeconds, redis: config.redisUrl !== null }, 'cluster member: games in PostgreSQL, owned by lease');
+  app.log.info({ instance: directory.instance, leaseSeconds: config.leaseSeconds, relay: config.redisUrl !== null }, 'cluster member: games in PostgreSQL, owned by lease');
   await directory.open();
   app.addHook('onReady', async () => directory.start());
   // After the games' drain (registered later than theirs).
