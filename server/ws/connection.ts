@@ -4,7 +4,7 @@
 // Every rejected frame gets a typed error frame and changes nothing.
 
 import type { Logger } from 'pino';
-import type { GameDirectory } from '../directory/directory.ts';
+import type { GameDirectory, Reached } from '../directory/directory.ts';
 import type { Peer, PeerData, PeerHandler, RemoteLink } from '../directory/peer.ts';
 import { CodedError } from '../errors.ts';
 import type { Room, Subscriber } from '../games/room.ts';
@@ -180,7 +180,7 @@ export class Connection implements Subscriber, PeerHandler {
   private async hello(frame: HelloFrame): Promise<void> {
     if (this.room) return this.error('already_joined', `this connection already joined game ${this.room.id}`, frame.id);
     if (frame.v !== PROTOCOL_VERSION) return this.error('unsupported_version', `this server speaks protocol version ${PROTOCOL_VERSION}`, frame.id);
-    let reached: Awaited<ReturnType<GameDirectory['connect']>>;
+    let reached: Reached | undefined;
     try {
       reached = await this.options.directory.connect(frame.gameId, this.peer, JSON.stringify(frame));
     } catch (e) {
