@@ -1,9 +1,13 @@
 // One contract over both ways to reach a game (server/directory/), as store.test.ts runs one over
 // three stores: the same routes and WebSocket scenarios against one instance, and against a
 // cluster of two (private PostgreSQL and Redis) where the game is played by instance A and
-// every request goes through instance B.
+// every request goes through instance B. And the imports that keep it one way: routes and
+// connections never reach server/cluster/, which never reaches them.
 
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
 import { type PrivateRedis, startRedis } from '../bench/lib/redis.ts';
 import { randomMove } from '../bench/lib/game-client.ts';
@@ -160,3 +164,29 @@ for (const [kind, reach] of directories) {
     }
   });
 }
+
+/** Each server module (relative to server/) with the server modules it imports. */
+function serverImports(): Map<string, string[]> {
+  const root = fileURLToPath(new URL('../server', import.meta.url));
+  const imports = new Map<string, string[]>();
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    const file = join(entry.parentPath, entry.name);
+    const source = readFileSync(file, 'utf8');
+    const targets = [...source.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s+['"](\.[^'"]+)['"]/gms)].map((m) => relative(root, resolve(dirname(file), m[1])));
+    imports.set(relative(root, file), targets);
+  }
+  return imports;
+}
+
+test('routes, connections and the games reach a game through the directory: none imports server/cluster/, which imports neither ws/ nor http/', () => {
+  const reaching = (from: (module: string) => boolean, to: string[]) =>
+    [...serverImports()].filter(([module, targets]) => from(module) && targets.some((t) => to.some((folder) => t.startsWith(folder)))).map(([module]) => module);
+  const reachers = (m: string) => ['http/', 'ws/', 'directory/'].some((folder) => m.startsWith(folder)) || m === 'games/service.ts' || m === 'games/room.ts';
+  assert.deepEqual(reaching(reachers, ['cluster/']), []);
+  assert.deepEqual(
+    reaching((m) => m.startsWith('cluster/'), ['ws/', 'http/']),
+    [],
+  );
+  assert.ok(reaching(() => true, ['cluster/']).includes('plugins/directory.ts'), 'the check reads the imports it means to');
+});
