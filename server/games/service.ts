@@ -383,8 +383,10 @@ export class GameService {
     const seat = old.seatOf(token);
     if (seat === null) throw new CodedError('bad_token', 'this token holds no seat in that game');
     const name = old.holderName(seat) ?? `seat ${seat + 1}`;
-    // Another instance sharing the store may have started it: the store knows.
-    const known = old.rematch ?? (await this.store.get(id))?.rematch ?? null;
+    // Another instance sharing the store may have started it: the store knows. (Read again
+    // after the store: another request here may have linked it meanwhile.)
+    const stored = old.rematch ? null : ((await this.store.get(id))?.rematch ?? null);
+    const known = old.rematch ?? stored;
     if (known) return { gameId: known, name, seat };
     // Two players asking at once must get one rematch: the second waits for the first.
     let making = this.rematching.get(old.id);
