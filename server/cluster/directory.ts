@@ -53,13 +53,11 @@ export class ClusterDirectory implements GameDirectory {
       : null;
   }
 
-  /** The game if it is played here (`connect`: as a room), taking it over if its holder is
-   * gone; GameElsewhereError while a live instance holds it (or another is taking it over). */
-  private async here(gameId: string, connect: true): Promise<Room | undefined>;
-  private async here(gameId: string, connect: false): Promise<ReadableGame | undefined>;
-  private async here(gameId: string, connect: boolean): Promise<ReadableGame | undefined> {
+  /** The game as `find` gets it here, or taken over if its holder is gone; GameElsewhereError
+   * while a live instance holds it (or another is taking it over). */
+  private async here<T extends ReadableGame>(gameId: string, find: (id: string) => Promise<T | undefined>): Promise<T | Room | undefined> {
     try {
-      return await (connect ? this.games.room(gameId) : this.games.get(gameId));
+      return await find(gameId);
     } catch (e) {
       if (!(e instanceof GameElsewhereError)) throw e;
       const stored = await this.store.claim(gameId);
@@ -70,7 +68,7 @@ export class ClusterDirectory implements GameDirectory {
 
   async connect(gameId: string, peer: Peer, hello: string): Promise<Reached | undefined> {
     try {
-      const room = await this.here(gameId, true);
+      const room = await this.here(gameId, (id) => this.games.room(id));
       return room && { room };
     } catch (e) {
       if (!(e instanceof GameElsewhereError)) throw e;
@@ -82,7 +80,7 @@ export class ClusterDirectory implements GameDirectory {
 
   async takeSeat(gameId: string, name: string, seat: number | undefined, forRematch: boolean): Promise<SeatTaken> {
     try {
-      const room = await this.here(gameId, true);
+      const room = await this.here(gameId, (id) => this.games.room(id));
       if (!room) throw new CodedError('unknown_game', `no game ${JSON.stringify(gameId)}`);
       // A room held here may turn out lost to another instance on writing the seat: then too
       // the seat is asked for where the game went.
@@ -109,7 +107,7 @@ export class ClusterDirectory implements GameDirectory {
   /** Who is connected is only known where a game is played: elsewhere it is read as stored. */
   async read(gameId: string): Promise<ReadableGame | undefined> {
     try {
-      return await this.here(gameId, false);
+      return await this.here(gameId, (id) => this.games.get(id));
     } catch (e) {
       if (!(e instanceof GameElsewhereError)) throw e;
       const shown = await this.games.peek(gameId);

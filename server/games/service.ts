@@ -149,6 +149,10 @@ export class GameService {
   async room(id: string): Promise<Room | undefined> {
     const game = await this.load(id, (stored) => Room.restore(stored, this.deps()));
     if (!(game instanceof FinishedTable)) return game;
+    // A rematch being linked through the table: the room starts with the link.
+    await this.rematching.get(id)?.catch(() => {});
+    const raced = this.loaded(id);
+    if (raced) return raced;
     // Read already (its record replays): the room starts from it.
     const room = Room.restore({ ...game.stored, rematch: game.rematch }, this.deps());
     this.remember(room);
@@ -417,6 +421,9 @@ export class GameService {
    * read. RematchTakenError: another instance linked its own first. */
   private async linkRematch(finished: Room | FinishedTable, rematchId: string): Promise<void> {
     if (finished instanceof Room) return finished.setRematch(rematchId);
+    // A room built for it meanwhile: its watchers see the link.
+    const room = this.loaded(finished.id);
+    if (room) return room.setRematch(rematchId);
     try {
       await this.store.setRematch(finished.id, rematchId);
       finished.rematch = rematchId;
