@@ -112,7 +112,7 @@ test('a hint waits behind bot moves and answers hint_busy (retryable) when no wo
     const view = (await ann.latestState((f) => f.view.legal, 20_000)).view;
     // Bot searches keep the only worker busy well past the hint's wait: 40 warm expert searches
     // of the opening take ~25 ms each on a quiet machine, longer on a loaded one.
-    const room = await server.app.games.get(id);
+    const room = server.app.games.loaded(id);
     const busy = Array.from({ length: 40 }, (_, i) => pool.search({ state: room!.state.buffer.slice(0), level: 'expert', seed: i, deadline: Date.now() + 5000 }).catch(() => null));
     ann.send({ type: 'hint', turn: view.turn, id: 'h' });
     const refused = await ann.next((f) => f.type === 'error' || f.type === 'hint', 20_000);

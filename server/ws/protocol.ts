@@ -103,15 +103,3 @@ export type ServerFrame =
 export const SERVER_FRAME_TYPES = ['welcome', 'state', 'chat', 'error', 'pong', 'hint', 'bye'] as const satisfies readonly ServerFrame['type'][];
 const allServerFramesListed: Exclude<ServerFrame['type'], (typeof SERVER_FRAME_TYPES)[number]> extends never ? true : never = true;
 void allServerFramesListed;
-
-/** WebSocket close codes the server uses. */
-export const CLOSE = {
-  shutdown: 1001,
-  /** This instance no longer owns the game: reconnect (the load balancer finds its owner). */
-  moved: 1012,
-  policy: 1008,
-  tooBig: 1009,
-  slowConsumer: 1013,
-  /** The link to the game's owner broke (a relaying instance lost Redis): reconnect with backoff. */
-  relayLost: 4000,
-} as const;
