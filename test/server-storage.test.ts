@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
+import { unfinishedGames } from '../server/games/store-operations.ts';
 import { StorageError, type StoredGame } from '../server/games/store.ts';
 import { replayRecord } from '../bot-engine/record.ts';
 import { recordOf } from '../server/games/records.ts';
@@ -95,7 +96,7 @@ test('a person’s move whose write fails changes nothing; play resumes when wri
   }
   // Everything acknowledged is in the file and replays.
   const reopened = new SqliteStore({ path });
-  const games = (await reopened.unfinished()) as StoredGame[];
+  const games = (await unfinishedGames(reopened)) as StoredGame[];
   assert.equal(games.length, 1);
   assert.ok(games[0].moves.length >= 1);
   replayRecord(recordOf(games[0]));

@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import type { PostgresStore } from '../games/postgres-store.ts';
+import type { LeaseStore } from './lease-store.ts';
 import type { GameService } from '../games/service.ts';
 import { DamagedGameError, GameElsewhereError } from '../games/store.ts';
 import { CLOSE } from '../ws/protocol.ts';
@@ -88,7 +88,7 @@ interface EdgeLink {
 export interface RelayOptions {
   url: string;
   metrics: Metrics;
-  store: PostgresStore;
+  store: LeaseStore;
   games: GameService;
   log: Logger;
   /** Serves a relayed socket on this (owner) instance as an ordinary connection. */

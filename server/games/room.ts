@@ -10,6 +10,7 @@ import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { BotAnswer } from '../bot-scheduler.ts';
 import { HintBusyError, type HintSearcher } from '../hints.ts';
+import { markSeen, recordHint, setRematch, takeSeat } from './store-operations.ts';
 import { type GameEnd, GameElsewhereError, type GameSetup, type GameStore, OwnershipLostError, RematchTakenError, STORAGE_CAUSES, StorageError, type StoredGame } from './store.ts';
 import { SeatClock } from './seat-clock.ts';
 import type { GameStatus, GameView, LastMove, StandInReason } from '../wire/game.ts';
@@ -215,7 +216,7 @@ export class Room {
   private async takeSeat(seat: number, name: string): Promise<string> {
     const { token, holder } = issueToken(name);
     try {
-      await this.deps.store.takeSeat(this.id, seat, holder);
+      await takeSeat(this.deps.store, this.id, seat, holder);
     } catch (e) {
       if (!(e instanceof OwnershipLostError)) throw e;
       this.deps.lost?.(this);
@@ -302,7 +303,7 @@ export class Room {
     if (this.peoplePresent) this.lastPersonAt = Date.now();
     this.personStoredAt = Date.now();
     try {
-      await this.deps.store.markSeen(this.id, this.lastPersonAt);
+      await markSeen(this.deps.store, this.id, this.lastPersonAt);
     } catch (err) {
       if (!(err instanceof StorageError)) this.log.warn({ err: (err as Error).message }, 'when a person was last seen could not be stored');
     }
@@ -417,7 +418,7 @@ export class Room {
   private async countHint(seat: number, search: HintSearch, move: Move): Promise<MoveError | null> {
     const late = this.turnProblem(seat, search.turn);
     if (late) return late;
-    if (!(await this.commit((store) => store.recordHint(this.id, seat))))
+    if (!(await this.commit((store) => recordHint(store, this.id, seat))))
       return { error: 'storage_unavailable', message: `the hint could not be counted (${this.unstoredReason()}); try again in a few seconds` };
     this.hints[seat] = (this.hints[seat] ?? 0) + 1;
     search.move = move;
@@ -640,7 +641,7 @@ export class Room {
   setRematch(id: string): Promise<void> {
     return this.serial(async () => {
       try {
-        await this.deps.store.setRematch(this.id, id);
+        await setRematch(this.deps.store, this.id, id);
         this.rematchId = id;
       } catch (e) {
         // Another instance started it first: that one is the rematch.

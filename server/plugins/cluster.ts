@@ -8,13 +8,14 @@ import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import { Leases } from '../cluster/leases.ts';
 import { Relay } from '../cluster/relay.ts';
+import type { LeaseStore } from '../cluster/lease-store.ts';
 import { PostgresStore } from '../games/postgres-store.ts';
 import { StoreOpenError } from '../games/store-common.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** In a cluster (TESSERA_DATABASE_URL): the store as a member; its `instance` is this one's id. */
-    cluster: PostgresStore | null;
+    cluster: LeaseStore | null;
     /** In a cluster: this instance's game leases. */
     leases: Leases | null;
     /** With TESSERA_REDIS_URL: connections for games owned elsewhere are relayed there. */
@@ -25,7 +26,7 @@ declare module 'fastify' {
 export const clusterPlugin = fp(
   async (app: FastifyInstance) => {
     const { store, config } = app;
-    const cluster = store instanceof PostgresStore && store.instance ? store : null;
+    const cluster: LeaseStore | null = store instanceof PostgresStore && store.instance ? store : null;
     app.decorate('cluster', cluster);
     if (cluster) app.log.info({ instance: cluster.instance, leaseSeconds: config.leaseSeconds, relay: config.redisUrl !== null }, 'cluster member: games in PostgreSQL, owned by lease');
   },

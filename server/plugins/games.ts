@@ -8,6 +8,7 @@ import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import { GameService } from '../games/service.ts';
 import { StoreOpenError } from '../games/store-common.ts';
+import { openGames } from '../games/store-operations.ts';
 import { PoolHints } from '../hints.ts';
 import { sqlitePath } from './store.ts';
 
@@ -31,7 +32,7 @@ export const gamesPlugin = fp(
       overloaded: () => app.readiness.problem('shutdown', 'pool'),
       expiry: config,
       finishedCache: config.finishedCache,
-      ...(cluster ? { takeOver: (id: string) => cluster.claim(id), listOpen: (limit: number) => cluster.openListed(limit), setAside: (id: string) => cluster.setAside(id) } : {}),
+      ...(cluster ? { takeOver: (id: string) => cluster.claim(id), listOpen: (limit: number) => openGames(app.store, limit), setAside: (id: string) => cluster.setAside(id) } : {}),
     });
     app.decorate('games', games);
     app.readiness.add('storage', () => games.storageProblem());
