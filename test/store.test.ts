@@ -2,12 +2,13 @@
 // SQLite's durability across a SIGKILL.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { DamagedGameError, type GameMetadata, MemoryStore, type GameSetup, type GameStore, isDamaged, RematchTakenError, type StoredGame } from '../server/games/store.ts';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
+import { COMMITS_PER_CHECKPOINT } from '../server/games/wal-checkpointer.ts';
 import { getAnalysis, listFinished, markSeen, openGames, recordHint, saveAnalysis, setRematch, takeSeat, unfinishedGames } from '../server/games/store-operations.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
@@ -485,3 +486,31 @@ for (const [name, make] of stores) {
     await store.close();
   });
 }
+
+test('sqlite store: the WAL is copied into the database file by the checkpoint thread, not by a commit on the event loop', async () => {
+  const path = tempDb();
+  const store = new SqliteStore({ path });
+  const db = (store as unknown as { db: DatabaseSync }).db;
+  assert.equal(db.prepare('PRAGMA wal_autocheckpoint').get()?.wal_autocheckpoint, 0, 'a commit never checkpoints');
+  await store.create(setup('w'), [null, null]);
+  for (let i = 1; i < COMMITS_PER_CHECKPOINT; i++) await store.appendMoves('w', [move(i)], null);
+  for (const deadline = Date.now() + 10_000; store.checkpointedPages === 0 && Date.now() < deadline; ) await new Promise((r) => setImmediate(r));
+  assert.ok(store.checkpointedPages > 0, 'the thread checkpointed');
+  // The database file alone (no WAL beside it) holds every commit the checkpoint covered.
+  const copy = `${path}.copy`;
+  copyFileSync(path, copy);
+  const alone = new DatabaseSync(copy, { readOnly: true });
+  assert.equal(alone.prepare("SELECT count(*) AS n FROM moves WHERE game_id = 'w'").get()?.n, COMMITS_PER_CHECKPOINT - 1);
+  alone.close();
+  await store.close();
+  const reopened = new SqliteStore({ path });
+  assert.equal((await reopened.get('w'))!.moves.length, COMMITS_PER_CHECKPOINT - 1);
+  await reopened.close();
+});
+
+test('sqlite store: inline checkpoints (the measurement baseline) leave SQLite’s own in place', async () => {
+  const store = new SqliteStore({ path: tempDb(), walCheckpoints: 'inline' });
+  const db = (store as unknown as { db: DatabaseSync }).db;
+  assert.equal(db.prepare('PRAGMA wal_autocheckpoint').get()?.wal_autocheckpoint, 1000);
+  await store.close();
+});
