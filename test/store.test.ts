@@ -494,8 +494,8 @@ test('sqlite store: the WAL is copied into the database file by the checkpoint t
   assert.equal(db.prepare('PRAGMA wal_autocheckpoint').get()?.wal_autocheckpoint, 0, 'a commit never checkpoints');
   await store.create(setup('w'), [null, null]);
   for (let i = 1; i < COMMITS_PER_CHECKPOINT; i++) await store.appendMoves('w', [move(i)], null);
-  for (const deadline = Date.now() + 10_000; store.checkpointedPages === 0 && Date.now() < deadline; ) await new Promise((r) => setImmediate(r));
-  assert.ok(store.checkpointedPages > 0, 'the thread checkpointed');
+  for (const deadline = Date.now() + 10_000; store.checkpoints === 0 && Date.now() < deadline; ) await new Promise((r) => setImmediate(r));
+  assert.ok(store.checkpoints > 0, 'the thread checkpointed');
   // The database file alone (no WAL beside it) holds every commit the checkpoint covered.
   const copy = `${path}.copy`;
   copyFileSync(path, copy);

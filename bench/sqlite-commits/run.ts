@@ -31,7 +31,7 @@ const games = Number(values.games);
 const commits = Number(values.commits);
 const rate = Number(values.rate);
 const { SqliteStore } = (await import(pathToFileURL(resolve(values.store)).href)) as {
-  SqliteStore: new (o: { path: string; walCheckpoints?: string }) => GameStore & { checkpointedPages?: number };
+  SqliteStore: new (o: { path: string; walCheckpoints?: string }) => GameStore & { checkpoints?: number };
 };
 
 const setupOf = (i: number): GameSetup => ({
@@ -72,7 +72,7 @@ async function run(mode: string) {
       took.push((performance.now() - t) * 1000);
     }
   }
-  const pages = store.checkpointedPages ?? 0;
+  const checkpoints = store.checkpoints ?? 0;
   await store.close();
   rmSync(dir, { recursive: true, force: true });
   const s = summarize(took, 0);
@@ -87,7 +87,7 @@ async function run(mode: string) {
     maxMs: round(s.max / 1000, 2),
     over1ms: over(1),
     over2ms: over(2),
-    pagesByThread: pages,
+    checkpointsByThread: checkpoints,
   };
 }
 

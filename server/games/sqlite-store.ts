@@ -5,7 +5,7 @@
 // (the `durability: 'full'` option) also survives power loss, at an fsync per move. The WAL is
 // copied back into the file by a thread of its own (wal-checkpointer.ts), not by a commit.
 
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RecordMove } from '../../bot-engine/record.ts';
@@ -88,6 +88,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
   private readonly db: DatabaseSync;
   private readonly statements;
   private readonly checkpointer: WalCheckpointer | null = null;
+  private readonly patches = new Map<string, StatementSync>();
 
   constructor(options: SqliteStoreOptions) {
     try {
@@ -163,9 +164,17 @@ export class SqliteStore implements GameStore, StoreMaintenance {
       if (!patch) return;
       const set = Object.keys(patch) as (keyof MetadataPatch)[];
       if (set.length === 0) return;
-      this.db.prepare(`UPDATE games SET ${set.map((k) => `${METADATA_COLUMNS[k]} = ?`).join(', ')} WHERE id = ?`).run(...set.map((k) => columnValue(patch, k)), id);
+      this.patchStatement(set).run(...set.map((k) => columnValue(patch, k)), id);
       if (patch.holders) for (const [seat, h] of patch.holders.entries()) if (h) this.statements.setName.run(id, seat, h.name);
     });
+  }
+
+  /** One prepared UPDATE per set of metadata columns a change writes (a handful in all). */
+  private patchStatement(set: (keyof MetadataPatch)[]): StatementSync {
+    const sql = `UPDATE games SET ${set.map((k) => `${METADATA_COLUMNS[k]} = ?`).join(', ')} WHERE id = ?`;
+    let statement = this.patches.get(sql);
+    if (!statement) this.patches.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
   }
 
   async list(query: GameQuery): Promise<GamePage> {
@@ -210,9 +219,9 @@ export class SqliteStore implements GameStore, StoreMaintenance {
     if (this.db.isOpen) this.db.close();
   }
 
-  /** Pages the checkpoint thread has copied into the database file (0 without one). */
-  get checkpointedPages(): number {
-    return this.checkpointer?.checkpointedPages ?? 0;
+  /** Checkpoints the checkpoint thread has run that copied something (0 without one). */
+  get checkpoints(): number {
+    return this.checkpointer?.checkpoints ?? 0;
   }
 
   /** DamagedGameError when a column or a move does not parse. */
