@@ -11,12 +11,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { newGame } from '../../bot-engine/game.ts';
+import { legalPlacements, newGame, playMove, tileName } from '../../bot-engine/game.ts';
 import type { RecordMove } from '../../bot-engine/record.ts';
 import type { GameSetup, GameStore } from '../../server/games/store.ts';
 import { machine, machineLine } from '../lib/proc.ts';
 import { round, summarize } from '../lib/stats.ts';
-import { randomRecordMoves } from '../../test/server-helpers.ts';
 
 const { values } = parseArgs({
   options: {
@@ -43,8 +42,15 @@ const setupOf = (i: number): GameSetup => ({
   clock: { turnSeconds: 60, graceSeconds: 60 },
   standIn: 'hard',
 });
-// Real moves of a real game: the rows are the size a server writes.
-const moves: RecordMove[] = randomRecordMoves(newGame({ players: 2, seed: 'bench' }), 70);
+// Real moves of a real game (the first legal placement each turn): rows the size a server writes.
+const moves: RecordMove[] = [];
+for (const state = newGame({ players: 2, seed: 'bench' }); !state.finished; ) {
+  const tile = tileName(state.currentTile);
+  const [p] = legalPlacements(state);
+  const outcome = playMove(state, { x: p.x, y: p.y, rotation: p.rotation, meeple: null });
+  if ('error' in outcome) throw new Error(outcome.error);
+  moves.push({ tile, ...outcome.move }, ...outcome.discarded.map((d) => ({ discard: d })));
+}
 
 async function run(mode: string) {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-sqlite-bench-'));
@@ -72,8 +78,9 @@ async function run(mode: string) {
       took.push((performance.now() - t) * 1000);
     }
   }
-  const checkpoints = store.checkpoints ?? 0;
+  // Read after close: the thread has answered every checkpoint asked of it by then.
   await store.close();
+  const checkpoints = store.checkpoints ?? 0;
   rmSync(dir, { recursive: true, force: true });
   const s = summarize(took, 0);
   const over = (ms: number) => took.filter((us) => us >= ms * 1000).length;
