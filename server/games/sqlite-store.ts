@@ -173,7 +173,10 @@ export class SqliteStore implements GameStore, StoreMaintenance {
   private patchStatement(set: (keyof MetadataPatch)[]): StatementSync {
     const sql = `UPDATE games SET ${set.map((k) => `${METADATA_COLUMNS[k]} = ?`).join(', ')} WHERE id = ?`;
     let statement = this.patches.get(sql);
-    if (!statement) this.patches.set(sql, (statement = this.db.prepare(sql)));
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.patches.set(sql, statement);
+    }
     return statement;
   }
 
