@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { DamagedGameError, type GameMetadata, MemoryStore, type GameSetup, type GameStore, isDamaged, RematchTakenError, type StoredGame } from '../server/games/store.ts';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
-import { COMMITS_PER_CHECKPOINT } from '../server/games/wal-checkpointer.ts';
+import { COMMITS_PER_CHECKPOINT, WalCheckpointer } from '../server/games/wal-checkpointer.ts';
 import { getAnalysis, listFinished, markSeen, openGames, recordHint, saveAnalysis, setRematch, takeSeat, unfinishedGames } from '../server/games/store-operations.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
@@ -513,4 +513,9 @@ test('sqlite store: inline checkpoints (the measurement baseline) leave SQLiteâ€
   const db = (store as unknown as { db: DatabaseSync }).db;
   assert.equal(db.prepare('PRAGMA wal_autocheckpoint').get()?.wal_autocheckpoint, 1000);
   await store.close();
+});
+
+test('sqlite store: a checkpoint thread that cannot run hands checkpoints back (its fallback is called with why)', async () => {
+  const reason = await new Promise<string>((resolve) => new WalCheckpointer(join(tempDb(), 'no-such-dir', 'games.db'), resolve));
+  assert.match(reason, /unable to open/);
 });

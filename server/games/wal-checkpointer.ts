@@ -46,10 +46,16 @@ export class WalCheckpointer {
     this.worker.on('message', (m: { checkpointed?: number }) => {
       if (typeof m.checkpointed === 'number' && m.checkpointed > 0) this.checkpoints++;
     });
-    this.worker.on('error', (e) => fallBack(e.message));
+    // An error is followed by an exit: the store hears of it once.
+    let failed = false;
+    const fail = (reason: string) => {
+      if (!failed) fallBack(reason);
+      failed = true;
+    };
+    this.worker.on('error', (e) => fail(e.message));
     this.worker.on('exit', (code) => {
       this.exited = true;
-      if (code !== 0) fallBack(`the checkpoint thread exited with code ${code}`);
+      if (code !== 0) fail(`the checkpoint thread exited with code ${code}`);
     });
     // A checkpoint is never a reason to keep the process alive (after the listeners: adding one
     // refs the worker again).
