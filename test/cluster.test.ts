@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import type { ClusterDirectory } from '../server/cluster/directory.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
+import { takeSeat } from '../server/games/store-operations.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { OwnershipLostError, type StoredGame } from '../server/games/store.ts';
 import { Client, createGame, get, playUntilOver, post, type Running, startServer, twoPeopleSetup } from './server-helpers.ts';
@@ -148,7 +149,7 @@ test('postgres store: a stale owner’s write is refused in its own transaction 
   const [taken] = await y.claimExpired(10);
   assert.equal((taken as StoredGame).setup.id, 'f');
   await assert.rejects(() => x.appendMoves('f', [move(2)], null), OwnershipLostError);
-  await assert.rejects(() => x.takeSeat('f', 0, { name: 'late', tokenHash: null }), OwnershipLostError);
+  await assert.rejects(() => takeSeat(x, 'f', 0, { name: 'late', tokenHash: null }), OwnershipLostError);
   await y.appendMoves('f', [move(2)], null);
   assert.deepEqual((await y.get('f'))!.moves, [move(1), move(2)]);
   assert.deepEqual((await y.get('f'))!.holders, [null, null]);

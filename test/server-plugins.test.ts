@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import Fastify from 'fastify';
 import { buildApp } from '../server/app.ts';
 import { StoreOpenError } from '../server/games/store-common.ts';
-import { MemoryStore, type StoredGame } from '../server/games/store.ts';
+import { type GamePage, MemoryStore } from '../server/games/store.ts';
 import { gameRoutes } from '../server/http/games.ts';
 import { gamesPlugin } from '../server/plugins/games.ts';
 import { LocalDirectory } from '../server/directory/local.ts';
@@ -72,7 +72,7 @@ test('a service that cannot start fails the boot and closes the services already
   // A database that opened but cannot be read through (what a damaged SQLite file does).
   class Unreadable extends MemoryStore {
     closed = false;
-    override async unfinished(): Promise<StoredGame[]> {
+    override async list(): Promise<GamePage> {
       throw Object.assign(new Error('database disk image is malformed'), { code: 'ERR_SQLITE_ERROR' });
     }
     override async close(): Promise<void> {

@@ -14,6 +14,7 @@ import { type BotMover, Room, type Subscriber } from '../server/games/room.ts';
 import { initialHolders, issueToken, recordNames, Seats } from '../server/games/seats.ts';
 import { GameService } from '../server/games/service.ts';
 import { type GameSetup, type GameStore, MemoryStore } from '../server/games/store.ts';
+import { takeSeat } from '../server/games/store-operations.ts';
 import { abandonAt, appliedOf, applyMove, botLevel, botSeed, hintSeed, seatInfos, tableStatus, turnProblem } from '../server/games/table.ts';
 import { Metrics } from '../server/metrics.ts';
 
@@ -324,7 +325,7 @@ test('a game played elsewhere, read here: its summary view from one store read a
     assert.deepEqual(shown.view(null), room.view(null));
     assert.deepEqual(shown.openSeats, [1]);
     // Every seat taken: playing, with a turn clock that runs only where the game is played.
-    await memory.takeSeat('away', 1, { name: 'Bo', tokenHash: null });
+    await takeSeat(memory, 'away', 1, { name: 'Bo', tokenHash: null });
     const playing = await games.peek('away');
     const live = Room.restore((await memory.get('away'))!, { store: memory, bots: {} as BotMover, log });
     live.close();

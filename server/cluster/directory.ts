@@ -7,19 +7,20 @@ import type { Logger } from 'pino';
 import type { GameDirectory, Reached, SeatTaken } from '../directory/directory.ts';
 import type { Peer, PeerHandler } from '../directory/peer.ts';
 import { CodedError } from '../errors.ts';
-import type { PostgresStore } from '../games/postgres-store.ts';
 import type { ReadableGame } from '../games/records.ts';
 import { StoreOpenError } from '../games/store-common.ts';
 import type { Room } from '../games/room.ts';
 import type { GameService } from '../games/service.ts';
-import { GameElsewhereError, isDamaged } from '../games/store.ts';
+import { openGames } from '../games/store-operations.ts';
+import { GameElsewhereError, type GameStore, isDamaged } from '../games/store.ts';
 import type { Metrics } from '../metrics.ts';
+import type { LeaseStore } from './lease-store.ts';
 import { Leases } from './leases.ts';
 import { Relay } from './relay.ts';
 
 export interface ClusterDirectoryOptions {
   /** The store as this cluster member (its `instance` is this one's id). */
-  store: PostgresStore & { readonly instance: string };
+  store: GameStore & LeaseStore & { readonly instance: string };
   games: GameService;
   metrics: Metrics;
   log: Logger;
@@ -37,7 +38,7 @@ export class ClusterDirectory implements GameDirectory {
   readonly instance: string;
   readonly leases: Leases;
   readonly relay: Relay | null;
-  private readonly store: PostgresStore;
+  private readonly store: GameStore & LeaseStore;
   private readonly games: GameService;
 
   constructor(options: ClusterDirectoryOptions) {
@@ -98,7 +99,7 @@ export class ClusterDirectory implements GameDirectory {
   /** Every instance's listed games: those played elsewhere as their records stand (a waiting
    * game has no moves); a damaged one is left out. */
   async listOpen(limit: number): Promise<ReadableGame[]> {
-    return (await this.store.openListed(limit)).flatMap((stored) => {
+    return (await openGames(this.store, limit)).flatMap((stored) => {
       const shown = (!isDamaged(stored) && this.games.loaded(stored.setup.id)) || this.games.snapshot(stored);
       return shown ? [shown] : [];
     });

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Peer, PeerHandler, RemoteLink } from '../directory/peer.ts';
-import type { PostgresStore } from '../games/postgres-store.ts';
+import type { LeaseStore } from './lease-store.ts';
 import type { GameService } from '../games/service.ts';
 import { DamagedGameError, GameElsewhereError } from '../games/store.ts';
 import type { Metrics } from '../metrics.ts';
@@ -86,7 +86,7 @@ interface EdgeLink {
 export interface RelayOptions {
   url: string;
   metrics: Metrics;
-  store: PostgresStore;
+  store: LeaseStore;
   games: GameService;
   log: Logger;
   /** Serves a relayed client on this (owner) instance as an ordinary connection. */

@@ -14,6 +14,7 @@ import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { BotAnswer } from '../bot-scheduler.ts';
 import { HintBusyError, type HintSearcher } from '../hints.ts';
+import { markSeen, recordHint, setRematch, takeSeat } from './store-operations.ts';
 import { type GameEnd, GameElsewhereError, type GameSetup, type GameStore, OwnershipLostError, RematchTakenError, STORAGE_CAUSES, StorageError, type StoredGame } from './store.ts';
 import { SeatClock } from './seat-clock.ts';
 import type { GameStatus, GameView, LastMove, StandInReason } from '../wire/game.ts';
@@ -201,7 +202,7 @@ export class Room {
   private async takeSeat(seat: number, name: string): Promise<string> {
     const { token, holder } = issueToken(name);
     try {
-      await this.deps.store.takeSeat(this.id, seat, holder);
+      await takeSeat(this.deps.store, this.id, seat, holder);
     } catch (e) {
       if (!(e instanceof OwnershipLostError)) throw e;
       this.deps.lost?.(this);
@@ -286,7 +287,7 @@ export class Room {
     if (this.status === 'finished') return;
     const lastSeen = this.activity.storing(Date.now(), this.peoplePresent);
     try {
-      await this.deps.store.markSeen(this.id, lastSeen);
+      await markSeen(this.deps.store, this.id, lastSeen);
     } catch (err) {
       if (!(err instanceof StorageError)) this.log.warn({ err: (err as Error).message }, 'when a person was last seen could not be stored');
     }
@@ -376,7 +377,7 @@ export class Room {
   private async countHint(seat: number, turn: number, move: Move): Promise<Move | MoveError> {
     const late = this.turnProblem(seat, turn);
     if (late) return late;
-    if (!(await this.commit((store) => store.recordHint(this.id, seat))))
+    if (!(await this.commit((store) => recordHint(store, this.id, seat))))
       return { error: 'storage_unavailable', message: `the hint could not be counted (${this.unstoredReason()}); try again in a few seconds` };
     this.hints[seat] = (this.hints[seat] ?? 0) + 1;
     return move;
@@ -594,7 +595,7 @@ export class Room {
   setRematch(id: string): Promise<void> {
     return this.serial(async () => {
       try {
-        await this.deps.store.setRematch(this.id, id);
+        await setRematch(this.deps.store, this.id, id);
         this.rematchId = id;
       } catch (e) {
         // Another instance started it first: that one is the rematch.

@@ -20,17 +20,16 @@ import {
   type ClockSetup,
   type DamagedGame,
   DamagedGameError,
-  type FinishedEntry,
   GameElsewhereError,
   type GameSetup,
   type GameStore,
   isDamaged,
-  type ListFinishedQuery,
   RematchTakenError,
   type SeatSetup,
   StorageError,
   type StoredGame,
 } from './store.ts';
+import { type FinishedEntry, type ListFinishedQuery, listFinished, setRematch, unfinishedGames } from './store-operations.ts';
 import { WatchedStore } from './watched-store.ts';
 import type { HintSearcher } from '../hints.ts';
 
@@ -345,7 +344,7 @@ export class GameService {
   /** Rebuilds every unfinished stored game (restart recovery). Their bots wait for resumeBots(). */
   async restore(): Promise<number> {
     let n = 0;
-    for (const stored of await this.store.unfinished()) {
+    for (const stored of await unfinishedGames(this.store)) {
       // One record that does not parse or replay must not keep every other game (and the
       // server) down: it is set aside, untouched in the store for an operator to look at.
       if (isDamaged(stored)) {
@@ -425,7 +424,7 @@ export class GameService {
     const room = this.loaded(finished.id);
     if (room) return room.setRematch(rematchId);
     try {
-      await this.store.setRematch(finished.id, rematchId);
+      await setRematch(this.store, finished.id, rematchId);
       finished.rematch = rematchId;
     } catch (e) {
       if (e instanceof RematchTakenError) finished.rematch = e.rematchId;
@@ -435,7 +434,7 @@ export class GameService {
 
   /** Finished games from the store, most recent first, with their final scores. */
   async finished(query: ListFinishedQuery): Promise<{ games: FinishedGame[]; next: string | null }> {
-    const page = await this.store.listFinished(query);
+    const page = await listFinished(this.store, query);
     // A game whose scores cannot be replayed is left out of its page, not the page.
     const games = await Promise.all(
       page.games.map((g) =>

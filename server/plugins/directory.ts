@@ -36,7 +36,7 @@ async function clusterMember(app: FastifyInstance): Promise<void> {
   const { store, games, config } = app;
   if (!(store instanceof PostgresStore) || store.instance === null) throw new Error('TESSERA_DATABASE_URL is set: the store must be PostgreSQL, with this instance’s id');
   const directory = new ClusterDirectory({
-    store: store as PostgresStore & { instance: string },
+    store: store as PostgresStore & { readonly instance: string },
     games,
     metrics: app.metrics,
     log: app.log as Logger,
