@@ -128,7 +128,13 @@ function injectWS(app: FastifyInstance): FastifyInstance['injectWS'] {
 export class Client extends GameSocket {
   static override async connect(to: Endpoint): Promise<Client> {
     if (typeof to === 'string') return new Client(await openWebSocket(to));
-    return new Client(await injectWS(to)('/ws'));
+    const socket = await injectWS(to)('/ws');
+    // injectWS joins the two ends with in-memory streams that never emit 'close' after a clean
+    // WebSocket close, so ws on each side would wait out its 30-s close timeout: the client's end
+    // of the stream is destroyed instead, which both sides see at once, as after a TCP close.
+    const stream = (socket as unknown as { _socket: { end: () => void; destroy: () => void } })._socket;
+    stream.end = () => stream.destroy();
+    return new Client(socket);
   }
 
   static override async join(to: Endpoint, gameId: string, token?: string): Promise<Client> {
