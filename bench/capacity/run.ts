@@ -5,7 +5,7 @@
 // bisected once. Capacity is also stated against the CPU-bound limit: worker cores × 1000 ÷
 // (ms of search CPU per bot move × bot moves per game-second).
 //
-//   node dist/bench/capacity/run.js [quick|full|tiny]
+//   node dist/bench/capacity/run.js [quick|full|tiny] [--levels=hard,expert]
 
 import type { BotLevel } from '../../bot-engine/bots/levels.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -37,7 +37,7 @@ export interface CapacityOptions {
 export const CAPACITY_MODES: Record<'tiny' | 'quick' | 'full', CapacityOptions> = {
   tiny: { levels: ['hard'], steps: [2], maxGames: 2, thinkMs: [300, 600], rampSeconds: 1, seconds: 2.5, loopP99Ms: 5, bisect: false, plotDir: null },
   quick: { levels: ['hard'], steps: [10, 40], maxGames: 80, thinkMs: [2000, 5000], rampSeconds: 3, seconds: 10, loopP99Ms: 5, bisect: false, plotDir: null },
-  full: { levels: ['medium', 'hard', 'expert'], steps: [2, 5, 10, 20, 40, 80], maxGames: 640, thinkMs: [2000, 5000], rampSeconds: 5, seconds: 25, loopP99Ms: 5, bisect: true, plotDir: 'docs/bench' },
+  full: { levels: ['medium', 'hard', 'expert'], steps: [2, 5, 10, 20, 40, 80], maxGames: 1280, thinkMs: [2000, 5000], rampSeconds: 5, seconds: 25, loopP99Ms: 5, bisect: true, plotDir: 'docs/bench' },
 };
 
 export interface Step {
@@ -242,7 +242,7 @@ function capacityMarkdown(r: CapacityReport): string {
   ]);
   const knees = Object.entries(r.knee).map(
     ([level, k]) =>
-      `**${level}**: ${k.games} games with both criteria${k.firstFail !== null ? ` (first failing step ${k.firstFail})` : ''}; ${k.botOnly} games on bot p99 ≤ ${k.limitMs} ms alone${k.botFirstFail !== null ? ` (fails at ${k.botFirstFail})` : ' (no step failed: the knee is above the largest step tried)'}${k.fractionOfCpuBound === null ? '' : `, ${Math.round(k.fractionOfCpuBound * 100)} % of the CPU-bound limit of ${k.cpuBoundGames} games`}`,
+      `**${level}**: ${k.games} games with both criteria${k.firstFail !== null ? ` (first failing step ${k.firstFail})` : ''}; ${k.botOnly} games on bot p99 ≤ ${k.limitMs} ms alone${k.botFirstFail !== null ? ` (fails at ${k.botFirstFail})` : ' (no step failed: the knee is above the largest step tried)'}${k.fractionOfCpuBound === null ? '' : `, ${k.botFirstFail === null ? 'at least ' : ''}${Math.round(k.fractionOfCpuBound * 100)} % of the CPU-bound limit of ${k.cpuBoundGames} games`}`,
   );
   return `Measured by \`bench/capacity/run.ts\`: for each level, steps of N concurrent games (one simulated person with think time ${o.thinkMs[0] / 1000}–${o.thinkMs[1] / 1000} s against one bot, played through the WebSocket protocol), each step against a fresh server with its defaults (one bot worker here), ${o.rampSeconds} s ramp then ${o.seconds} s measured. A step passes when bot move p99 (queue + search, as the server reports it) ≤ the level's budget + 100 ms (budgets: ${Object.entries(
     BUDGET_MS,
@@ -262,7 +262,8 @@ ${o.plotDir ? '\n![capacity](bench/capacity.svg)\n' : ''}`;
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const mode = (process.argv[2] ?? 'full') as keyof typeof CAPACITY_MODES;
+  const levelsArg = process.argv.find((a) => a.startsWith('--levels='));
   const { writeReport } = await import('../report.ts');
-  const { report, markdown } = await runCapacity(CAPACITY_MODES[mode]);
+  const { report, markdown } = await runCapacity({ ...CAPACITY_MODES[mode], ...(levelsArg ? { levels: levelsArg.slice('--levels='.length).split(',') as BotLevel[] } : {}) });
   writeReport('capacity', 'Capacity: concurrent games per bot level', markdown, report);
 }
