@@ -19,7 +19,7 @@ import { pino } from 'pino';
 import { RematchTakenError, StorageError, type StoredGame } from '../server/games/store.ts';
 import { replayRecord } from '../bot-engine/record.ts';
 import { recordOf } from '../server/games/records.ts';
-import { Client, createGame, get, post, startServer, twoPeopleSetup } from './server-helpers.ts';
+import { Client, createGame, get, post, injectServer, twoPeopleSetup } from './server-helpers.ts';
 
 const MAIN = fileURLToPath(new URL('../dist/server/main.js', import.meta.url));
 const tempDir = () => mkdtempSync(join(tmpdir(), 'tessera-storage-'));
@@ -52,7 +52,7 @@ test('a full disk: the store keeps nothing of the write and reports SQLite’s o
 test('a person’s move whose write fails changes nothing; play resumes when writes work', async () => {
   const path = join(tempDir(), 'games.db');
   const store = new SqliteStore({ path });
-  const server = await startServer({}, true, { store });
+  const server = await injectServer({}, true, { store });
   try {
     const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'person' }]);
     const a = await Client.join(server.ws, id, tokens.get(0));
@@ -108,7 +108,7 @@ test('a person’s move whose write fails changes nothing; play resumes when wri
 
 test('a bot’s move whose write fails: the bot does not advance, the server stays up, the move lands later', async () => {
   const store = new SqliteStore({ path: join(tempDir(), 'games.db') });
-  const server = await startServer({ botDeadlineMs: 1500 }, true, { store });
+  const server = await injectServer({ botDeadlineMs: 1500 }, true, { store });
   try {
     // The bot moves first, with a search long enough to make the store refuse its write meanwhile.
     const { id, tokens } = await createGame(server.base, [{ kind: 'bot', level: 'expert' }, { kind: 'person' }]);
