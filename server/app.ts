@@ -4,8 +4,8 @@
 // Each service is a plugin (server/plugins/) that decorates the app with what it owns, declares
 // what it needs, and registers its own close steps. fastify runs preClose hooks in registration
 // order and onClose hooks in reverse, so this order is also the shutdown's: refuse new work, drop
-// queued analyses, let bot moves in flight be stored, let the leases go, close the sockets with
-// 1001 (ws/plugin.ts), then close the games, the pool, the store and the metrics.
+// queued analyses, let bot moves in flight be stored, let a cluster member's games go, close the
+// sockets with 1001 (ws/plugin.ts), then close the games, the pool, the store and the metrics.
 
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
@@ -21,9 +21,9 @@ import { buildValidator } from './http/validation.ts';
 import { createLogger } from './log.ts';
 import { analysisPlugin } from './plugins/analysis.ts';
 import { botSchedulerPlugin } from './plugins/bot-scheduler.ts';
-import { clusterPlugin, leasesPlugin, relayPlugin } from './plugins/cluster.ts';
 import { configPlugin } from './plugins/config.ts';
 import { connectionsPlugin } from './plugins/connections.ts';
+import { directoryPlugin } from './plugins/directory.ts';
 import { gamesPlugin } from './plugins/games.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { poolPlugin } from './plugins/pool.ts';
@@ -58,14 +58,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(readinessPlugin);
     await app.register(metricsPlugin);
     await app.register(storePlugin, { store: options.store });
-    await app.register(clusterPlugin);
     await app.register(poolPlugin);
     await app.register(botSchedulerPlugin);
     await app.register(analysisPlugin);
     await app.register(gamesPlugin);
+    await app.register(directoryPlugin);
     await app.register(connectionsPlugin);
-    await app.register(leasesPlugin);
-    await app.register(relayPlugin);
   } catch (e) {
     // A service that cannot start (the database, Redis): those already up are closed.
     await app.close().catch(() => {});

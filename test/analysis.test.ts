@@ -17,7 +17,7 @@ import { toRecord } from '../bot-engine/record.ts';
 import { BAG_SIZE, H_BAGPOS } from '../bot-engine/state.ts';
 import { AnalysisQueueFullError, AnalysisService } from '../server/analysis/service.ts';
 import { MemoryStore } from '../server/games/store.ts';
-import { Client, createGame, fixture, get, makePool, post, startServer, WAIT } from './server-helpers.ts';
+import { Client, createGame, type Endpoint, request, fixture, get, makePool, post, injectServer, WAIT } from './server-helpers.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -118,7 +118,7 @@ test('on one worker, analysis yields to bot searches: they barely wait, the anal
 
 test('HTTP: analyse a finished game, follow it as server-sent events, read it back after a restart', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-analysis-'));
-  let server = await startServer({ dataDir, expireAwaySeconds: 1 });
+  let server = await injectServer({ dataDir, expireAwaySeconds: 1 });
   try {
     const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
     const ann = await Client.join(server.ws, id, tokens.get(0));
@@ -140,7 +140,7 @@ test('HTTP: analyse a finished game, follow it as server-sent events, read it ba
     const asked = await post(server.base, `/api/games/${id}/analysis`, {});
     assert.equal(asked.status, 202);
     assert.deepEqual([asked.body.status, asked.body.total], ['running', placements]);
-    const events = await readEvents(`${server.base}/api/games/${id}/analysis/events`);
+    const events = await readEvents(server.base, `/api/games/${id}/analysis/events`);
     assert.equal(events.at(-1)?.event, 'done');
     const analysis = events.at(-1)!.data;
     assert.equal(analysis.moves.length, placements);
@@ -158,7 +158,7 @@ test('HTTP: analyse a finished game, follow it as server-sent events, read it ba
     assert.equal((await get(server.base, '/api/games/nope/analysis')).status, 404);
 
     await server.app.close();
-    server = await startServer({ dataDir });
+    server = await injectServer({ dataDir });
     assert.deepEqual((await get(server.base, `/api/games/${id}/analysis`)).body, analysis, 'stored with the game');
   } finally {
     await server.app.close();
@@ -167,11 +167,10 @@ test('HTTP: analyse a finished game, follow it as server-sent events, read it ba
 });
 
 /** Reads a server-sent event stream to its end. */
-async function readEvents(url: string): Promise<{ event: string; data: any }[]> {
-  const response = await fetch(url);
+async function readEvents(base: Endpoint, path: string): Promise<{ event: string; data: any }[]> {
+  const response = await request(base, 'GET', path);
   assert.equal(response.headers.get('content-type'), 'text/event-stream');
-  const text = await response.text();
-  return text
+  return response.text
     .split('\n\n')
     .filter((block) => block.startsWith('event:'))
     .map((block) => {
@@ -181,7 +180,7 @@ async function readEvents(url: string): Promise<{ event: string; data: any }[]> 
 }
 
 test('hints: one person against bots asks for the strongest move; counted, refused elsewhere', async () => {
-  const server = await startServer();
+  const server = await injectServer();
   try {
     const twoPeople = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }], hints: true });
     assert.equal(twoPeople.status, 400);

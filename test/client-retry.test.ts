@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { WebSocketServer } from 'ws';
 import { backoffMs, closeRetry, helloRetry } from '../client/src/retry.ts';
-import { CLOSE } from '../server/ws/protocol.ts';
+import { CLOSE } from '../server/wire/close.ts';
 
 test('retry policy: every refused hello that passes by itself is retried; a missing game or a bad token is not', () => {
   for (const code of ['game_elsewhere', 'overloaded', 'storage_unavailable', 'internal', 'shutting_down']) assert.ok(helloRetry(code), code);

@@ -18,7 +18,8 @@ import { clusterTests } from './support/cluster.ts';
 import { HAPROXY, skipReason } from './support/needs.ts';
 import { randomMove } from '../bench/lib/game-client.ts';
 import { rng } from '../bench/lib/stats.ts';
-import { CLOSE, PROTOCOL_VERSION } from '../server/ws/protocol.ts';
+import { PROTOCOL_VERSION } from '../server/ws/protocol.ts';
+import { CLOSE } from '../server/wire/close.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 
 const { test, services, startInstance } = clusterTests();

@@ -6,7 +6,9 @@
 
 import assert from 'node:assert/strict';
 import pg from 'pg';
+import type { ClusterDirectory } from '../server/cluster/directory.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
+import { takeSeat } from '../server/games/store-operations.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { OwnershipLostError, type StoredGame } from '../server/games/store.ts';
 import { Client, createGame, get, playUntilOver, post, type Running, startServer, twoPeopleSetup } from './server-helpers.ts';
@@ -147,7 +149,7 @@ test('postgres store: a stale owner’s write is refused in its own transaction 
   const [taken] = await y.claimExpired(10);
   assert.equal((taken as StoredGame).setup.id, 'f');
   await assert.rejects(() => x.appendMoves('f', [move(2)], null), OwnershipLostError);
-  await assert.rejects(() => x.takeSeat('f', 0, { name: 'late', tokenHash: null }), OwnershipLostError);
+  await assert.rejects(() => takeSeat(x, 'f', 0, { name: 'late', tokenHash: null }), OwnershipLostError);
   await y.appendMoves('f', [move(2)], null);
   assert.deepEqual((await y.get('f'))!.moves, [move(1), move(2)]);
   assert.deepEqual((await y.get('f'))!.holders, [null, null]);
@@ -243,7 +245,7 @@ test('an owner that missed its renewals loses its game: the taker plays it, the 
     // a misses its renewals (a long pause): its leases run out, and another instance takes the
     // games (b, asked now, unless c's own scan came first).
     await db.query("UPDATE games SET lease_until = now() - interval '1 second' WHERE id = ANY($1)", [[id, open]]);
-    await b.app.leases!.scan();
+    await (b.app.directory as ClusterDirectory).leases.scan();
     let owner = '';
     for (let i = 0; i < 30 && !['slow-b', 'slow-c'].includes(owner); i++) {
       owner = (await db.query('SELECT owner FROM games WHERE id = $1', [id])).rows[0].owner;
@@ -255,7 +257,7 @@ test('an owner that missed its renewals loses its game: the taker plays it, the 
     const stored = (await db.query('SELECT owner, holders FROM games WHERE id = $1', [open])).rows[0];
     assert.deepEqual([stored.owner === 'slow-a', stored.holders[0].name], [false, 'Di']);
     // a comes back: its renewal finds the game taken at a newer epoch and drops it.
-    await a.app.leases!.renew();
+    await (a.app.directory as ClusterDirectory).leases.renew();
     assert.equal((await player.closedWith(2000)).code, 1012);
     assert.equal((await watcher.closedWith(3000)).code, 1012, 'the relay noticed the owner changed');
     // Reconnecting to a is relayed to b, which plays the game now; its bot answers there.

@@ -6,11 +6,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { type GameStore, MemoryStore } from '../server/games/store.ts';
-import { Client, createGame, get, playUntilOver, startServer } from './server-helpers.ts';
+import { type GameStore, MemoryStore, type MetadataChange } from '../server/games/store.ts';
+import { Client, createGame, get, playUntilOver, injectServer } from './server-helpers.ts';
 
-/** A real store whose `method` throws a plain Error on its `nth` call and the `times - 1` after it. */
-function faulty(inner: GameStore, method: keyof GameStore, nth: number, times = 1): GameStore & { calls: number } {
+/** A real store whose `method` throws a plain Error on its `nth` call and the `times - 1` after it
+ * (counting only the calls `which` picks). */
+function faulty(inner: GameStore, method: keyof GameStore, nth: number, times = 1, which: (...args: unknown[]) => boolean = () => true): GameStore & { calls: number } {
   let calls = 0;
   const wrapper = new Proxy(inner, {
     get(target, prop, receiver) {
@@ -18,6 +19,7 @@ function faulty(inner: GameStore, method: keyof GameStore, nth: number, times = 
       const value = Reflect.get(target, prop, receiver);
       if (prop !== method || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
       return async (...args: unknown[]) => {
+        if (!which(...args)) return value.apply(target, args);
         calls++;
         if (calls >= nth && calls < nth + times) throw new Error(`injected ${String(method)} fault`);
         return value.apply(target, args);
@@ -32,7 +34,7 @@ const parsed = (lines: string[]) => lines.map((l) => JSON.parse(l));
 test('a non-storage error while a hint is counted: one internal error frame, logged once with the game id, the process lives on', async () => {
   const logLines: string[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => logLines.push(line) });
-  const server = await startServer({ logLevel: 'info' }, true, { logger, store: faulty(new MemoryStore(), 'recordHint', 1) });
+  const server = await injectServer({ logLevel: 'info' }, true, { logger, store: faulty(new MemoryStore(), 'update', 1, 1, (_id, change) => (change as MetadataChange).name === 'hint') });
   try {
     const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], undefined, { hints: true });
     const ann = await Client.join(server.ws, id, tokens.get(0));
@@ -59,7 +61,7 @@ test('a non-storage error while a bot move is stored: logged once with the game 
   const logger = pino({ level: 'info' }, { write: (line: string) => logLines.push(line) });
   // The bot moves first: the first two appendMoves are its move (and its first retry).
   const store = faulty(new MemoryStore(), 'appendMoves', 1, 2);
-  const server = await startServer({ logLevel: 'info' }, true, { logger, store });
+  const server = await injectServer({ logLevel: 'info' }, true, { logger, store });
   try {
     const { id, tokens } = await createGame(server.base, [{ kind: 'bot', level: 'random' }, { kind: 'person' }]);
     const ann = await Client.join(server.ws, id, tokens.get(1));
@@ -82,7 +84,7 @@ test('a non-storage error while a bot move is stored: logged once with the game 
 });
 
 test('/metrics computes pool utilisation and active games on scrape, without /api/pool', async () => {
-  const server = await startServer();
+  const server = await injectServer();
   const series = async (name: string) => {
     const text = (await get(server.base, '/metrics')).body as string;
     return text

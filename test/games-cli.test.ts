@@ -14,7 +14,7 @@ import { needing, POSTGRES } from './support/needs.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
 import type { GameStore } from '../server/games/store.ts';
-import { get, startServer, twoPeopleSetup } from './server-helpers.ts';
+import { get, injectServer, twoPeopleSetup } from './server-helpers.ts';
 
 // Without PostgreSQL installed, its PostgreSQL tests are skipped (the others run); under CI=true they fail.
 const { test, before, after, skip: noPostgres } = needing([POSTGRES], (name) => name.startsWith('games cli on PostgreSQL'));
@@ -48,7 +48,7 @@ test('games cli on SQLite: lists, exports and removes a damaged game; healthy on
   db.close();
   const env = { TESSERA_DATA_DIR: dataDir };
 
-  const server = await startServer({ dataDir }, false);
+  const server = await injectServer({ dataDir }, false);
   try {
     assert.equal((await get(server.base, '/api/games/bad')).body.code, 'game_damaged');
     const listed = run(['damaged'], env);

@@ -7,12 +7,12 @@ import { test } from 'node:test';
 import { pino } from 'pino';
 import { legalMoves, newGame, playMove } from '../bot-engine/game.ts';
 import { hideBag } from '../bot-engine/rules.ts';
-import { Client, createGame, get, makePool, post, startServer } from './server-helpers.ts';
+import { type Endpoint, Client, createGame, get, makePool, post, injectServer } from './server-helpers.ts';
 
 /** Log lines at warn or above. */
 const loud = (lines: string[]) => lines.map((l) => JSON.parse(l)).filter((l) => l.level >= 40);
 
-async function metric(base: string, series: string): Promise<number> {
+async function metric(base: Endpoint, series: string): Promise<number> {
   const text = (await get(base, '/metrics')).body as string;
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line ? Number(line.split(' ')[1]) : 0;
@@ -21,7 +21,7 @@ async function metric(base: string, series: string): Promise<number> {
 test('a hint flood from one seat: one search per turn, new games and readiness unaffected, another game’s bot keeps its real search', async () => {
   const logLines: string[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => logLines.push(line) });
-  const server = await startServer({ maxQueue: 8, logLevel: 'info' }, true, { logger });
+  const server = await injectServer({ maxQueue: 8, logLevel: 'info' }, true, { logger });
   const { pool } = server.app;
   let flooding = true;
   let sampler: NodeJS.Timeout | undefined;
@@ -104,7 +104,7 @@ test('a hint flood from one seat: one search per turn, new games and readiness u
 });
 
 test('a hint waits behind bot moves and answers hint_busy (retryable) when no worker is free in time', async () => {
-  const server = await startServer({ hintWaitMs: 200 });
+  const server = await injectServer({ hintWaitMs: 200 });
   const { pool } = server.app;
   try {
     const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], undefined, { hints: true });
@@ -112,7 +112,7 @@ test('a hint waits behind bot moves and answers hint_busy (retryable) when no wo
     const view = (await ann.latestState((f) => f.view.legal, 20_000)).view;
     // Bot searches keep the only worker busy well past the hint's wait: 40 warm expert searches
     // of the opening take ~25 ms each on a quiet machine, longer on a loaded one.
-    const room = await server.app.games.get(id);
+    const room = server.app.games.loaded(id);
     const busy = Array.from({ length: 40 }, (_, i) => pool.search({ state: room!.state.buffer.slice(0), level: 'expert', seed: i, deadline: Date.now() + 5000 }).catch(() => null));
     ann.send({ type: 'hint', turn: view.turn, id: 'h' });
     const refused = await ann.next((f) => f.type === 'error' || f.type === 'hint', 20_000);
@@ -129,7 +129,7 @@ test('a hint waits behind bot moves and answers hint_busy (retryable) when no wo
 });
 
 test('the hint frame comes before the state frame that counts it', async () => {
-  const server = await startServer();
+  const server = await injectServer();
   try {
     const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], undefined, { hints: true });
     const ann = await Client.join(server.ws, id, tokens.get(0));

@@ -11,7 +11,7 @@ import { hideBag } from '../bot-engine/rules.ts';
 import { BotScheduler } from '../server/bot-scheduler.ts';
 import type { Metrics } from '../server/metrics.ts';
 import { type BotPool, PoolStartError } from '../server/pool/pool.ts';
-import { fixture, get, makePool, post, startServer, WAIT } from './server-helpers.ts';
+import { fixture, get, injectServer, makePool, post, startServer, WAIT } from './server-helpers.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -24,7 +24,7 @@ async function workerReplaced(pool: BotPool, metrics: Metrics): Promise<void> {
 }
 
 test('ready only after every worker is warm; games are refused with 503 before', async () => {
-  const server = await startServer({ workerFile: fixture('pool-slow-warmup-worker.mjs'), botWorkers: 2 }, false);
+  const server = await injectServer({ workerFile: fixture('pool-slow-warmup-worker.mjs'), botWorkers: 2 }, false);
   try {
     const early = await get(server.base, '/readyz');
     assert.equal(early.status, 503);
@@ -223,7 +223,7 @@ test('a running search slow to stop is let finish: no worker is ended for it', a
 });
 
 test('a nearly full queue: /readyz says 503 and new games are shed with Retry-After', async (t) => {
-  const server = await startServer({ workerFile: fixture('pool-hang-worker.mjs'), botWorkers: 1, maxQueue: 2, botDeadlineMs: 3000 });
+  const server = await injectServer({ workerFile: fixture('pool-hang-worker.mjs'), botWorkers: 1, maxQueue: 2, botDeadlineMs: 3000 });
   try {
     // Three games whose bots move first: one search runs (and hangs), two wait: the queue is full.
     for (let i = 0; i < 3; i++) {

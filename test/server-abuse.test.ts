@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
 import { pino } from 'pino';
 import { PROTOCOL_VERSION } from '../server/ws/protocol.ts';
-import { Client, createGame, get, post, type Running, startServer, WAIT } from './server-helpers.ts';
+import { Client, createGame, get, injectServer, post, type Running, startServer, WAIT } from './server-helpers.ts';
 
 const logLines: string[] = [];
 let server: Running;
@@ -43,7 +43,7 @@ const violationsCounted = async () => [...(await metrics()).matchAll(/^tessera_w
 const frame = (opcode: number, payload: Buffer) => Buffer.concat([Buffer.from([0x80 | opcode, 0x80 | payload.length, 0, 0, 0, 0]), payload]);
 
 test('creating games and taking seats is rate-limited per address: 429 with Retry-After', async () => {
-  const limited = await startServer({ createsPerMinute: 3 });
+  const limited = await injectServer({ createsPerMinute: 3 });
   try {
     const body = { seats: [{ kind: 'person' }, { kind: 'person' }] };
     const ids: string[] = [];

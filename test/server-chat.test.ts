@@ -1,4 +1,4 @@
-// Table talk over real WebSockets: quick messages and free text from seated players
+// Table talk over WebSockets (app.injectWS, no port): quick messages and free text from seated players
 // reach every connection of the game, watchers included; watchers may not write; a seat's rate
 // and the text length are limited; hostile text arrives as plain, cleaned text; the recent talk
 // is handed to a connection that comes back.
@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CHAT_BURST, CHAT_KEPT, CHAT_REFILL_MS, cleanText, TableTalk } from '../server/games/table-talk.ts';
 import { CHAT_MAX_CHARS } from '../server/wire/chat.ts';
-import { Client, createGame, get, type Running, startServer } from './server-helpers.ts';
+import { Client, createGame, get, type Injected, injectServer } from './server-helpers.ts';
 
-let server: Running;
+let server: Injected;
 before(async () => {
-  server = await startServer();
+  server = await injectServer();
 });
 after(async () => {
   await server.app.close();
@@ -146,14 +146,17 @@ test('the rate budget refills: one more message every CHAT_REFILL_MS, never more
 
 test('recent talk (at most CHAT_KEPT, in memory) comes back in the welcome of a reconnecting player', async () => {
   const t = await table();
-  // Two seats spread the messages over their budgets.
+  // Two seats spread the messages over their budgets; Bob speaks once Ann's lines are in (two
+  // sockets' frames may interleave), so the history's order is the order sent.
   const sent: string[] = [];
-  for (let i = 0; i < 2 * CHAT_BURST; i++) {
-    const text = `line ${i}`;
-    (i < CHAT_BURST ? t.ann : t.bob).send({ type: 'chat', text });
-    sent.push(text);
+  for (const seat of [t.ann, t.bob]) {
+    for (let i = 0; i < CHAT_BURST; i++) {
+      const text = `line ${sent.length}`;
+      seat.send({ type: 'chat', text });
+      sent.push(text);
+    }
+    for (let i = 0; i < CHAT_BURST; i++) await chatFrame(t.watcher);
   }
-  for (let i = 0; i < sent.length; i++) await chatFrame(t.watcher);
   t.ann.close();
   const back = await Client.join(server.ws, t.id, t.tokens.get(0));
   assert.deepEqual(

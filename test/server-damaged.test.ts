@@ -17,7 +17,7 @@ import { needing, POSTGRES } from './support/needs.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
 import type { GameStore } from '../server/games/store.ts';
-import { Client, get, post, randomRecordMoves, type Running, startServer, twoPeopleSetup } from './server-helpers.ts';
+import { type Endpoint, Client, get, post, randomRecordMoves, type Injected, injectServer, twoPeopleSetup } from './server-helpers.ts';
 
 // Without PostgreSQL installed, its PostgreSQL tests are skipped (the others run); under CI=true they fail.
 const { test, before, after, skip: noPostgres } = needing([POSTGRES], (name) => name.startsWith('postgres'));
@@ -54,10 +54,10 @@ function capturingLogger() {
   return { logger, lines };
 }
 
-const metric = async (base: string, name: string) => Number(((await get(base, '/metrics')).body as string).match(new RegExp(`^${name} (\\S+)$`, 'm'))?.[1]);
+const metric = async (base: Endpoint, name: string) => Number(((await get(base, '/metrics')).body as string).match(new RegExp(`^${name} (\\S+)$`, 'm'))?.[1]);
 
 /** Every way a damaged game is reached answers game_damaged; the good game plays on. */
-async function assertSetAside(server: Running, damaged: string[], lines: Record<string, unknown>[]): Promise<void> {
+async function assertSetAside(server: Injected, damaged: string[], lines: Record<string, unknown>[]): Promise<void> {
   for (const id of [...damaged, 'done-bad']) {
     const summary = await get(server.base, `/api/games/${id}`);
     assert.equal(summary.status, 500, `${id}: ${JSON.stringify(summary.body)}`);
@@ -104,7 +104,7 @@ test('sqlite: a game whose stored data does not parse or replay is set aside; th
   db.close();
 
   const { logger, lines } = capturingLogger();
-  const server = await startServer({ dataDir }, true, { logger });
+  const server = await injectServer({ dataDir }, true, { logger });
   try {
     await assertSetAside(server, damaged, lines);
   } finally {
@@ -134,7 +134,7 @@ test('postgres: a damaged game is set aside, taken over once by the lease scanne
       UPDATE moves SET move = '"V"' WHERE game_id = 'bad-move' AND seq = 0;
       UPDATE games SET setup = '[]' WHERE id = 'done-bad';`);
     const { logger, lines } = capturingLogger();
-    const server = await startServer({ databaseUrl, instanceId: 'a', leaseSeconds: 1 }, true, { logger });
+    const server = await injectServer({ databaseUrl, instanceId: 'a', leaseSeconds: 1 }, true, { logger });
     try {
       // The good game comes through the lease scanner; the damaged ones are set aside there.
       const until = Date.now() + 10_000;

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { replayRecord } from '../bot-engine/record.ts';
 import { Rng } from '../bot-engine/rng.ts';
-import { Client, createGame, get, playUntilOver, post, type Running, startServer } from './server-helpers.ts';
+import { Client, createGame, get, playUntilOver, post, type Injected, injectServer } from './server-helpers.ts';
 
 const MAIN = fileURLToPath(new URL('../dist/server/main.js', import.meta.url));
 
@@ -150,9 +150,9 @@ test('a waiting game survives a restart even when a person took the name of an o
   }
 });
 
-let server: Running;
+let server: Injected;
 before(async () => {
-  server = await startServer();
+  server = await injectServer();
 });
 after(async () => {
   await server.app.close();

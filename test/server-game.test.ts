@@ -1,14 +1,15 @@
-// Whole games over real WebSockets against a listening server: person vs bot to the final
-// scores, and five seats with two people and three bots. The published record replays exactly.
+// Whole games over WebSockets, through app.injectWS (the server's own socket handling, no port):
+// person vs bot to the final scores, and five seats with two people and three bots. The published
+// record replays exactly.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { replayRecord } from '../bot-engine/record.ts';
-import { Client, createGame, get, playUntilOver, post, type Running, startServer } from './server-helpers.ts';
+import { Client, createGame, get, playUntilOver, post, type Injected, injectServer } from './server-helpers.ts';
 
-let server: Running;
+let server: Injected;
 before(async () => {
-  server = await startServer();
+  server = await injectServer();
 });
 after(async () => {
   await server.app.close();

@@ -1,10 +1,13 @@
-// Shared by the server tests: a listening app on 127.0.0.1 port 0, and the shared Node game
-// client (bench/lib/game-client.ts) that queues frames for the test to await.
+// Shared by the server tests: an app reached in-process (app.inject, app.injectWS: no port) or
+// listening on 127.0.0.1 port 0 where a real socket is the point, and the shared Node game client
+// (bench/lib/game-client.ts) that queues frames for the test to await. Both kinds of server are
+// used through the same calls: `post(server.base, …)`, `createGame(server.base, …)`,
+// `Client.join(server.ws, …)`.
 
 import type { FastifyInstance } from 'fastify';
 import { type BuildOptions, buildApp } from '../server/app.ts';
 import { type Config, loadConfig } from '../server/config.ts';
-import { GameSocket as Client, http, randomMove } from '../bench/lib/game-client.ts';
+import { createGame as createGameOver, GameSocket, type HttpAnswer, http, openWebSocket, randomMove, type Requester } from '../bench/lib/game-client.ts';
 import { rng } from '../bench/lib/stats.ts';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
@@ -15,9 +18,6 @@ import { legalPlacements, playMove, tileName } from '../bot-engine/game.ts';
 import type { RecordMove } from '../bot-engine/record.ts';
 import { Rng } from '../bot-engine/rng.ts';
 import type { GameState } from '../bot-engine/state.ts';
-
-export { createGame } from '../bench/lib/game-client.ts';
-export { Client };
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return loadConfig(
@@ -38,10 +38,23 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   );
 }
 
+/** Where a test's requests and sockets go: a listening server's URL, or the app itself (reached
+ * through app.inject and app.injectWS). */
+export type Endpoint = string | FastifyInstance;
+
+/** A server listening on a port: for what needs a real socket (heartbeats, slow consumers,
+ * per-address caps, shutdown, child processes, other instances). */
 export interface Running {
   app: FastifyInstance;
   base: string;
   ws: string;
+}
+
+/** A server reached in-process, without a port. */
+export interface Injected {
+  app: FastifyInstance;
+  base: FastifyInstance;
+  ws: FastifyInstance;
 }
 
 export async function startServer(overrides: Partial<Config> = {}, waitForPool = true, options: BuildOptions = {}): Promise<Running> {
@@ -52,13 +65,83 @@ export async function startServer(overrides: Partial<Config> = {}, waitForPool =
   return { app, base: `http://127.0.0.1:${port}`, ws: `ws://127.0.0.1:${port}/ws` };
 }
 
-export async function post(base: string, path: string, body: unknown): Promise<{ status: number; body: any; headers: Headers }> {
-  return http(base, 'POST', path, body);
+export async function injectServer(overrides: Partial<Config> = {}, waitForPool = true, options: BuildOptions = {}): Promise<Injected> {
+  const app = await buildApp(testConfig(overrides), options);
+  await app.ready();
+  if (waitForPool) await app.poolStarted;
+  return { app, base: app, ws: app };
 }
 
-export async function get(base: string, path: string): Promise<{ status: number; body: any }> {
-  const answer = await http(base, 'GET', path);
+/** One HTTP request, answered as bench/lib's `http` answers it. */
+export async function request(to: Endpoint, method: string, path: string, body?: unknown): Promise<HttpAnswer> {
+  if (typeof to === 'string') return http(to, method, path, body);
+  const res = await to.inject({ method: method as 'GET', url: path, ...(body === undefined ? {} : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
+  let parsed: unknown = null;
+  try {
+    parsed = res.body ? JSON.parse(res.body) : null;
+  } catch {
+    // not JSON (e.g. /metrics)
+  }
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers.set(name, String(value));
+  return { status: res.statusCode, body: parsed, text: res.body, headers };
+}
+
+const requester =
+  (to: Endpoint): Requester =>
+  (method, path, body) =>
+    request(to, method, path, body);
+
+export async function post(base: Endpoint, path: string, body: unknown): Promise<{ status: number; body: any; headers: Headers }> {
+  return request(base, 'POST', path, body);
+}
+
+export async function get(base: Endpoint, path: string): Promise<{ status: number; body: any }> {
+  const answer = await request(base, 'GET', path);
   return { status: answer.status, body: answer.body ?? answer.text };
+}
+
+/** Creates a game and takes every person seat (bench/lib's `createGame`, over either endpoint). */
+export function createGame(base: Endpoint, ...rest: Parameters<typeof createGameOver> extends [unknown, ...infer R] ? R : never): ReturnType<typeof createGameOver> {
+  return createGameOver(requester(base), ...rest);
+}
+
+/** @fastify/websocket's `injectWS`. The WebSocket routes are an encapsulated plugin, so the
+ * decorator lives on that plugin's context, not on the app: found by walking the contexts fastify
+ * registered (a fastify internal; if it moves, this throws rather than passing). */
+function injectWS(app: FastifyInstance): FastifyInstance['injectWS'] {
+  const walk = (context: any): FastifyInstance | null => {
+    if (typeof context.injectWS === 'function') return context;
+    const children = Object.getOwnPropertySymbols(context).find((s) => s.description === 'fastify.children');
+    for (const child of children ? context[children] : []) {
+      const found = walk(child);
+      if (found) return found;
+    }
+    return null;
+  };
+  const context = walk(app);
+  if (!context) throw new Error('no context of this app has injectWS (is @fastify/websocket registered?)');
+  return context.injectWS.bind(context);
+}
+
+/** The game client, connected to a listening server's /ws or through app.injectWS. */
+export class Client extends GameSocket {
+  static override async connect(to: Endpoint): Promise<Client> {
+    if (typeof to === 'string') return new Client(await openWebSocket(to));
+    const socket = await injectWS(to)('/ws');
+    // injectWS joins the two ends with in-memory streams that never emit 'close' after a clean
+    // WebSocket close, so ws on each side would wait out its 30-s close timeout: the client's end
+    // of the stream is destroyed instead, which both sides see at once, as after a TCP close.
+    const stream = (socket as unknown as { _socket: { end: () => void; destroy: () => void } })._socket;
+    stream.end = () => stream.destroy();
+    return new Client(socket);
+  }
+
+  static override async join(to: Endpoint, gameId: string, token?: string, version?: number): Promise<Client> {
+    const c = await Client.connect(to);
+    await c.hello(gameId, token, version);
+    return c;
+  }
 }
 
 /** Plays seat moves (a legal placement, a follower now and then) until the game ends;

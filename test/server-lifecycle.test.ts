@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { replayRecord } from '../bot-engine/record.ts';
-import { Client, createGame, get, post, startServer } from './server-helpers.ts';
+import { type Endpoint, Client, createGame, get, post, injectServer } from './server-helpers.ts';
 
-const metric = async (base: string, name: string) => Number(((await get(base, '/metrics')).body as string).match(new RegExp(`^${name} (\\S+)$`, 'm'))?.[1]);
+const metric = async (base: Endpoint, name: string) => Number(((await get(base, '/metrics')).body as string).match(new RegExp(`^${name} (\\S+)$`, 'm'))?.[1]);
 
 test('an open seat nobody takes, and a game every person left, expire as abandoned', async () => {
-  const server = await startServer({ expireOpenSeatSeconds: 1, expireAwaySeconds: 2, expireIdleSeconds: 3600 });
+  const server = await injectServer({ expireOpenSeatSeconds: 1, expireAwaySeconds: 2, expireIdleSeconds: 3600 });
   try {
     // Waiting for a second person who never comes.
     const waiting = (await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }] })).body.id;
@@ -67,7 +67,7 @@ test('an open seat nobody takes, and a game every person left, expire as abandon
 });
 
 test('finished games leave memory: only a bounded cache stays, and they are still served', async () => {
-  const server = await startServer({ expireOpenSeatSeconds: 1, finishedCache: 5, createsPerMinute: 1000 });
+  const server = await injectServer({ expireOpenSeatSeconds: 1, finishedCache: 5, createsPerMinute: 1000 });
   try {
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) ids.push((await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] })).body.id);
@@ -101,7 +101,7 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms: numbe
   return v;
 }
 
-const finishedAt = async (base: string, id: string) => {
+const finishedAt = async (base: Endpoint, id: string) => {
   const entry = (await get(base, '/api/games/finished')).body.games.find((g: { id: string }) => g.id === id);
   return entry && { at: Date.parse(entry.finishedAt), abandoned: entry.abandoned };
 };
@@ -110,7 +110,7 @@ test('restarts neither extend nor cut expiry: three seated players who never con
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-expiry-'));
   const config = { dataDir, expireAwaySeconds: 2, expireOpenSeatSeconds: 3600, expireIdleSeconds: 3600 };
   // New games wait for a warm pool; restarts need none (no bot plays here).
-  let server = await startServer(config);
+  let server = await injectServer(config);
   let restarts = 0;
   try {
     const id = (await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }, { kind: 'person' }] })).body.id;
@@ -127,7 +127,7 @@ test('restarts neither extend nor cut expiry: three seated players who never con
       );
       if (status === 'finished') break;
       await server.app.close();
-      server = await startServer(config, false);
+      server = await injectServer(config, false);
       restarts++;
     }
     const end = await finishedAt(server.base, id);
@@ -145,7 +145,7 @@ test('restarts neither extend nor cut expiry: three seated players who never con
 test('a restart does not cut the time of people who were connected until it: away time counts from the shutdown', { timeout: 60_000 }, async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-expiry-'));
   const config = { dataDir, expireAwaySeconds: 2, expireOpenSeatSeconds: 3600, expireIdleSeconds: 3600 };
-  let server = await startServer(config);
+  let server = await injectServer(config);
   try {
     const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'person' }]);
     const people = [await Client.join(server.ws, id, tokens.get(0)), await Client.join(server.ws, id, tokens.get(1))];
@@ -155,7 +155,7 @@ test('a restart does not cut the time of people who were connected until it: awa
     const closedFrom = Date.now();
     await server.app.close();
     for (const p of people) p.close();
-    server = await startServer(config, false);
+    server = await injectServer(config, false);
     const status = await until(
       () => get(server.base, `/api/games/${id}`).then((r) => r.body.status),
       (s) => s === 'finished',

@@ -7,21 +7,20 @@ import { test } from 'node:test';
 import Fastify from 'fastify';
 import { buildApp } from '../server/app.ts';
 import { StoreOpenError } from '../server/games/store-common.ts';
-import { MemoryStore, type StoredGame } from '../server/games/store.ts';
+import { type GamePage, MemoryStore } from '../server/games/store.ts';
 import { gameRoutes } from '../server/http/games.ts';
 import { gamesPlugin } from '../server/plugins/games.ts';
+import { LocalDirectory } from '../server/directory/local.ts';
 import { testConfig } from './server-helpers.ts';
 
-const SERVICES = ['config', 'readiness', 'metrics', 'store', 'cluster', 'pool', 'botScheduler', 'analysis', 'games', 'connections', 'leases', 'relay'];
+const SERVICES = ['config', 'readiness', 'metrics', 'store', 'pool', 'botScheduler', 'analysis', 'games', 'directory', 'connections'];
 
 test('every service is a decoration of its own; no bag of services', async () => {
   const app = await buildApp(testConfig());
   try {
     for (const name of SERVICES) assert.ok(app.hasDecorator(name), `app.${name}`);
     assert.equal(app.hasDecorator('tessera'), false);
-    assert.equal(app.cluster, null, 'one instance: no cluster, no leases, no relay');
-    assert.equal(app.leases, null);
-    assert.equal(app.relay, null);
+    assert.ok(app.directory instanceof LocalDirectory, 'one instance: every game is played here');
   } finally {
     await app.close();
   }
@@ -73,7 +72,7 @@ test('a service that cannot start fails the boot and closes the services already
   // A database that opened but cannot be read through (what a damaged SQLite file does).
   class Unreadable extends MemoryStore {
     closed = false;
-    override async unfinished(): Promise<StoredGame[]> {
+    override async list(): Promise<GamePage> {
       throw Object.assign(new Error('database disk image is malformed'), { code: 'ERR_SQLITE_ERROR' });
     }
     override async close(): Promise<void> {

@@ -3,29 +3,26 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { Connection, type WebSocket } from '../server/ws/connection.ts';
+import { Connection } from '../server/ws/connection.ts';
 import { Metrics } from '../server/metrics.ts';
-import type { GameService } from '../server/games/service.ts';
+import type { GameDirectory } from '../server/directory/directory.ts';
 import { CauseBudgets } from '../server/log.ts';
 
 function fakeSocket() {
   const sent: string[] = [];
   const socket = {
-    OPEN: 1,
-    readyState: 1,
+    open: true,
     bufferedAmount: 0,
     terminated: false,
     send(data: string) {
       sent.push(data);
       this.bufferedAmount += data.length; // nothing is ever read
     },
-    ping() {},
     close() {},
     terminate() {
       this.terminated = true;
-      this.readyState = 3;
+      this.open = false;
     },
-    on() {},
   };
   return { socket, sent };
 }
@@ -33,8 +30,8 @@ function fakeSocket() {
 test('a slow consumer is dropped once its unread output passes the bound', () => {
   const metrics = new Metrics();
   const { socket, sent } = fakeSocket();
-  const conn = new Connection(socket as unknown as WebSocket, {
-    games: {} as GameService,
+  const conn = new Connection(socket, {
+    directory: {} as GameDirectory,
     metrics,
     log: pino({ level: 'silent' }),
     logBudget: new CauseBudgets(1, 60_000),

@@ -12,10 +12,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
-import { StorageError, type StoredGame } from '../server/games/store.ts';
+import { saveAnalysis, setRematch, takeSeat, unfinishedGames } from '../server/games/store-operations.ts';
+import { WatchedStore } from '../server/games/watched-store.ts';
+import { Metrics } from '../server/metrics.ts';
+import { pino } from 'pino';
+import { RematchTakenError, StorageError, type StoredGame } from '../server/games/store.ts';
 import { replayRecord } from '../bot-engine/record.ts';
 import { recordOf } from '../server/games/records.ts';
-import { Client, createGame, get, post, startServer, twoPeopleSetup } from './server-helpers.ts';
+import { Client, createGame, get, post, injectServer, twoPeopleSetup } from './server-helpers.ts';
 
 const MAIN = fileURLToPath(new URL('../dist/server/main.js', import.meta.url));
 const tempDir = () => mkdtempSync(join(tmpdir(), 'tessera-storage-'));
@@ -48,7 +52,7 @@ test('a full disk: the store keeps nothing of the write and reports SQLite’s o
 test('a person’s move whose write fails changes nothing; play resumes when writes work', async () => {
   const path = join(tempDir(), 'games.db');
   const store = new SqliteStore({ path });
-  const server = await startServer({}, true, { store });
+  const server = await injectServer({}, true, { store });
   try {
     const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'person' }]);
     const a = await Client.join(server.ws, id, tokens.get(0));
@@ -95,7 +99,7 @@ test('a person’s move whose write fails changes nothing; play resumes when wri
   }
   // Everything acknowledged is in the file and replays.
   const reopened = new SqliteStore({ path });
-  const games = (await reopened.unfinished()) as StoredGame[];
+  const games = (await unfinishedGames(reopened)) as StoredGame[];
   assert.equal(games.length, 1);
   assert.ok(games[0].moves.length >= 1);
   replayRecord(recordOf(games[0]));
@@ -104,7 +108,7 @@ test('a person’s move whose write fails changes nothing; play resumes when wri
 
 test('a bot’s move whose write fails: the bot does not advance, the server stays up, the move lands later', async () => {
   const store = new SqliteStore({ path: join(tempDir(), 'games.db') });
-  const server = await startServer({ botDeadlineMs: 1500 }, true, { store });
+  const server = await injectServer({ botDeadlineMs: 1500 }, true, { store });
   try {
     // The bot moves first, with a search long enough to make the store refuse its write meanwhile.
     const { id, tokens } = await createGame(server.base, [{ kind: 'bot', level: 'expert' }, { kind: 'person' }]);
@@ -175,5 +179,29 @@ test('data directories the server cannot use are refused at boot with one line',
     assertRefused(await boot(ro), join(ro, 'tessera.db'), /unable to open|readonly/);
   } finally {
     if (mounted) execFileSync('umount', [ro]);
+  }
+});
+
+test('the watched store counts a failed write under what it was (a metadata change by its name, a document by its kind); a rule refusing a change is no store failure', async () => {
+  const store = new SqliteStore({ path: join(tempDir(), 'games.db') });
+  const metrics = new Metrics();
+  const watched = new WatchedStore(store, metrics, pino({ level: 'silent' }));
+  try {
+    await watched.create(setup('w'), [null, null]);
+    await setRematch(watched, 'w', 'r1');
+    await assert.rejects(() => setRematch(watched, 'w', 'r2'), RematchTakenError);
+    assert.equal(watched.failing(), null, 'a refused change leaves the store writable');
+    readOnly(store, true);
+    await assert.rejects(() => takeSeat(watched, 'w', 0, { name: 'Ann', tokenHash: null }), StorageError);
+    await assert.rejects(() => saveAnalysis(watched, 'w', { createdAt: 'now' }), StorageError);
+    const text = await metrics.render();
+    assert.match(text, /tessera_store_write_failures_total\{op="take_seat"\} 1/);
+    assert.match(text, /tessera_store_write_failures_total\{op="analysis"\} 1/);
+    assert.doesNotMatch(text, /op="rematch"/);
+    assert.match(text, /tessera_store_writable 0/);
+  } finally {
+    readOnly(store, false);
+    metrics.close();
+    await store.close();
   }
 });

@@ -2,12 +2,14 @@
 // SQLite's durability across a SIGKILL.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { DamagedGameError, MemoryStore, type GameSetup, type GameStore, isDamaged, RematchTakenError, type StoredGame } from '../server/games/store.ts';
+import { DamagedGameError, type GameMetadata, MemoryStore, type GameSetup, type GameStore, isDamaged, RematchTakenError, type StoredGame } from '../server/games/store.ts';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
+import { COMMITS_PER_CHECKPOINT, WalCheckpointer } from '../server/games/wal-checkpointer.ts';
+import { getAnalysis, listFinished, markSeen, openGames, recordHint, saveAnalysis, setRematch, takeSeat, unfinishedGames } from '../server/games/store-operations.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
 import { needing, POSTGRES } from './support/needs.ts';
@@ -55,7 +57,7 @@ for (const [name, make] of stores) {
     const store = await make();
     await store.create(setup('g1'), [null, { name: 'Bot (random)', tokenHash: null }]);
     assert.equal((await store.get('g1'))!.holders[0], null);
-    await store.takeSeat('g1', 0, { name: 'Alice', tokenHash: 'ab'.repeat(32) });
+    await takeSeat(store, 'g1', 0, { name: 'Alice', tokenHash: 'ab'.repeat(32) });
     await store.appendMoves('g1', [move(1), { discard: 'X' }], null);
     await store.appendMoves('g1', [move(2)], null);
     const g = (await store.get('g1'))!;
@@ -67,10 +69,10 @@ for (const [name, make] of stores) {
     await assert.rejects(() => store.appendMoves('nope', [move(1)], null));
     assert.equal(g.end, null);
     assert.equal(g.rematch, null);
-    await store.setRematch('g1', 'g2');
-    await store.setRematch('g1', 'g2');
+    await setRematch(store, 'g1', 'g2');
+    await setRematch(store, 'g1', 'g2');
     await assert.rejects(
-      () => store.setRematch('g1', 'g3'),
+      () => setRematch(store, 'g1', 'g3'),
       (e: unknown) => e instanceof RematchTakenError && e.rematchId === 'g2',
       'one rematch per game',
     );
@@ -92,17 +94,17 @@ for (const [name, make] of stores) {
       await new Promise((r) => setTimeout(r, 3)); // distinct finish times
     }
     assert.deepEqual(
-      ((await store.unfinished()) as StoredGame[]).map((g) => g.setup.id),
+      ((await unfinishedGames(store)) as StoredGame[]).map((g) => g.setup.id),
       ['f4'],
     );
-    const first = await store.listFinished({ limit: 2 });
+    const first = await listFinished(store, { limit: 2 });
     assert.deepEqual(
       first.games.map((g) => g.setup.id),
       ['f3', 'f2'],
     );
     assert.deepEqual(first.games[0].end, { abandoned: false, scores: [3, 7] });
     assert.equal('moves' in first.games[0], false, 'a listing carries no moves to replay');
-    const second = await store.listFinished({ limit: 2, before: first.next! });
+    const second = await listFinished(store, { limit: 2, before: first.next! });
     assert.deepEqual(
       second.games.map((g) => g.setup.id),
       ['f1', 'f0'],
@@ -110,10 +112,10 @@ for (const [name, make] of stores) {
     assert.deepEqual(second.games[1].end, { abandoned: true, scores: [0, 7] });
     assert.equal(second.next, null);
     assert.deepEqual(
-      (await store.listFinished({ player: 'alice' })).games.map((g) => g.setup.id),
+      (await listFinished(store, { player: 'alice' })).games.map((g) => g.setup.id),
       ['f3', 'f1'],
     );
-    assert.deepEqual((await store.listFinished({ player: 'nobody' })).games, []);
+    assert.deepEqual((await listFinished(store, { player: 'nobody' })).games, []);
     await store.close();
   });
 }
@@ -233,14 +235,14 @@ for (const [name, make] of stores) {
     const store = await make();
     await store.create(setup('h1'), [null, { name: 'Bot (random)', tokenHash: null }]);
     assert.deepEqual((await store.get('h1'))!.hints, []);
-    await store.recordHint('h1', 0);
-    await store.recordHint('h1', 0);
+    await recordHint(store, 'h1', 0);
+    await recordHint(store, 'h1', 0);
     assert.deepEqual((await store.get('h1'))!.hints, [2]);
-    assert.equal(await store.getAnalysis('h1'), undefined);
+    assert.equal(await getAnalysis(store, 'h1'), undefined);
     const analysis = { v: 1, createdAt: '2026-11-25T00:00:00.000Z', names: ['Ann'], positions: [{ moveIndex: 0, loss: 2.5 }] };
-    await store.saveAnalysis('h1', analysis);
-    assert.deepEqual(await store.getAnalysis('h1'), analysis);
-    await assert.rejects(() => store.saveAnalysis('nope', analysis));
+    await saveAnalysis(store, 'h1', analysis);
+    assert.deepEqual(await getAnalysis(store, 'h1'), analysis);
+    await assert.rejects(() => saveAnalysis(store, 'nope', analysis));
     await store.close();
   });
 }
@@ -339,7 +341,7 @@ for (const [name, make] of stores) {
     };
     assert.deepEqual(await times(), [created, created]);
     const seated = Date.now();
-    await store.takeSeat('a1', 0, { name: 'Ann', tokenHash: null });
+    await takeSeat(store, 'a1', 0, { name: 'Ann', tokenHash: null });
     const [activity, person] = await times();
     assert.ok(activity! >= seated && person === activity, 'taking a seat is activity, and a person seen');
     await new Promise((r) => setTimeout(r, 5));
@@ -347,8 +349,8 @@ for (const [name, make] of stores) {
     const [moved, stillPerson] = await times();
     assert.ok(moved! > activity!, 'a move is activity');
     assert.equal(stillPerson, person, 'a move is not a person seen (a bot may have made it)');
-    await store.markSeen('a1', person! + 1000);
-    await store.markSeen('a1', person! + 10);
+    await markSeen(store, 'a1', person! + 1000);
+    await markSeen(store, 'a1', person! + 10);
     assert.deepEqual(await times(), [moved, person! + 1000], 'a later mark never moves back');
     await store.close();
   });
@@ -409,7 +411,7 @@ for (const [name, make] of damagers) {
       await store.appendMoves(id, [move(1)], null);
     }
     await damage('d2');
-    const listed = await store.unfinished();
+    const listed = await unfinishedGames(store);
     assert.deepEqual(
       listed.map((g) => (isDamaged(g) ? `damaged ${g.id}` : g.setup.id)),
       ['d1', 'damaged d2', 'd3'],
@@ -422,3 +424,98 @@ for (const [name, make] of damagers) {
     await store.close();
   });
 }
+
+for (const [name, make] of stores) {
+  test(`${name} store: a metadata change sees the game as stored and writes only what it returns, or nothing when it throws`, async () => {
+    const store = await make();
+    await store.create(setup('u1'), [null, { name: 'Bot', tokenHash: null }]);
+    const before = (await store.get('u1'))!;
+    const seen: GameMetadata[] = [];
+    await store.update('u1', {
+      name: 'test',
+      apply: (m) => {
+        seen.push(m);
+        return { rematch: 'u2', hints: [0, 3] };
+      },
+    });
+    assert.deepEqual(seen, [
+      { holders: [null, { name: 'Bot', tokenHash: null }], finished: false, rematch: null, hints: [], lastActivityAt: before.lastActivityAt, lastPersonAt: before.lastPersonAt },
+    ]);
+    await store.update('u1', { name: 'test', apply: () => null });
+    await assert.rejects(
+      () =>
+        store.update('u1', {
+          name: 'test',
+          apply: () => {
+            throw new RangeError('refused');
+          },
+        }),
+      RangeError,
+    );
+    const after = (await store.get('u1'))!;
+    assert.deepEqual({ ...after, rematch: before.rematch, hints: before.hints }, before, 'nothing else changed');
+    assert.deepEqual([after.rematch, after.hints], ['u2', [0, 3]]);
+    await assert.rejects(() => store.update('nope', { name: 'test', apply: () => ({ rematch: 'x' }) }));
+    await store.close();
+  });
+
+  test(`${name} store: unfinished games list newest first a page at a time, and the lobby's filter keeps listed games with an open seat`, async () => {
+    const store = await make();
+    const at = (i: number) => `2026-11-21T10:00:0${i}.000Z`;
+    for (let i = 0; i < 5; i++) await store.create({ ...setup(`o${i}`, at(i)), listed: i !== 1 }, [i === 3 ? { name: 'Ann', tokenHash: null } : null, { name: 'Bot', tokenHash: null }]);
+    const first = await store.list({ finished: false, limit: 2 });
+    const second = await store.list({ finished: false, limit: 2, before: first.next! });
+    const third = await store.list({ finished: false, limit: 2, before: second.next! });
+    assert.deepEqual(
+      [first, second, third].map((p) => p.games.map((g) => (isDamaged(g) ? g.id : g.setup.id))),
+      [['o4', 'o3'], ['o2', 'o1'], ['o0']],
+    );
+    assert.equal(third.next, null);
+    assert.equal('moves' in first.games[0], false, 'a listing carries no moves');
+    assert.deepEqual(
+      (await store.list({ finished: false, open: true })).games.map((g) => (isDamaged(g) ? g.id : g.setup.id)),
+      ['o4', 'o2', 'o0'],
+    );
+    assert.deepEqual(
+      (await openGames(store, 2)).map((g) => (isDamaged(g) ? g.id : [g.setup.id, g.moves])),
+      [
+        ['o4', []],
+        ['o2', []],
+      ],
+    );
+    await store.close();
+  });
+}
+
+test('sqlite store: the WAL is copied into the database file by the checkpoint thread, not by a commit on the event loop', async () => {
+  const path = tempDb();
+  const store = new SqliteStore({ path });
+  const db = (store as unknown as { db: DatabaseSync }).db;
+  assert.equal(db.prepare('PRAGMA wal_autocheckpoint').get()?.wal_autocheckpoint, 0, 'a commit never checkpoints');
+  await store.create(setup('w'), [null, null]);
+  for (let i = 1; i < COMMITS_PER_CHECKPOINT; i++) await store.appendMoves('w', [move(i)], null);
+  for (const deadline = Date.now() + 10_000; store.checkpoints === 0 && Date.now() < deadline; ) await new Promise((r) => setImmediate(r));
+  assert.ok(store.checkpoints > 0, 'the thread checkpointed');
+  // The database file alone (no WAL beside it) holds every commit the checkpoint covered.
+  const copy = `${path}.copy`;
+  copyFileSync(path, copy);
+  const alone = new DatabaseSync(copy, { readOnly: true });
+  assert.equal(alone.prepare("SELECT count(*) AS n FROM moves WHERE game_id = 'w'").get()?.n, COMMITS_PER_CHECKPOINT - 1);
+  alone.close();
+  await store.close();
+  const reopened = new SqliteStore({ path });
+  assert.equal((await reopened.get('w'))!.moves.length, COMMITS_PER_CHECKPOINT - 1);
+  await reopened.close();
+});
+
+test('sqlite store: inline checkpoints (the measurement baseline) leave SQLite’s own in place', async () => {
+  const store = new SqliteStore({ path: tempDb(), walCheckpoints: 'inline' });
+  const db = (store as unknown as { db: DatabaseSync }).db;
+  assert.equal(db.prepare('PRAGMA wal_autocheckpoint').get()?.wal_autocheckpoint, 1000);
+  await store.close();
+});
+
+test('sqlite store: a checkpoint thread that cannot run hands checkpoints back (its fallback is called with why)', async () => {
+  const reason = await new Promise<string>((resolve) => new WalCheckpointer(join(tempDb(), 'no-such-dir', 'games.db'), resolve));
+  assert.match(reason, /unable to open/);
+});

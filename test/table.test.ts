@@ -9,11 +9,12 @@ import { legalMoves, type Move, newGame, playMove } from '../bot-engine/game.ts'
 import { replayRecord } from '../bot-engine/record.ts';
 import { fnv1a, mixSeed } from '../bot-engine/rng.ts';
 import type { GameState } from '../bot-engine/state.ts';
-import { recordOf } from '../server/games/records.ts';
+import { FinishedTable, recordOf } from '../server/games/records.ts';
 import { type BotMover, Room, type Subscriber } from '../server/games/room.ts';
 import { initialHolders, issueToken, recordNames, Seats } from '../server/games/seats.ts';
 import { GameService } from '../server/games/service.ts';
 import { type GameSetup, type GameStore, MemoryStore } from '../server/games/store.ts';
+import { takeSeat } from '../server/games/store-operations.ts';
 import { abandonAt, appliedOf, applyMove, botLevel, botSeed, hintSeed, seatInfos, tableStatus, turnProblem } from '../server/games/table.ts';
 import { Metrics } from '../server/metrics.ts';
 
@@ -225,6 +226,47 @@ test("a finished game's record: one store read, no room loaded; a game still pla
   }
 });
 
+test('a finished game is read with one store read and no room; a room is built for connecting, with the rematch linked meanwhile', async () => {
+  const memory = new MemoryStore();
+  const ann = issueToken('Ann');
+  const bea = issueToken('Bea');
+  const s = setup([{ kind: 'person' }, { kind: 'person' }], 'done');
+  await memory.create(s, [ann.holder, bea.holder]);
+  const state = start(s);
+  const applied = applyMove(s, state, 0, 0, firstLegal(state));
+  assert.ok(!('error' in applied));
+  await memory.appendMoves('done', applied.recorded, { abandoned: true, scores: [0, 0] });
+  const { store, reads } = countingReads(memory);
+  const metrics = new Metrics();
+  const games = new GameService({ store, bots: {} as BotMover, log: pino({ level: 'silent' }), metrics, maxGames: 10, overloaded: () => null });
+  try {
+    const read = await games.get('done');
+    assert.ok(read instanceof FinishedTable, 'read as a finished table, not a room');
+    assert.equal(games.loaded('done'), undefined, 'no room was built');
+    assert.equal(reads(), 1);
+    assert.deepEqual([read.view().status, read.view().turn, read.openSeats], ['finished', 1, []]);
+    assert.deepEqual([read.seatOf(bea.token), read.holderName(1), read.seatOf('not a token')], [1, 'Bea', null]);
+    assert.equal(await games.get('done'), read, 'kept: read again from memory');
+    assert.equal(reads(), 1);
+
+    const rematch = await games.rematch('done', bea.token);
+    assert.deepEqual([rematch.name, rematch.seat], ['Bea', 1]);
+    assert.equal((await memory.get('done'))?.rematch, rematch.gameId, 'the link is stored');
+    assert.equal(read.view().rematch, rematch.gameId, 'and shown');
+    assert.equal(games.loaded('done'), undefined, 'still no room for the finished game');
+
+    const before = reads();
+    const room = await games.room('done');
+    assert.ok(room instanceof Room);
+    assert.equal(reads(), before, 'the room starts from what was read');
+    assert.deepEqual([room.status, room.rematch, room.seatOf(ann.token)], ['finished', rematch.gameId, 0]);
+    assert.equal(await games.get('done'), room, 'once built, readers get the room');
+  } finally {
+    games.close();
+    metrics.close();
+  }
+});
+
 test('a broadcast serialises each distinct view once: every watcher gets the same frame text', async () => {
   const store = new MemoryStore();
   const room = await Room.create(setup([{ kind: 'person' }, { kind: 'person' }], 'b1'), { store, bots: {} as BotMover, log: pino({ level: 'silent' }) });
@@ -283,7 +325,7 @@ test('a game played elsewhere, read here: its summary view from one store read a
     assert.deepEqual(shown.view(null), room.view(null));
     assert.deepEqual(shown.openSeats, [1]);
     // Every seat taken: playing, with a turn clock that runs only where the game is played.
-    await memory.takeSeat('away', 1, { name: 'Bo', tokenHash: null });
+    await takeSeat(memory, 'away', 1, { name: 'Bo', tokenHash: null });
     const playing = await games.peek('away');
     const live = Room.restore((await memory.get('away'))!, { store: memory, bots: {} as BotMover, log });
     live.close();

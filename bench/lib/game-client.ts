@@ -32,20 +32,24 @@ export async function http(base: string, method: string, path: string, body?: un
   return { status: res.status, body: parsed, text, headers: res.headers };
 }
 
+/** One HTTP request to the server; the tests pass one that goes through `app.inject` instead. */
+export type Requester = (method: string, path: string, body?: unknown) => Promise<HttpAnswer>;
+
 /** Creates a game and takes every person seat; returns the id and one token per person seat.
- * `options`: the rest of the create body (rules, clock, hints…). */
+ * `base`: the server's URL, or a requester. `options`: the rest of the create body (rules, clock, hints…). */
 export async function createGame(
-  base: string,
+  base: string | Requester,
   seats: SeatRequest[],
   name = (seat: number) => `person ${seat}`,
   options: Omit<CreateGameBody, 'seats'> = {},
 ): Promise<{ id: string; tokens: Map<number, string> }> {
-  const created = await http(base, 'POST', '/api/games', { ...options, seats });
+  const request: Requester = typeof base === 'string' ? (method, path, body) => http(base, method, path, body) : base;
+  const created = await request('POST', '/api/games', { ...options, seats });
   if (created.status !== 201) throw new HttpError('create', created);
   const tokens = new Map<number, string>();
   for (const [i, s] of seats.entries()) {
     if (s.kind !== 'person') continue;
-    const joined = await http(base, 'POST', `/api/games/${created.body.id}/seats`, { name: name(i), seat: i });
+    const joined = await request('POST', `/api/games/${created.body.id}/seats`, { name: name(i), seat: i });
     if (joined.status !== 201) throw new HttpError('join', joined);
     tokens.set(i, joined.body.token);
   }
@@ -67,11 +71,30 @@ export function randomMove(legal: Placement[], random: () => number, followerCha
   return { x: p.x, y: p.y, rotation: p.rotation, meeple };
 }
 
+/** What GameSocket needs of a WebSocket: Node's global one, or the `ws` client that fastify's
+ * `injectWS` hands the tests. */
+export interface FrameSocket {
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  addEventListener(type: 'close', listener: (event: { code: number; reason: string }) => void): void;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+/** A WebSocket to `url`, once open. */
+export async function openWebSocket(url: string): Promise<WebSocket> {
+  const socket = new WebSocket(url);
+  await new Promise<void>((resolve, reject) => {
+    socket.addEventListener('open', () => resolve(), { once: true });
+    socket.addEventListener('error', () => reject(new Error(`WebSocket connect to ${url} failed`)), { once: true });
+  });
+  return socket;
+}
+
 /** One WebSocket connection to /ws, its server frames queued in arrival order. From protocol
  * version 2 each `delta` is queued as the `state` frame it leads to (a gap asks for a `sync`), so
  * callers read whole views whichever version the connection speaks. */
 export class GameSocket {
-  readonly socket: WebSocket;
+  readonly socket: FrameSocket;
   readonly frames: any[] = [];
   /** Set to an array to keep every frame as the server sent it (deltas as deltas). */
   raw: any[] | null = null;
@@ -82,7 +105,7 @@ export class GameSocket {
   private waiters: (() => void)[] = [];
   private pings = 0;
 
-  private constructor(socket: WebSocket) {
+  constructor(socket: FrameSocket) {
     this.socket = socket;
     socket.addEventListener('message', (e) => {
       const frame = JSON.parse(String(e.data));
@@ -103,21 +126,21 @@ export class GameSocket {
   }
 
   static async connect(url: string): Promise<GameSocket> {
-    const socket = new WebSocket(url);
-    await new Promise<void>((resolve, reject) => {
-      socket.addEventListener('open', () => resolve(), { once: true });
-      socket.addEventListener('error', () => reject(new Error(`WebSocket connect to ${url} failed`)), { once: true });
-    });
-    return new GameSocket(socket);
+    return new GameSocket(await openWebSocket(url));
   }
 
   /** Connects and says hello (a token plays its seat; none watches); resolves after the welcome. */
   static async join(url: string, gameId: string, token?: string, version = PROTOCOL_VERSION): Promise<GameSocket> {
     const c = await GameSocket.connect(url);
-    c.send({ type: 'hello', v: version, gameId, ...(token ? { token } : {}) });
-    c.welcome = await c.next((f) => f.type === 'welcome' || f.type === 'error');
-    if (c.welcome.type === 'error') throw new Error(`hello refused: ${c.welcome.code}: ${c.welcome.message}`);
+    await c.hello(gameId, token, version);
     return c;
+  }
+
+  /** Says hello on an open socket; resolves after the welcome, throws at a refusal. */
+  async hello(gameId: string, token?: string, version = PROTOCOL_VERSION): Promise<void> {
+    this.send({ type: 'hello', v: version, gameId, ...(token ? { token } : {}) });
+    this.welcome = await this.next((f) => f.type === 'welcome' || f.type === 'error');
+    if (this.welcome.type === 'error') throw new Error(`hello refused: ${this.welcome.code}: ${this.welcome.message}`);
   }
 
   send(frame: unknown): void {

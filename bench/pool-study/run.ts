@@ -19,6 +19,7 @@ import { boundedSearch, type SearchTask } from '../../server/pool/search.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { WarmupResult, WarmupTask } from '../../server/pool/worker.ts';
 import { DEFAULTS } from '../../server/config.ts';
+import { decidePoolSize } from '../../server/pool/sizing.ts';
 import { runCannonChild, type CannonResult } from '../lib/cannon.ts';
 import { benchFile } from '../lib/paths.ts';
 import { machine, machineLine, type MachineInfo } from '../lib/proc.ts';
@@ -82,14 +83,43 @@ interface Strategy {
   warm: boolean;
 }
 
-export function strategies(cores = availableParallelism(), reserved = 1): Strategy[] {
-  const fixed = Math.max(1, cores - reserved);
+/** The pool size the server would pick on this machine (server/pool/sizing.ts, no setting). */
+export function serverPoolSize(): number {
+  return decidePoolSize({ setting: null, reservedCores: DEFAULTS.reservedCores, cgroupRoot: DEFAULTS.cgroupRoot }).workers;
+}
+
+/** The seven ways. Fixed and dynamic are compared at the same maximum thread count, at the size
+ * the server picks (`n`) and one more: a growing and shrinking pool given the same threads as the
+ * fixed one, so only spawning on demand and idling out differ. */
+export function strategies(n = serverPoolSize(), cores = availableParallelism()): Strategy[] {
+  const fixed = (size: number, id: string, label: string): Strategy => ({
+    id,
+    label: `${label} fixed warm ${size}`,
+    kind: 'piscina',
+    min: size,
+    max: size,
+    idleTimeout: Infinity,
+    atomics: 'disabled',
+    warm: true,
+  });
+  const dynamic = (size: number, id: string, label: string): Strategy => ({
+    id,
+    label: `${label} dynamic 1–${size}`,
+    kind: 'piscina',
+    min: 1,
+    max: size,
+    idleTimeout: 0,
+    atomics: 'disabled',
+    warm: false,
+  });
   return [
-    { id: 'fixed', label: `(1) fixed warm ${fixed}`, kind: 'piscina', min: fixed, max: fixed, idleTimeout: Infinity, atomics: 'disabled', warm: true },
-    { id: 'dynamic', label: `(2) dynamic 1–${Math.ceil(1.5 * cores)}`, kind: 'piscina', min: 1, max: Math.ceil(1.5 * cores), idleTimeout: 0, atomics: 'disabled', warm: false },
+    fixed(n, 'fixed', '(1)'),
+    dynamic(n, 'dynamic', '(2)'),
+    fixed(n + 1, 'fixed-more', '(1b)'),
+    dynamic(n + 1, 'dynamic-more', '(2b)'),
     { id: 'fresh', label: '(3) fresh per search', kind: 'fresh', min: 0, max: Infinity, idleTimeout: 0, atomics: 'disabled', warm: false },
     { id: 'oversub', label: `(4) fixed warm ${2 * cores}`, kind: 'piscina', min: 2 * cores, max: 2 * cores, idleTimeout: Infinity, atomics: 'disabled', warm: true },
-    { id: 'fixed-sync', label: `(5) fixed warm ${fixed}, atomics sync`, kind: 'piscina', min: fixed, max: fixed, idleTimeout: Infinity, atomics: 'sync', warm: true },
+    { ...fixed(n, 'fixed-sync', '(5)'), label: `(5) fixed warm ${n}, atomics sync`, atomics: 'sync' },
     { id: 'main', label: '(6) main thread, no worker', kind: 'main', min: 0, max: 0, idleTimeout: 0, atomics: 'disabled', warm: true },
     { id: 'per-game', label: '(7) one Worker per game', kind: 'per-game', min: 0, max: Infinity, idleTimeout: 0, atomics: 'disabled', warm: false },
   ];
@@ -484,7 +514,37 @@ export interface StudyReport {
     games: { count: number; runningAtStart: number; startedDuring: number; searchesPerGameMedian: number; plans: GamePlan[] };
   };
   results: StrategyResult[];
-  targets: { fixedSpawnsAfterReady: number; fixedP99Ms: number; dynamicP99Ms: number | null; ratio: number | null; met2x: boolean | null };
+  targets: { fixedSpawnsAfterReady: number; fixedP99Ms: number; dynamicP99Ms: number | null; ratio: number | null; met2x: boolean | null; sameMaxThreads: SameMaxPair[] };
+}
+
+/** A fixed and a dynamic pool with the same maximum thread count, bot p99 side by side. */
+export interface SameMaxPair {
+  threads: number;
+  fixedP99Ms: number;
+  dynamicP99Ms: number;
+  /** dynamic p99 ÷ fixed p99: above 1, the fixed pool answers sooner. */
+  ratio: number;
+  dynamicSpawnsDuringRun: number;
+}
+
+function sameMaxPairs(results: StrategyResult[]): SameMaxPair[] {
+  const pairs: SameMaxPair[] = [];
+  for (const [f, d] of [
+    ['fixed', 'dynamic'],
+    ['fixed-more', 'dynamic-more'],
+  ]) {
+    const fixed = results.find((r) => r.id === f);
+    const dynamic = results.find((r) => r.id === d);
+    if (!fixed || !dynamic) continue;
+    pairs.push({
+      threads: fixed.config.max,
+      fixedP99Ms: fixed.totalMs.p99,
+      dynamicP99Ms: dynamic.totalMs.p99,
+      ratio: round(dynamic.totalMs.p99 / fixed.totalMs.p99, 2),
+      dynamicSpawnsDuringRun: dynamic.spawnsDuringRun,
+    });
+  }
+  return pairs;
 }
 
 export async function runPoolStudy(o: StudyOptions): Promise<{ report: StudyReport; markdown: string }> {
@@ -534,6 +594,7 @@ export async function runPoolStudy(o: StudyOptions): Promise<{ report: StudyRepo
       dynamicP99Ms: dynamic?.totalMs.p99 ?? null,
       ratio: fixed && dynamic ? round(dynamic.totalMs.p99 / fixed.totalMs.p99, 2) : null,
       met2x: fixed && dynamic ? dynamic.totalMs.p99 >= 2 * fixed.totalMs.p99 : null,
+      sameMaxThreads: sameMaxPairs(results),
     },
   };
   if (o.plotDir) writePlots(report, o.plotDir);
@@ -633,8 +694,16 @@ ${peersWorkloadMarkdown(r)}
 ${table(['strategy', 'searches', 'threads', 'spawns', 'spawn CPU ms (before / during)', 'compute CPU ms', 'spawn÷compute (during)', 'cold ×', 'queue wait p50 / p99 / max ms', 'run p50 / p99 / max ms', 'total p50 / p95 / p99 / max ms', 'loop delay p99 / max ms', 'HTTP p99 / max ms', 'process CPU (cores)'], rows)}
 ${plots}
 ${whyFixedMarkdown(r)}
-**Targets.** Fixed warm pool: ${t.fixedSpawnsAfterReady} spawns after ready (target 0) — ${t.fixedSpawnsAfterReady === 0 ? 'met' : 'MISSED'}. Fixed pool bot p99 under bursts ${t.fixedP99Ms} ms against the dynamic pool's ${t.dynamicP99Ms ?? '–'} ms: ${t.ratio === null ? 'not measured' : `${t.ratio}× (target ≥ 2×) — ${t.met2x ? 'met' : 'MISSED'}`}.${fixed ? ` Event loop with the fixed pool: p99 ${fixed.eventLoopDelayMs.p99} ms, max ${fixed.eventLoopDelayMs.max} ms.` : ''}
+**Targets.** Fixed warm pool: ${t.fixedSpawnsAfterReady} spawns after ready (target 0) — ${t.fixedSpawnsAfterReady === 0 ? 'met' : 'MISSED'}. Fixed pool bot p99 under bursts ${t.fixedP99Ms} ms against the dynamic pool's ${t.dynamicP99Ms ?? '–'} ms at the same maximum thread count: ${t.ratio === null ? 'not measured' : `${t.ratio}× (target ≥ 2×) — ${t.met2x ? 'met' : 'MISSED'}`}.${sameMaxMarkdown(t.sameMaxThreads)}${fixed ? ` Event loop with the fixed pool: p99 ${fixed.eventLoopDelayMs.p99} ms, max ${fixed.eventLoopDelayMs.max} ms.` : ''}
 `;
+}
+
+/** Fixed against dynamic at each maximum thread count measured. */
+function sameMaxMarkdown(pairs: SameMaxPair[]): string {
+  if (pairs.length === 0) return '';
+  const line = (p: SameMaxPair) =>
+    `${p.threads} ${p.threads === 1 ? 'thread' : 'threads'}: fixed ${p.fixedP99Ms} ms, dynamic ${p.dynamicP99Ms} ms (${p.ratio}×, ${p.dynamicSpawnsDuringRun} ${p.dynamicSpawnsDuringRun === 1 ? 'spawn' : 'spawns'} during the run)`;
+  return ` Bot p99, fixed against dynamic with the same maximum (the server's pool size${pairs.length > 1 ? ' and one more' : ''}): ${pairs.map(line).join('; ')}.`;
 }
 
 /** How the two peer designs run the same searches, and the games "one Worker per game" needs. */

@@ -16,7 +16,7 @@ export function helloRetry(code: string): string | null {
   return Object.hasOwn(RETRYABLE_HELLO_ERRORS, code) ? RETRYABLE_HELLO_ERRORS[code] : null;
 }
 
-/** Close codes the server uses (server/ws/protocol.ts CLOSE), in words. */
+/** Close codes the server uses (server/wire/close.ts CLOSE), in words. */
 const CLOSES: Record<number, string> = {
   1001: 'the server is restarting',
   1012: 'the game moved to another server',

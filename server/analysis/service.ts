@@ -30,7 +30,7 @@ export class AnalysisQueueFullError extends CodedError {
 
 export interface AnalysisServiceOptions {
   pool: Pick<BotPool, 'analyse' | 'size'>;
-  store: Pick<GameStore, 'saveAnalysis' | 'getAnalysis'>;
+  store: Pick<GameStore, 'putDocument' | 'getDocument'>;
   log: Logger;
   /** Analyses waiting or running at once. */
   maxJobs: number;
@@ -68,7 +68,7 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
   async status(gameId: string): Promise<AnalysisAnswer | undefined> {
     const pending = this.pending(gameId);
     if (pending) return pending;
-    const stored = await this.options.store.getAnalysis(gameId);
+    const stored = await this.options.store.getDocument(gameId, 'analysis');
     return stored && fromStored(gameId, stored);
   }
 
@@ -165,7 +165,7 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
       positions: job.results as StoredPosition[],
     };
     try {
-      await this.options.store.saveAnalysis(job.gameId, stored);
+      await this.options.store.putDocument(job.gameId, 'analysis', stored);
     } catch (e) {
       // Not kept: asking again analyses the game again (same result).
       this.options.log.warn({ gameId: job.gameId, err: (e as Error).message }, 'game analysis finished but could not be stored');

@@ -7,11 +7,11 @@
 
 import type { Logger } from 'pino';
 import type { GameService } from '../games/service.ts';
-import type { PostgresStore } from '../games/postgres-store.ts';
+import type { LeaseStore } from './lease-store.ts';
 import { type DamagedGame, isDamaged, type StoredGame } from '../games/store.ts';
 
 export interface LeaseOptions {
-  store: PostgresStore;
+  store: LeaseStore;
   games: GameService;
   log: Logger;
   /** Unfinished games this instance may take on now (its maximum minus those it holds). */

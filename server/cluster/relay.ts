@@ -1,7 +1,7 @@
 // Any instance serves any game (Redis pub/sub, as Colyseus operators would expect): a WebSocket
 // that reaches an instance not owning its game is relayed to the owner. The edge instance (where
 // the socket is) forwards the client's frames on the owner's channel; the owner runs them through
-// an ordinary Connection bound to a RelaySocket, whose sends go back on the edge's channel. HTTP
+// an ordinary connection serving a RelayedPeer, whose sends go back on the edge's channel. HTTP
 // seat taking for a game owned elsewhere is a request/reply on the same channels. The edge checks
 // PostgreSQL every second: a relayed game whose owner changed or died gets its sockets closed
 // with 1012, and the clients reconnect (to its new owner, or relayed again). The owner checks
@@ -11,16 +11,15 @@
 // clients reconnect, maybe to the owner) and no new socket is relayed until they come back; a
 // relayed hello the owner leaves unanswered that long is closed with 4000 too.
 
-import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { WebSocket } from 'ws';
-import type { PostgresStore } from '../games/postgres-store.ts';
+import type { Peer, PeerHandler, RemoteLink } from '../directory/peer.ts';
+import type { LeaseStore } from './lease-store.ts';
 import type { GameService } from '../games/service.ts';
 import { DamagedGameError, GameElsewhereError } from '../games/store.ts';
-import { CLOSE } from '../ws/protocol.ts';
 import type { Metrics } from '../metrics.ts';
+import { CLOSE } from '../wire/close.ts';
 
 type JoinResult = { seat: number; token: string; instance?: string } | { error: 'no_seat' | 'name_taken' | 'unknown_game' | 'game_elsewhere' | 'game_damaged' | 'internal'; message: string };
 
@@ -40,45 +39,44 @@ const channel = (instance: string) => `tessera:instance:${instance}`;
 const BEAT_MS = 1000;
 export const RELAY_BROKEN_AFTER_MS = 3000;
 
-/** The owner's end of a relayed socket: what Connection needs of a ws WebSocket. */
-class RelaySocket extends EventEmitter {
-  readonly OPEN = 1;
-  readyState = 1;
+/** The owner's end of a relayed client: its sends go back to the edge holding the socket (whose
+ * buffer the edge watches: here nothing is queued). */
+class RelayedPeer implements Peer {
+  open = true;
   readonly bufferedAmount = 0;
+  /** The connection serving it here; set as soon as it is served. */
+  handler: PeerHandler | null = null;
   private readonly out: (m: Message) => void;
   readonly conn: string;
   /** The instance holding the real socket. */
   readonly edge: string;
 
   constructor(conn: string, edge: string, out: (m: Message) => void) {
-    super();
     this.conn = conn;
     this.edge = edge;
     this.out = out;
   }
   send(data: string): void {
-    if (this.readyState === 1) this.out({ t: 'out', conn: this.conn, data });
+    if (this.open) this.out({ t: 'out', conn: this.conn, data });
   }
-  close(code = 1000, reason = ''): void {
-    if (this.readyState !== 1) return;
-    this.readyState = 3;
+  close(code: number, reason: string): void {
+    if (!this.open) return;
     this.out({ t: 'closed', conn: this.conn, code, reason });
-    this.emit('close', code, reason);
+    this.gone();
   }
   terminate(): void {
     this.close(1006, '');
   }
-  /** The edge's socket closed. */
+  /** Closed here, or the edge's socket closed. */
   gone(): void {
-    if (this.readyState !== 1) return;
-    this.readyState = 3;
-    this.emit('close', 1001, '');
+    if (!this.open) return;
+    this.open = false;
+    this.handler?.closed();
   }
-  ping(): void {}
 }
 
 interface EdgeLink {
-  socket: WebSocket;
+  peer: Peer;
   owner: string;
   gameId: string;
   /** When the hello went to the owner; null once the owner answered anything. */
@@ -88,11 +86,11 @@ interface EdgeLink {
 export interface RelayOptions {
   url: string;
   metrics: Metrics;
-  store: PostgresStore;
+  store: LeaseStore;
   games: GameService;
   log: Logger;
-  /** Serves a relayed socket on this (owner) instance as an ordinary connection. */
-  accept(socket: WebSocket, log: Logger): void;
+  /** Serves a relayed client on this (owner) instance as an ordinary connection. */
+  serve(peer: Peer, log: Logger): PeerHandler;
   /** A relayed socket whose client does not read its frames is dropped past this many bytes. */
   maxBufferedBytes: number;
 }
@@ -104,8 +102,8 @@ export class Relay {
   private readonly sub: Redis;
   /** Sockets here whose game another instance owns, by relay id. */
   private readonly edges = new Map<string, EdgeLink>();
-  /** Relayed sockets of games owned here, by relay id. */
-  private readonly owned = new Map<string, RelaySocket>();
+  /** Relayed clients of games owned here, by relay id. */
+  private readonly owned = new Map<string, RelayedPeer>();
   private readonly calls = new Map<string, (r: JoinResult) => void>();
   private watchdog: NodeJS.Timeout | null = null;
   private lastBeat = Date.now();
@@ -137,7 +135,7 @@ export class Relay {
 
   async stop(): Promise<void> {
     if (this.watchdog) clearInterval(this.watchdog);
-    for (const s of this.owned.values()) s.close(CLOSE.moved, 'game moved: reconnect');
+    for (const p of [...this.owned.values()]) p.close(CLOSE.moved, 'game moved: reconnect');
     await Promise.all([this.pub.quit().catch(() => {}), this.sub.quit().catch(() => {})]);
   }
 
@@ -147,20 +145,22 @@ export class Relay {
     return owner && !owner.finished && owner.live && owner.owner && owner.owner !== this.instance ? owner.owner : null;
   }
 
-  /** Relays `socket` (whose hello is `hello`) to the game's owner; false when no live owner. */
-  async open(socket: WebSocket, gameId: string, hello: string): Promise<((data: string) => void) | null> {
+  /** Relays `peer` (whose hello is `hello`) to the game's owner; null when no live owner. */
+  async open(peer: Peer, gameId: string, hello: string): Promise<RemoteLink | null> {
     if (this.broken) return null;
     const owner = await this.ownerElsewhere(gameId);
     if (!owner) return null;
     const conn = `${this.instance}:${randomBytes(8).toString('hex')}`;
-    this.edges.set(conn, { socket, owner, gameId, unansweredSince: Date.now() });
+    this.edges.set(conn, { peer, owner, gameId, unansweredSince: Date.now() });
     this.options.metrics.relayed.set(this.edges.size);
-    socket.on('close', () => {
-      if (this.edges.delete(conn)) this.send(owner, { t: 'close', conn });
-      this.options.metrics.relayed.set(this.edges.size);
-    });
     this.send(owner, { t: 'open', conn, edge: this.instance, data: hello });
-    return (data) => this.send(owner, { t: 'in', conn, data });
+    return {
+      forward: (data) => this.send(owner, { t: 'in', conn, data }),
+      closed: () => {
+        if (this.edges.delete(conn)) this.send(owner, { t: 'close', conn });
+        this.options.metrics.relayed.set(this.edges.size);
+      },
+    };
   }
 
   /** Takes a seat in a game owned by another instance. */
@@ -192,39 +192,45 @@ export class Relay {
         this.lastBeat = Date.now();
         return;
       case 'open': {
-        const socket = new RelaySocket(m.conn, m.edge, (out) => this.send(m.edge, out));
-        socket.on('close', () => this.owned.delete(m.conn));
-        this.owned.set(m.conn, socket);
-        this.options.accept(socket as unknown as WebSocket, this.options.log.child({ relayedFrom: m.edge }));
-        socket.emit('message', Buffer.from(m.data), false);
+        const peer = new RelayedPeer(m.conn, m.edge, (out) => this.send(m.edge, out));
+        const served = this.options.serve(peer, this.options.log.child({ relayedFrom: m.edge }));
+        peer.handler = {
+          receive: (data, isBinary) => served.receive(data, isBinary),
+          closed: () => {
+            this.owned.delete(m.conn);
+            served.closed();
+          },
+        };
+        this.owned.set(m.conn, peer);
+        served.receive(Buffer.from(m.data), false);
         return;
       }
       case 'in':
-        this.owned.get(m.conn)?.emit('message', Buffer.from(m.data), false);
+        this.owned.get(m.conn)?.handler?.receive(Buffer.from(m.data), false);
         return;
       case 'close':
         this.owned.get(m.conn)?.gone();
         return;
       case 'out': {
         const link = this.edges.get(m.conn);
-        const socket = link?.socket;
-        if (!link || !socket || socket.readyState !== socket.OPEN) return;
+        const peer = link?.peer;
+        if (!link || !peer?.open) return;
         link.unansweredSince = null;
         // The owner cannot see this socket's buffer: the slow-consumer limit is applied here.
-        if (socket.bufferedAmount > this.options.maxBufferedBytes) {
-          this.options.log.warn({ bufferedAmount: socket.bufferedAmount }, 'slow consumer dropped');
-          socket.terminate();
+        if (peer.bufferedAmount > this.options.maxBufferedBytes) {
+          this.options.log.warn({ bufferedAmount: peer.bufferedAmount }, 'slow consumer dropped');
+          peer.terminate();
           return;
         }
-        socket.send(m.data);
+        peer.send(m.data);
         return;
       }
       case 'closed': {
         const link = this.edges.get(m.conn);
         this.edges.delete(m.conn);
         // 1006 (no close frame) cannot be sent: the owner dropped the connection.
-        if (m.code === 1006) link?.socket.terminate();
-        else link?.socket.close(m.code, m.reason);
+        if (m.code === 1006) link?.peer.terminate();
+        else link?.peer.close(m.code, m.reason);
         return;
       }
       case 'join':
@@ -240,7 +246,7 @@ export class Relay {
   private async serveJoin(m: Extract<Message, { t: 'join' }>): Promise<void> {
     let result: JoinResult;
     try {
-      const room = await this.options.games.get(m.gameId);
+      const room = await this.options.games.room(m.gameId);
       result = room ? await room.join(m.name, m.seat, m.forRematch === true) : { error: 'unknown_game', message: `no game ${JSON.stringify(m.gameId)}` };
     } catch (e) {
       if (e instanceof DamagedGameError) result = { error: 'game_damaged', message: e.message };
@@ -270,7 +276,7 @@ export class Relay {
       if (link.unansweredSince === null || link.unansweredSince > before) continue;
       this.edges.delete(conn);
       this.send(link.owner, { t: 'close', conn });
-      link.socket.close(CLOSE.relayLost, "no answer from the game's instance: reconnect");
+      link.peer.close(CLOSE.relayLost, "no answer from the game's instance: reconnect");
     }
     this.options.metrics.relayed.set(this.edges.size);
   }
@@ -290,22 +296,22 @@ export class Relay {
     this.broken = true;
     for (const [conn, link] of this.edges) {
       this.edges.delete(conn);
-      link.socket.close(CLOSE.relayLost, 'relay lost: reconnect');
+      link.peer.close(CLOSE.relayLost, 'relay lost: reconnect');
     }
     this.options.metrics.relayed.set(this.edges.size);
     // Their edges cannot reach their players either: they are gone (seen as disconnected).
-    for (const s of [...this.owned.values()]) s.gone();
+    for (const p of [...this.owned.values()]) p.gone();
     return false;
   }
 
   /** Sockets relayed here from an instance that died (its Redis subscription is gone) are closed. */
   private async checkEdges(): Promise<void> {
     if (this.owned.size === 0) return;
-    const edges = [...new Set([...this.owned.values()].map((s) => s.edge))];
+    const edges = [...new Set([...this.owned.values()].map((p) => p.edge))];
     try {
       const counts = (await this.pub.pubsub('NUMSUB', ...edges.map(channel))) as (string | number)[];
       const dead = new Set(edges.filter((_, i) => Number(counts[2 * i + 1]) === 0));
-      for (const s of this.owned.values()) if (dead.has(s.edge)) s.gone();
+      for (const p of [...this.owned.values()]) if (dead.has(p.edge)) p.gone();
     } catch (err) {
       this.options.log.warn({ err: (err as Error).message }, 'relay edge check failed');
     }
@@ -321,8 +327,8 @@ export class Relay {
         const now = owners.get(link.gameId);
         if (now && (now.finished || (now.live && now.owner === link.owner))) continue;
         this.edges.delete(conn);
-        link.socket.send(JSON.stringify({ type: 'bye', reason: 'game moved to another instance: reconnect' }));
-        link.socket.close(CLOSE.moved, 'game moved: reconnect');
+        link.peer.send(JSON.stringify({ type: 'bye', reason: 'game moved to another instance: reconnect' }));
+        link.peer.close(CLOSE.moved, 'game moved: reconnect');
       }
     } catch (err) {
       this.options.log.warn({ err: (err as Error).message }, 'relay owner check failed');

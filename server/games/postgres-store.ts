@@ -9,24 +9,31 @@ import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
 import type { RecordMove } from '../../bot-engine/record.ts';
 import { MIGRATIONS } from './postgres-migrations.ts';
-import { activityOf, decodeCursor, encodeCursor, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
+import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
 import {
-  type AnalysisDocument,
   createdAtMs,
   type DamagedGame,
-  type FinishedPage,
+  DamagedGameError,
+  type DocumentKind,
+  type GameDocument,
   type GameEnd,
+  type GameMetadata,
+  type GamePage,
+  type GameQuery,
   type GameSetup,
   type GameStore,
-  type ListFinishedQuery,
+  type ListedGame,
+  type MetadataChange,
+  type MetadataPatch,
   OwnershipLostError,
-  RematchTakenError,
+  pageSize,
   type SeatHolder,
   type StorageCause,
   StorageError,
   type StoreMaintenance,
   type StoredGame,
 } from './store.ts';
+import type { LeaseStore, Ownership } from '../cluster/lease-store.ts';
 
 export interface PostgresStoreOptions {
   /** postgres://user:password@host:port/database */
@@ -56,7 +63,7 @@ function sessionLimits(leaseMs: number): string {
   return `-c idle_in_transaction_session_timeout=${half} -c lock_timeout=${half} -c statement_timeout=${Math.max(500, leaseMs)}`;
 }
 
-export class PostgresStore implements GameStore, StoreMaintenance {
+export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
   readonly instance: string | null;
   readonly leaseMs: number;
   private readonly pool: pg.Pool;
@@ -134,17 +141,6 @@ export class PostgresStore implements GameStore, StoreMaintenance {
     this.counts.set(setup.id, 0);
   }
 
-  async takeSeat(id: string, seat: number, holder: SeatHolder): Promise<void> {
-    await this.transaction(async (c) => {
-      const row = await this.lockOwned(c, id);
-      const holders = row.holders as (SeatHolder | null)[];
-      if (seat < 0 || seat >= holders.length) throw new Error(`game ${id} has no seat ${seat}`);
-      holders[seat] = { ...holder };
-      await c.query('UPDATE games SET holders = $2, last_activity_at = $3, last_person_at = $3 WHERE id = $1', [id, JSON.stringify(holders), Date.now()]);
-      await c.query('INSERT INTO seat_names (game_id, seat, name) VALUES ($1, $2, $3) ON CONFLICT (game_id, seat) DO UPDATE SET name = EXCLUDED.name', [id, seat, holder.name]);
-    });
-  }
-
   async appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void> {
     let stored = 0;
     await this.transaction(async (c) => {
@@ -184,42 +180,33 @@ export class PostgresStore implements GameStore, StoreMaintenance {
     throw new OwnershipLostError(`game ${id} has ${start} moves stored, this instance knew of ${known}: a write it could not confirm landed; the game is reloaded`);
   }
 
-  async setRematch(id: string, rematchId: string): Promise<void> {
+  async update(id: string, change: MetadataChange): Promise<void> {
     await this.transaction(async (c) => {
-      // Locked: two instances starting a rematch of one game at once get one of them.
-      const taken = (await this.lockOwned(c, id)).rematch_id as string | null;
-      if (taken && taken !== rematchId) throw new RematchTakenError(id, taken);
-      await c.query('UPDATE games SET rematch_id = $2 WHERE id = $1', [id, rematchId]);
+      const row = await this.lockOwned(c, id, !change.advisory);
+      const patch = refusing(() => change.apply(parseRow(id, () => metadataOf(row))));
+      const set = patch ? (Object.keys(patch) as (keyof MetadataPatch)[]) : [];
+      if (!patch || set.length === 0) return;
+      await c.query(`UPDATE games SET ${set.map((k, i) => `${METADATA_COLUMNS[k]} = $${i + 2}`).join(', ')} WHERE id = $1`, [id, ...set.map((k) => columnValue(patch, k))]);
+      if (patch.holders)
+        for (const [seat, h] of patch.holders.entries())
+          if (h) await c.query('INSERT INTO seat_names (game_id, seat, name) VALUES ($1, $2, $3) ON CONFLICT (game_id, seat) DO UPDATE SET name = EXCLUDED.name', [id, seat, h.name]);
     });
   }
 
-  async markSeen(id: string, at: number): Promise<void> {
-    // Not fenced: a presence mark is advisory, and never moves back.
-    await this.read('UPDATE games SET last_person_at = greatest(coalesce(last_person_at, 0), $2) WHERE id = $1 AND NOT finished', [id, Math.round(at)]);
-  }
-
-  async recordHint(id: string, seat: number): Promise<void> {
-    await this.transaction(async (c) => {
-      const hints = (await this.lockOwned(c, id)).hints as number[];
-      hints[seat] = (hints[seat] ?? 0) + 1;
-      await c.query('UPDATE games SET hints = $2 WHERE id = $1', [id, JSON.stringify(hints)]);
-    });
-  }
-
-  async saveAnalysis(id: string, analysis: AnalysisDocument): Promise<void> {
+  async putDocument(id: string, kind: DocumentKind, document: GameDocument): Promise<void> {
     await this.transaction(async (c) => {
       await this.lockOwned(c, id);
-      await c.query('INSERT INTO analyses (game_id, created_at, body) VALUES ($1, $2, $3) ON CONFLICT (game_id) DO UPDATE SET created_at = EXCLUDED.created_at, body = EXCLUDED.body', [
+      await c.query(`INSERT INTO ${DOCUMENT_TABLES[kind]} (game_id, created_at, body) VALUES ($1, $2, $3) ON CONFLICT (game_id) DO UPDATE SET created_at = EXCLUDED.created_at, body = EXCLUDED.body`, [
         id,
-        analysis.createdAt,
-        JSON.stringify(analysis),
+        document.createdAt,
+        JSON.stringify(document),
       ]);
     });
   }
 
-  async getAnalysis(id: string): Promise<AnalysisDocument | undefined> {
-    const { rows } = await this.read('SELECT body FROM analyses WHERE game_id = $1', [id]);
-    return rows[0]?.body as AnalysisDocument | undefined;
+  async getDocument(id: string, kind: DocumentKind): Promise<GameDocument | undefined> {
+    const { rows } = await this.read(`SELECT body FROM ${DOCUMENT_TABLES[kind]} WHERE game_id = $1`, [id]);
+    return rows[0]?.body as GameDocument | undefined;
   }
 
   async probe(): Promise<void> {
@@ -233,39 +220,29 @@ export class PostgresStore implements GameStore, StoreMaintenance {
     return rows[0] && this.toGame(rows[0]);
   }
 
-  async unfinished(): Promise<(StoredGame | DamagedGame)[]> {
-    const { rows } = await this.read('SELECT * FROM games WHERE NOT finished ORDER BY created_at, id');
-    return parseRows(rows, (row) => this.toGame(row));
-  }
-
-  async listFinished(query: ListFinishedQuery): Promise<FinishedPage> {
-    const limit = Math.max(1, Math.min(100, query.limit ?? 20));
-    const where = ['g.finished'];
+  async list(query: GameQuery): Promise<GamePage> {
+    const limit = pageSize(query);
+    const at = query.finished ? 'g.finished_at' : 'g.created_at';
+    const where = [query.finished ? 'g.finished' : 'NOT g.finished'];
     const params: (string | number)[] = [];
+    if (query.open) where.push(`g.listed AND EXISTS (SELECT 1 FROM jsonb_array_elements(g.holders) h WHERE h = 'null'::jsonb)`);
     if (query.player) {
       params.push(query.player);
       where.push(`EXISTS (SELECT 1 FROM seat_names n WHERE n.game_id = g.id AND lower(n.name) = lower($${params.length}))`);
     }
     if (query.before) {
-      const [at, id] = decodeCursor(query.before);
-      params.push(at, id);
-      where.push(`(g.finished_at, g.id) < ($${params.length - 1}, $${params.length})`);
+      const [key, id] = decodeCursor(query.before);
+      params.push(key, id);
+      where.push(`(${at}, g.id) < ($${params.length - 1}, $${params.length})`);
     }
     params.push(limit + 1);
-    const { rows } = await this.read(`SELECT g.* FROM games g WHERE ${where.join(' AND ')} ORDER BY g.finished_at DESC, g.id DESC LIMIT $${params.length}`, params);
-    const page = rows.slice(0, limit).map((row) => ({ setup: row.setup, holders: row.holders, end: endOf(row)!, finishedAt: row.finished_at as string }));
-    const last = page[page.length - 1];
-    return { games: page, next: rows.length > limit && last ? encodeCursor(last.finishedAt, last.setup.id) : null };
-  }
-
-  /** Listed games with an open seat on any instance, newest first (the lobby across instances). */
-  async openListed(limit: number): Promise<(StoredGame | DamagedGame)[]> {
-    const { rows } = await this.read(
-      `SELECT * FROM games WHERE listed AND NOT finished AND EXISTS (SELECT 1 FROM jsonb_array_elements(holders) h WHERE h = 'null'::jsonb)
-       ORDER BY created_at DESC, id DESC LIMIT $1`,
-      [limit],
-    );
-    return parseRows(rows, (row) => this.toGame(row));
+    const { rows } = await this.read(`SELECT g.* FROM games g WHERE ${where.join(' AND ')} ORDER BY ${at} DESC, g.id DESC LIMIT $${params.length}`, params);
+    const shown = rows.slice(0, limit);
+    const last = shown[shown.length - 1];
+    return {
+      games: await parseRows(shown, (row) => toListed(row)),
+      next: rows.length > limit && last ? encodeCursor(String(query.finished ? last.finished_at : last.created_at), last.id) : null,
+    };
   }
 
   async close(): Promise<void> {
@@ -280,13 +257,13 @@ export class PostgresStore implements GameStore, StoreMaintenance {
   }
 
   /** The owner of an unfinished game and whether its lease still runs; undefined: no such game. */
-  async ownerOf(id: string): Promise<{ owner: string | null; live: boolean; finished: boolean } | undefined> {
+  async ownerOf(id: string): Promise<Ownership | undefined> {
     const { rows } = await this.read('SELECT owner, finished, coalesce(lease_until > now(), false) AS live FROM games WHERE id = $1', [id]);
     return rows[0] && { owner: rows[0].owner, live: rows[0].live === true, finished: rows[0].finished };
   }
 
   /** Owners of several games at once (the relay's check). */
-  async owners(ids: string[]): Promise<Map<string, { owner: string | null; live: boolean; finished: boolean }>> {
+  async owners(ids: string[]): Promise<Map<string, Ownership>> {
     const { rows } = await this.read('SELECT id, owner, finished, coalesce(lease_until > now(), false) AS live FROM games WHERE id = ANY($1)', [ids]);
     return new Map(rows.map((r) => [r.id as string, { owner: r.owner, live: r.live === true, finished: r.finished === true }]));
   }
@@ -396,11 +373,11 @@ export class PostgresStore implements GameStore, StoreMaintenance {
 
   /** The game's row, locked for this transaction; with ownership, refused unless this instance
    * owns it at the epoch it took it (the fencing check, in the same transaction as the write). */
-  private async lockOwned(c: Client, id: string): Promise<Row> {
-    const { rows } = await c.query('SELECT id, holders, move_count, finished, rematch_id, hints, owner, owner_epoch FROM games WHERE id = $1 FOR UPDATE', [id]);
+  private async lockOwned(c: Client, id: string, fenced = true): Promise<Row> {
+    const { rows } = await c.query('SELECT id, holders, move_count, finished, rematch_id, hints, last_activity_at, last_person_at, owner, owner_epoch FROM games WHERE id = $1 FOR UPDATE', [id]);
     const row = rows[0];
-    if (!row) throw new Error(`no game ${id}`);
-    if (this.instance && !row.finished && (row.owner !== this.instance || Number(row.owner_epoch) !== this.epochs.get(id))) {
+    if (!row) throw refusing(() => new Error(`no game ${id}`));
+    if (fenced && this.instance && !row.finished && (row.owner !== this.instance || Number(row.owner_epoch) !== this.epochs.get(id))) {
       this.release(id);
       throw new OwnershipLostError(`game ${id} is owned by ${row.owner} (epoch ${row.owner_epoch}), not by this instance ${this.instance}`);
     }
@@ -409,19 +386,8 @@ export class PostgresStore implements GameStore, StoreMaintenance {
 
   private async toGame(row: Row): Promise<StoredGame> {
     const { rows } = await this.read('SELECT move FROM moves WHERE game_id = $1 ORDER BY seq', [row.id]);
-    // jsonb always parses; what it holds is checked where the game is rebuilt (GameService).
-    return parseRow(row.id, () =>
-      ownSetup(row.id, {
-        setup: row.setup,
-        holders: row.holders,
-        moves: rows.map((m) => m.move as RecordMove),
-        finished: row.finished === true,
-        end: endOf(row),
-        rematch: row.rematch_id ?? null,
-        hints: row.hints ?? [],
-        ...activityOf(row),
-      }),
-    );
+    const { finishedAt: _, ...listed } = toListed(row);
+    return { ...listed, moves: rows.map((m) => m.move as RecordMove) };
   }
 
   // --- Operators' maintenance (npm run games) ---------------------------------------------------
@@ -441,7 +407,7 @@ export class PostgresStore implements GameStore, StoreMaintenance {
   async remove(id: string): Promise<boolean> {
     let found = false;
     await this.transaction(async (c) => {
-      for (const table of ['moves', 'seat_names', 'analyses']) await c.query(`DELETE FROM ${table} WHERE game_id = $1`, [id]);
+      for (const table of ['moves', 'seat_names', ...Object.values(DOCUMENT_TABLES)]) await c.query(`DELETE FROM ${table} WHERE game_id = $1`, [id]);
       found = ((await c.query('DELETE FROM games WHERE id = $1', [id])).rowCount ?? 0) > 0;
     });
     this.release(id);
@@ -483,13 +449,27 @@ export class PostgresStore implements GameStore, StoreMaintenance {
   }
 }
 
+/** Errors of the caller's making (no such game, a change's own rule): never the database's. */
+const refusals = new WeakSet<object>();
+
+/** Runs `fn`; what it throws (or returns, for an error) is marked as the caller's. */
+function refusing<T>(fn: () => T): T {
+  try {
+    const value = fn();
+    if (value instanceof Error) refusals.add(value);
+    return value;
+  } catch (e) {
+    if (typeof e === 'object' && e !== null) refusals.add(e);
+    throw e;
+  }
+}
+
 /** The database's own faults (unreachable, out of space, read-only) are StorageErrors; a caller's
- * mistake (a duplicate id, no such game) and a lost ownership stay what they are. */
+ * mistake (a duplicate id, no such game, a change refused) and a lost ownership stay what they are. */
 function storageError(e: unknown): Error {
-  if (e instanceof OwnershipLostError || e instanceof StorageError || e instanceof RematchTakenError) return e as Error;
+  if (e instanceof OwnershipLostError || e instanceof StorageError || e instanceof DamagedGameError || (typeof e === 'object' && e !== null && refusals.has(e))) return e as Error;
   const code = (e as { code?: string }).code;
   if (typeof code === 'string' && /^(22|23|42)/.test(code)) return e as Error;
-  if (!code && e instanceof Error && /^no game|has no seat/.test(e.message)) return e;
   return new StorageError(`the game store could not write: ${(e as Error).message}`, { cause: e, kind: storageCause(e) });
 }
 
@@ -504,6 +484,15 @@ function storageCause(e: unknown): StorageCause {
   // socket error before any answer.
   if (/^08|^57P0[1-3]$|^E[A-Z]+$/.test(code) || /connect|terminat|timeout/i.test((e as Error).message ?? '')) return 'database_unreachable';
   return 'database_failed';
+}
+
+/** jsonb always parses; what it holds is checked where the game is rebuilt (GameService). */
+function toListed(row: Row): ListedGame {
+  return parseRow(row.id, () => ownSetup(row.id, { setup: row.setup, ...metadataOf(row), end: endOf(row), finishedAt: row.finished_at ?? null }));
+}
+
+function metadataOf(row: Row): GameMetadata {
+  return { holders: row.holders, finished: row.finished === true, rematch: row.rematch_id ?? null, hints: row.hints ?? [], ...activityOf(row) };
 }
 
 function endOf(row: Row): GameEnd | null {

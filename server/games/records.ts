@@ -1,6 +1,7 @@
 // A stored game read without a live room: its record (tessera-game/1), for the record route,
-// analysis and the listing of finished games, and (played on another instance) a watcher's view
-// of it as it stands, for its summary and the lobby.
+// analysis and the listing of finished games; a finished game as a read model (its summary, its
+// seats' tokens, its rematch); and (played on another instance) a watcher's view of it as it
+// stands, for its summary and the lobby.
 
 import { type GameRecord, RECORD_FORMAT, replayRecord } from '../../bot-engine/record.ts';
 import type { GameView } from '../wire/game.ts';
@@ -33,10 +34,65 @@ export interface ReadableGame {
 /** A stored game as a watcher here would see it (replayed once; throws if it does not replay).
  * Who is connected is only known where it is played: nobody is, no stand-in, no clock running. */
 export function snapshotOf(stored: StoredGame): ReadableGame {
+  const seats = new Seats(stored.holders);
+  const view = watcherView(stored, seats);
+  return { id: stored.setup.id, setup: stored.setup, openSeats: seats.open, view: () => view };
+}
+
+/** A finished game read from the store, with no room: what its summary and a rematch read.
+ * Nobody plays it any more; a room is built only for connections that watch it. */
+export class FinishedTable implements ReadableGame {
+  readonly status = 'finished';
+  /** As read; the room built for watchers starts from it. */
+  readonly stored: StoredGame;
+  private readonly seats: Seats;
+  private shown: GameView;
+
+  /** Replays `stored` once (throws if it does not replay). */
+  constructor(stored: StoredGame) {
+    this.stored = stored;
+    this.seats = new Seats(stored.holders);
+    this.shown = watcherView(stored, this.seats);
+  }
+
+  get id(): string {
+    return this.stored.setup.id;
+  }
+
+  get setup(): GameSetup {
+    return this.stored.setup;
+  }
+
+  get openSeats(): number[] {
+    return this.seats.open;
+  }
+
+  get rematch(): string | null {
+    return this.shown.rematch;
+  }
+
+  /** The rematch once stored. */
+  set rematch(id: string) {
+    this.shown = { ...this.shown, rematch: id };
+  }
+
+  view(): GameView {
+    return this.shown;
+  }
+
+  seatOf(token: string): number | null {
+    return this.seats.seatOf(token);
+  }
+
+  holderName(seat: number): string | null {
+    return this.seats.name(seat);
+  }
+}
+
+function watcherView(stored: StoredGame, seats: Seats): GameView {
   const { setup } = stored;
   const { state } = replayRecord(recordOf(stored));
-  const seats = new Seats(stored.holders);
-  const view = seatView(
+  return seatView(
     {
       gameId: setup.id,
       status: tableStatus(state, seats.full),
@@ -58,5 +114,4 @@ export function snapshotOf(stored: StoredGame): ReadableGame {
     },
     null,
   );
-  return { id: setup.id, setup, openSeats: seats.open, view: () => view };
 }

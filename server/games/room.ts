@@ -2,6 +2,10 @@
 // accepted move is stored before anyone hears of it; a room can be rebuilt from its stored record.
 // Store writes are asynchronous: a room runs its writes one at a time (`serial`), so a second
 // move is checked against the state the first one left, never against a state mid-write.
+// A room is the I/O around the table: its write queue, store calls, subscribers, the wiring of
+// the stand-in clock, and bot dispatch. What it decides with is plain data in its own modules: the
+// rules (table.ts), the seats (seats.ts), expiry (expiry.ts), hint sharing (hint-searches.ts) and
+// table talk (table-talk.ts).
 
 import type { Logger } from 'pino';
 import { type Move, newGame } from '../../bot-engine/game.ts';
@@ -10,15 +14,18 @@ import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { BotAnswer } from '../bot-scheduler.ts';
 import { HintBusyError, type HintSearcher } from '../hints.ts';
+import { markSeen, recordHint, setRematch, takeSeat } from './store-operations.ts';
 import { type GameEnd, GameElsewhereError, type GameSetup, type GameStore, OwnershipLostError, RematchTakenError, STORAGE_CAUSES, StorageError, type StoredGame } from './store.ts';
 import { SeatClock } from './seat-clock.ts';
 import type { GameStatus, GameView, LastMove, StandInReason } from '../wire/game.ts';
 import { seatView, ViewFrames, type ViewInput } from './view.ts';
 import { moveHistory } from './history.ts';
 import { type ChatError, TableTalk } from './table-talk.ts';
+import { type HintAnswer, HintSearches } from './hint-searches.ts';
 import type { ChatMessage, QuickId } from '../wire/chat.ts';
 import { initialHolders, issueToken, type JoinRefusal, Seats } from './seats.ts';
 import { recordOf } from './records.ts';
+import { Activity, type Idle } from './expiry.ts';
 import { type Applied, abandonAt, appliedOf, applyMove, botLevel, botSeed, hintSeed, type MoveError, seatInfos, tableStatus, turnProblem } from './table.ts';
 
 export type { LastMove };
@@ -57,22 +64,6 @@ export const STORE_RETRY_MS = 2000;
 /** A bot turn that failed otherwise is tried again after STORE_RETRY_MS, doubling up to this. */
 export const BOT_RETRY_MAX_MS = 60_000;
 
-export interface HintAnswer {
-  turn: number;
-  move: Move;
-}
-
-/** One seat's hint search for one turn, shared by every connection that asks for it. */
-interface HintSearch {
-  turn: number;
-  /** Set once the hint is counted: later asks are answered from it. */
-  move: Move | null;
-  waiters: { deliver: (hint: HintAnswer) => void; settle: (error: MoveError | null) => void; fail: (e: unknown) => void }[];
-}
-/** A game's "person last seen" is stored at most this often (on connects, leaves, and while
- * someone stays connected, at each expiry sweep): a restart loses at most this much of it. */
-export const PERSON_SEEN_WRITE_MS = 5000;
-
 export class Room {
   readonly id: string;
   readonly setup: GameSetup;
@@ -100,7 +91,7 @@ export class Room {
   private readonly moves: LastMove[];
   private rematchId: string | null;
   private readonly hints: number[];
-  private readonly hintSearches = new Map<number, HintSearch>();
+  private readonly hintSearches: HintSearches;
   /** The bot turn's retry after a failure (a write or otherwise); no bot turn starts meanwhile. */
   private storeRetry: NodeJS.Timeout | null = null;
   /** Bot turns failed in a row for a cause other than a full disk: sets the backoff. */
@@ -113,10 +104,8 @@ export class Room {
   private writes: Promise<unknown> = Promise.resolve();
   private writing = 0;
   /** For expiry (GameService.sweep): when anything last happened, and when a person last was here. */
-  private lastActivityAt = Date.now();
-  private lastPersonAt = Date.now();
-  /** When `lastPersonAt` was last written to the store, and the throttled write waiting. */
-  private personStoredAt = 0;
+  private readonly activity: Activity;
+  /** The throttled write of "person last seen" waiting (PERSON_SEEN_WRITE_MS). */
   private personWrite: NodeJS.Timeout | null = null;
 
   private constructor(stored: StoredGame, state: GameState, deps: RoomDeps, botsEnabled: boolean, moves: LastMove[]) {
@@ -130,9 +119,11 @@ export class Room {
     this.rematchId = stored.rematch;
     this.hints = stored.hints.slice();
     this.movesCount = stored.moves.length;
+    this.activity = new Activity(Date.now(), stored);
     this.deps = deps;
     this.botsEnabled = botsEnabled;
     this.log = deps.log.child({ gameId: this.id });
+    this.hintSearches = new HintSearches(() => this.broadcast(), this.log);
     this.clock = new SeatClock(stored.setup, {
       isPerson: (seat) => this.setup.seats[seat].kind === 'person',
       playing: () => this.status === 'playing',
@@ -158,9 +149,6 @@ export class Room {
     const record = recordOf(stored);
     const replay = replayRecord(record);
     const room = new Room(stored, replay.state, deps, false, moveHistory(record, replay));
-    // Expiry counts on from the stored activity: a restart neither extends nor cuts a game's time.
-    room.lastActivityAt = stored.lastActivityAt ?? room.lastActivityAt;
-    room.lastPersonAt = stored.lastPersonAt ?? room.lastPersonAt;
     if (room.status === 'playing') {
       for (let seat = 0; seat < stored.setup.seats.length; seat++) room.clock.presence(seat, false);
       room.clock.armTurn();
@@ -204,8 +192,7 @@ export class Room {
     const chosen = place.seat;
     const token = await this.takeSeat(chosen, name);
     if (place.again) return { seat: chosen, token };
-    // The store wrote both with the seat: a person taking a seat was seen.
-    this.lastActivityAt = this.lastPersonAt = this.personStoredAt = Date.now();
+    this.activity.seated(Date.now());
     this.log.info({ seat: chosen, name }, 'seat taken');
     if (this.status === 'playing') {
       this.log.info('game started');
@@ -220,7 +207,7 @@ export class Room {
   private async takeSeat(seat: number, name: string): Promise<string> {
     const { token, holder } = issueToken(name);
     try {
-      await this.deps.store.takeSeat(this.id, seat, holder);
+      await takeSeat(this.deps.store, this.id, seat, holder);
     } catch (e) {
       if (!(e instanceof OwnershipLostError)) throw e;
       this.deps.lost?.(this);
@@ -278,15 +265,14 @@ export class Room {
 
   /** Milliseconds since anything happened (a seat taken, a move), and since a person was last
    * connected (0 while one is). */
-  idleFor(now = Date.now()): { activity: number; people: number } {
-    return { activity: now - this.lastActivityAt, people: this.peoplePresent ? 0 : now - this.lastPersonAt };
+  idleFor(now = Date.now()): Idle {
+    return this.activity.idleFor(now, this.peoplePresent);
   }
 
   /** A seat holder is here (or just left): remembered now, stored throttled (PERSON_SEEN_WRITE_MS). */
   private seen(): void {
-    this.lastPersonAt = Date.now();
+    const wait = this.activity.seen(Date.now());
     if (this.personWrite || this.draining || this.closed) return;
-    const wait = this.personStoredAt + PERSON_SEEN_WRITE_MS - this.lastPersonAt;
     if (wait <= 0) return void this.storeSeen();
     this.personWrite = setTimeout(() => {
       this.personWrite = null;
@@ -304,10 +290,9 @@ export class Room {
    * write is logged by the store's watcher, and the next one carries the newer time. */
   private async storeSeen(): Promise<void> {
     if (this.status === 'finished') return;
-    if (this.peoplePresent) this.lastPersonAt = Date.now();
-    this.personStoredAt = Date.now();
+    const lastSeen = this.activity.storing(Date.now(), this.peoplePresent);
     try {
-      await this.deps.store.markSeen(this.id, this.lastPersonAt);
+      await markSeen(this.deps.store, this.id, lastSeen);
     } catch (err) {
       if (!(err instanceof StorageError)) this.log.warn({ err: (err as Error).message }, 'when a person was last seen could not be stored');
     }
@@ -372,71 +357,41 @@ export class Room {
     return this.apply(applyMove(this.setup, this.state, this.movesCount, seat, move));
   }
 
-  /** The strongest move (the expert's) for the person to place now, in a game with hints. One
-   * search per seat and turn, however many connections ask: a repeat joins the search in flight
-   * or is answered from it. `deliver` gets the hint before the state frame that counts it (once
-   * per turn). Resolves with an error if refused or the turn moved on meanwhile. The search runs
-   * outside the room's write queue: a move sent meanwhile is not held up by it. */
+  /** The strongest move (the expert's) for the person to place now, in a game with hints, shared
+   * by every connection that asks (hint-searches.ts). `deliver` gets the hint before the state
+   * frame that counts it (once per turn). Resolves with an error if refused or the turn moved on
+   * meanwhile. The search runs outside the room's write queue: a move sent meanwhile is not held
+   * up by it. */
   hint(seat: number, turn: number, deliver: (hint: HintAnswer) => void): Promise<MoveError | null> {
     const hints = this.deps.hints;
     if (!this.setup.hints || !hints) return Promise.resolve({ error: 'hints_off', message: 'this game was created without hints' });
     const problem = this.turnProblem(seat, turn);
     if (problem) return Promise.resolve(problem);
-    let search = this.hintSearches.get(seat);
-    if (search?.turn === turn) {
-      hints.shared();
-      if (search.move) {
-        deliver({ turn, move: search.move });
-        return Promise.resolve(null);
-      }
-    } else search = this.startHint(hints, seat, turn);
-    const joined = search;
-    return new Promise((settle, fail) => joined.waiters.push({ deliver, settle, fail }));
+    if (this.hintSearches.has(seat, turn)) hints.shared();
+    return this.hintSearches.ask(seat, turn, deliver, () => this.findHint(hints, seat, turn));
   }
 
-  private startHint(hints: HintSearcher, seat: number, turn: number): HintSearch {
-    const search: HintSearch = { turn, move: null, waiters: [] };
-    this.hintSearches.set(seat, search);
-    // No copy: a state is replaced, never changed.
-    const view = this.state;
-    const seed = hintSeed(this.setup, turn, seat);
-    const answered = (error: MoveError | null) => {
-      const waiters = search.waiters.splice(0);
-      if (error) {
-        this.forgetHint(seat, search);
-        for (const w of waiters) w.settle(error);
-        return;
-      }
-      const hint = { turn, move: search.move as Move };
-      for (const w of waiters) w.deliver(hint);
-      for (const w of waiters) w.settle(null);
-      this.broadcast();
-    };
-    hints
-      .search(view, seed, this.log)
-      .then((move) => this.serial(() => this.countHint(seat, search, move)))
-      .then(answered, (e: unknown) => {
-        if (e instanceof HintBusyError) return answered({ error: 'hint_busy', message: `${e.message}: bot moves come first; ask again in a few seconds` });
-        this.forgetHint(seat, search);
-        for (const w of search.waiters.splice(0)) w.fail(e);
-      })
-      .catch((err: unknown) => this.log.error({ err }, 'hint delivery failed'));
-    return search;
+  /** Searches the hint on the state as it is now, then counts it (stored) if the turn is still
+   * the seat's. */
+  private async findHint(hints: HintSearcher, seat: number, turn: number): Promise<Move | MoveError> {
+    try {
+      // No copy: a state is replaced, never changed.
+      const move = await hints.search(this.state, hintSeed(this.setup, turn, seat), this.log);
+      return await this.serial(() => this.countHint(seat, turn, move));
+    } catch (e) {
+      if (e instanceof HintBusyError) return { error: 'hint_busy', message: `${e.message}: bot moves come first; ask again in a few seconds` };
+      throw e;
+    }
   }
 
-  /** Counts the hint once (stored) and keeps it for the turn's repeats. */
-  private async countHint(seat: number, search: HintSearch, move: Move): Promise<MoveError | null> {
-    const late = this.turnProblem(seat, search.turn);
+  /** Counts the hint once (stored): the move, or why it no longer counts. */
+  private async countHint(seat: number, turn: number, move: Move): Promise<Move | MoveError> {
+    const late = this.turnProblem(seat, turn);
     if (late) return late;
-    if (!(await this.commit((store) => store.recordHint(this.id, seat))))
+    if (!(await this.commit((store) => recordHint(store, this.id, seat))))
       return { error: 'storage_unavailable', message: `the hint could not be counted (${this.unstoredReason()}); try again in a few seconds` };
     this.hints[seat] = (this.hints[seat] ?? 0) + 1;
-    search.move = move;
-    return null;
-  }
-
-  private forgetHint(seat: number, search: HintSearch): void {
-    if (this.hintSearches.get(seat) === search) this.hintSearches.delete(seat);
+    return move;
   }
 
   /** Why `seat` may not act on `turn` now, or null. */
@@ -454,7 +409,7 @@ export class Room {
     this.current = next;
     this.ended = end;
     this.movesCount += recorded.length;
-    this.lastActivityAt = Date.now();
+    this.activity.moved(Date.now());
     this.lastMove = last;
     this.moves.push(last);
     if (end) this.log.info({ scores: end.scores }, 'game finished');
@@ -659,7 +614,7 @@ export class Room {
   setRematch(id: string): Promise<void> {
     return this.serial(async () => {
       try {
-        await this.deps.store.setRematch(this.id, id);
+        await setRematch(this.deps.store, this.id, id);
         this.rematchId = id;
       } catch (e) {
         // Another instance started it first: that one is the rematch.
@@ -698,7 +653,7 @@ export class Room {
     this.clock.stop();
     if (this.personWrite) clearTimeout(this.personWrite);
     this.personWrite = null;
-    return this.peoplePresent || this.lastPersonAt > this.personStoredAt ? this.storeSeen() : Promise.resolve();
+    return this.peoplePresent || this.activity.unstored ? this.storeSeen() : Promise.resolve();
   }
 
   /** Another instance owns the game now: everyone connected is sent there, and the room stops. */

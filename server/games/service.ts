@@ -8,28 +8,28 @@ import { normalizeRules } from '../../bot-engine/game.ts';
 import { type GameRecord, replayRecord } from '../../bot-engine/record.ts';
 import type { Rules } from '../../bot-engine/rules.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
-import { type Config, DEFAULTS } from '../config.ts';
+import { DEFAULTS } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
 import { CodedError } from '../errors.ts';
 import type { FinishedGame } from '../wire/api.ts';
 import { type BotMover, Room, type RoomDeps } from './room.ts';
 import { damageOf } from './integrity.ts';
-import { type ReadableGame, recordOf, snapshotOf } from './records.ts';
+import { type ExpirySettings, expiryReason } from './expiry.ts';
+import { FinishedTable, type ReadableGame, recordOf, snapshotOf } from './records.ts';
 import {
   type ClockSetup,
   type DamagedGame,
   DamagedGameError,
-  type FinishedEntry,
   GameElsewhereError,
   type GameSetup,
   type GameStore,
   isDamaged,
-  type ListFinishedQuery,
   RematchTakenError,
   type SeatSetup,
   StorageError,
   type StoredGame,
 } from './store.ts';
+import { type FinishedEntry, type ListFinishedQuery, listFinished, setRematch, unfinishedGames } from './store-operations.ts';
 import { WatchedStore } from './watched-store.ts';
 import type { HintSearcher } from '../hints.ts';
 
@@ -47,19 +47,6 @@ export const DEFAULT_TURN_SECONDS = 120;
 export const DEFAULT_GRACE_SECONDS = 60;
 export const DEFAULT_STAND_IN: BotLevel = 'heuristic';
 
-/** The rematch is played on another instance: the seat is taken there (through the relay). */
-export class RematchElsewhereError extends GameElsewhereError {
-  readonly gameId: string;
-  readonly playerName: string;
-  readonly seat: number;
-  constructor(gameId: string, playerName: string, seat: number) {
-    super(`the rematch ${gameId} is played on another instance`);
-    this.gameId = gameId;
-    this.playerName = playerName;
-    this.seat = seat;
-  }
-}
-
 /** Refused for lack of capacity: the client should retry after `retryAfterSeconds`. */
 export class OverloadError extends CodedError {
   override name = 'OverloadError';
@@ -71,7 +58,6 @@ export class OverloadError extends CodedError {
 
 /** When a game no one plays any more ends (docs/OPERATIONS.md): an open seat nobody took, a
  * started game with no person connected, a started game with no move. */
-export type ExpirySettings = Pick<Config, 'expireOpenSeatSeconds' | 'expireAwaySeconds' | 'expireIdleSeconds'>;
 
 export interface ServiceOptions {
   store: GameStore;
@@ -87,30 +73,26 @@ export interface ServiceOptions {
   expiry?: ExpirySettings;
   /** Finished games kept in memory beyond those being watched. */
   finishedCache?: number;
-  /** In a cluster: takes over an unfinished game that is in no live instance's hands. */
-  takeOver?: (id: string) => Promise<StoredGame | undefined>;
-  /** In a cluster: listed games with an open seat on every instance, newest first. */
-  listOpen?: (limit: number) => Promise<(StoredGame | DamagedGame)[]>;
-  /** In a cluster: a damaged game this instance took is let go and never taken again. */
-  setAside?: (id: string) => void;
 }
 
 export class GameService {
   /** Unfinished games, and finished ones while someone still watches them. */
   private readonly rooms = new Map<string, Room>();
-  /** Recently read finished games, least recently used first. */
-  private readonly finishedRooms = new Map<string, Room>();
+  /** Recently read finished games, least recently used first: a room while one was needed (it
+   * finished here, or connections watched it), else the game as read. */
+  private readonly finishedGames = new Map<string, Room | FinishedTable>();
   private readonly options: ServiceOptions;
   private readonly store: WatchedStore;
   private readonly expiry: ExpirySettings;
   private readonly sweeper: NodeJS.Timeout;
-  /** Rematches being created, by the finished game they follow. */
   private sweeping = false;
   /** The pool is warm: rooms loaded from now on move their bots at once. */
   private botsReady = false;
-  private readonly rematching = new Map<string, Promise<Room>>();
+  /** Rematches being created (their game id), by the finished game they follow. */
+  private readonly rematching = new Map<string, Promise<string>>();
   /** Games whose stored data does not parse or replay, with why: set aside, never served. */
   private readonly damaged = new Map<string, string>();
+  private readonly setAsideListeners: ((id: string) => void)[] = [];
 
   constructor(options: ServiceOptions) {
     this.options = options;
@@ -155,36 +137,64 @@ export class GameService {
     return room;
   }
 
-  /** A game of this instance; finished games not in memory are loaded from the store. */
-  async get(id: string): Promise<Room | undefined> {
-    const room = this.rooms.get(id);
-    if (room) return room;
-    const cached = this.finishedRooms.get(id);
-    if (cached) {
-      this.finishedRooms.delete(id);
-      this.finishedRooms.set(id, cached);
-      return cached;
-    }
+  /** A game to read: played here, or finished (read from the store once, no room built). An
+   * unfinished game not in memory is not this instance's (one instance holds every game from
+   * restore(); in a cluster, the directory hands one over with take()): GameElsewhereError. */
+  get(id: string): Promise<Room | FinishedTable | undefined> {
+    return this.load(id, (stored) => new FinishedTable(stored));
+  }
+
+  /** A game to connect to (play, watch, take a seat in): get(), with a room for a finished game. */
+  async room(id: string): Promise<Room | undefined> {
+    const game = await this.load(id, (stored) => Room.restore(stored, this.deps()));
+    if (!(game instanceof FinishedTable)) return game;
+    // A rematch being linked through the table: the room starts with the link.
+    await this.rematching.get(id)?.catch(() => {});
+    const raced = this.loaded(id);
+    if (raced) return raced;
+    // Read already (its record replays): the room starts from it.
+    const room = Room.restore({ ...game.stored, rematch: game.rematch }, this.deps());
+    this.remember(room);
+    return room;
+  }
+
+  /** A game in memory, or a finished one read from the store and made by `build`. */
+  private async load(id: string, build: (stored: StoredGame) => Room | FinishedTable): Promise<Room | FinishedTable | undefined> {
+    const held = this.rooms.get(id) ?? this.recent(id);
+    if (held) return held;
     const known = this.damaged.get(id);
     if (known !== undefined) return this.stillDamaged(id, known);
-    let stored = await this.read(id);
+    const stored = await this.read(id);
     if (!stored) return undefined;
-    // In a cluster an unfinished game is played where it is owned: here only if its owner is gone.
-    if (!stored.finished && this.options.takeOver) {
-      stored = await this.options.takeOver(id);
-      if (!stored) throw new GameElsewhereError(`game ${id} is played on another instance`);
-      if (!this.rooms.has(id)) this.options.metrics.takeovers.inc();
-    }
     // Another request may have loaded it while this one read the store.
-    const raced = this.rooms.get(id) ?? this.finishedRooms.get(id);
+    const raced = this.rooms.get(id) ?? this.recent(id);
     if (raced) return raced;
-    const loaded = this.rebuild(stored);
-    if (loaded.status === 'finished') this.remember(loaded);
-    else {
-      this.rooms.set(loaded.id, loaded);
-      if (this.botsReady) loaded.resumeBots();
+    if (!stored.finished) throw new GameElsewhereError(`game ${id} is played on another instance`);
+    const game = this.replayed(stored, build);
+    this.remember(game);
+    return game;
+  }
+
+  /** A room in memory here, for an unfinished or a finished game, or undefined; no store read. */
+  loaded(id: string): Room | undefined {
+    const game = this.rooms.get(id) ?? this.finishedGames.get(id);
+    return game instanceof Room ? game : undefined;
+  }
+
+  /** A finished game in memory, made the most recently used. */
+  private recent(id: string): Room | FinishedTable | undefined {
+    const game = this.finishedGames.get(id);
+    if (game) {
+      this.finishedGames.delete(id);
+      this.finishedGames.set(id, game);
     }
-    return loaded;
+    return game;
+  }
+
+  /** A stored game, as a watcher here would see it, for reading only (another instance plays
+   * it); a damaged one is set aside (undefined). */
+  snapshot(stored: StoredGame | DamagedGame): ReadableGame | undefined {
+    return this.unlessDamaged(stored, (s) => this.replayed(s, snapshotOf));
   }
 
   /** A game as its record stands, for reading only (one another instance plays): one store
@@ -203,7 +213,7 @@ export class GameService {
   async finishedRecord(id: string): Promise<GameRecord | 'not_finished' | undefined> {
     const known = this.damaged.get(id);
     if (known !== undefined) return this.stillDamaged(id, known);
-    const live = this.rooms.get(id) ?? this.finishedRooms.get(id);
+    const live = this.rooms.get(id) ?? this.finishedGames.get(id);
     if (live && live.status !== 'finished') return 'not_finished';
     const stored = await this.read(id);
     if (!stored) return undefined;
@@ -261,30 +271,27 @@ export class GameService {
     }
   }
 
-  /** Counts a damaged game, logs it once (one line, no stack), and lets its lease go. */
+  /** Told of each game set aside (whoever hands games to this service must not hand it again). */
+  onSetAside(listener: (id: string) => void): void {
+    this.setAsideListeners.push(listener);
+  }
+
+  /** Counts a damaged game, logs it once (one line, no stack), and tells the listeners. */
   private setAside(game: DamagedGame): void {
     if (this.damaged.has(game.id)) return;
     this.damaged.set(game.id, game.damaged);
     this.options.metrics.gamesDamaged.set(this.damaged.size);
     this.options.log.error({ gameId: game.id, reason: game.damaged }, 'stored game is damaged: set aside, its id answers game_damaged (docs/OPERATIONS.md: npm run games)');
-    this.options.setAside?.(game.id);
+    for (const listener of this.setAsideListeners) listener(game.id);
   }
 
-  /** A game this instance has just taken over (its owner's lease ran out): replayed from its
-   * record; people reconnect with their seat tokens, bots move as soon as the pool is warm. */
-  adopt(stored: StoredGame | DamagedGame): Room | undefined {
-    if (isDamaged(stored)) {
-      this.setAside(stored);
-      return undefined;
-    }
-    if (this.rooms.has(stored.setup.id)) return this.rooms.get(stored.setup.id);
-    let room: Room;
-    try {
-      room = this.rebuild(stored);
-    } catch (e) {
-      if (e instanceof DamagedGameError) return undefined;
-      throw e;
-    }
+  /** An unfinished game handed to this instance (its previous holder is gone): replayed from its
+   * record; people reconnect with their seat tokens, bots move as soon as the pool is warm.
+   * One that does not replay is set aside (DamagedGameError). */
+  take(stored: StoredGame): Room {
+    const held = this.rooms.get(stored.setup.id);
+    if (held) return held;
+    const room = this.rebuild(stored);
     this.rooms.set(room.id, room);
     room.log.info({ turn: room.turn }, 'game taken over from its previous owner');
     this.options.metrics.takeovers.inc();
@@ -292,41 +299,42 @@ export class GameService {
     return room;
   }
 
-  /** Another instance owns the game now: its connections are sent away, the room stops. */
+  /** take(), for games handed over in a batch: a damaged one is set aside (undefined). */
+  adopt(stored: StoredGame | DamagedGame): Room | undefined {
+    return this.unlessDamaged(stored, (s) => this.take(s));
+  }
+
+  /** `use(stored)`, or undefined for a game that is damaged (set aside). */
+  private unlessDamaged<T>(stored: StoredGame | DamagedGame, use: (stored: StoredGame) => T): T | undefined {
+    if (isDamaged(stored)) {
+      this.setAside(stored);
+      return undefined;
+    }
+    try {
+      return use(stored);
+    } catch (e) {
+      if (e instanceof DamagedGameError) return undefined;
+      throw e;
+    }
+  }
+
+  /** Another instance plays the game now: its connections are sent away, the room stops. */
   drop(id: string): void {
     const room = this.rooms.get(id);
     if (!room) return;
     this.rooms.delete(id);
-    room.log.warn('game lost to another instance (lease ran out): connections sent to reconnect');
+    room.log.warn('game lost to another instance: connections sent to reconnect');
     this.options.metrics.gamesLost.inc();
     room.moved();
   }
 
   /** Games in memory (unfinished, watched, cached): what must stay flat over months. */
   get inMemory(): number {
-    return this.rooms.size + this.finishedRooms.size;
+    return this.rooms.size + this.finishedGames.size;
   }
 
-  /** Listed games with an open seat, newest first (invite games are reached by their link only). */
-  async open(limit = 50): Promise<ReadableGame[]> {
-    if (this.options.listOpen) {
-      // Games of other instances are shown as their records stand (a waiting game has no moves);
-      // a damaged one is left out.
-      return (await this.options.listOpen(limit)).flatMap((stored) => {
-        if (isDamaged(stored)) {
-          this.setAside(stored);
-          return [];
-        }
-        const local = this.rooms.get(stored.setup.id);
-        if (local) return [local];
-        try {
-          return [this.replayed(stored, snapshotOf)];
-        } catch (e) {
-          if (e instanceof DamagedGameError) return [];
-          throw e;
-        }
-      });
-    }
+  /** Listed games here with an open seat, newest first (invite games are reached by their link only). */
+  open(limit = 50): Room[] {
     return [...this.rooms.values()]
       .filter((r) => r.status === 'waiting' && r.setup.listed)
       .reverse()
@@ -336,7 +344,7 @@ export class GameService {
   /** Rebuilds every unfinished stored game (restart recovery). Their bots wait for resumeBots(). */
   async restore(): Promise<number> {
     let n = 0;
-    for (const stored of await this.store.unfinished()) {
+    for (const stored of await unfinishedGames(this.store)) {
       // One record that does not parse or replay must not keep every other game (and the
       // server) down: it is set aside, untouched in the store for an operator to look at.
       if (isDamaged(stored)) {
@@ -363,63 +371,70 @@ export class GameService {
   }
 
   /** The same seats, rules and clock again. The first player to ask creates it; each person
-   * gets their own seat (same seat, same name) with a new token. */
-  async rematch(id: string, token: string): Promise<{ room: Room; seat: number; token: string }> {
-    const old = await this.get(id);
+   * takes their own seat in it (same seat, same name), wherever it is played: the answer says
+   * which game, and as whom. */
+  async rematch(id: string, token: string): Promise<{ gameId: string; name: string; seat: number }> {
+    let old: Room | FinishedTable | undefined;
+    try {
+      old = await this.get(id);
+    } catch (e) {
+      if (e instanceof GameElsewhereError) throw new CodedError('not_finished', 'a rematch starts from a finished game');
+      throw e;
+    }
     if (!old) throw new CodedError('unknown_game', `no game ${JSON.stringify(id)}`);
     if (old.status !== 'finished') throw new CodedError('not_finished', 'a rematch starts from a finished game');
     const seat = old.seatOf(token);
     if (seat === null) throw new CodedError('bad_token', 'this token holds no seat in that game');
     const name = old.holderName(seat) ?? `seat ${seat + 1}`;
-    // In a cluster another instance may have started it: the store knows.
-    const known = this.options.takeOver ? ((await this.store.get(id))?.rematch ?? null) : old.rematch;
-    let room = known ? await this.rematchRoom(known, name, seat) : undefined;
-    if (!room) {
-      // Two players asking at once must get one rematch: the second waits for the first.
-      const pending = this.rematching.get(old.id);
-      if (pending)
-        room = await pending.catch((e) => {
-          throw e instanceof RematchElsewhereError ? new RematchElsewhereError(e.gameId, name, seat) : e;
-        });
-      else {
-        const { seats, rules, clock, standIn, hints } = old.setup;
-        const making = this.create({ seats, rules, clock, standIn, hints }, old.id).then(async (r) => {
-          try {
-            await old.setRematch(r.id);
-            return r;
-          } catch (e) {
-            // Another instance started the rematch meanwhile: this one is dropped unplayed.
-            if (!(e instanceof RematchTakenError)) throw e;
-            await r.abandon('rematch started elsewhere');
-            return (await this.rematchRoom(e.rematchId, name, seat)) as Room;
-          }
-        });
-        this.rematching.set(old.id, making);
+    // Another instance sharing the store may have started it: the store knows. (Read again
+    // after the store: another request here may have linked it meanwhile.)
+    const stored = old.rematch ? null : ((await this.store.get(id))?.rematch ?? null);
+    const known = old.rematch ?? stored;
+    if (known) return { gameId: known, name, seat };
+    // Two players asking at once must get one rematch: the second waits for the first.
+    let making = this.rematching.get(old.id);
+    if (!making) {
+      const finished = old;
+      const { seats, rules, clock, standIn, hints } = finished.setup;
+      making = this.create({ seats, rules, clock, standIn, hints }, finished.id).then(async (r) => {
         try {
-          room = await making;
-        } finally {
-          this.rematching.delete(old.id);
+          await this.linkRematch(finished, r.id);
+          return r.id;
+        } catch (e) {
+          // Another instance started the rematch meanwhile: this one is dropped unplayed.
+          if (!(e instanceof RematchTakenError)) throw e;
+          await r.abandon('rematch started elsewhere');
+          return e.rematchId;
         }
-      }
+      });
+      this.rematching.set(old.id, making);
+      void making.then(
+        () => this.rematching.delete(finished.id),
+        () => this.rematching.delete(finished.id),
+      );
     }
-    const joined = await room.join(name, seat, true);
-    if ('error' in joined) throw new CodedError(joined.error, joined.message);
-    return { room, seat: joined.seat, token: joined.token };
+    return { gameId: await making, name, seat };
   }
 
-  /** A rematch by id: here, or RematchElsewhereError when another instance plays it. */
-  private async rematchRoom(id: string, name: string, seat: number): Promise<Room | undefined> {
+  /** Stores the rematch of a finished game: through its room (whose watchers see it), else as
+   * read. RematchTakenError: another instance linked its own first. */
+  private async linkRematch(finished: Room | FinishedTable, rematchId: string): Promise<void> {
+    if (finished instanceof Room) return finished.setRematch(rematchId);
+    // A room built for it meanwhile: its watchers see the link.
+    const room = this.loaded(finished.id);
+    if (room) return room.setRematch(rematchId);
     try {
-      return await this.get(id);
+      await setRematch(this.store, finished.id, rematchId);
+      finished.rematch = rematchId;
     } catch (e) {
-      if (e instanceof GameElsewhereError) throw new RematchElsewhereError(id, name, seat);
+      if (e instanceof RematchTakenError) finished.rematch = e.rematchId;
       throw e;
     }
   }
 
   /** Finished games from the store, most recent first, with their final scores. */
   async finished(query: ListFinishedQuery): Promise<{ games: FinishedGame[]; next: string | null }> {
-    const page = await this.store.listFinished(query);
+    const page = await listFinished(this.store, query);
     // A game whose scores cannot be replayed is left out of its page, not the page.
     const games = await Promise.all(
       page.games.map((g) =>
@@ -449,7 +464,7 @@ export class GameService {
         continue;
       }
       room.notePresence();
-      const why = this.expired(room, now);
+      const why = expiryReason(room.status, room.idleFor(now), this.expiry);
       if (why && (await room.abandon(why))) this.options.metrics.abandoned.inc({ why });
     }
   }
@@ -465,20 +480,13 @@ export class GameService {
       });
   }
 
-  private expired(room: Room, now: number): string | null {
-    const idle = room.idleFor(now);
-    const { expireOpenSeatSeconds, expireAwaySeconds, expireIdleSeconds } = this.expiry;
-    if (room.status === 'waiting') return idle.activity >= expireOpenSeatSeconds * 1000 ? 'open_seat' : null;
-    if (idle.people >= expireAwaySeconds * 1000) return 'away';
-    return idle.activity >= expireIdleSeconds * 1000 ? 'idle' : null;
-  }
-
-  private remember(room: Room): void {
-    this.finishedRooms.set(room.id, room);
+  private remember(game: Room | FinishedTable): void {
+    this.finishedGames.delete(game.id);
+    this.finishedGames.set(game.id, game);
     const limit = this.options.finishedCache ?? DEFAULTS.finishedCache;
-    for (const id of this.finishedRooms.keys()) {
-      if (this.finishedRooms.size <= limit) break;
-      this.finishedRooms.delete(id);
+    for (const id of this.finishedGames.keys()) {
+      if (this.finishedGames.size <= limit) break;
+      this.finishedGames.delete(id);
     }
   }
 

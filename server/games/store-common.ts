@@ -1,7 +1,7 @@
 // What the SQL stores share (SqliteStore, PostgresStore): the finished-games page cursor, the
 // open failure, and turning a stored row into a game, where any failure is the game's damage.
 
-import { DamagedGameError, type DamagedGame, type GameSetup, type StoredGame } from './store.ts';
+import { DamagedGameError, type DamagedGame, type DocumentKind, type GameSetup, type MetadataPatch } from './store.ts';
 
 /** The database cannot be used (not a database, damaged, read-only, unreachable). */
 export class StoreOpenError extends Error {
@@ -40,7 +40,7 @@ export function ownSetup<T extends { setup: GameSetup }>(id: string, game: T): T
 }
 
 /** Parses each row on its own: a damaged one becomes a marker, the others are unaffected. */
-export async function parseRows<R>(rows: R[], parse: (row: R) => Promise<StoredGame> | StoredGame): Promise<(StoredGame | DamagedGame)[]> {
+export async function parseRows<R, G>(rows: R[], parse: (row: R) => Promise<G> | G): Promise<(G | DamagedGame)[]> {
   return Promise.all(
     rows.map(async (row) => {
       try {
@@ -54,9 +54,28 @@ export async function parseRows<R>(rows: R[], parse: (row: R) => Promise<StoredG
 }
 
 /** The activity columns (ms since the epoch; NULL where the store did not know). */
-export function activityOf(row: { last_activity_at?: unknown; last_person_at?: unknown }): Pick<StoredGame, 'lastActivityAt' | 'lastPersonAt'> {
+export function activityOf(row: { last_activity_at?: unknown; last_person_at?: unknown }): Pick<MetadataPatch, 'lastActivityAt' | 'lastPersonAt'> {
   return {
     ...(row.last_activity_at == null ? {} : { lastActivityAt: Number(row.last_activity_at) }),
     ...(row.last_person_at == null ? {} : { lastPersonAt: Number(row.last_person_at) }),
   };
+}
+
+/** The column each metadata field is stored in (the same in both schemas). */
+export const METADATA_COLUMNS: Record<keyof MetadataPatch, string> = {
+  holders: 'holders',
+  rematch: 'rematch_id',
+  hints: 'hints',
+  lastActivityAt: 'last_activity_at',
+  lastPersonAt: 'last_person_at',
+};
+
+/** The table each kind of document is kept in (game_id, created_at, body). */
+export const DOCUMENT_TABLES: Record<DocumentKind, string> = { analysis: 'analyses' };
+
+/** A patched metadata field as both schemas take it: JSON text for lists. */
+export function columnValue(patch: MetadataPatch, key: keyof MetadataPatch): string | number | null {
+  const value = patch[key];
+  if (value === undefined || value === null) return null;
+  return typeof value === 'object' ? JSON.stringify(value) : value;
 }

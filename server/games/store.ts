@@ -85,7 +85,7 @@ export interface DamagedGame {
   damaged: string;
 }
 
-export function isDamaged(game: StoredGame | DamagedGame): game is DamagedGame {
+export function isDamaged<G extends object>(game: G | DamagedGame): game is DamagedGame {
   return 'damaged' in game;
 }
 
@@ -101,19 +101,13 @@ export class DamagedGameError extends CodedError {
   }
 }
 
-/** A finished game's analysis as kept: a JSON document the store does not look into beyond its
- * creation time (server/analysis/stored.ts defines it and maps it to the wire). */
-export interface AnalysisDocument {
-  createdAt: string;
-}
-
 /** What an operator's tool (`npm run games`) needs of a store besides the game contract. */
 export interface StoreMaintenance {
   /** Every game id, oldest first. */
   ids(): Promise<string[]>;
   /** The game's rows as stored, unparsed where the store keeps text; undefined: no such game. */
   raw(id: string): Promise<Record<string, unknown> | undefined>;
-  /** Deletes the game with its moves, seat names and analysis; false: no such game. */
+  /** Deletes the game with its moves, seat names and documents; false: no such game. */
   remove(id: string): Promise<boolean>;
 }
 
@@ -170,59 +164,96 @@ export class GameElsewhereError extends CodedError {
   }
 }
 
-export interface ListFinishedQuery {
+/** What a metadata change sees of a game: everything but its setup and moves. */
+export interface GameMetadata {
+  holders: (SeatHolder | null)[];
+  finished: boolean;
+  rematch: string | null;
+  hints: number[];
+  lastActivityAt?: number;
+  lastPersonAt?: number;
+}
+
+/** The metadata a change sets; what it leaves out stays as stored. */
+export type MetadataPatch = Partial<Pick<GameMetadata, 'holders' | 'rematch' | 'hints' | 'lastActivityAt' | 'lastPersonAt'>>;
+
+/** A read-modify-write of one game's metadata, in one transaction (fenced in a cluster). */
+export interface MetadataChange {
+  /** What it is, for metrics and logs ('take_seat', 'rematch'…). */
+  name: string;
+  /** The patch to write given the metadata as stored; null writes nothing. A rule ("a rematch is
+   * linked once") throws from here, and nothing is kept. */
+  apply(stored: GameMetadata): MetadataPatch | null;
+  /** Not fenced: a mark an instance that just lost the game may still write (presence). */
+  advisory?: boolean;
+}
+
+/** A document kept beside a game, opaque to the store beyond its creation time. */
+export type DocumentKind = 'analysis';
+
+export interface GameDocument {
+  createdAt: string;
+}
+
+/** Which games to list. Pages run most recent first: finished games by when they finished, the
+ * others by when they were created. */
+export interface GameQuery {
+  finished: boolean;
+  /** Only listed games with an open seat (the lobby). */
+  open?: boolean;
+  /** Only games where a seat holder has this name (any case). */
+  player?: string;
+  /** Page size: 1 to 100, 20 when unset. */
   limit?: number;
   /** Cursor from the previous page's `next`. */
   before?: string;
-  /** Only games where a seat holder has this name (any case). */
-  player?: string;
 }
 
-/** A finished game as listed: no moves (listing never replays). */
-export interface FinishedEntry {
-  setup: GameSetup;
-  holders: (SeatHolder | null)[];
-  end: GameEnd;
-  finishedAt: string;
+/** A game as listed: no moves (listing never replays). */
+export interface ListedGame extends Omit<StoredGame, 'moves'> {
+  /** Null while the game is not finished. */
+  finishedAt: string | null;
 }
 
-export interface FinishedPage {
-  games: FinishedEntry[];
+export interface GamePage {
+  /** A game whose row does not parse is a marker in its place. */
+  games: (ListedGame | DamagedGame)[];
   /** Cursor for the next (older) page, or null. */
   next: string | null;
 }
 
-/** Every write either commits whole or rejects with StorageError having kept nothing. */
+/** Games as records plus metadata, the same over every store: features (seats, rematch, hints,
+ * presence, analysis) are uses of these operations (store-operations.ts), not methods of their
+ * own. Every write either commits whole or rejects with StorageError having kept nothing; in a
+ * cluster, writes to an unfinished game are fenced (OwnershipLostError). */
 export interface GameStore {
+  /** A new game with its seat holders; fails when the id is taken. */
   create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void>;
-  takeSeat(id: string, seat: number, holder: SeatHolder): Promise<void>;
+  /** One game whole; DamagedGameError when its stored data does not parse. */
+  get(id: string): Promise<StoredGame | undefined>;
   /** Appends accepted moves (a placement and any discards it caused) in order; `end` when the
    * game is over with them (no moves and an `end`: the game is abandoned as it stands). */
   appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void>;
-  /** Links a finished game to its rematch, once: RematchTakenError when it has another already. */
-  setRematch(id: string, rematchId: string): Promise<void>;
-  /** A person of the game was seen at `at` (ms since the epoch); a later mark never moves back. */
-  markSeen(id: string, at: number): Promise<void>;
-  /** Counts a hint given to `seat`. */
-  recordHint(id: string, seat: number): Promise<void>;
-  /** Stores (or replaces) a finished game's analysis. */
-  saveAnalysis(id: string, analysis: AnalysisDocument): Promise<void>;
-  getAnalysis(id: string): Promise<AnalysisDocument | undefined>;
+  /** Changes a game's metadata (see MetadataChange). */
+  update(id: string, change: MetadataChange): Promise<void>;
+  list(query: GameQuery): Promise<GamePage>;
+  /** Stores (or replaces) a document of the game. */
+  putDocument(id: string, kind: DocumentKind, document: GameDocument): Promise<void>;
+  getDocument(id: string, kind: DocumentKind): Promise<GameDocument | undefined>;
   /** A small write that shows whether the store can commit again (readiness after a failure). */
   probe(): Promise<void>;
-  /** DamagedGameError when the game's stored data does not parse. */
-  get(id: string): Promise<StoredGame | undefined>;
-  /** Games not finished (for restart recovery); a damaged one as a marker. */
-  unfinished(): Promise<(StoredGame | DamagedGame)[]>;
-  /** Finished games, most recent first (a damaged one is left out of its page). */
-  listFinished(query: ListFinishedQuery): Promise<FinishedPage>;
   close(): Promise<void>;
+}
+
+/** A query's page size. */
+export function pageSize(query: GameQuery): number {
+  return Math.max(1, Math.min(100, query.limit ?? 20));
 }
 
 export class MemoryStore implements GameStore {
   private readonly games = new Map<string, StoredGame>();
   private readonly finishedAt = new Map<string, string>();
-  private readonly analyses = new Map<string, AnalysisDocument>();
+  private readonly documents = new Map<string, GameDocument>();
 
   async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
     if (this.games.has(setup.id)) throw new Error(`game ${setup.id} already exists`);
@@ -240,30 +271,9 @@ export class MemoryStore implements GameStore {
     });
   }
 
-  async markSeen(id: string, at: number): Promise<void> {
-    const g = this.must(id);
-    g.lastPersonAt = Math.max(g.lastPersonAt ?? 0, at);
-  }
-
-  async recordHint(id: string, seat: number): Promise<void> {
-    const hints = this.must(id).hints;
-    hints[seat] = (hints[seat] ?? 0) + 1;
-  }
-
-  async saveAnalysis(id: string, analysis: AnalysisDocument): Promise<void> {
-    this.must(id);
-    this.analyses.set(id, structuredClone(analysis));
-  }
-
-  async getAnalysis(id: string): Promise<AnalysisDocument | undefined> {
-    const a = this.analyses.get(id);
-    return a && structuredClone(a);
-  }
-
-  async takeSeat(id: string, seat: number, holder: SeatHolder): Promise<void> {
-    const g = this.must(id);
-    g.holders[seat] = { ...holder };
-    g.lastActivityAt = g.lastPersonAt = Date.now();
+  async get(id: string): Promise<StoredGame | undefined> {
+    const g = this.games.get(id);
+    return g && structuredClone(g);
   }
 
   async appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void> {
@@ -276,36 +286,38 @@ export class MemoryStore implements GameStore {
     this.finishedAt.set(id, new Date().toISOString());
   }
 
-  async setRematch(id: string, rematchId: string): Promise<void> {
+  async update(id: string, change: MetadataChange): Promise<void> {
     const g = this.must(id);
-    if (g.rematch && g.rematch !== rematchId) throw new RematchTakenError(id, g.rematch);
-    g.rematch = rematchId;
+    const patch = change.apply(structuredClone({ holders: g.holders, finished: g.finished, rematch: g.rematch, hints: g.hints, lastActivityAt: g.lastActivityAt, lastPersonAt: g.lastPersonAt }));
+    if (patch) Object.assign(g, structuredClone(patch));
+  }
+
+  async list(query: GameQuery): Promise<GamePage> {
+    const limit = pageSize(query);
+    const player = query.player?.toLowerCase();
+    const key = (g: StoredGame) => `${query.finished ? this.finishedAt.get(g.setup.id) : g.setup.createdAt}\u0000${g.setup.id}`;
+    const before = query.before === undefined ? undefined : Buffer.from(query.before, 'base64url').toString('utf8');
+    const all = [...this.games.values()]
+      .filter((g) => g.finished === query.finished && (!player || g.holders.some((h) => h?.name.toLowerCase() === player)))
+      .filter((g) => !query.open || (g.setup.listed === true && g.holders.includes(null)))
+      .filter((g) => before === undefined || key(g) < before)
+      .sort((a, b) => (key(a) < key(b) ? 1 : -1));
+    const page = all.slice(0, limit).map(({ moves: _, ...g }) => ({ ...structuredClone(g), finishedAt: this.finishedAt.get(g.setup.id) ?? null }));
+    const last = all[page.length - 1];
+    return { games: page, next: all.length > limit && last ? Buffer.from(key(last)).toString('base64url') : null };
+  }
+
+  async putDocument(id: string, kind: DocumentKind, document: GameDocument): Promise<void> {
+    this.must(id);
+    this.documents.set(`${kind}\u0000${id}`, structuredClone(document));
+  }
+
+  async getDocument(id: string, kind: DocumentKind): Promise<GameDocument | undefined> {
+    const d = this.documents.get(`${kind}\u0000${id}`);
+    return d && structuredClone(d);
   }
 
   async probe(): Promise<void> {}
-
-  async get(id: string): Promise<StoredGame | undefined> {
-    const g = this.games.get(id);
-    return g && structuredClone(g);
-  }
-
-  async unfinished(): Promise<(StoredGame | DamagedGame)[]> {
-    return [...this.games.values()].filter((g) => !g.finished).map((g) => structuredClone(g));
-  }
-
-  async listFinished(query: ListFinishedQuery): Promise<FinishedPage> {
-    const limit = Math.max(1, Math.min(100, query.limit ?? 20));
-    const player = query.player?.toLowerCase();
-    const key = (id: string) => `${this.finishedAt.get(id)}\u0000${id}`;
-    const before = query.before === undefined ? undefined : Buffer.from(query.before, 'base64url').toString('utf8');
-    const all = [...this.games.values()]
-      .filter((g) => g.finished && (!player || g.holders.some((h) => h?.name.toLowerCase() === player)))
-      .filter((g) => before === undefined || key(g.setup.id) < before)
-      .sort((a, b) => (key(a.setup.id) < key(b.setup.id) ? 1 : -1));
-    const page = all.slice(0, limit).map((g) => ({ setup: structuredClone(g.setup), holders: structuredClone(g.holders), end: structuredClone(g.end!), finishedAt: this.finishedAt.get(g.setup.id)! }));
-    const last = page[page.length - 1];
-    return { games: page, next: all.length > limit && last ? Buffer.from(key(last.setup.id)).toString('base64url') : null };
-  }
 
   async close(): Promise<void> {}
 

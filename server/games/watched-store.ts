@@ -5,13 +5,14 @@
 import type { Logger } from 'pino';
 import type { Metrics } from '../metrics.ts';
 import {
-  type AnalysisDocument,
-  type DamagedGame,
-  type FinishedPage,
+  type DocumentKind,
+  type GameDocument,
   type GameEnd,
+  type GamePage,
+  type GameQuery,
   type GameSetup,
   type GameStore,
-  type ListFinishedQuery,
+  type MetadataChange,
   type SeatHolder,
   StorageError,
   type StoredGame,
@@ -61,38 +62,26 @@ export class WatchedStore implements GameStore {
   create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
     return this.write('create', () => this.inner.create(setup, holders));
   }
-  takeSeat(id: string, seat: number, holder: SeatHolder): Promise<void> {
-    return this.write('take_seat', () => this.inner.takeSeat(id, seat, holder));
+  get(id: string): Promise<StoredGame | undefined> {
+    return this.inner.get(id);
   }
   appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void> {
     return this.write(end?.abandoned ? 'abandon' : 'moves', () => this.inner.appendMoves(id, moves, end));
   }
-  setRematch(id: string, rematchId: string): Promise<void> {
-    return this.write('rematch', () => this.inner.setRematch(id, rematchId));
+  update(id: string, change: MetadataChange): Promise<void> {
+    return this.write(change.name, () => this.inner.update(id, change));
   }
-  markSeen(id: string, at: number): Promise<void> {
-    return this.write('seen', () => this.inner.markSeen(id, at));
+  list(query: GameQuery): Promise<GamePage> {
+    return this.inner.list(query);
   }
-  recordHint(id: string, seat: number): Promise<void> {
-    return this.write('hint', () => this.inner.recordHint(id, seat));
+  putDocument(id: string, kind: DocumentKind, document: GameDocument): Promise<void> {
+    return this.write(kind, () => this.inner.putDocument(id, kind, document));
   }
-  saveAnalysis(id: string, analysis: AnalysisDocument): Promise<void> {
-    return this.write('analysis', () => this.inner.saveAnalysis(id, analysis));
-  }
-  getAnalysis(id: string): Promise<AnalysisDocument | undefined> {
-    return this.inner.getAnalysis(id);
+  getDocument(id: string, kind: DocumentKind): Promise<GameDocument | undefined> {
+    return this.inner.getDocument(id, kind);
   }
   probe(): Promise<void> {
     return this.write('probe', () => this.inner.probe());
-  }
-  get(id: string): Promise<StoredGame | undefined> {
-    return this.inner.get(id);
-  }
-  unfinished(): Promise<(StoredGame | DamagedGame)[]> {
-    return this.inner.unfinished();
-  }
-  listFinished(query: ListFinishedQuery): Promise<FinishedPage> {
-    return this.inner.listFinished(query);
   }
   close(): Promise<void> {
     return this.inner.close();

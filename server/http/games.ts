@@ -6,11 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { BOT_LEVELS } from '../../bot-engine/bots/levels.ts';
 import { MAX_PLAYERS } from '../../bot-engine/state.ts';
-import type { Room } from '../games/room.ts';
 import type { ReadableGame } from '../games/records.ts';
-import { GameElsewhereError } from '../games/store.ts';
-import type { Relay } from '../cluster/relay.ts';
-import { RematchElsewhereError } from '../games/service.ts';
 import { hasVisibleText } from '../games/table-talk.ts';
 import { CodedError } from '../errors.ts';
 import { CreateGameBody, FinishedGames, FinishedGamesQuery, GameRecordReply, GameSummary, IdParams, JoinBody, OpenGames, OpenGamesQuery, RematchBody, SeatGrant } from '../wire/api.ts';
@@ -40,30 +36,13 @@ function summary(room: ReadableGame): GameSummary {
 async function routes(root: FastifyInstance): Promise<void> {
   // Requests and replies typed from the route schemas.
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { games, config, relay } = app;
-  /** The instance that plays a game a seat was just taken in: the owner that answered, or this one. */
-  const playedOn = (answer: object): { instance?: string } => {
-    const instance = ('instance' in answer && typeof answer.instance === 'string' ? answer.instance : null) ?? app.cluster?.instance ?? null;
-    return instance ? { instance } : {};
-  };
+  const { games, directory, config } = app;
   // Each route that creates state allows so many calls a minute per client address.
   const limited = { rateLimit: { max: config.createsPerMinute, timeWindow: 60_000 } };
-  const room = async (id: string): Promise<Room> => {
-    const r = await games.get(id);
-    if (!r) throw new CodedError('unknown_game', `no game ${JSON.stringify(id)}`);
-    return r;
-  };
-  /** A game to read: here, or (played on another instance) as its stored record stands; who is
-   * connected is only known where it is played. */
   const readable = async (id: string): Promise<ReadableGame> => {
-    try {
-      return await room(id);
-    } catch (e) {
-      if (!(e instanceof GameElsewhereError)) throw e;
-      const shown = await games.peek(id);
-      if (!shown) throw e;
-      return shown;
-    }
+    const game = await directory.read(id);
+    if (!game) throw new CodedError('unknown_game', `no game ${JSON.stringify(id)}`);
+    return game;
   };
 
   app.post(
@@ -94,7 +73,7 @@ async function routes(root: FastifyInstance): Promise<void> {
   app.get(
     '/api/games',
     { schema: { tags: ['games'], summary: 'Games created as listed that have an open seat, newest first', querystring: OpenGamesQuery, response: { 200: OpenGames } } },
-    async (request) => ({ games: (await games.open(request.query.limit)).map(summary) }),
+    async (request) => ({ games: (await directory.listOpen(request.query.limit)).map(summary) }),
   );
 
   app.post(
@@ -113,20 +92,11 @@ async function routes(root: FastifyInstance): Promise<void> {
       const id = request.params.id;
       const name = request.body.name.trim();
       if (!hasVisibleText(name)) throw new CodedError('bad_request', 'name has no visible character');
-      let result: Awaited<ReturnType<Room['join']>> | Awaited<ReturnType<Relay['join']>>;
-      try {
-        result = await (await room(id)).join(name, request.body.seat);
-      } catch (e) {
-        // Played on another instance: the seat is taken there (through Redis).
-        if (!(e instanceof GameElsewhereError) || !relay) throw e;
-        result = await relay.join(id, name, request.body.seat);
-        if ('error' in result && result.error === 'game_elsewhere') throw new GameElsewhereError(result.message);
-      }
-      if ('error' in result) throw new CodedError(result.error, result.message);
+      const taken = await directory.takeSeat(id, name, request.body.seat, false);
       return reply
         .code(201)
         .header('cache-control', 'no-store')
-        .send({ gameId: id, seat: result.seat, token: result.token, ...playedOn(result) });
+        .send({ gameId: id, ...taken });
     },
   );
 
@@ -164,18 +134,12 @@ async function routes(root: FastifyInstance): Promise<void> {
       config: limited,
     },
     async (request, reply) => {
-      let grant: SeatGrant;
-      try {
-        const { room: created, seat, token } = await games.rematch(request.params.id, request.body.token);
-        grant = { gameId: created.id, seat, token, ...playedOn({}) };
-      } catch (e) {
-        // The rematch is played on another instance: the seat is taken there (through Redis).
-        if (!(e instanceof RematchElsewhereError) || !relay) throw e;
-        const result = await relay.join(e.gameId, e.playerName, e.seat, true);
-        if ('error' in result) throw result.error === 'game_elsewhere' ? new GameElsewhereError(result.message) : new CodedError(result.error, result.message);
-        grant = { gameId: e.gameId, ...result };
-      }
-      return reply.code(201).header('cache-control', 'no-store').send(grant);
+      const { gameId, name, seat } = await games.rematch(request.params.id, request.body.token);
+      const taken = await directory.takeSeat(gameId, name, seat, true);
+      return reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send({ gameId, ...taken } satisfies SeatGrant);
     },
   );
 
@@ -203,4 +167,4 @@ async function routes(root: FastifyInstance): Promise<void> {
 }
 
 /** Encapsulated (its hooks and limits stay its own), refused at boot without the services it uses. */
-export const gameRoutes = fp(routes, { name: 'game-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'games', 'cluster', 'relay'] });
+export const gameRoutes = fp(routes, { name: 'game-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'games', 'directory'] });

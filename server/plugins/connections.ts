@@ -1,25 +1,26 @@
-// The WebSocket connections of this instance and what each is held to, as `app.connections`:
-// those served at /ws (counted, closed with 1001 on shutdown by ws/plugin.ts) and those relayed
-// here from another instance (plugins/cluster.ts).
+// The client connections of this instance and what each is held to, as `app.connections`:
+// WebSockets served at /ws (counted, closed with 1001 on shutdown by ws/plugin.ts), and clients
+// whose socket is on another instance of a cluster, served here for the game played here.
 
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
-import type { Relay } from '../cluster/relay.ts';
 import type { Config } from '../config.ts';
-import type { GameService } from '../games/service.ts';
+import type { GameDirectory } from '../directory/directory.ts';
+import type { Peer } from '../directory/peer.ts';
 import { CauseBudgets } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
-import { Connection, type ConnectionOptions, type WebSocket } from '../ws/connection.ts';
+import { Connection, type ConnectionOptions } from '../ws/connection.ts';
+import type { SocketPeer } from '../ws/socket-peer.ts';
 
 export class Connections {
-  /** Sockets served at /ws. */
-  readonly live = new Set<Connection>();
-  private readonly policy: Omit<ConnectionOptions, 'log' | 'relay'>;
+  /** Sockets served at /ws, with the connection serving each. */
+  readonly live = new Map<Connection, SocketPeer>();
+  private readonly policy: Omit<ConnectionOptions, 'log'>;
 
-  constructor(games: GameService, metrics: Metrics, config: Config, instance: string | null) {
+  constructor(directory: GameDirectory, metrics: Metrics, config: Config) {
     this.policy = {
-      games,
+      directory,
       metrics,
       // Lines a client can make connections log: one per cause a minute.
       logBudget: new CauseBudgets(1, 60_000),
@@ -28,14 +29,12 @@ export class Connections {
       burst: config.wsBurst,
       maxBufferedBytes: config.maxBufferedBytes,
       watchersPerGame: config.watchersPerGame,
-      ...(instance ? { instance } : {}),
     };
   }
 
-  /** Serves `socket` (a /ws socket or a relayed one) as a connection of this instance; with a
-   * relay (a cluster with Redis), a hello for a game another instance plays goes there. */
-  accept(socket: WebSocket, log: Logger, relay: Relay | null): Connection {
-    return new Connection(socket, { ...this.policy, log, ...(relay ? { relay } : {}) });
+  /** Serves `peer` (a /ws socket, or one another instance holds) as a connection of this instance. */
+  accept(peer: Peer, log: Logger): Connection {
+    return new Connection(peer, { ...this.policy, log });
   }
 
   get count(): number {
@@ -51,7 +50,7 @@ declare module 'fastify' {
 
 export const connectionsPlugin = fp(
   async (app: FastifyInstance) => {
-    app.decorate('connections', new Connections(app.games, app.metrics, app.config, app.cluster?.instance ?? null));
+    app.decorate('connections', new Connections(app.directory, app.metrics, app.config));
   },
-  { name: 'connections', fastify: '5.x', dependencies: ['config', 'metrics', 'cluster', 'games'] },
+  { name: 'connections', fastify: '5.x', dependencies: ['config', 'metrics', 'directory'] },
 );

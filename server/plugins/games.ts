@@ -1,15 +1,12 @@
-// Every game of this instance (server/games/service.ts), as `app.games`. Unfinished games come
-// back at once (people can reconnect; in a cluster they come through their leases instead), and
-// their bots move once the pool is warm. On shutdown, bot searches in flight may finish and be
-// stored before the sockets close.
+// Every game of this instance (server/games/service.ts), as `app.games`. The games it holds (from
+// the store at boot, or handed over: plugins/directory.ts) move their bots once the pool is warm.
+// On shutdown, bot searches in flight may finish and be stored before the sockets close.
 
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import { GameService } from '../games/service.ts';
-import { StoreOpenError } from '../games/store-common.ts';
 import { PoolHints } from '../hints.ts';
-import { sqlitePath } from './store.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,7 +16,7 @@ declare module 'fastify' {
 
 export const gamesPlugin = fp(
   async (app: FastifyInstance) => {
-    const { config, metrics, pool, cluster } = app;
+    const { config, metrics, pool } = app;
     const games = new GameService({
       store: app.store,
       bots: app.botScheduler,
@@ -31,7 +28,6 @@ export const gamesPlugin = fp(
       overloaded: () => app.readiness.problem('shutdown', 'pool'),
       expiry: config,
       finishedCache: config.finishedCache,
-      ...(cluster ? { takeOver: (id: string) => cluster.claim(id), listOpen: (limit: number) => cluster.openListed(limit), setAside: (id: string) => cluster.setAside(id) } : {}),
     });
     app.decorate('games', games);
     app.readiness.add('storage', () => games.storageProblem());
@@ -41,14 +37,6 @@ export const gamesPlugin = fp(
       () => games.resumeBots(),
       () => {},
     );
-    if (cluster) return;
-    try {
-      await games.restore();
-    } catch (e) {
-      // A file that opened but cannot be read through (a damaged database).
-      if ((e as NodeJS.ErrnoException).code !== 'ERR_SQLITE_ERROR') throw e;
-      throw new StoreOpenError(`cannot use the database ${sqlitePath(config)}: ${(e as Error).message}`, { cause: e });
-    }
   },
-  { name: 'games', fastify: '5.x', dependencies: ['config', 'readiness', 'metrics', 'store', 'cluster', 'pool', 'bot-scheduler'] },
+  { name: 'games', fastify: '5.x', dependencies: ['config', 'readiness', 'metrics', 'store', 'pool', 'bot-scheduler'] },
 );

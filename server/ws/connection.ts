@@ -1,19 +1,20 @@
-// One WebSocket connection: frame limits, rate limit, validation, and the seat it plays.
+// One client connection: frame limits, rate limit, validation, and the seat it plays. Its peer is
+// a WebSocket here or one held by another instance; its game is played here, or (reached through
+// the directory) its frames go as they are to where it is played.
 // Every rejected frame gets a typed error frame and changes nothing.
 
 import type { Logger } from 'pino';
-import type { RawData, WebSocket } from 'ws';
-import type { GameService } from '../games/service.ts';
-import { DamagedGameError, GameElsewhereError } from '../games/store.ts';
-import type { Relay } from '../cluster/relay.ts';
+import type { GameDirectory, Reached } from '../directory/directory.ts';
+import type { Peer, PeerData, PeerHandler, RemoteLink } from '../directory/peer.ts';
+import { CodedError } from '../errors.ts';
 import type { Room, Subscriber } from '../games/room.ts';
 import type { ViewFrames } from '../games/view.ts';
 import type { ChatMessage } from '../wire/chat.ts';
 import type { Metrics } from '../metrics.ts';
 import type { CauseBudgets } from '../log.ts';
+import { CLOSE } from '../wire/close.ts';
 import {
   type ChatFrame,
-  CLOSE,
   CLIENT_FRAMES,
   type ClientFrame,
   type ClientFrameType,
@@ -30,7 +31,7 @@ import {
 } from './protocol.ts';
 
 export interface ConnectionOptions {
-  games: GameService;
+  directory: GameDirectory;
   metrics: Metrics;
   log: Logger;
   /** Lines a client can trigger: one per cause per interval, shared by every connection. */
@@ -40,23 +41,15 @@ export interface ConnectionOptions {
   burst: number;
   maxBufferedBytes: number;
   watchersPerGame: number;
-  /** In a cluster with Redis: relays a connection whose game another instance owns. */
-  relay?: Relay;
-  /** In a cluster: this instance's id, named in the welcome. */
-  instance?: string;
 }
 
-export type { WebSocket };
-
-export class Connection implements Subscriber {
-  readonly socket: WebSocket;
+export class Connection implements Subscriber, PeerHandler {
+  readonly peer: Peer;
   seat: number | null = null;
   /** The protocol version the hello asked for. */
   private version = PROTOCOL_VERSION;
   /** Version 2 on: a whole view was sent since the hello (or the last `sync`), so deltas follow it. */
   private synced = false;
-  /** Cleared by the heartbeat's ping, set by the pong: false at the next beat = dead peer. */
-  alive = true;
   private room: Room | null = null;
   private readonly options: ConnectionOptions;
   private log: Logger;
@@ -66,22 +59,24 @@ export class Connection implements Subscriber {
   /** Frames are handled one after another: a move waits for the hello (and the write) before it. */
   private handling: Promise<void> = Promise.resolve();
   /** Set when the game is played on another instance: every frame goes there as it is. */
-  private forward: ((data: string) => void) | null = null;
+  private link: RemoteLink | null = null;
 
-  constructor(socket: WebSocket, options: ConnectionOptions) {
-    this.socket = socket;
+  constructor(peer: Peer, options: ConnectionOptions) {
+    this.peer = peer;
     this.options = options;
     this.log = options.log;
     this.tokens = options.burst;
-    socket.on('message', (data, isBinary) => this.onMessage(data, isBinary));
-    socket.on('pong', () => (this.alive = true));
-    socket.on('close', () => this.room?.unsubscribe(this));
+  }
+
+  closed(): void {
+    this.room?.unsubscribe(this);
+    this.link?.closed();
   }
 
   moved(): void {
     this.room = null;
     this.send({ type: 'bye', reason: 'game moved to another instance: reconnect' });
-    this.socket.close(CLOSE.moved, 'game moved: reconnect');
+    this.peer.close(CLOSE.moved, 'game moved: reconnect');
   }
 
   /** The game changed: the frame this connection's version takes, serialised once per view. */
@@ -104,15 +99,15 @@ export class Connection implements Subscriber {
   }
 
   private sendText(text: string): void {
-    const socket = this.socket;
-    if (socket.readyState !== socket.OPEN) return;
+    const peer = this.peer;
+    if (!peer.open) return;
     // A peer that does not read its frames must not grow our memory without bound.
-    if (socket.bufferedAmount > this.options.maxBufferedBytes) {
-      this.options.logBudget.write(this.log, 'warn', { bufferedAmount: socket.bufferedAmount }, 'slow consumer dropped');
-      socket.terminate();
+    if (peer.bufferedAmount > this.options.maxBufferedBytes) {
+      this.options.logBudget.write(this.log, 'warn', { bufferedAmount: peer.bufferedAmount }, 'slow consumer dropped');
+      peer.terminate();
       return;
     }
-    socket.send(text);
+    peer.send(text);
   }
 
   private error(code: ErrorCode, message: string, ref?: string | number): void {
@@ -130,11 +125,11 @@ export class Connection implements Subscriber {
     return true;
   }
 
-  private onMessage(data: RawData, isBinary: boolean): void {
+  receive(data: PeerData, isBinary: boolean): void {
     if (!this.allow()) {
       // A client that keeps sending while limited is not listening: drop it.
       if (++this.rejectedInARow > this.options.burst) {
-        this.socket.close(1008, 'rate limit exceeded');
+        this.peer.close(CLOSE.policy, 'rate limit exceeded');
         return;
       }
       return this.error('rate_limited', `at most ${this.options.messagesPerSecond} messages a second (burst ${this.options.burst})`);
@@ -144,8 +139,8 @@ export class Connection implements Subscriber {
     if (size > this.options.maxMessageBytes) return this.error('too_large', `a message may hold at most ${this.options.maxMessageBytes} bytes, got ${size}`);
     if (isBinary) return this.error('bad_frame', 'frames are JSON text, not binary');
     const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8');
-    // Relayed: the owner's connection validates and answers.
-    if (this.forward) return this.forward(text);
+    // Played on another instance: the connection there validates and answers.
+    if (this.link) return this.link.forward(text);
     let frame: unknown;
     try {
       frame = JSON.parse(text);
@@ -173,8 +168,8 @@ export class Connection implements Subscriber {
   }
 
   private async dispatch(frame: ClientFrame): Promise<void> {
-    // Frames that came while the hello was being relayed follow it to the owner.
-    if (this.forward) return this.forward(JSON.stringify(frame));
+    // Frames that came while the hello was on its way follow it.
+    if (this.link) return this.link.forward(JSON.stringify(frame));
     switch (frame.type) {
       case 'hello':
         return this.hello(frame);
@@ -196,19 +191,23 @@ export class Connection implements Subscriber {
   private async hello(frame: HelloFrame): Promise<void> {
     if (this.room) return this.error('already_joined', `this connection already joined game ${this.room.id}`, frame.id);
     if (!SUPPORTED_VERSIONS.includes(frame.v)) return this.error('unsupported_version', `this server speaks protocol versions ${SUPPORTED_VERSIONS.join(' and ')}`, frame.id);
-    let room: Room | undefined;
+    let reached: Reached | undefined;
     try {
-      room = await this.options.games.get(frame.gameId);
+      reached = await this.options.directory.connect(frame.gameId, this.peer, JSON.stringify(frame));
     } catch (e) {
-      if (e instanceof DamagedGameError) return this.error('game_damaged', e.message, frame.id);
-      if (!(e instanceof GameElsewhereError)) throw e;
-      this.forward = (await this.options.relay?.open(this.socket, frame.gameId, JSON.stringify(frame))) ?? null;
-      if (this.forward) return;
-      return this.error('game_elsewhere', e.message, frame.id);
+      if (e instanceof CodedError && (e.code === 'game_damaged' || e.code === 'game_elsewhere')) return this.error(e.code, e.message, frame.id);
+      throw e;
+    }
+    if (reached && 'link' in reached) {
+      this.link = reached.link;
+      // The peer went while the hello was on its way: the far end lets go of it.
+      if (!this.peer.open) this.link.closed();
+      return;
     }
     // The peer may have gone while the store was read: it must not stay subscribed.
-    if (this.socket.readyState !== this.socket.OPEN) return;
-    if (!room) return this.error('unknown_game', `no game ${JSON.stringify(frame.gameId)}`, frame.id);
+    if (!this.peer.open) return;
+    if (!reached) return this.error('unknown_game', `no game ${JSON.stringify(frame.gameId)}`, frame.id);
+    const { room } = reached;
     let seat: number | null = null;
     if (frame.token !== undefined) {
       seat = room.seatOf(frame.token);
@@ -221,7 +220,8 @@ export class Connection implements Subscriber {
     this.seat = seat;
     this.version = frame.v;
     this.log = room.log.child({ seat });
-    const instance = this.options.instance === undefined ? {} : { instance: this.options.instance };
+    const { instance: id } = this.options.directory;
+    const instance = id === null ? {} : { instance: id };
     this.send({ type: 'welcome', v: this.version, gameId: room.id, seat, history, chat: room.recentChat(), ...instance });
     room.subscribe(this);
   }

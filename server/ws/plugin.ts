@@ -6,10 +6,11 @@ import websocket from '@fastify/websocket';
 import type { Logger } from 'pino';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { WebSocket } from './connection.ts';
-import { CLOSE } from './protocol.ts';
+import type { WebSocket } from 'ws';
 import { sendError } from '../http/errors.ts';
 import { LogBudget } from '../log.ts';
+import { CLOSE } from '../wire/close.ts';
+import { SocketPeer } from './socket-peer.ts';
 
 /** Browsers send Origin; other clients usually do not, and are allowed. With no allow-list,
  * a browser page must come from this server's own scheme and host (the scheme from
@@ -33,13 +34,13 @@ async function routes(app: FastifyInstance): Promise<void> {
 
   // Runs before @fastify/websocket's own preClose (registered after this), so peers get 1001.
   app.addHook('preClose', async () => {
-    for (const c of connections) {
+    for (const [c, peer] of connections) {
       c.send({ type: 'bye', reason: 'server shutting down' });
-      c.socket.close(CLOSE.shutdown, 'server shutting down');
+      peer.close(CLOSE.shutdown, 'server shutting down');
     }
     const until = Date.now() + config.shutdownGraceMs;
     while (connections.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    for (const c of connections) c.socket.terminate();
+    for (const peer of connections.values()) peer.terminate();
   });
 
   // A peer breaking the WebSocket protocol (invalid UTF-8, a bad opcode, an oversize frame) is
@@ -59,13 +60,13 @@ async function routes(app: FastifyInstance): Promise<void> {
   const perAddress = new Map<string, number>();
 
   const heartbeat = setInterval(() => {
-    for (const c of connections) {
-      if (!c.alive) {
-        c.socket.terminate();
+    for (const peer of connections.values()) {
+      if (!peer.alive) {
+        peer.terminate();
         continue;
       }
-      c.alive = false;
-      c.socket.ping();
+      peer.alive = false;
+      peer.ping();
     }
   }, config.heartbeatMs);
   heartbeat.unref();
@@ -94,10 +95,12 @@ async function routes(app: FastifyInstance): Promise<void> {
         if (left > 0) perAddress.set(request.ip, left);
         else perAddress.delete(request.ip);
       });
-      const conn = app.connections.accept(socket, request.log as Logger, app.relay);
-      connections.add(conn);
+      const peer = new SocketPeer(socket);
+      const conn = app.connections.accept(peer, request.log as Logger);
+      peer.serve(conn);
+      connections.set(conn, peer);
       metrics.sockets.set(connections.size);
-      conn.socket.on('close', () => {
+      socket.on('close', () => {
         connections.delete(conn);
         metrics.sockets.set(connections.size);
       });
@@ -106,4 +109,4 @@ async function routes(app: FastifyInstance): Promise<void> {
 }
 
 /** Encapsulated (its hooks and limits stay its own), refused at boot without the services it uses. */
-export const wsRoutes = fp(routes, { name: 'ws-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'metrics', 'connections', 'relay'] });
+export const wsRoutes = fp(routes, { name: 'ws-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'metrics', 'connections'] });

@@ -94,15 +94,3 @@ export function frameProblem(type: ClientFrameType, frame: unknown): string | nu
 
 export type { ServerFrame } from '../wire/frames.ts';
 export { SERVER_FRAME_TYPES } from '../wire/frames.ts';
-
-/** WebSocket close codes the server uses. */
-export const CLOSE = {
-  shutdown: 1001,
-  /** This instance no longer owns the game: reconnect (the load balancer finds its owner). */
-  moved: 1012,
-  policy: 1008,
-  tooBig: 1009,
-  slowConsumer: 1013,
-  /** The link to the game's owner broke (a relaying instance lost Redis): reconnect with backoff. */
-  relayLost: 4000,
-} as const;

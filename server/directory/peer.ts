@@ -1,0 +1,31 @@
+// A client's end of a connection as the Connection serving it sees it: a WebSocket accepted here,
+// or a client connected to another instance whose frames come through the cluster. The holder of
+// the peer hands its frames and its close to the connection (PeerHandler).
+
+/** What a peer's frames arrive as (ws's RawData). */
+export type PeerData = Buffer | ArrayBuffer | Buffer[];
+
+export interface Peer {
+  /** Frames sent now reach the client. */
+  readonly open: boolean;
+  /** Bytes queued for the client and not yet sent. */
+  readonly bufferedAmount: number;
+  send(text: string): void;
+  close(code: number, reason: string): void;
+  /** Dropped without a close frame (a dead or hostile client). */
+  terminate(): void;
+}
+
+/** The connection serving a peer, as the peer's holder calls it. */
+export interface PeerHandler {
+  receive(data: PeerData, isBinary: boolean): void;
+  /** The peer is gone: nothing more is sent to it. */
+  closed(): void;
+}
+
+/** A connection's path to the instance that plays its game: every frame goes there as it is. */
+export interface RemoteLink {
+  forward(text: string): void;
+  /** The client left: the far end lets go of it. */
+  closed(): void;
+}
