@@ -25,7 +25,7 @@ const top = Number(values.top);
 
 const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
 const selfUs = new Map<number, number>();
-profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + profile.timeDeltas[i]));
+for (const [i, id] of profile.samples.entries()) selfUs.set(id, (selfUs.get(id) ?? 0) + profile.timeDeltas[i]);
 
 const fileOf = (url: string): string => {
   if (!url) return '(native)';
