@@ -17,6 +17,7 @@ import { type GameSetup, type GameStore, MemoryStore } from '../server/games/sto
 import { takeSeat } from '../server/games/store-operations.ts';
 import { abandonAt, appliedOf, applyMove, botLevel, botSeed, hintSeed, seatInfos, tableStatus, turnProblem } from '../server/games/table.ts';
 import { Metrics } from '../server/metrics.ts';
+import type { ViewFrames } from '../server/games/view.ts';
 
 const setup = (seats: GameSetup['seats'] = [{ kind: 'person' }, { kind: 'bot', level: 'greedy' }], id = 't1'): GameSetup => ({
   id,
@@ -271,7 +272,8 @@ test('a broadcast serialises each distinct view once: every watcher gets the sam
   const store = new MemoryStore();
   const room = await Room.create(setup([{ kind: 'person' }, { kind: 'person' }], 'b1'), { store, bots: {} as BotMover, log: pino({ level: 'silent' }) });
   const frames: unknown[][] = [[], [], []];
-  const watchers: Subscriber[] = frames.map((got) => ({ seat: null, update: (frame: unknown) => got.push(frame), chat: () => {} }));
+  // Each watcher asks for the version 1 frame, as a connection that said hello without a version does.
+  const watchers: Subscriber[] = frames.map((got) => ({ seat: null, update: (built: ViewFrames) => got.push(built.state(false)), chat: () => {} }));
   for (const w of watchers) room.subscribe(w);
   const stringify = JSON.stringify;
   let stateFrames = 0;
