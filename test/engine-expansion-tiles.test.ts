@@ -1,0 +1,200 @@
+// The expansion tile tables in code against docs/RULES.md ("Expansions" section), row by row,
+// and what the compiled definitions must hold (every non-city half-edge in exactly one field,
+// inns beside roads, counts as the doc's totals say); and the river's R1+R2 rule checked over
+// every order of the 10 middle river tiles' shapes, as RULES.md asks the engine's tests to do.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { BASE_GARDENS, INNS_SOURCE, INNS_TILES, KIND_GARDEN, RIVER_SOURCE, RIVER_TILES, baseCounts } from '../bot-engine/expansion-tiles.ts';
+import { type RiverTurn, riverTurn, riverTurnAllowed } from '../bot-engine/river.ts';
+import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, TILE_NAMES } from '../bot-engine/tiles.ts';
+
+const doc = readFileSync(fileURLToPath(new URL('../docs/RULES.md', import.meta.url)), 'utf8').split('\n');
+const cells = (l: string) =>
+  l
+    .split('|')
+    .slice(1, -1)
+    .map((c) => c.trim());
+const rowsOf = (pattern: RegExp) => doc.filter((l) => pattern.test(l)).map(cells);
+/** The count cell's two numbers: "2 (with the Abbot: 1, and 1 RJg)" → [2, 1]; "0 (with the Abbot: 1)" → [0, 1]. */
+function counts(cell: string): [number, number] {
+  const plain = parseInt(cell, 10);
+  const abbot = /with the Abbot: (\d+)/.exec(cell);
+  return [plain, abbot ? parseInt(abbot[1], 10) : plain];
+}
+
+test("the river table in code is RULES.md's, cell for cell", () => {
+  const rows = rowsOf(/^\| R[A-J]g? \| [^|]+ \| [CRFB]{4} \|/);
+  assert.equal(rows.length, RIVER_SOURCE.length);
+  for (const [type, count, edges, cities, roads, river, extras, fields] of rows) {
+    const src = RIVER_SOURCE.find((s) => s.type === type);
+    assert.ok(src, type);
+    assert.deepEqual([src.count, src.countWithAbbot], counts(count), `${type} count`);
+    const docFields = fields.replace(/^one field: /, '');
+    assert.deepEqual([src.edges, src.cities, src.roads, src.river, src.extras, src.fields], [edges, cities, roads, river, extras, docFields], type);
+  }
+});
+
+test("the Inns & Cathedrals table in code is RULES.md's, cell for cell", () => {
+  const rows = rowsOf(/^\| I[A-R]g? \| [^|]+ \| [CRFB]{4} \|/);
+  assert.equal(rows.length, INNS_SOURCE.length);
+  for (const [type, count, edges, cities, roads, extras, fields] of rows) {
+    const src = INNS_SOURCE.find((s) => s.type === type);
+    assert.ok(src, type);
+    assert.deepEqual([src.count, src.countWithAbbot], counts(count), `${type} count`);
+    assert.deepEqual([src.edges, src.cities, src.roads, src.extras, src.fields], [edges, cities, roads, extras, fields], type);
+  }
+});
+
+test("the base garden types are RULES.md's, and the Abbot moves one copy of each", () => {
+  const rows = rowsOf(/^\| [A-Z]g \|/);
+  assert.deepEqual(
+    rows.map((r) => r[0].slice(0, -1)),
+    BASE_GARDENS,
+  );
+  const plain = baseCounts({ abbot: false, river: false });
+  const abbot = baseCounts({ abbot: true, river: false });
+  let total = 0;
+  for (const n of abbot.values()) total += n;
+  assert.equal(total, 72);
+  for (const [type, , move] of rows) {
+    const m = /(\d+) → \S+ (\d+) \+ \S+ 1/.exec(move);
+    assert.ok(m, move);
+    assert.equal(plain.get(type.slice(0, -1)), parseInt(m[1], 10), type);
+    assert.equal(abbot.get(type.slice(0, -1)), parseInt(m[2], 10), type);
+    assert.equal(abbot.get(type), 1, type);
+  }
+  assert.equal(baseCounts({ abbot: false, river: true }).get('D'), 3, 'the spring replaces a D');
+  assert.equal(TILE_NAMES.length, 24, 'the base set is unchanged');
+});
+
+const sum = (defs: readonly { count: number; countWithAbbot: number }[], abbot: boolean) => defs.reduce((n, d) => n + (abbot ? d.countWithAbbot : d.count), 0);
+const with_ = (defs: typeof RIVER_TILES, kind: number, flag?: 'inn' | 'cathedral' | 'pennant') =>
+  defs.reduce((n, d) => n + d.count * (d.segments.some((s) => s.kind === kind && (!flag || s[flag])) ? 1 : 0), 0);
+
+test('the totals RULES.md states: river 12 tiles, 1 monastery; I&C 18 tiles, 6 inns, 2 cathedrals, 1 monastery, 3 pennants', () => {
+  assert.equal(sum(RIVER_TILES, false), 12);
+  assert.equal(sum(RIVER_TILES, true), 12);
+  assert.equal(with_(RIVER_TILES, KIND_MONASTERY), 1);
+  assert.equal(sum(INNS_TILES, false), 18);
+  assert.equal(sum(INNS_TILES, true), 18);
+  assert.equal(with_(INNS_TILES, KIND_ROAD, 'inn'), 6);
+  assert.equal(with_(INNS_TILES, KIND_CITY, 'cathedral'), 2);
+  assert.equal(with_(INNS_TILES, KIND_MONASTERY), 1);
+  assert.equal(with_(INNS_TILES, KIND_CITY, 'pennant'), 3);
+  const gardens = [...RIVER_TILES, ...INNS_TILES].filter((d) => d.segments.some((s) => s.kind === KIND_GARDEN));
+  assert.deepEqual(
+    gardens.map((d) => [d.name, d.count, d.countWithAbbot]),
+    [
+      ['RJg', 0, 1],
+      ['ICg', 0, 1],
+      ['IPg', 0, 1],
+    ],
+  );
+});
+
+test('compiled shapes: the tiles RULES.md singles out', () => {
+  const def = (name: string) => [...RIVER_TILES, ...INNS_TILES].find((d) => d.name === name)!;
+  const fields = (name: string) => def(name).segments.filter((s) => s.kind === KIND_FIELD);
+  // Spring and lake: one field all round; the bridge: four fields.
+  assert.equal(fields('RA').length, 1);
+  assert.equal(fields('RA')[0].sides.length, 8);
+  assert.equal(fields('RB').length, 1);
+  assert.equal(fields('RF').length, 4);
+  assert.deepEqual(def('RF').river, [[0, 2]]);
+  // IG: the SE corner holds two fields (E-s = 3 and S-e = 4), both touching the city.
+  assert.deepEqual(
+    fields('IG').map((f) => [f.sides, f.cities]),
+    [
+      [[2, 3], [0]],
+      [[4, 5, 6, 7], [0]],
+    ],
+  );
+  // IC: a centre field touching no edge, bordering all four cities.
+  assert.deepEqual(
+    fields('IC').map((f) => [f.sides, f.cities]),
+    [[[], [0, 1, 2, 3]]],
+  );
+  // IO: the inn is beside the east road only; IF: only the N+W city has the pennant.
+  assert.deepEqual(
+    def('IO')
+      .segments.filter((s) => s.kind === KIND_ROAD)
+      .map((s) => [s.sides, s.inn]),
+    [
+      [[1], true],
+      [[2], false],
+      [[3], false],
+    ],
+  );
+  assert.deepEqual(
+    def('IF')
+      .segments.filter((s) => s.kind === KIND_CITY)
+      .map((s) => [s.sides, s.pennant]),
+    [
+      [[0, 3], true],
+      [[2], false],
+    ],
+  );
+  // IB: two roads, each ending at the monastery.
+  assert.equal(def('IB').segments.filter((s) => s.kind === KIND_ROAD).length, 2);
+});
+
+test('riverTurn: straight, left and right in the direction of flow', () => {
+  assert.equal(riverTurn(3, 1), 0); // in from W, out E
+  assert.equal(riverTurn(3, 0), -1); // in from W, out N: flowing east, turning north is left
+  assert.equal(riverTurn(3, 2), 1);
+  assert.equal(riverTurn(0, 1), -1); // flowing south, turning east is left
+});
+
+test('R1 + R2 keep the river clear of itself for every order of 4 turning and 6 straight tiles', () => {
+  const DX = [0, 1, 0, -1];
+  const DY = [-1, 0, 1, 0];
+  let orders = 0;
+  let rivers = 0;
+  // Each order of shapes: 4 turning (T) and 6 straight (S) tiles between spring and lake.
+  for (let mask = 0; mask < 1 << 10; mask++) {
+    if (popcount(mask) !== 4) continue;
+    orders++;
+    const walk = (i: number, x: number, y: number, heading: number, turns: RiverTurn[], taken: Set<string>) => {
+      // The open end (x, y) must be empty and touch no river tile but the one just placed.
+      const key = `${x},${y}`;
+      assert.ok(!taken.has(key), `open end on a tile after ${turns.join(' ')}`);
+      const behind = `${x - DX[heading]},${y - DY[heading]}`;
+      for (let d = 0; d < 4; d++) {
+        const n = `${x + DX[d]},${y + DY[d]}`;
+        assert.ok(n === behind || !taken.has(n), `open end touches an earlier river tile after ${turns.join(' ')}`);
+      }
+      if (i === 10) {
+        rivers++; // the lake fits here
+        return;
+      }
+      const next = new Set(taken).add(key);
+      const options: RiverTurn[] = mask & (1 << i) ? [-1, 1] : [0];
+      let any = false;
+      for (const t of options) {
+        if (!riverTurnAllowed(turns, t)) continue;
+        any = true;
+        const h = (heading + t + 4) % 4;
+        walk(i + 1, x + DX[h], y + DY[h], h, [...turns, t], next);
+      }
+      assert.ok(any, `no legal direction after ${turns.join(' ')}`);
+    };
+    walk(0, 1, 0, 1, [], new Set(['0,0'])); // the spring at (0,0), its river leaving east
+  }
+  assert.equal(orders, 210);
+  assert.ok(rivers > 210);
+});
+
+test('R1 alone is not enough: left, straight, left, straight, left comes back (R2 forbids the third left)', () => {
+  assert.equal(riverTurnAllowed([-1, 0, -1, 0], -1), false);
+  assert.equal(riverTurnAllowed([-1, 0, -1], -1), false); // R1
+  assert.equal(riverTurnAllowed([-1, 0, 1, 0], -1), true);
+  assert.equal(riverTurnAllowed([-1, 1, 0], -1), true);
+});
+
+function popcount(n: number): number {
+  let c = 0;
+  for (let m = n; m; m &= m - 1) c++;
+  return c;
+}
