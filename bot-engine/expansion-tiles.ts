@@ -3,6 +3,7 @@
 // Data only: nothing here is wired into the flat (type, rotation) tables of tiles.ts yet, so the
 // base game's tables, bag and speed are untouched. See docs/ENGINE.md, "Expansions: design".
 
+import { Rng } from './rng.ts';
 import { CORNERS, EDGES, KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, TILE_COUNTS, TILE_NAMES } from './tiles.ts';
 
 /** A garden: a feature of its own inside a field, taken only by an abbot; scores like a monastery. */
@@ -246,4 +247,55 @@ export function baseCounts(options: { abbot: boolean; river: boolean }): Map<str
     out.set(name, n);
   });
   return out;
+}
+
+export interface ExpansionOptions {
+  river: boolean;
+  innsCathedrals: boolean;
+  abbot: boolean;
+}
+
+function typeCount(def: ExpansionTileDef, abbot: boolean): number {
+  return abbot ? def.countWithAbbot : def.count;
+}
+
+/** The bag's sections by tile name, unshuffled (RULES.md, "Records for the expansions"): the land
+ * section (base types A…X without the start tile's D, each garden type right after its plain
+ * type; then IA…IR), and with the River the river section (RC…RJ/RJg; the spring is on the board,
+ * the lake comes after the section). */
+export function bagSections(options: ExpansionOptions): { river: string[]; land: string[] } {
+  const land: string[] = [];
+  const base = baseCounts(options);
+  for (const name of TILE_NAMES) {
+    // The start tile's D is on the board (or, with the River, back in the box).
+    const n = (base.get(name) ?? 0) - (name === 'D' && !options.river ? 1 : 0);
+    for (let i = 0; i < n; i++) land.push(name);
+    for (let i = 0; i < (base.get(`${name}g`) ?? 0); i++) land.push(`${name}g`);
+  }
+  if (options.innsCathedrals) for (const def of INNS_TILES) for (let i = 0; i < typeCount(def, options.abbot); i++) land.push(def.name);
+  const river: string[] = [];
+  if (options.river) for (const def of RIVER_TILES) if (def.name !== 'RA' && def.name !== 'RB') for (let i = 0; i < typeCount(def, options.abbot); i++) river.push(def.name);
+  return { river, land };
+}
+
+function shuffle(xs: string[], rng: Rng): void {
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = rng.below(i + 1);
+    const t = xs[i];
+    xs[i] = xs[j];
+    xs[j] = t;
+  }
+}
+
+/** The draw order by tile name: river section, the lake RB, then the land section. With a seed,
+ * one `Rng(seed)` shuffles the river section, then (continuing) the land section, by Fisher–Yates
+ * from the last slot down; without the River this is exactly the base game's `shuffledBag`. */
+export function expansionBag(options: ExpansionOptions, seed?: string): string[] {
+  const { river, land } = bagSections(options);
+  if (seed !== undefined) {
+    const rng = new Rng(seed);
+    shuffle(river, rng);
+    shuffle(land, rng);
+  }
+  return options.river ? [...river, 'RB', ...land] : land;
 }

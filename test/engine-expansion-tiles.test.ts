@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { BASE_GARDENS, INNS_SOURCE, INNS_TILES, KIND_GARDEN, RIVER_SOURCE, RIVER_TILES, baseCounts } from '../bot-engine/expansion-tiles.ts';
+import { BASE_GARDENS, INNS_SOURCE, INNS_TILES, KIND_GARDEN, RIVER_SOURCE, RIVER_TILES, baseCounts, expansionBag } from '../bot-engine/expansion-tiles.ts';
+import { canonicalBag, shuffledBag } from '../bot-engine/rules.ts';
 import { type RiverTurn, riverTurn, riverTurnAllowed } from '../bot-engine/river.ts';
 import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, TILE_NAMES } from '../bot-engine/tiles.ts';
 
@@ -198,3 +199,48 @@ function popcount(n: number): number {
   for (let m = n; m; m &= m - 1) c++;
   return c;
 }
+
+const OPTION_SETS = [0, 1, 2, 3, 4, 5, 6, 7].map((m) => ({ river: !!(m & 1), innsCathedrals: !!(m & 2), abbot: !!(m & 4) }));
+
+test("the bag with no expansion is the base game's, for every seed", () => {
+  const none = OPTION_SETS[0];
+  for (let i = 0; i < 300; i++) {
+    const seed = `seed-${i}`;
+    assert.deepEqual(
+      expansionBag(none, seed),
+      shuffledBag(seed).map((t) => TILE_NAMES[t]),
+    );
+  }
+  assert.deepEqual(
+    expansionBag(none),
+    canonicalBag().map((t) => TILE_NAMES[t]),
+  );
+});
+
+test("bag sizes and sections as RULES.md's combination table says", () => {
+  // Tiles to draw: none 71; River 82 (10 river, RB, 71 base); I&C 89; Abbot 71; River + I&C 100; all three 100.
+  const expected: Record<string, number> = { '': 71, r: 82, i: 89, a: 71, ri: 100, ra: 82, ia: 89, ria: 100 };
+  for (const o of OPTION_SETS) {
+    const key = `${o.river ? 'r' : ''}${o.innsCathedrals ? 'i' : ''}${o.abbot ? 'a' : ''}`;
+    for (const seed of [undefined, 'x', 'y']) {
+      const bag = expansionBag(o, seed);
+      assert.equal(bag.length, expected[key], key);
+      const riverPart = o.river ? 10 : 0;
+      assert.ok(
+        bag.slice(0, riverPart).every((n) => /^R[C-J]g?$/.test(n)),
+        `${key}: river tiles first`,
+      );
+      if (o.river) assert.equal(bag[riverPart], 'RB', `${key}: the lake after the river`);
+      const land = bag.slice(o.river ? 11 : 0);
+      assert.ok(
+        land.every((n) => !n.startsWith('R') || /^Rg?$/.test(n)),
+        `${key}: no river tile among the land tiles`,
+      );
+      assert.equal(land.filter((n) => n.endsWith('g')).length, o.abbot ? 8 + (o.innsCathedrals ? 2 : 0) : 0, `${key}: garden tiles`);
+      if (o.abbot && o.river) assert.ok(bag.slice(0, 10).includes('RJg'));
+      assert.equal(land.filter((n) => n === 'D').length, 3, `${key}: three D besides the start tile or the spring`);
+    }
+  }
+  assert.notDeepEqual(expansionBag(OPTION_SETS[7], 'x'), expansionBag(OPTION_SETS[7], 'y'));
+  assert.deepEqual(expansionBag(OPTION_SETS[7], 'x'), expansionBag(OPTION_SETS[7], 'x'));
+});
