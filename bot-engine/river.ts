@@ -22,3 +22,35 @@ export function riverTurnAllowed(previous: readonly RiverTurn[], turn: RiverTurn
   const n = turns.length;
   return !(n >= 2 && turns[n - 1] === turn && turns[n - 2] === turn); // R2
 }
+
+/** A river tile's placement at the river's open end: its rotation (quarter turns clockwise), the
+ * board edge the river leaves by (-1 for the lake, where it ends) and the turn it makes. */
+export interface RiverPlacement {
+  rotation: number;
+  out: number;
+  turn: RiverTurn;
+}
+
+/** The rotations of a river tile (its river runs at rotation 0, as `expansion-tiles.ts` compiles
+ * them) that put a river edge on `inSide`, the board edge facing the open end, and whose turn R1
+ * and R2 allow after `previous`. Symmetric duplicates (RG's two straight rotations) are kept
+ * apart here; the move list keeps the first of a duplicate pair, as for land tiles. The other
+ * edges' match is the usual constraint check, done by the caller. */
+export function riverPlacements(river: readonly (readonly number[])[], inSide: number, previous: readonly RiverTurn[]): RiverPlacement[] {
+  const out: RiverPlacement[] = [];
+  for (let k = 0; k < 4; k++) {
+    for (const run of river) {
+      const sides = run.map((e) => (e + k) % 4);
+      const at = sides.indexOf(inSide);
+      if (at < 0) continue;
+      if (sides.length === 1) {
+        out.push({ rotation: k, out: -1, turn: 0 });
+        continue;
+      }
+      const leave = sides[1 - at];
+      const turn = riverTurn(inSide, leave);
+      if (riverTurnAllowed(previous, turn)) out.push({ rotation: k, out: leave, turn });
+    }
+  }
+  return out;
+}

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BASE_GARDENS, INNS_SOURCE, INNS_TILES, KIND_GARDEN, RIVER_SOURCE, RIVER_TILES, baseCounts, expansionBag } from '../bot-engine/expansion-tiles.ts';
 import { canonicalBag, shuffledBag } from '../bot-engine/rules.ts';
-import { type RiverTurn, riverTurn, riverTurnAllowed } from '../bot-engine/river.ts';
+import { type RiverTurn, riverPlacements, riverTurn, riverTurnAllowed } from '../bot-engine/river.ts';
 import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, TILE_NAMES } from '../bot-engine/tiles.ts';
 
 const doc = readFileSync(fileURLToPath(new URL('../docs/RULES.md', import.meta.url)), 'utf8').split('\n');
@@ -243,4 +243,46 @@ test("bag sizes and sections as RULES.md's combination table says", () => {
   }
   assert.notDeepEqual(expansionBag(OPTION_SETS[7], 'x'), expansionBag(OPTION_SETS[7], 'y'));
   assert.deepEqual(expansionBag(OPTION_SETS[7], 'x'), expansionBag(OPTION_SETS[7], 'x'));
+});
+
+test('river placements equal brute force: every river tile × incoming side × rotation × recent turns', () => {
+  // Brute force by geometry: rotate the edge letters, look for B on the incoming side, follow the
+  // river by the tile's letters, and judge left/right by the cross product of flow vectors.
+  const DX = [0, 1, 0, -1];
+  const DY = [-1, 0, 1, 0];
+  const histories: RiverTurn[][] = [[], [0], [1], [-1], [1, 0], [-1, 0], [1, -1], [-1, 1], [1, 0, 1], [-1, 0, -1], [1, -1, 0], [-1, 0, 1, 0]];
+  let checked = 0;
+  for (const def of RIVER_TILES) {
+    if (def.name === 'RA') continue; // the spring is laid at the start, never placed
+    for (let inSide = 0; inSide < 4; inSide++) {
+      for (const previous of histories) {
+        const expected: string[] = [];
+        for (let k = 0; k < 4; k++) {
+          const letters = [0, 1, 2, 3].map((e) => def.edges[(e - k + 4) % 4]); // board edge e shows local edge e - k
+          if (letters[inSide] !== 4) continue;
+          const others = [0, 1, 2, 3].filter((e) => e !== inSide && letters[e] === 4);
+          if (others.length === 0) {
+            expected.push(`${k}:-1`);
+            continue;
+          }
+          assert.equal(others.length, 1, `${def.name}: one river through the tile`);
+          const leave = others[0];
+          // Flow in: from the incoming side towards the centre; flow out: towards `leave`.
+          const fx = -DX[inSide];
+          const fy = -DY[inSide];
+          const cross = fx * DY[leave] - fy * DX[leave]; // y grows southwards: > 0 is a right turn
+          const turn = (cross === 0 ? 0 : cross > 0 ? 1 : -1) as RiverTurn;
+          let ok = true;
+          if (turn !== 0 && previous.length > 0 && previous[previous.length - 1] === turn) ok = false;
+          const turns = previous.filter((t) => t !== 0);
+          if (turn !== 0 && turns.length >= 2 && turns.at(-1) === turn && turns.at(-2) === turn) ok = false;
+          if (ok) expected.push(`${k}:${leave}`);
+        }
+        const got = riverPlacements(def.river, inSide, previous).map((p) => `${p.rotation}:${p.out}`);
+        assert.deepEqual(got.sort(), expected.sort(), `${def.name} in ${inSide} after ${previous.join(',')}`);
+        checked++;
+      }
+    }
+  }
+  assert.equal(checked, 10 * 4 * histories.length);
 });
