@@ -299,3 +299,34 @@ export function expansionBag(options: ExpansionOptions, seed?: string): string[]
   }
   return options.river ? [...river, 'RB', ...land] : land;
 }
+
+/** Follower spot names of an expansion tile's segments at rotation `k` (RULES.md, "Notation added
+ * for the expansions"): `names[i]` is segment i's canonical name (for a field: its first corner in
+ * the order NE, SE, SW, NW that holds only this field, else its first half-edge N-w … W-n, else
+ * `centre`), `lookup` every valid name → segment. The river has no spot. */
+export function expansionSpots(def: ExpansionTileDef, k: number): { names: string[]; lookup: Map<string, number> } {
+  const names: string[] = [];
+  const lookup = new Map<string, number>();
+  // The fields in each board corner, from the board half-edges each field covers.
+  const fieldsInCorner: Set<number>[] = [new Set(), new Set(), new Set(), new Set()];
+  def.segments.forEach((s, i) => {
+    if (s.kind === KIND_FIELD) for (const h of s.sides) fieldsInCorner[HALF_CORNER[(h + 2 * k) % 8]].add(i);
+  });
+  def.segments.forEach((s, i) => {
+    const all: string[] = [];
+    if (s.kind === KIND_MONASTERY) all.push('monastery');
+    else if (s.kind === KIND_GARDEN) all.push('garden');
+    else if (s.kind === KIND_CITY || s.kind === KIND_ROAD) {
+      const prefix = s.kind === KIND_CITY ? 'city' : 'road';
+      for (const e of s.sides.map((x) => (x + k) % 4).sort((a, b) => a - b)) all.push(`${prefix}:${EDGES[e]}`);
+    } else {
+      const halves = s.sides.map((h) => (h + 2 * k) % 8).sort((a, b) => a - b);
+      for (let c = 0; c < 4; c++) if (fieldsInCorner[c].size === 1 && fieldsInCorner[c].has(i)) all.push(`field:${CORNERS[c]}`);
+      for (const h of halves) all.push(`field:${HALF_NAMES[h]}`);
+      if (halves.length === 0) all.push('field:centre');
+    }
+    names.push(all[0]);
+    for (const n of all) lookup.set(n, i);
+  });
+  return { names, lookup };
+}

@@ -6,10 +6,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { BASE_GARDENS, INNS_SOURCE, INNS_TILES, KIND_GARDEN, RIVER_SOURCE, RIVER_TILES, baseCounts, expansionBag } from '../bot-engine/expansion-tiles.ts';
+import { BASE_GARDENS, INNS_SOURCE, INNS_TILES, KIND_GARDEN, RIVER_SOURCE, RIVER_TILES, baseCounts, expansionBag, expansionSpots } from '../bot-engine/expansion-tiles.ts';
 import { canonicalBag, shuffledBag } from '../bot-engine/rules.ts';
 import { type RiverTurn, riverPlacements, riverTurn, riverTurnAllowed } from '../bot-engine/river.ts';
-import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, TILE_NAMES } from '../bot-engine/tiles.ts';
+import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TILES, TILE_NAMES } from '../bot-engine/tiles.ts';
 
 const doc = readFileSync(fileURLToPath(new URL('../docs/RULES.md', import.meta.url)), 'utf8').split('\n');
 const cells = (l: string) =>
@@ -285,4 +285,50 @@ test('river placements equal brute force: every river tile × incoming side × r
     }
   }
   assert.equal(checked, 10 * 4 * histories.length);
+});
+
+test("spot names: IG's split corner by half-edge only, IC's centre, gardens; the river has none", () => {
+  const def = (name: string) => [...RIVER_TILES, ...INNS_TILES].find((d) => d.name === name)!;
+  const ig = expansionSpots(def('IG'), 0);
+  assert.equal(ig.lookup.has('field:SE'), false, 'two fields meet at SE');
+  assert.equal(ig.lookup.get('field:E-s'), ig.lookup.get('field:NE'));
+  assert.equal(ig.lookup.get('field:S-e'), ig.lookup.get('field:SW'));
+  assert.notEqual(ig.lookup.get('field:E-s'), ig.lookup.get('field:S-e'));
+  assert.deepEqual(ig.names, ['city:N', 'field:NE', 'field:SW']);
+  // Turned a quarter: the split corner is SW, the city on E.
+  const ig90 = expansionSpots(def('IG'), 1);
+  assert.equal(ig90.lookup.has('field:SW'), false);
+  assert.deepEqual(ig90.names, ['city:E', 'field:SE', 'field:NE']); // the other field reaches NE by N-e (E-n is city)
+  assert.deepEqual(expansionSpots(def('IC'), 0).names, ['city:N', 'city:E', 'city:S', 'city:W', 'field:centre']);
+  assert.deepEqual(expansionSpots(def('ICg'), 3).names.at(-1), 'garden');
+  assert.ok([...expansionSpots(def('RC'), 0).lookup.keys()].every((n) => !n.startsWith('river')));
+  assert.deepEqual(expansionSpots(def('RE'), 0).names, ['road:S', 'field:NE', 'field:SE', 'field:SW', 'monastery']);
+});
+
+test("spot names of base tiles written as expansion definitions are the base engine's, every rotation", () => {
+  // Corners → half-edges as the expansion compiler does, then every base name must resolve the same.
+  const HALF_CORNER = [3, 0, 0, 1, 1, 2, 2, 3];
+  TILES.forEach((base, t) => {
+    const def = {
+      name: base.name,
+      set: 'abbot' as const,
+      count: base.count,
+      countWithAbbot: base.count,
+      edges: base.edges,
+      river: [],
+      segments: base.segments.map((s) => ({
+        kind: s.kind,
+        sides: s.kind === KIND_FIELD ? [0, 1, 2, 3, 4, 5, 6, 7].filter((h) => base.edges[h >> 1] !== 1 && s.sides.includes(HALF_CORNER[h])) : s.sides,
+        pennant: s.pennant,
+        inn: false,
+        cathedral: false,
+        cities: s.cities,
+      })),
+    };
+    for (let k = 0; k < 4; k++) {
+      const exp = expansionSpots(def, k);
+      assert.deepEqual(exp.names, ROT_SPOT_NAMES[t * 4 + k], `${base.name} at ${k * 90}`);
+      for (const [name, seg] of ROT_SPOT_LOOKUP[t * 4 + k]) assert.equal(exp.lookup.get(name), seg, `${base.name} ${name}`);
+    }
+  });
 });
