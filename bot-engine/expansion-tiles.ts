@@ -330,3 +330,24 @@ export function expansionSpots(def: ExpansionTileDef, k: number): { names: strin
   });
   return { names, lookup };
 }
+
+/** An expansion tile at one rotation, in the shape of tiles.ts's flat tables: packed edge codes
+ * (3 bits a side, N | E<<3 | S<<6 | W<<9, so `B` = 4 fits), the segment on each board edge
+ * (city or road; -1 otherwise), the field on each board half-edge (-1 on a city edge). */
+export interface ExpansionRotation {
+  edges: number;
+  edgeSeg: Int8Array;
+  halfField: Int8Array;
+}
+
+export function expansionRotation(def: ExpansionTileDef, k: number): ExpansionRotation {
+  let edges = 0;
+  for (let e = 0; e < 4; e++) edges |= def.edges[e] << (((e + k) % 4) * 3);
+  const edgeSeg = new Int8Array(4).fill(-1);
+  const halfField = new Int8Array(8).fill(-1);
+  def.segments.forEach((s, i) => {
+    if (s.kind === KIND_CITY || s.kind === KIND_ROAD) for (const e of s.sides) edgeSeg[(e + k) % 4] = i;
+    if (s.kind === KIND_FIELD) for (const h of s.sides) halfField[(h + 2 * k) % 8] = i;
+  });
+  return { edges, edgeSeg, halfField };
+}

@@ -6,10 +6,22 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { BASE_GARDENS, INNS_SOURCE, INNS_TILES, KIND_GARDEN, RIVER_SOURCE, RIVER_TILES, baseCounts, expansionBag, expansionSpots } from '../bot-engine/expansion-tiles.ts';
+import {
+  BASE_GARDENS,
+  type ExpansionTileDef,
+  INNS_SOURCE,
+  INNS_TILES,
+  KIND_GARDEN,
+  RIVER_SOURCE,
+  RIVER_TILES,
+  baseCounts,
+  expansionBag,
+  expansionRotation,
+  expansionSpots,
+} from '../bot-engine/expansion-tiles.ts';
 import { canonicalBag, shuffledBag } from '../bot-engine/rules.ts';
 import { type RiverTurn, riverPlacements, riverTurn, riverTurnAllowed } from '../bot-engine/river.ts';
-import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TILES, TILE_NAMES } from '../bot-engine/tiles.ts';
+import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, ROT_EDGES, ROT_EDGE_SEG, ROT_HALF_FIELD, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TILES, TILE_NAMES } from '../bot-engine/tiles.ts';
 
 const doc = readFileSync(fileURLToPath(new URL('../docs/RULES.md', import.meta.url)), 'utf8').split('\n');
 const cells = (l: string) =>
@@ -306,25 +318,8 @@ test("spot names: IG's split corner by half-edge only, IC's centre, gardens; the
 });
 
 test("spot names of base tiles written as expansion definitions are the base engine's, every rotation", () => {
-  // Corners → half-edges as the expansion compiler does, then every base name must resolve the same.
-  const HALF_CORNER = [3, 0, 0, 1, 1, 2, 2, 3];
   TILES.forEach((base, t) => {
-    const def = {
-      name: base.name,
-      set: 'abbot' as const,
-      count: base.count,
-      countWithAbbot: base.count,
-      edges: base.edges,
-      river: [],
-      segments: base.segments.map((s) => ({
-        kind: s.kind,
-        sides: s.kind === KIND_FIELD ? [0, 1, 2, 3, 4, 5, 6, 7].filter((h) => base.edges[h >> 1] !== 1 && s.sides.includes(HALF_CORNER[h])) : s.sides,
-        pennant: s.pennant,
-        inn: false,
-        cathedral: false,
-        cities: s.cities,
-      })),
-    };
+    const def = baseAsExpansion(t);
     for (let k = 0; k < 4; k++) {
       const exp = expansionSpots(def, k);
       assert.deepEqual(exp.names, ROT_SPOT_NAMES[t * 4 + k], `${base.name} at ${k * 90}`);
@@ -332,3 +327,52 @@ test("spot names of base tiles written as expansion definitions are the base eng
     }
   });
 });
+
+test("rotated tables: the base tiles written as expansion definitions give tiles.ts's tables; every expansion tile is consistent", () => {
+  TILES.forEach((base, t) => {
+    const def = baseAsExpansion(t);
+    for (let k = 0; k < 4; k++) {
+      const r = expansionRotation(def, k);
+      const tr = t * 4 + k;
+      let packed2 = 0;
+      for (let e = 0; e < 4; e++) packed2 |= ((r.edges >> (e * 3)) & 7) << (e * 2);
+      assert.equal(packed2, ROT_EDGES[tr], `${base.name} edges at ${k * 90}`);
+      assert.deepEqual([...r.edgeSeg], [...ROT_EDGE_SEG.subarray(tr * 4, tr * 4 + 4)], `${base.name} edge segments`);
+      assert.deepEqual([...r.halfField], [...ROT_HALF_FIELD.subarray(tr * 8, tr * 8 + 8)], `${base.name} half fields`);
+    }
+  });
+  for (const def of [...RIVER_TILES, ...INNS_TILES]) {
+    for (let k = 0; k < 4; k++) {
+      const r = expansionRotation(def, k);
+      for (let e = 0; e < 4; e++) {
+        const code = (r.edges >> (e * 3)) & 7;
+        // City and road edges carry their segment; field and river edges carry none, and their two
+        // halves carry fields; city edges' halves carry none.
+        assert.equal(r.edgeSeg[e] >= 0, code === 1 || code === 2, `${def.name} edge ${e} at ${k * 90}`);
+        for (const h of [2 * e, 2 * e + 1]) assert.equal(r.halfField[h] >= 0, code !== 1, `${def.name} half ${h} at ${k * 90}`);
+      }
+    }
+  }
+});
+
+/** A base tile written as an expansion definition: corners → half-edges as the expansion compiler does. */
+function baseAsExpansion(t: number): ExpansionTileDef {
+  const HALF_CORNER = [3, 0, 0, 1, 1, 2, 2, 3];
+  const base = TILES[t];
+  return {
+    name: base.name,
+    set: 'abbot',
+    count: base.count,
+    countWithAbbot: base.count,
+    edges: base.edges,
+    river: [],
+    segments: base.segments.map((s) => ({
+      kind: s.kind,
+      sides: s.kind === KIND_FIELD ? [0, 1, 2, 3, 4, 5, 6, 7].filter((h) => base.edges[h >> 1] !== 1 && s.sides.includes(HALF_CORNER[h])) : s.sides,
+      pennant: s.pennant,
+      inn: false,
+      cathedral: false,
+      cities: s.cities,
+    })),
+  };
+}
