@@ -3,7 +3,7 @@
 // follower counts two) through one packed word, so the expansions add rows, not branches in
 // rules.ts. Pure and allocation-free; not yet called by rules.ts (docs/ENGINE.md, "Expansions").
 
-import { KIND_CITY, KIND_MONASTERY, KIND_ROAD } from './tiles.ts';
+import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD } from './tiles.ts';
 import { KIND_GARDEN } from './expansion-tiles.ts';
 
 /** Modifier bits a feature root gathers from its segments (OR-ed on joins, as pennants add). */
@@ -75,4 +75,19 @@ export function majorityOf(word: number): number {
     } else if (c === best && c > 0) mask |= 1 << p;
   }
   return mask;
+}
+
+/** Whether a figure may stand on a segment of this kind (the feature holding no figure yet, as
+ * ever): followers, large or not, on cities, roads, fields and monasteries, never on a garden;
+ * the abbot only on a monastery or a garden (RULES.md, "The abbot"). */
+export function figureMayStand(figure: number, kind: number): boolean {
+  if (figure === FIGURE_ABBOT) return kind === KIND_MONASTERY || kind === KIND_GARDEN;
+  return kind === KIND_CITY || kind === KIND_ROAD || kind === KIND_FIELD || kind === KIND_MONASTERY;
+}
+
+/** What taking the abbot back scores, its monastery or garden missing `missing` neighbours once
+ * the turn's tile is placed; -1 when it may not be taken back (complete: it scores 9 in the
+ * scoring step instead). */
+export function abbotReturnPoints(missing: number): number {
+  return missing > 0 ? cloisterPoints(missing) : -1;
 }

@@ -3,7 +3,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KIND_GARDEN } from '../bot-engine/expansion-tiles.ts';
-import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_LARGE, MOD_CATHEDRAL, MOD_INN, cloisterPoints, featurePoints, majorityOf, strengthOf, strengthWord } from '../bot-engine/feature-modifiers.ts';
+import {
+  FIGURE_ABBOT,
+  FIGURE_FOLLOWER,
+  FIGURE_LARGE,
+  MOD_CATHEDRAL,
+  MOD_INN,
+  abbotReturnPoints,
+  cloisterPoints,
+  figureMayStand,
+  featurePoints,
+  majorityOf,
+  strengthOf,
+  strengthWord,
+} from '../bot-engine/feature-modifiers.ts';
 import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD } from '../bot-engine/tiles.ts';
 
 test("no modifier: the base game's points (roads 1 a tile; cities 2 a tile and pennant complete, 1 and 1 at the end; tinyCity)", () => {
@@ -80,4 +93,23 @@ test('six players, each with 7 followers and the large one on one feature (joine
   assert.equal(strengthOf(w, 5), 10);
   assert.equal(strengthOf(w, 4), 8);
   assert.equal(majorityOf(w), 1 << 5);
+});
+
+test('the abbot: only on a monastery or garden; followers never on a garden; taken back only while unfinished', () => {
+  for (const figure of [FIGURE_FOLLOWER, FIGURE_LARGE]) {
+    assert.deepEqual(
+      [KIND_CITY, KIND_ROAD, KIND_FIELD, KIND_MONASTERY, KIND_GARDEN].map((k) => figureMayStand(figure, k)),
+      [true, true, true, true, false],
+    );
+  }
+  assert.deepEqual(
+    [KIND_CITY, KIND_ROAD, KIND_FIELD, KIND_MONASTERY, KIND_GARDEN].map((k) => figureMayStand(FIGURE_ABBOT, k)),
+    [false, false, false, true, true],
+  );
+  // A garden with 6 of 8 neighbours, the tile just placed among them: 1 + 6 = 7.
+  assert.equal(abbotReturnPoints(2), 7);
+  // The placed tile completes it: no taking back (it scores 9 in the scoring step).
+  assert.equal(abbotReturnPoints(0), -1);
+  // Alone in a field: 1 + 0 = 1.
+  assert.equal(abbotReturnPoints(8), 1);
 });
