@@ -30,7 +30,23 @@ export interface MoveOutcome {
   finished: boolean;
 }
 
+/** Rule keys the engine plays today. */
+const RULE_KEYS: readonly string[] = ['tinyCity', 'farmers'];
+/** The expansion options of docs/RULES.md: their tiles are compiled (expansion-tiles.ts) but the
+ * engine does not play them yet, so a game or record that turns one on is refused; `false` is
+ * accepted and dropped, so the base game's records stay as they are. */
+const EXPANSION_KEYS: readonly string[] = ['river', 'innsCathedrals', 'abbot'];
+
 export function normalizeRules(rules: Partial<Rules> | undefined): Rules {
+  for (const [key, value] of Object.entries(rules ?? {})) {
+    if (RULE_KEYS.includes(key)) continue;
+    if (EXPANSION_KEYS.includes(key)) {
+      if (value === false) continue;
+      if (value === true) throw new Error(`rules.${key}: this engine does not play that expansion yet`);
+      throw new Error(`rules.${key} must be true or false`);
+    }
+    throw new Error(`unknown rule "${key}" (known: ${[...RULE_KEYS, ...EXPANSION_KEYS].join(', ')})`);
+  }
   const r = { ...DEFAULT_RULES, ...(rules ?? {}) };
   if (typeof r.tinyCity !== 'boolean') throw new Error('rules.tinyCity must be true or false');
   if (r.farmers !== '1st' && r.farmers !== '2nd' && r.farmers !== '3rd') throw new Error('rules.farmers must be "1st", "2nd" or "3rd"');
