@@ -56,13 +56,17 @@ const processAgeMs = (pid: number): number => {
   return (Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) - startedS) * 1000;
 };
 
-const botMovesServed = async (url: string): Promise<number> => {
+/** Bot moves served so far by source (search, degraded, retry, fallback: the main thread's own). */
+const botMovesServed = async (url: string): Promise<Record<string, number>> => {
   const text = await (await fetch(`${url}/metrics`)).text();
-  return text
-    .split('\n')
-    .filter((l) => l.startsWith('tessera_bot_moves_total'))
-    .reduce((n, l) => n + Number(l.split(' ').at(-1)), 0);
+  const bySource: Record<string, number> = {};
+  for (const l of text.split('\n').filter((l) => l.startsWith('tessera_bot_moves_total'))) {
+    const source = /source="([^"]+)"/.exec(l)?.[1] ?? 'all';
+    bySource[source] = (bySource[source] ?? 0) + Number(l.split(' ').at(-1));
+  }
+  return bySource;
 };
+const total = (n: Record<string, number>) => Object.values(n).reduce((a, b) => a + b, 0);
 
 interface Edge {
   atMs: number;
@@ -70,7 +74,7 @@ interface Edge {
   cpuS: number;
   person: number;
   botSeen: number;
-  botServed: Promise<number>;
+  botServed: Promise<Record<string, number>>;
 }
 
 progress(`main thread: ${people} people vs hard bots against ${root}, window ${fromMs / 1000}–${toMs / 1000} s`);
@@ -107,7 +111,8 @@ if (edges.length < 2) throw new Error('the run ended before the measured window 
 const [a, b] = edges;
 const seconds = (b.atMs - a.atMs) / 1000;
 const personMoves = b.person - a.person;
-const botMoves = (await b.botServed) - (await a.botServed);
+const [servedA, servedB] = [await a.botServed, await b.botServed];
+const botMoves = total(servedB) - total(servedA);
 const moves = personMoves + botMoves;
 
 // --trace-gc prints every isolate's collections as "[pid:isolate] <ms since start> ms: <kind> ...";
@@ -131,6 +136,8 @@ const result = {
   movesPerS: round(moves / seconds, 1),
   personMoves,
   botMoves,
+  /** The window's bot moves by source: `fallback` ones were chosen on the main thread (greedy). */
+  botMovesBySource: Object.fromEntries(Object.keys(servedB).map((k) => [k, servedB[k] - (servedA[k] ?? 0)])),
   botMovesSeenByPeople: b.botSeen - a.botSeen,
   mainThreadCpuS: round(b.cpuS - a.cpuS, 2),
   mainThreadCores: round((b.cpuS - a.cpuS) / seconds, 3),
