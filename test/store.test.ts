@@ -2,7 +2,7 @@
 // SQLite's durability across a SIGKILL.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -518,4 +518,22 @@ test('sqlite store: inline checkpoints (the measurement baseline) leave SQLiteâ€
 test('sqlite store: a checkpoint thread that cannot run hands checkpoints back (its fallback is called with why)', async () => {
   const reason = await new Promise<string>((resolve) => new WalCheckpointer(join(tempDb(), 'no-such-dir', 'games.db'), resolve));
   assert.match(reason, /unable to open/);
+});
+
+test('sqlite store: a checkpoint that fails is reported with why, and asked for again after as many commits', async () => {
+  const path = tempDb();
+  writeFileSync(path, 'not a database, but long enough to be read as one '.repeat(20));
+  const reasons: string[] = [];
+  const checkpointer = new WalCheckpointer(
+    path,
+    () => assert.fail('the thread runs'),
+    (reason) => reasons.push(reason),
+  );
+  for (let round = 1; round <= 2; round++) {
+    for (let i = 0; i < COMMITS_PER_CHECKPOINT; i++) checkpointer.committed();
+    for (const deadline = Date.now() + 10_000; reasons.length < round && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
+  }
+  await checkpointer.close();
+  assert.equal(reasons.length, 2);
+  assert.match(reasons[0]!, /not a database/);
 });

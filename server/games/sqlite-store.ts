@@ -8,6 +8,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { Logger } from 'pino';
 import type { RecordMove } from '../../bot-engine/record.ts';
 import {
   createdAtMs,
@@ -38,6 +39,8 @@ export interface SqliteStoreOptions {
   /** Who copies the WAL back into the file: a thread of the store's own (the default), or SQLite
    * inside the commit that fills it ('inline', as before: kept to measure the difference). */
   walCheckpoints?: 'thread' | 'inline';
+  /** Where a failing checkpoint thread is reported. */
+  log?: Pick<Logger, 'warn'>;
 }
 
 const SCHEMA = `
@@ -103,9 +106,15 @@ export class SqliteStore implements GameStore, StoreMaintenance {
     }
     if (options.path !== ':memory:' && options.walCheckpoints !== 'inline') {
       this.db.exec('PRAGMA wal_autocheckpoint = 0');
-      this.checkpointer = new WalCheckpointer(options.path, () => {
-        if (this.db.isOpen) this.db.exec('PRAGMA wal_autocheckpoint = 1000');
-      });
+      const log = options.log;
+      this.checkpointer = new WalCheckpointer(
+        options.path,
+        (reason) => {
+          log?.warn({ err: reason }, 'the WAL checkpoint thread cannot run: SQLite checkpoints inside commits instead');
+          if (this.db.isOpen) this.db.exec('PRAGMA wal_autocheckpoint = 1000');
+        },
+        (reason) => log?.warn({ err: reason }, 'a WAL checkpoint failed: tried again after more commits'),
+      );
     }
     const db = this.db;
     this.statements = {

@@ -40,17 +40,19 @@ export class WalCheckpointer {
   /** Checkpoints that copied something into the database file (what a test or a bench watches). */
   checkpoints = 0;
 
-  /** `fallBack` runs if the worker cannot run (the store then checkpoints as SQLite does). */
-  constructor(path: string, fallBack: (reason: string) => void) {
+  /** `fallBack` runs if the worker cannot run (the store then checkpoints as SQLite does);
+   * `failed` for each checkpoint that failed (the next is asked for after as many commits). */
+  constructor(path: string, fallBack: (reason: string) => void, failed: (reason: string) => void = () => {}) {
     this.worker = new Worker(WORKER, { eval: true, workerData: { path } });
-    this.worker.on('message', (m: { checkpointed?: number }) => {
+    this.worker.on('message', (m: { checkpointed?: number; failed?: string }) => {
       if (typeof m.checkpointed === 'number' && m.checkpointed > 0) this.checkpoints++;
+      if (m.failed !== undefined) failed(m.failed);
     });
     // An error is followed by an exit: the store hears of it once.
-    let failed = false;
+    let fellBack = false;
     const fail = (reason: string) => {
-      if (!failed) fallBack(reason);
-      failed = true;
+      if (!fellBack) fallBack(reason);
+      fellBack = true;
     };
     this.worker.on('error', (e) => fail(e.message));
     this.worker.on('exit', (code) => {
