@@ -9,6 +9,7 @@ import type { GameRecord } from '../../bot-engine/record.ts';
 import { fnv1a, mixSeed } from '../../bot-engine/rng.ts';
 import { CodedError } from '../errors.ts';
 import type { GameStore } from '../games/store.ts';
+import { getAnalysis, saveAnalysis } from '../games/store-operations.ts';
 import type { BotPool } from '../pool/pool.ts';
 import type { AnalysisAnswer, AnalysisProgress } from '../wire/analysis.ts';
 import { fromStored, type StoredAnalysis, type StoredPosition, toWire } from './stored.ts';
@@ -68,7 +69,7 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
   async status(gameId: string): Promise<AnalysisAnswer | undefined> {
     const pending = this.pending(gameId);
     if (pending) return pending;
-    const stored = await this.options.store.getDocument(gameId, 'analysis');
+    const stored = await getAnalysis(this.options.store, gameId);
     return stored && fromStored(gameId, stored);
   }
 
@@ -165,7 +166,7 @@ export class AnalysisService extends EventEmitter<{ update: [answer: AnalysisAns
       positions: job.results as StoredPosition[],
     };
     try {
-      await this.options.store.putDocument(job.gameId, 'analysis', stored);
+      await saveAnalysis(this.options.store, job.gameId, stored);
     } catch (e) {
       // Not kept: asking again analyses the game again (same result).
       this.options.log.warn({ gameId: job.gameId, err: (e as Error).message }, 'game analysis finished but could not be stored');

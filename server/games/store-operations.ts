@@ -78,11 +78,11 @@ export function recordHint(store: GameStore, id: string, seat: number): Promise<
 }
 
 /** Stores (or replaces) a finished game's analysis (server/analysis/stored.ts is its form). */
-export function saveAnalysis(store: GameStore, id: string, analysis: GameDocument): Promise<void> {
+export function saveAnalysis(store: Pick<GameStore, 'putDocument'>, id: string, analysis: GameDocument): Promise<void> {
   return store.putDocument(id, 'analysis', analysis);
 }
 
-export function getAnalysis(store: GameStore, id: string): Promise<GameDocument | undefined> {
+export function getAnalysis(store: Pick<GameStore, 'getDocument'>, id: string): Promise<GameDocument | undefined> {
   return store.getDocument(id, 'analysis');
 }
 
