@@ -91,7 +91,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
   private readonly db: DatabaseSync;
   private readonly statements;
   private readonly checkpointer: WalCheckpointer | null = null;
-  private readonly patches = new Map<string, StatementSync>();
+  private readonly statementsBySql = new Map<string, StatementSync>();
 
   constructor(options: SqliteStoreOptions) {
     try {
@@ -180,11 +180,15 @@ export class SqliteStore implements GameStore, StoreMaintenance {
 
   /** One prepared UPDATE per set of metadata columns a change writes (a handful in all). */
   private patchStatement(set: (keyof MetadataPatch)[]): StatementSync {
-    const sql = `UPDATE games SET ${set.map((k) => `${METADATA_COLUMNS[k]} = ?`).join(', ')} WHERE id = ?`;
-    let statement = this.patches.get(sql);
+    return this.prepared(`UPDATE games SET ${set.map((k) => `${METADATA_COLUMNS[k]} = ?`).join(', ')} WHERE id = ?`);
+  }
+
+  /** A statement whose SQL is built per call (from a few shapes), prepared once per shape. */
+  private prepared(sql: string): StatementSync {
+    let statement = this.statementsBySql.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
-      this.patches.set(sql, statement);
+      this.statementsBySql.set(sql, statement);
     }
     return statement;
   }
@@ -204,7 +208,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
       where.push(`(${at} < ? OR (${at} = ? AND g.id < ?))`);
       params.push(key, key, id);
     }
-    const rows = this.db.prepare(`SELECT g.* FROM games g WHERE ${where.join(' AND ')} ORDER BY ${at} DESC, g.id DESC LIMIT ?`).all(...params, limit + 1) as Row[];
+    const rows = this.prepared(`SELECT g.* FROM games g WHERE ${where.join(' AND ')} ORDER BY ${at} DESC, g.id DESC LIMIT ?`).all(...params, limit + 1) as Row[];
     const shown = rows.slice(0, limit);
     const games = await parseRows(shown, (row) => this.toListed(row));
     const last = shown[shown.length - 1];
@@ -213,12 +217,12 @@ export class SqliteStore implements GameStore, StoreMaintenance {
 
   async putDocument(id: string, kind: DocumentKind, document: GameDocument): Promise<void> {
     this.transaction(() => {
-      this.db.prepare(`INSERT OR REPLACE INTO ${DOCUMENT_TABLES[kind]} (game_id, created_at, body) VALUES (?, ?, ?)`).run(id, document.createdAt, JSON.stringify(document));
+      this.prepared(`INSERT OR REPLACE INTO ${DOCUMENT_TABLES[kind]} (game_id, created_at, body) VALUES (?, ?, ?)`).run(id, document.createdAt, JSON.stringify(document));
     });
   }
 
   async getDocument(id: string, kind: DocumentKind): Promise<GameDocument | undefined> {
-    const row = this.db.prepare(`SELECT body FROM ${DOCUMENT_TABLES[kind]} WHERE game_id = ?`).get(id) as Row | undefined;
+    const row = this.prepared(`SELECT body FROM ${DOCUMENT_TABLES[kind]} WHERE game_id = ?`).get(id) as Row | undefined;
     return row && parseRow(id, () => JSON.parse(row.body as string) as GameDocument);
   }
 
