@@ -4,7 +4,7 @@
 // base game's tables, bag and speed are untouched. See docs/ENGINE.md, "Expansions: design".
 
 import { Rng } from './rng.ts';
-import { CORNERS, EDGES, KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, TILE_COUNTS, TILE_NAMES } from './tiles.ts';
+import { CORNERS, EDGES, edgeIndex, groups, HALF_CORNER, KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, TILE_COUNTS, TILE_NAMES } from './tiles.ts';
 
 /** A garden: a feature of its own inside a field, taken only by an abbot; scores like a monastery. */
 export const KIND_GARDEN = 4;
@@ -123,18 +123,6 @@ export interface ExpansionTileDef {
 }
 
 const HALF_NAMES = ['N-w', 'N-e', 'E-n', 'E-s', 'S-e', 'S-w', 'W-s', 'W-n'] as const;
-/** The corner each half-edge lies in (as in tiles.ts). */
-const HALF_CORNER = [3, 0, 0, 1, 1, 2, 2, 3];
-
-function edgeIndex(name: string): number {
-  const i = (EDGES as readonly string[]).indexOf(name);
-  if (i < 0) throw new Error(`bad edge ${name}`);
-  return i;
-}
-
-function groups(text: string): string[] {
-  return text === '-' ? [] : text.split(';').map((s) => s.trim());
-}
 
 interface Extras {
   monastery: boolean;

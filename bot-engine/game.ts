@@ -31,7 +31,7 @@ export interface MoveOutcome {
 }
 
 /** Rule keys the engine plays today. */
-const RULE_KEYS: readonly string[] = ['tinyCity', 'farmers'];
+const RULE_KEYS: readonly string[] = Object.keys(DEFAULT_RULES);
 /** The expansion options of docs/RULES.md: their tiles are compiled (expansion-tiles.ts) but the
  * engine does not play them yet, so a game or record that turns one on is refused; `false` is
  * accepted and dropped, so the base game's records stay as they are. */

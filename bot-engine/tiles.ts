@@ -80,7 +80,7 @@ export interface TileDef {
 
 const letterCode: Record<string, number> = { C: EDGE_CITY, R: EDGE_ROAD, F: EDGE_FIELD };
 
-function edgeIndex(name: string): number {
+export function edgeIndex(name: string): number {
   const i = (EDGES as readonly string[]).indexOf(name);
   if (i < 0) throw new Error(`bad edge ${name}`);
   return i;
@@ -92,7 +92,7 @@ function cornerIndex(name: string): number {
   return i;
 }
 
-function groups(text: string): string[] {
+export function groups(text: string): string[] {
   return text === '-' ? [] : text.split(';').map((s) => s.trim());
 }
 
@@ -126,7 +126,7 @@ export const TILES: readonly TileDef[] = SOURCE.map(compile);
 // ---- Tables by (type, rotation); rotation index k = degrees / 90, clockwise. ----
 // Half-edges, clockwise from the north edge's west half: 0 N-w, 1 N-e, 2 E-n, 3 E-s, 4 S-e, 5 S-w, 6 W-s, 7 W-n.
 // Each half lies in one corner: NW, NE, NE, SE, SE, SW, SW, NW.
-const HALF_CORNER = [3, 0, 0, 1, 1, 2, 2, 3];
+export const HALF_CORNER = [3, 0, 0, 1, 1, 2, 2, 3];
 
 const TR = TILE_TYPES * 4;
 /** Packed edge codes at board orientation: N | E<<2 | S<<4 | W<<6. */

@@ -2,6 +2,8 @@
 // itself (docs/PROTOCOL.md §6, "Reconnecting") is retried with backoff and jitter, shown as
 // "reconnecting" with its cause; only a game that does not exist stops the client.
 
+import { CLOSE } from '../../server/wire/close.ts';
+
 /** Answers to a `hello` that pass by themselves (a takeover, an outage, a busy server). */
 const RETRYABLE_HELLO_ERRORS: Record<string, string> = {
   game_elsewhere: 'the game is moving to another server',
@@ -16,22 +18,22 @@ export function helloRetry(code: string): string | null {
   return Object.hasOwn(RETRYABLE_HELLO_ERRORS, code) ? RETRYABLE_HELLO_ERRORS[code] : null;
 }
 
-/** Close codes the server uses (server/wire/close.ts CLOSE), in words. */
+/** Close codes the server uses, in words. */
 const CLOSES: Record<number, string> = {
-  1001: 'the server is restarting',
-  1012: 'the game moved to another server',
-  1013: 'the connection fell behind',
-  4000: 'the link to the game’s server broke',
+  [CLOSE.shutdown]: 'the server is restarting',
+  [CLOSE.moved]: 'the game moved to another server',
+  [CLOSE.slowConsumer]: 'the connection fell behind',
+  [CLOSE.relayLost]: 'the link to the game’s server broke',
 };
 
 /** Why the client reconnects after the socket closed with `code`. Every close is retried. */
 export function closeRetry(code: number, reason = ''): string {
-  if (code === 1008) return `closed by the server: ${reason || 'policy'}`;
+  if (code === CLOSE.policy) return `closed by the server: ${reason || 'policy'}`;
   return CLOSES[code] ?? 'connection lost';
 }
 
 /** Closes after which the game is likely served again at once (moved): the first retry is quick. */
-const QUICK = new Set([1012]);
+const QUICK = new Set<number>([CLOSE.moved]);
 
 /** Milliseconds before reconnection attempt `attempt` (1, 2, …): exponential from 400 ms up to
  * 8 s, with full jitter over its upper half so that a crowd of clients does not come back at once. */

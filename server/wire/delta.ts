@@ -6,7 +6,7 @@ import type { DeltaFrame, StateFrame } from './frames.ts';
 import type { GameView } from './game.ts';
 
 /** The view a delta leads to, or null when it does not follow `view` (then ask for a `sync`). */
-export function applyDelta(view: GameView, delta: DeltaFrame): GameView | null {
+function applyDelta(view: GameView, delta: DeltaFrame): GameView | null {
   if (delta.from !== view.board.length) return null;
   return { ...delta.view, board: delta.placed.length === 0 ? view.board : view.board.concat(delta.placed) };
 }
