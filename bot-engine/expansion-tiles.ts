@@ -266,15 +266,6 @@ export function bagSections(options: ExpansionOptions): { river: string[]; land:
   return { river, land };
 }
 
-function shuffle(xs: string[], rng: Rng): void {
-  for (let i = xs.length - 1; i > 0; i--) {
-    const j = rng.below(i + 1);
-    const t = xs[i];
-    xs[i] = xs[j];
-    xs[j] = t;
-  }
-}
-
 /** The draw order by tile name: river section, the lake RB, then the land section. With a seed,
  * one `Rng(seed)` shuffles the river section, then (continuing) the land section, by Fisher–Yates
  * from the last slot down; without the River this is exactly the base game's `shuffledBag`. */
@@ -282,8 +273,8 @@ export function expansionBag(options: ExpansionOptions, seed?: string): string[]
   const { river, land } = bagSections(options);
   if (seed !== undefined) {
     const rng = new Rng(seed);
-    shuffle(river, rng);
-    shuffle(land, rng);
+    rng.shuffle(river);
+    rng.shuffle(land);
   }
   return options.river ? [...river, 'RB', ...land] : land;
 }

@@ -46,6 +46,17 @@ export class Rng {
     return Math.floor((this.nextU32() * n) / 4294967296);
   }
 
+  /** Shuffles `xs` in place: Fisher–Yates from the last slot down, one `below` per slot (the bag's
+   * order, so records replay, depends on exactly this sequence). */
+  shuffle<T>(xs: T[]): void {
+    for (let i = xs.length - 1; i > 0; i--) {
+      const j = this.below(i + 1);
+      const t = xs[i];
+      xs[i] = xs[j];
+      xs[j] = t;
+    }
+  }
+
   /** A uniform double in [0, 1). */
   unit(): number {
     return this.nextU32() / 4294967296;

@@ -80,13 +80,7 @@ export function canonicalBag(): number[] {
 /** Fisher–Yates from the last slot down, on the canonical bag, with `Rng(seed)`. */
 export function shuffledBag(seed: string): number[] {
   const bag = canonicalBag();
-  const rng = new Rng(seed);
-  for (let i = bag.length - 1; i > 0; i--) {
-    const j = rng.below(i + 1);
-    const t = bag[i];
-    bag[i] = bag[j];
-    bag[j] = t;
-  }
+  new Rng(seed).shuffle(bag);
   return bag;
 }
 
