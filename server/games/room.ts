@@ -60,9 +60,9 @@ export interface RoomDeps {
 }
 
 /** A bot move whose write failed is tried again after this long (the disk may have room again). */
-export const STORE_RETRY_MS = 2000;
+const STORE_RETRY_MS = 2000;
 /** A bot turn that failed otherwise is tried again after STORE_RETRY_MS, doubling up to this. */
-export const BOT_RETRY_MAX_MS = 60_000;
+const BOT_RETRY_MAX_MS = 60_000;
 
 export class Room {
   readonly id: string;

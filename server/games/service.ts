@@ -56,9 +56,6 @@ export class OverloadError extends CodedError {
   }
 }
 
-/** When a game no one plays any more ends (docs/OPERATIONS.md): an open seat nobody took, a
- * started game with no person connected, a started game with no move. */
-
 export interface ServiceOptions {
   store: GameStore;
   bots: BotMover;
