@@ -1,7 +1,7 @@
 // The engine's public face: games, moves in RULES.md notation, validation with clear errors.
 // `playMove` applies a move in place (a bot copies states into preallocated ones instead).
 
-import { MAX_SEGMENTS, ROT_EDGES, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TILE_NAMES, fits, rotationIndex } from './tiles.ts';
+import { MAX_SEGMENTS, ROT_EDGES, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TYPE_NAMES, fits, rotationIndex } from './tiles.ts';
 import { GameState, H_BY_KIND, H_FOLLOWERS, H_FRONTIER, cellOf } from './state.ts';
 import { DEFAULT_RULES, type Rules, type ScoreEvent, bagEmpty, discardUnplaceable, finalScoring, freeSpots, initState, listPlacements, place, shuffledBag } from './rules.ts';
 
@@ -61,7 +61,7 @@ export function newGame(options: NewGameOptions): GameState {
 }
 
 export function tileName(type: number): string {
-  return TILE_NAMES[type];
+  return TYPE_NAMES[type];
 }
 
 const scratch = new Int32Array(4 * 160);
@@ -98,7 +98,7 @@ export interface ResolvedMove {
 export function resolveMove(s: GameState, move: Move): ResolvedMove | { error: string } {
   if (s.finished || bagEmpty(s)) return { error: 'the game is over' };
   const type = s.currentTile;
-  const tile = TILE_NAMES[type];
+  const tile = TYPE_NAMES[type];
   if (!move || typeof move !== 'object') return { error: 'a move is an object {x, y, rotation, meeple}' };
   const { x, y, rotation, meeple } = move;
   if (!Number.isInteger(x) || !Number.isInteger(y)) return { error: 'x and y must be integers' };
@@ -182,7 +182,7 @@ export interface BoardTile {
 /** The tiles on the board in the order they were placed, from the `from`-th on. */
 export function boardTiles(s: GameState, from = 0): BoardTile[] {
   const out: BoardTile[] = [];
-  for (let p = from; p < s.placed; p++) out.push({ tile: TILE_NAMES[s.ptype[p]], x: s.px[p], y: s.py[p], rotation: s.prot[p] * 90 });
+  for (let p = from; p < s.placed; p++) out.push({ tile: TYPE_NAMES[s.ptype[p]], x: s.px[p], y: s.py[p], rotation: s.prot[p] * 90 });
   return out;
 }
 

@@ -1,7 +1,7 @@
 // Game records (`tessera-game/1`): a game is its setup plus its ordered moves, and replaying
 // a record rebuilds the exact state anywhere.
 
-import { ROT_SPOT_NAMES, TILE_NAMES, tileIndex } from './tiles.ts';
+import { ROT_SPOT_NAMES, TYPE_NAMES, tileIndex } from './tiles.ts';
 import { GameState, H_LOG, MAX_PLAYERS } from './state.ts';
 import { type Rules, type ScoreEvent, canPlaceAnywhere, bagEmpty, discard, drawType, finalScoring, initState, place, rulesOf, canonicalBag, shuffledBag } from './rules.ts';
 import { normalizeRules, resolveMove, type Move } from './game.ts';
@@ -73,13 +73,13 @@ function applyRecordMove(s: GameState, move: RecordMove, index: number, events?:
   if (bagEmpty(s) || s.finished) throw new RecordError('the bag is empty: no move can follow', index);
   const isDiscard = 'discard' in move;
   const type = tileOf(isDiscard ? move.discard : move.tile, index);
-  if (!drawType(s, type)) throw new RecordError(`no ${TILE_NAMES[type]} tile is left in the bag`, index);
+  if (!drawType(s, type)) throw new RecordError(`no ${TYPE_NAMES[type]} tile is left in the bag`, index);
   if (isDiscard) {
-    if (canPlaceAnywhere(s, type)) throw new RecordError(`tile ${TILE_NAMES[type]} fits on the board, so it may not be discarded`, index);
+    if (canPlaceAnywhere(s, type)) throw new RecordError(`tile ${TYPE_NAMES[type]} fits on the board, so it may not be discarded`, index);
     discard(s);
     return;
   }
-  if (!canPlaceAnywhere(s, type)) throw new RecordError(`tile ${TILE_NAMES[type]} fits nowhere: the record must discard it`, index);
+  if (!canPlaceAnywhere(s, type)) throw new RecordError(`tile ${TYPE_NAMES[type]} fits nowhere: the record must discard it`, index);
   const resolved = resolveMove(s, move);
   if ('error' in resolved) throw new RecordError(resolved.error, index);
   place(s, resolved.fi, resolved.r, resolved.spot, events);
@@ -139,12 +139,12 @@ export function toRecord(s: GameState, players: string[], seed?: string): GameRe
   for (let i = 0; i < s.h[H_LOG]; i++) {
     const entry = s.log[i];
     if (entry < 0) {
-      moves.push({ discard: TILE_NAMES[-entry - 1] });
+      moves.push({ discard: TYPE_NAMES[-entry - 1] });
       continue;
     }
     const tr = s.ptype[entry] * 4 + s.prot[entry];
     const spot = s.pspot[entry];
-    moves.push({ tile: TILE_NAMES[s.ptype[entry]], x: s.px[entry], y: s.py[entry], rotation: s.prot[entry] * 90, meeple: spot >= 0 ? ROT_SPOT_NAMES[tr][spot] : null });
+    moves.push({ tile: TYPE_NAMES[s.ptype[entry]], x: s.px[entry], y: s.py[entry], rotation: s.prot[entry] * 90, meeple: spot >= 0 ? ROT_SPOT_NAMES[tr][spot] : null });
   }
   return { format: RECORD_FORMAT, rules: rulesOf(s), players: [...players], ...(seed === undefined ? {} : { seed }), moves, final: s.finished };
 }
