@@ -172,7 +172,7 @@ function buildTables(): void {
     }
     buildFit(t);
   }
-  EXPANSION_TILES.forEach((def, i) => buildExpansionType(TILE_TYPES + i, def));
+  for (const [i, def] of EXPANSION_TILES.entries()) buildExpansionType(TILE_TYPES + i, def);
 }
 
 function buildFit(t: number): void {
