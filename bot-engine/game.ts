@@ -2,7 +2,7 @@
 // `playMove` applies a move in place (a bot copies states into preallocated ones instead).
 
 import { MAX_SEGMENTS, ROT_EDGES, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TYPE_NAMES, fits, rotationIndex } from './tiles.ts';
-import { GameState, H_BY_KIND, H_FOLLOWERS, H_FRONTIER, cellOf } from './state.ts';
+import { GameState, H_BY_KIND, H_FOLLOWERS, H_FRONTIER, cellOf, ownerPlayer } from './state.ts';
 import { DEFAULT_RULES, type Rules, type ScoreEvent, bagEmpty, discardUnplaceable, finalScoring, freeSpots, initState, listPlacements, place, shuffledBag } from './rules.ts';
 
 export interface Move {
@@ -154,7 +154,7 @@ export function followersOnBoard(s: GameState): Follower[] {
   for (let p = 0; p < s.placed; p++) {
     const spot = s.pspot[p];
     if (spot < 0 || s.owner[p * MAX_SEGMENTS + spot] < 0) continue;
-    out.push({ player: s.owner[p * MAX_SEGMENTS + spot], x: s.px[p], y: s.py[p], spot: ROT_SPOT_NAMES[s.ptype[p] * 4 + s.prot[p]][spot] });
+    out.push({ player: ownerPlayer(s.owner[p * MAX_SEGMENTS + spot]), x: s.px[p], y: s.py[p], spot: ROT_SPOT_NAMES[s.ptype[p] * 4 + s.prot[p]][spot] });
   }
   return out;
 }

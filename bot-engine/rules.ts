@@ -10,6 +10,7 @@ import {
   KIND_MONASTERY,
   KIND_ROAD,
   MAX_SEGMENTS,
+  MAX_TILES,
   ROT_EDGES,
   ROT_EDGE_SEG,
   ROT_HALF_FIELD,
@@ -25,6 +26,7 @@ import {
 import {
   BAG_SIZE,
   FOLLOWERS,
+  H_BAGLEN,
   FOLLOWER_BITS,
   type GameState,
   H_BAGPOS,
@@ -32,18 +34,23 @@ import {
   H_CURRENT,
   H_FARMERS,
   H_FINISHED,
+  H_ABBOTS,
   H_FOLLOWERS,
   H_FRONTIER,
+  H_LARGE,
   H_LOG,
   H_PLACED,
   H_PLAYERS,
   H_SCORE,
   H_TINY_CITY,
   MAX_PLAYERS,
+  MAX_SEATS,
   NODES,
   cellOf,
   followersOf,
   neighbour,
+  ownerFigure,
+  ownerPlayer,
 } from './state.ts';
 import { Rng } from './rng.ts';
 
@@ -65,6 +72,8 @@ export interface ScoreEvent {
 }
 
 const KIND_EVENT = ['city', 'road', 'farm', 'monastery'] as const;
+/** The supply a figure goes back to, by figure (feature-modifiers.ts: follower, large, abbot). */
+const SUPPLY_SLOT = [H_FOLLOWERS, H_LARGE, H_ABBOTS];
 const OPPOSITE_HALF = [5, 4, 7, 6, 1, 0, 3, 2];
 
 /** Canonical bag order: types A..X, each repeated by its count (the start tile taken out). */
@@ -90,6 +99,7 @@ export function initState(s: GameState, players: number, rules: Rules, bag: read
   s.bytes.fill(0);
   const h = s.h;
   h[H_PLAYERS] = players;
+  h[H_BAGLEN] = bag.length;
   h[H_TINY_CITY] = rules.tinyCity ? 1 : 0;
   h[H_FARMERS] = rules.farmers === '1st' ? 1 : rules.farmers === '2nd' ? 2 : 3;
   for (let p = 0; p < players; p++) h[H_FOLLOWERS + p] = FOLLOWERS;
@@ -268,8 +278,9 @@ export function discard(s: GameState): void {
 export function drawType(s: GameState, type: number): boolean {
   const pos = s.h[H_BAGPOS];
   let j = pos;
-  while (j < BAG_SIZE && s.bag[j] !== type) j++;
-  if (j >= BAG_SIZE) return false;
+  const end = s.h[H_BAGLEN];
+  while (j < end && s.bag[j] !== type) j++;
+  if (j >= end) return false;
   s.bag.copyWithin(pos + 1, pos, j);
   s.bag[pos] = type;
   return true;
@@ -278,7 +289,8 @@ export function drawType(s: GameState, type: number): boolean {
 /** Sorts the undrawn bag after the current tile: what a player may know of it is its contents. */
 export function hideBag(s: GameState): GameState {
   const pos = s.h[H_BAGPOS] + 1;
-  if (pos < BAG_SIZE) s.bag.subarray(pos).sort();
+  const end = s.h[H_BAGLEN];
+  if (pos < end) s.bag.subarray(pos, end).sort();
   return s;
 }
 
@@ -373,7 +385,7 @@ function addFrontier(s: GameState, cell: number, x: number, y: number): void {
 }
 
 // Scratch for distinct-tile counting; module-level so scoring never allocates.
-const tileStamp = new Int32Array(72);
+const tileStamp = new Int32Array(MAX_TILES);
 let stampValue = 0;
 
 /** Distinct tiles holding a segment of the feature rooted at `root`. */
@@ -408,8 +420,8 @@ export function majority(s: GameState, root: number): number {
   let m = s.meeples[root];
   let best = 0;
   let mask = 0;
-  for (let p = 0; m !== 0; p++, m >>= FOLLOWER_BITS) {
-    const c = m & 7;
+  for (let p = 0; m !== 0; p++, m >>>= FOLLOWER_BITS) {
+    const c = m & 15;
     if (c > best) {
       best = c;
       mask = 1 << p;
@@ -420,7 +432,7 @@ export function majority(s: GameState, root: number): number {
 
 function award(s: GameState, winners: number, points: number, kind: number, phase: ScoreEvent['phase'], tiles: number, events?: ScoreEvent[]): void {
   const players: number[] = [];
-  for (let p = 0; p < MAX_PLAYERS; p++) {
+  for (let p = 0; p < MAX_SEATS; p++) {
     if (!(winners & (1 << p))) continue;
     s.h[H_SCORE + p] += points;
     s.h[H_BY_KIND + p * 4 + kind] += points;
@@ -439,7 +451,7 @@ function scoreFeature(s: GameState, root: number, phase: ScoreEvent['phase'], ev
   do {
     const o = s.owner[n];
     if (o >= 0) {
-      s.h[H_FOLLOWERS + o]++;
+      s.h[SUPPLY_SLOT[ownerFigure(o)] + ownerPlayer(o)]++;
       s.owner[n] = -1;
     }
     n = s.next[n];
@@ -466,7 +478,7 @@ export function finalScoring(s: GameState, events?: ScoreEvent[]): void {
 
 // Scratch for farms: which city roots a farm (or a player) has already counted.
 const cityStamp = new Int32Array(NODES);
-const paidStamp = new Int32Array(NODES * MAX_PLAYERS);
+const paidStamp = new Int32Array(NODES * MAX_SEATS);
 let farmStampValue = 0;
 
 /** Calls fn for each distinct completed city root the farm rooted at `root` touches. */
@@ -508,11 +520,11 @@ function scoreFarms(s: GameState, oncePerPlayer: boolean, events?: ScoreEvent[])
       continue;
     }
     // Per winner, only cities not yet paid to that player; group winners by equal pay.
-    const unpaid = new Array<number>(MAX_PLAYERS).fill(0);
+    const unpaid = new Array<number>(MAX_SEATS).fill(0);
     forEachFarmCity(s, n, (city) => {
-      for (let p = 0; p < MAX_PLAYERS; p++) {
-        if (winners & (1 << p) && paidStamp[city * MAX_PLAYERS + p] === 0) {
-          paidStamp[city * MAX_PLAYERS + p] = 1;
+      for (let p = 0; p < MAX_SEATS; p++) {
+        if (winners & (1 << p) && paidStamp[city * MAX_SEATS + p] === 0) {
+          paidStamp[city * MAX_SEATS + p] = 1;
           unpaid[p]++;
         }
       }
@@ -521,7 +533,7 @@ function scoreFarms(s: GameState, oncePerPlayer: boolean, events?: ScoreEvent[])
     while (left !== 0) {
       const first = 31 - Math.clz32(left & -left);
       let group = 0;
-      for (let p = 0; p < MAX_PLAYERS; p++) if (left & (1 << p) && unpaid[p] === unpaid[first]) group |= 1 << p;
+      for (let p = 0; p < MAX_SEATS; p++) if (left & (1 << p) && unpaid[p] === unpaid[first]) group |= 1 << p;
       award(s, group, 3 * unpaid[first], KIND_FIELD, 'final', unpaid[first], events);
       left &= ~group;
     }
@@ -535,28 +547,28 @@ function scoreFarmsFirstEdition(s: GameState, events?: ScoreEvent[]): void {
   for (let n = 0; n < nodes; n++) {
     if (!isFarmRoot(s, n) || s.meeples[n] === 0) continue;
     forEachFarmCity(s, n, (city) => {
-      const counts = farmersAt.get(city) ?? new Array<number>(MAX_PLAYERS).fill(0);
+      const counts = farmersAt.get(city) ?? new Array<number>(MAX_SEATS).fill(0);
       farmersAt.set(city, counts);
-      for (let p = 0; p < MAX_PLAYERS; p++) counts[p] += followersOf(s, n, p);
+      for (let p = 0; p < MAX_SEATS; p++) counts[p] += followersOf(s, n, p);
     });
   }
   for (const city of [...farmersAt.keys()].sort((a, b) => a - b)) {
     const counts = farmersAt.get(city)!;
     const best = Math.max(...counts);
     let winners = 0;
-    for (let p = 0; p < MAX_PLAYERS; p++) if (counts[p] === best) winners |= 1 << p;
+    for (let p = 0; p < MAX_SEATS; p++) if (counts[p] === best) winners |= 1 << p;
     award(s, winners, 4, KIND_FIELD, 'final', 1, events);
   }
 }
 
 /** Discards every current tile that fits nowhere (the same player draws again). */
 export function discardUnplaceable(s: GameState, discarded?: number[]): void {
-  while (s.h[H_BAGPOS] < BAG_SIZE && !canPlaceAnywhere(s, s.bag[s.h[H_BAGPOS]])) {
+  while (s.h[H_BAGPOS] < s.h[H_BAGLEN] && !canPlaceAnywhere(s, s.bag[s.h[H_BAGPOS]])) {
     discarded?.push(s.bag[s.h[H_BAGPOS]]);
     discard(s);
   }
 }
 
 export function bagEmpty(s: GameState): boolean {
-  return s.h[H_BAGPOS] >= BAG_SIZE;
+  return s.h[H_BAGPOS] >= s.h[H_BAGLEN];
 }

@@ -15,7 +15,7 @@
 //   is expected back with that chance (follower economy), one on a hopeless feature is stranded.
 // Followers in the supply are worth a concave amount that shrinks as the game runs out of turns.
 
-import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, MAX_SEGMENTS, FIT, ROT_EDGE_SEG, SEG_FIELD_CITIES, TILE_TYPES } from '../tiles.ts';
+import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, MAX_SEGMENTS, FIT, ROT_EDGE_SEG, SEG_FIELD_CITIES, TYPE_COUNT } from '../tiles.ts';
 import { CELLS, type GameState, H_FARMERS, H_SCORE, H_TINY_CITY, NODES, cellOf, followersOf, neighbour } from '../state.ts';
 import { find, majority } from '../rules.ts';
 
@@ -61,9 +61,9 @@ let ctxDraws = 0;
 let ctxTypes = 0;
 let ctxPlayers = 0;
 let ctxEpoch = 0;
-const ctxRemaining = new Uint8Array(TILE_TYPES);
-const ctxTypeList = new Int32Array(TILE_TYPES);
-const ctxTypeCount = new Int32Array(TILE_TYPES);
+const ctxRemaining = new Uint8Array(TYPE_COUNT);
+const ctxTypeList = new Int32Array(TYPE_COUNT);
+const ctxTypeCount = new Int32Array(TYPE_COUNT);
 const CODES = 256;
 const fitEpoch = new Int32Array(CODES);
 const fitValue = new Int32Array(CODES);
@@ -76,14 +76,14 @@ const hitValue = new Float64Array(2 * (MAX_FIT + 1));
 function setContext(s: GameState): void {
   const players = s.players;
   let same = players === ctxPlayers && ctxEpoch > 0;
-  for (let t = 0; t < TILE_TYPES && same; t++) same = s.remaining[t] === ctxRemaining[t];
+  for (let t = 0; t < TYPE_COUNT && same; t++) same = s.remaining[t] === ctxRemaining[t];
   if (same) return;
   ctxEpoch++;
   ctxPlayers = players;
   ctxRemaining.set(s.remaining);
   ctxTypes = 0;
   ctxTiles = 0;
-  for (let t = 0; t < TILE_TYPES; t++) {
+  for (let t = 0; t < TYPE_COUNT; t++) {
     const c = s.remaining[t];
     if (c === 0) continue;
     ctxTypeList[ctxTypes] = t;

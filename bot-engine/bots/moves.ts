@@ -1,7 +1,7 @@
 // Move enumeration and one-ply scoring shared by the greedy, heuristic and search bots.
 // A move is packed into one int: ((fi << 2 | r) << 4) | (spot + 1).
 
-import { GameState, H_FOLLOWERS, MAX_PLAYERS } from '../state.ts';
+import { GameState, H_FOLLOWERS, MAX_SEATS } from '../state.ts';
 import { addFollowerToLastPlaced, bagEmpty, finalScoring, freeSpots, listPlacements, place, takeBackFollowerFromLastPlaced } from '../rules.ts';
 import { evaluate, finalValues, margin } from './evaluate.ts';
 import type { Rng } from '../rng.ts';
@@ -49,7 +49,7 @@ export function applyPacked(s: GameState, m: number): void {
   place(s, moveFi(m), moveR(m), moveSpot(m));
 }
 
-const values = new Float64Array(MAX_PLAYERS);
+const values = new Float64Array(MAX_SEATS);
 let placed: GameState | null = null;
 
 /**

@@ -16,7 +16,7 @@
 //   level, seed). `control` is polled before every rollout; on a stop, the determinizations every
 //   surviving candidate played decide (a partly played one is dropped), else the best prior.
 
-import { BAG_SIZE, GameState, H_BAGPOS, MAX_PLAYERS } from '../state.ts';
+import { GameState, H_BAGLEN, H_BAGPOS, MAX_SEATS } from '../state.ts';
 import { bagEmpty, discardUnplaceable, finalScoring } from '../rules.ts';
 import { Rng, mixSeed } from '../rng.ts';
 import { evaluate, finalValues, margin } from './evaluate.ts';
@@ -42,7 +42,7 @@ const rootMoves = new Int32Array(MAX_MOVES);
 const rootScores = new Float64Array(MAX_MOVES);
 const moves = new Int32Array(MAX_MOVES);
 const scores = new Float64Array(MAX_MOVES);
-const values = new Float64Array(MAX_PLAYERS);
+const values = new Float64Array(MAX_SEATS);
 let det: GameState | null = null;
 let order: GameState | null = null;
 let scratch: GameState | null = null;
@@ -79,7 +79,7 @@ function determinize(order: GameState, root: GameState, rng: Rng): void {
   order.copyFrom(root);
   const bag = order.bag;
   const start = root.h[H_BAGPOS] + 1;
-  for (let i = BAG_SIZE - 1; i > start; i--) {
+  for (let i = root.h[H_BAGLEN] - 1; i > start; i--) {
     const j = start + rng.below(i - start + 1);
     const t = bag[i];
     bag[i] = bag[j];
