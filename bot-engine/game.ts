@@ -1,17 +1,24 @@
 // The engine's public face: games, moves in RULES.md notation, validation with clear errors.
 // `playMove` applies a move in place (a bot copies states into preallocated ones instead).
 
-import { MAX_SEGMENTS, ROT_EDGES, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TYPE_NAMES, fits, rotationIndex } from './tiles.ts';
-import { GameState, H_BY_KIND, H_FOLLOWERS, H_FRONTIER, cellOf, ownerPlayer } from './state.ts';
-import { DEFAULT_RULES, type Rules, type ScoreEvent, bagEmpty, discardUnplaceable, finalScoring, freeSpots, initState, listPlacements, place, shuffledBag } from './rules.ts';
+import { ABBOT_SEGS, FOLLOWER_SEGS, MAX_SEGMENTS, ROT_EDGES, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TYPE_NAMES, fits, rotationIndex } from './tiles.ts';
+import { GameState, H_ABBOTS, H_BY_KIND, H_FOLLOWERS, H_FRONTIER, H_LARGE, MAX_PLACEMENTS, OPTION_ABBOT, OPTION_INNS, cellOf, ownerFigure, ownerPlayer } from './state.ts';
+import { DEFAULT_RULES, type Rules, type ScoreEvent, bagEmpty, dealtBag, discardUnplaceable, figureSpot, finalScoring, freeSpots, initState, listPlacements, place } from './rules.ts';
+import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_LARGE } from './feature-modifiers.ts';
+
+/** A figure's name in moves and records (feature-modifiers.ts's FIGURE_* order). */
+export type FigureName = 'follower' | 'large' | 'abbot';
+const FIGURE_NAMES: readonly FigureName[] = ['follower', 'large', 'abbot'];
 
 export interface Move {
   x: number;
   y: number;
   /** Degrees clockwise: 0, 90, 180 or 270. */
   rotation: number;
-  /** A follower spot such as "city:N", "road:E", "field:SW", "monastery"; null for none. */
+  /** A follower spot such as "city:N", "road:E", "field:SW", "monastery", "garden"; null for none. */
   meeple: string | null;
+  /** The figure on `meeple`: a follower when absent; `large` with Inns & Cathedrals, `abbot` with the Abbot. */
+  figure?: FigureName;
 }
 
 export interface NewGameOptions {
@@ -32,30 +39,35 @@ export interface MoveOutcome {
 
 /** Rule keys the engine plays today. */
 const RULE_KEYS: readonly string[] = Object.keys(DEFAULT_RULES);
-/** The expansion options of docs/RULES.md: their tiles are compiled (expansion-tiles.ts) but the
- * engine does not play them yet, so a game or record that turns one on is refused; `false` is
+/** The expansion options of docs/RULES.md the engine plays: `true` turns one on; `false` is
  * accepted and dropped, so the base game's records stay as they are. */
-const EXPANSION_KEYS: readonly string[] = ['river', 'innsCathedrals', 'abbot'];
+const EXPANSION_KEYS = ['river', 'innsCathedrals', 'abbot'] as const;
+/** Of those, the ones not playable yet: refused when `true`. */
+const PENDING_KEYS: readonly string[] = ['river', 'abbot'];
 
 export function normalizeRules(rules: Partial<Rules> | undefined): Rules {
+  const on: Partial<Rules> = {};
   for (const [key, value] of Object.entries(rules ?? {})) {
     if (RULE_KEYS.includes(key)) continue;
-    if (EXPANSION_KEYS.includes(key)) {
+    if ((EXPANSION_KEYS as readonly string[]).includes(key)) {
       if (value === false) continue;
-      if (value === true) throw new Error(`rules.${key}: this engine does not play that expansion yet`);
-      throw new Error(`rules.${key} must be true or false`);
+      if (value !== true) throw new Error(`rules.${key} must be true or false`);
+      if (PENDING_KEYS.includes(key)) throw new Error(`rules.${key}: this engine does not play that expansion yet`);
+      on[key as (typeof EXPANSION_KEYS)[number]] = true;
+      continue;
     }
     throw new Error(`unknown rule "${key}" (known: ${[...RULE_KEYS, ...EXPANSION_KEYS].join(', ')})`);
   }
   const r = { ...DEFAULT_RULES, ...(rules ?? {}) };
   if (typeof r.tinyCity !== 'boolean') throw new Error('rules.tinyCity must be true or false');
   if (r.farmers !== '1st' && r.farmers !== '2nd' && r.farmers !== '3rd') throw new Error('rules.farmers must be "1st", "2nd" or "3rd"');
-  return { tinyCity: r.tinyCity, farmers: r.farmers };
+  return { tinyCity: r.tinyCity, farmers: r.farmers, ...on };
 }
 
 /** A new dealt game: start tile down, bag shuffled from the seed, first tile drawn. */
 export function newGame(options: NewGameOptions): GameState {
-  const s = initState(new GameState(), options.players, normalizeRules(options.rules), shuffledBag(options.seed));
+  const rules = normalizeRules(options.rules);
+  const s = initState(new GameState(), options.players, rules, dealtBag(rules, options.seed));
   discardUnplaceable(s);
   return s;
 }
@@ -64,28 +76,58 @@ export function tileName(type: number): string {
   return TYPE_NAMES[type];
 }
 
-const scratch = new Int32Array(4 * 160);
+const scratch = new Int32Array(MAX_PLACEMENTS);
 
-/** Where the current tile may go: each (x, y, rotation) with the follower spots open there. */
-export function legalPlacements(s: GameState): { x: number; y: number; rotation: number; meeples: string[] }[] {
+/** A placement of the current tile and the spots open there to each figure in the mover's
+ * supply: `meeples` for a follower; with Inns & Cathedrals `large` for the large follower; with
+ * the Abbot `abbot` for the abbot (both lists present only with their option on). */
+export interface LegalPlacement {
+  x: number;
+  y: number;
+  rotation: number;
+  meeples: string[];
+  large?: string[];
+  abbot?: string[];
+}
+
+/** The local segments open to each figure for the current player, by figure (bit masks). */
+function openSpots(s: GameState, type: number, r: number, cell: number, out: Int32Array): void {
+  const p = s.currentPlayer;
+  const free = s.h[H_FOLLOWERS + p] + s.h[H_LARGE + p] + s.h[H_ABBOTS + p] > 0 ? freeSpots(s, type, r, cell) : 0;
+  out[FIGURE_FOLLOWER] = s.h[H_FOLLOWERS + p] > 0 ? free & FOLLOWER_SEGS[type] : 0;
+  out[FIGURE_LARGE] = s.h[H_LARGE + p] > 0 ? free & FOLLOWER_SEGS[type] : 0;
+  out[FIGURE_ABBOT] = s.h[H_ABBOTS + p] > 0 ? free & ABBOT_SEGS[type] : 0;
+}
+const open = new Int32Array(3);
+
+/** Where the current tile may go: each (x, y, rotation) with the figure spots open there. */
+export function legalPlacements(s: GameState): LegalPlacement[] {
   const type = s.currentTile;
   if (type < 0 || s.finished) return [];
   const n = listPlacements(s, type, scratch);
-  const out = [];
-  const hasFollower = s.h[H_FOLLOWERS + s.currentPlayer] > 0;
+  const out: LegalPlacement[] = [];
+  const options = s.options;
   for (let i = 0; i < n; i++) {
     const fi = scratch[i] >> 2;
     const r = scratch[i] & 3;
-    const spots = hasFollower ? freeSpots(s, type, r, s.fcell[fi]) : 0;
-    const names = ROT_SPOT_NAMES[type * 4 + r].filter((_, local) => spots & (1 << local));
-    out.push({ x: s.fx[fi], y: s.fy[fi], rotation: r * 90, meeples: names });
+    openSpots(s, type, r, s.fcell[fi], open);
+    const names = (mask: number) => ROT_SPOT_NAMES[type * 4 + r].filter((_, local) => mask & (1 << local));
+    const placement: LegalPlacement = { x: s.fx[fi], y: s.fy[fi], rotation: r * 90, meeples: names(open[FIGURE_FOLLOWER]) };
+    if (options & OPTION_INNS) placement.large = names(open[FIGURE_LARGE]);
+    if (options & OPTION_ABBOT) placement.abbot = names(open[FIGURE_ABBOT]);
+    out.push(placement);
   }
   return out;
 }
 
-/** Every legal move: each placement with no follower and with each open spot. */
+/** Every legal move: each placement with no figure and with each figure on each spot open to it. */
 export function legalMoves(s: GameState): Move[] {
-  return legalPlacements(s).flatMap(({ x, y, rotation, meeples }) => [null, ...meeples].map((meeple) => ({ x, y, rotation, meeple })));
+  return legalPlacements(s).flatMap(({ x, y, rotation, meeples, large = [], abbot = [] }) => [
+    { x, y, rotation, meeple: null },
+    ...meeples.map((meeple) => ({ x, y, rotation, meeple })),
+    ...large.map((meeple) => ({ x, y, rotation, meeple, figure: 'large' as const })),
+    ...abbot.map((meeple) => ({ x, y, rotation, meeple, figure: 'abbot' as const })),
+  ]);
 }
 
 export interface ResolvedMove {
@@ -111,13 +153,32 @@ export function resolveMove(s: GameState, move: Move): ResolvedMove | { error: s
   }
   const tr = type * 4 + r;
   if (!fits(ROT_EDGES[tr], s.cellCode[s.fcell[fi]])) return { error: `tile ${tile} at rotation ${rotation} does not match its neighbours at (${x},${y})` };
-  if (meeple === null || meeple === undefined) return { fi, r, spot: -1 };
+  const figure = figureIndex(s, move.figure);
+  if (typeof figure === 'string') return { error: figure };
+  if (meeple === null || meeple === undefined) {
+    if (move.figure !== undefined) return { error: 'figure names the figure placed on "meeple": give a spot, or neither' };
+    return { fi, r, spot: -1 };
+  }
   if (typeof meeple !== 'string') return { error: 'meeple must be a spot name or null' };
   const spot = ROT_SPOT_LOOKUP[tr].get(meeple);
   if (spot === undefined) return { error: `tile ${tile} at rotation ${rotation} has no follower spot "${meeple}"` };
-  if (s.h[H_FOLLOWERS + s.currentPlayer] <= 0) return { error: 'no follower left in the supply' };
+  if (s.h[SUPPLY[figure] + s.currentPlayer] <= 0) return { error: `no ${FIGURE_WORDS[figure]} left in the supply` };
+  if (!((figure === FIGURE_ABBOT ? ABBOT_SEGS : FOLLOWER_SEGS)[type] & (1 << spot))) {
+    return { error: figure === FIGURE_ABBOT ? `the abbot stands only on a monastery or a garden, not on "${meeple}"` : `only the abbot may stand on "${meeple}"` };
+  }
   if (!(freeSpots(s, type, r, s.fcell[fi]) & (1 << spot))) return { error: `the feature at "${meeple}" already has a follower on it` };
-  return { fi, r, spot };
+  return { fi, r, spot: figureSpot(spot, figure) };
+}
+
+const SUPPLY = [H_FOLLOWERS, H_LARGE, H_ABBOTS];
+const FIGURE_WORDS = ['follower', 'large follower', 'abbot'];
+
+/** A move's figure as feature-modifiers.ts's FIGURE_*, or what is wrong with it. */
+function figureIndex(s: GameState, figure: unknown): number | string {
+  if (figure === undefined || figure === 'follower') return FIGURE_FOLLOWER;
+  if (figure === 'large') return s.options & OPTION_INNS ? FIGURE_LARGE : 'the large follower needs rules.innsCathedrals';
+  if (figure === 'abbot') return s.options & OPTION_ABBOT ? FIGURE_ABBOT : 'the abbot needs rules.abbot';
+  return `figure must be "follower", "large" or "abbot", got ${JSON.stringify(figure)}`;
 }
 
 function isTileAt(s: GameState, x: number, y: number): boolean {
@@ -146,6 +207,8 @@ export interface Follower {
   x: number;
   y: number;
   spot: string;
+  /** Present for the expansions' figures only. */
+  figure?: 'large' | 'abbot';
 }
 
 /** Followers standing on the board, with the spot named in board orientation. */
@@ -154,7 +217,11 @@ export function followersOnBoard(s: GameState): Follower[] {
   for (let p = 0; p < s.placed; p++) {
     const spot = s.pspot[p];
     if (spot < 0 || s.owner[p * MAX_SEGMENTS + spot] < 0) continue;
-    out.push({ player: ownerPlayer(s.owner[p * MAX_SEGMENTS + spot]), x: s.px[p], y: s.py[p], spot: ROT_SPOT_NAMES[s.ptype[p] * 4 + s.prot[p]][spot] });
+    const owner = s.owner[p * MAX_SEGMENTS + spot];
+    const figure = ownerFigure(owner);
+    const follower: Follower = { player: ownerPlayer(owner), x: s.px[p], y: s.py[p], spot: ROT_SPOT_NAMES[s.ptype[p] * 4 + s.prot[p]][spot] };
+    if (figure !== FIGURE_FOLLOWER) follower.figure = FIGURE_NAMES[figure] as 'large' | 'abbot';
+    out.push(follower);
   }
   return out;
 }
@@ -190,5 +257,8 @@ export function boardTiles(s: GameState, from = 0): BoardTile[] {
 export function resolvedToMove(s: GameState, m: ResolvedMove): Move {
   const type = s.currentTile;
   const tr = type * 4 + m.r;
-  return { x: s.fx[m.fi], y: s.fy[m.fi], rotation: m.r * 90, meeple: m.spot >= 0 ? ROT_SPOT_NAMES[tr][m.spot] : null };
+  const move: Move = { x: s.fx[m.fi], y: s.fy[m.fi], rotation: m.r * 90, meeple: m.spot >= 0 ? ROT_SPOT_NAMES[tr][m.spot & 7] : null };
+  const figure = m.spot >= 0 ? m.spot >> 3 : FIGURE_FOLLOWER;
+  if (figure !== FIGURE_FOLLOWER) move.figure = FIGURE_NAMES[figure];
+  return move;
 }

@@ -2,9 +2,9 @@
 // a record rebuilds the exact state anywhere.
 
 import { ROT_SPOT_NAMES, TYPE_NAMES, tileIndex } from './tiles.ts';
-import { GameState, H_LOG, MAX_PLAYERS } from './state.ts';
-import { type Rules, type ScoreEvent, canPlaceAnywhere, bagEmpty, discard, drawType, finalScoring, initState, place, rulesOf, canonicalBag, shuffledBag } from './rules.ts';
-import { normalizeRules, resolveMove, type Move } from './game.ts';
+import { GameState, H_LOG, MAX_SEATS } from './state.ts';
+import { type Rules, type ScoreEvent, canPlaceAnywhere, bagEmpty, dealtBag, discard, drawType, finalScoring, initState, maxPlayers, place, rulesOf } from './rules.ts';
+import { type FigureName, normalizeRules, resolveMove, type Move } from './game.ts';
 
 export const RECORD_FORMAT = 'tessera-game/1';
 
@@ -51,7 +51,7 @@ function checkHeader(record: unknown): asserts record is GameRecord {
   if (!record || typeof record !== 'object' || Array.isArray(record)) throw new RecordError('a record is a JSON object');
   const r = record as Partial<GameRecord>;
   if (r.format !== RECORD_FORMAT) throw new RecordError(`format must be "${RECORD_FORMAT}"`);
-  if (!Array.isArray(r.players) || r.players.length < 1 || r.players.length > MAX_PLAYERS) throw new RecordError(`players must list 1 to ${MAX_PLAYERS} names`);
+  if (!Array.isArray(r.players) || r.players.length < 1 || r.players.length > MAX_SEATS) throw new RecordError(`players must list 1 to ${MAX_SEATS} names`);
   if (r.players.some((p) => typeof p !== 'string' || p.length === 0)) throw new RecordError('every player name must be a non-empty string');
   if (new Set(r.players).size !== r.players.length) throw new RecordError('player names must be distinct');
   if (r.seed !== undefined && typeof r.seed !== 'string') throw new RecordError('seed must be a string');
@@ -100,8 +100,9 @@ export function* replaySteps(record: unknown): Generator<ReplayStep, void, undef
   } catch (e) {
     throw new RecordError((e as Error).message);
   }
-  const bag = record.seed === undefined ? canonicalBag() : shuffledBag(record.seed);
-  const state = initState(new GameState(), record.players.length, rules, bag);
+  const seats = maxPlayers(rules);
+  if (record.players.length > seats) throw new RecordError(`players must list 1 to ${seats} names${rules.innsCathedrals ? '' : ' (6 with rules.innsCathedrals)'}`);
+  const state = initState(new GameState(), record.players.length, rules, dealtBag(rules, record.seed));
   yield { kind: 'start', state, events: [] };
   for (const [moveIndex, move] of record.moves.entries()) {
     const seat = state.currentPlayer;
@@ -144,7 +145,12 @@ export function toRecord(s: GameState, players: string[], seed?: string): GameRe
     }
     const tr = s.ptype[entry] * 4 + s.prot[entry];
     const spot = s.pspot[entry];
-    moves.push({ tile: TYPE_NAMES[s.ptype[entry]], x: s.px[entry], y: s.py[entry], rotation: s.prot[entry] * 90, meeple: spot >= 0 ? ROT_SPOT_NAMES[tr][spot] : null });
+    const move: RecordMove = { tile: TYPE_NAMES[s.ptype[entry]], x: s.px[entry], y: s.py[entry], rotation: s.prot[entry] * 90, meeple: spot >= 0 ? ROT_SPOT_NAMES[tr][spot] : null };
+    const figure = spot >= 0 ? RECORD_FIGURES[s.pfigure[entry]] : undefined;
+    if (figure) move.figure = figure;
+    moves.push(move);
   }
   return { format: RECORD_FORMAT, rules: rulesOf(s), players: [...players], ...(seed === undefined ? {} : { seed }), moves, final: s.finished };
 }
+
+const RECORD_FIGURES: readonly (FigureName | undefined)[] = [undefined, 'large', 'abbot'];

@@ -18,13 +18,14 @@ import {
   SEG_FIELD_CITIES,
   SEG_KIND,
   SEG_OPEN,
+  SEG_MODS,
   SEG_PENNANT,
   START_TYPE,
   TILE_COUNTS,
   TILE_TYPES,
+  tileIndex,
 } from './tiles.ts';
 import {
-  BAG_SIZE,
   FOLLOWERS,
   H_BAGLEN,
   FOLLOWER_BITS,
@@ -39,6 +40,7 @@ import {
   H_FRONTIER,
   H_LARGE,
   H_LOG,
+  H_OPTIONS,
   H_PLACED,
   H_PLAYERS,
   H_SCORE,
@@ -51,13 +53,22 @@ import {
   neighbour,
   ownerFigure,
   ownerPlayer,
+  OPTION_ABBOT,
+  OPTION_INNS,
+  OPTION_RIVER,
 } from './state.ts';
 import { Rng } from './rng.ts';
+import { type ExpansionOptions, expansionBag } from './expansion-tiles.ts';
+import { cloisterPoints, featurePoints as modifiedPoints, strengthWord } from './feature-modifiers.ts';
 
 export type FarmerRules = '1st' | '2nd' | '3rd';
 export interface Rules {
   tinyCity: boolean;
   farmers: FarmerRules;
+  /** The expansions (docs/RULES.md): present only when on, so a base game's rules stay as they were. */
+  river?: boolean;
+  innsCathedrals?: boolean;
+  abbot?: boolean;
 }
 export const DEFAULT_RULES: Readonly<Rules> = Object.freeze({ tinyCity: false, farmers: '3rd' });
 
@@ -93,16 +104,40 @@ export function shuffledBag(seed: string): number[] {
   return bag;
 }
 
+function optionsOf(rules: Rules): ExpansionOptions {
+  return { river: rules.river === true, innsCathedrals: rules.innsCathedrals === true, abbot: rules.abbot === true };
+}
+
+/** Seats a game under these rules may have: a sixth with Inns & Cathedrals. */
+export function maxPlayers(rules: Rules): number {
+  return rules.innsCathedrals ? MAX_SEATS : MAX_PLAYERS;
+}
+
+/** The bag a game deals (docs/ENGINE.md, "Records"): with no expansion the base game's
+ * `shuffledBag` (`canonicalBag` without a seed); else expansion-tiles.ts's `expansionBag`. */
+export function dealtBag(rules: Rules, seed?: string): number[] {
+  const options = optionsOf(rules);
+  if (!options.river && !options.innsCathedrals && !options.abbot) return seed === undefined ? canonicalBag() : shuffledBag(seed);
+  return expansionBag(options, seed).map(tileIndex);
+}
+
 export function initState(s: GameState, players: number, rules: Rules, bag: readonly number[]): GameState {
-  if (!Number.isInteger(players) || players < 1 || players > MAX_PLAYERS) throw new Error(`a game has 1 to ${MAX_PLAYERS} players`);
-  if (bag.length !== BAG_SIZE) throw new Error(`the bag holds ${BAG_SIZE} tiles`);
+  const seats = maxPlayers(rules);
+  if (!Number.isInteger(players) || players < 1 || players > seats) throw new Error(`a game has 1 to ${seats} players${seats === MAX_PLAYERS ? ' (6 with Inns & Cathedrals)' : ''}`);
+  const size = dealtBag(rules).length;
+  if (bag.length !== size) throw new Error(`the bag holds ${size} tiles`);
   s.bytes.fill(0);
   const h = s.h;
   h[H_PLAYERS] = players;
   h[H_BAGLEN] = bag.length;
+  h[H_OPTIONS] = (rules.river ? OPTION_RIVER : 0) | (rules.innsCathedrals ? OPTION_INNS : 0) | (rules.abbot ? OPTION_ABBOT : 0);
   h[H_TINY_CITY] = rules.tinyCity ? 1 : 0;
   h[H_FARMERS] = rules.farmers === '1st' ? 1 : rules.farmers === '2nd' ? 2 : 3;
-  for (let p = 0; p < players; p++) h[H_FOLLOWERS + p] = FOLLOWERS;
+  for (let p = 0; p < players; p++) {
+    h[H_FOLLOWERS + p] = FOLLOWERS;
+    h[H_LARGE + p] = rules.innsCathedrals ? 1 : 0;
+    h[H_ABBOTS + p] = rules.abbot ? 1 : 0;
+  }
   s.bag.set(bag);
   for (const t of bag) s.remaining[t]++;
   s.owner.fill(-1);
@@ -112,7 +147,14 @@ export function initState(s: GameState, players: number, rules: Rules, bag: read
 
 export function rulesOf(s: GameState): Rules {
   const f = s.h[H_FARMERS];
-  return { tinyCity: s.h[H_TINY_CITY] === 1, farmers: f === 1 ? '1st' : f === 2 ? '2nd' : '3rd' };
+  const o = s.h[H_OPTIONS];
+  return {
+    tinyCity: s.h[H_TINY_CITY] === 1,
+    farmers: f === 1 ? '1st' : f === 2 ? '2nd' : '3rd',
+    ...(o & OPTION_RIVER ? { river: true } : {}),
+    ...(o & OPTION_INNS ? { innsCathedrals: true } : {}),
+    ...(o & OPTION_ABBOT ? { abbot: true } : {}),
+  };
 }
 
 export function find(s: GameState, n: number): number {
@@ -138,6 +180,7 @@ function union(s: GameState, a: number, b: number, closedEdges: number): void {
   s.size[ra] += s.size[rb];
   s.open[ra] += s.open[rb] - closedEdges;
   s.pennants[ra] += s.pennants[rb];
+  s.mods[ra] |= s.mods[rb];
   s.meeples[ra] += s.meeples[rb];
   const t = s.next[ra];
   s.next[ra] = s.next[rb];
@@ -213,8 +256,9 @@ export function freeSpots(s: GameState, type: number, r: number, cell: number): 
   return ((1 << SEG_COUNT[type]) - 1) & ~taken;
 }
 
-/** Places the current tile at frontier slot fi, rotation r, follower on local segment `spot`
- * (-1: none), scores what it completes, and passes the turn. The move must be legal. */
+/** Places the current tile at frontier slot fi, rotation r, a figure on figure-spot `spot`
+ * (`figureSpot(local, figure)`; -1: none), scores what it completes, and passes the turn. The
+ * move must be legal. */
 export function place(s: GameState, fi: number, r: number, spot: number, events?: ScoreEvent[]): void {
   const h = s.h;
   const type = s.bag[h[H_BAGPOS]];
@@ -233,36 +277,51 @@ export function place(s: GameState, fi: number, r: number, spot: number, events?
   h[H_CURRENT] = (player + 1) % h[H_PLAYERS];
 }
 
+/** A figure-spot: the local segment, and the figure (feature-modifiers.ts's FIGURE_*) above it. */
+export const FIGURE_SHIFT = 3;
+export function figureSpot(local: number, figure: number): number {
+  return local | (figure << FIGURE_SHIFT);
+}
+
+/** Stands the mover's figure on placement p's figure-spot `spot`, taking it from its supply. */
+function standFigure(s: GameState, p: number, spot: number): void {
+  const local = spot & 7;
+  const figure = spot >> FIGURE_SHIFT;
+  const player = s.pplayer[p];
+  const seg = p * MAX_SEGMENTS + local;
+  s.pspot[p] = local;
+  s.pfigure[p] = figure;
+  s.owner[seg] = player | (figure << FIGURE_SHIFT);
+  s.meeples[find(s, seg)] += strengthWord(player, figure);
+  s.h[SUPPLY_SLOT[figure] + player]--;
+}
+
 /**
- * Puts the mover's follower on local segment `spot` of the tile just placed without one, when
- * that gives byte for byte the state of placing the tile with it: the follower's feature was not
+ * Puts the mover's figure on figure-spot `spot` of the tile just placed without one, when
+ * that gives byte for byte the state of placing the tile with it: the figure's feature was not
  * completed (and scored) by the placement. Returns false, changing nothing, when it was.
- * Searches score every follower spot of a placement on one placed copy this way (then
+ * Searches score every figure spot of a placement on one placed copy this way (then
  * takeBackFollowerFromLastPlaced) instead of copying the state and placing the tile again.
  */
 export function addFollowerToLastPlaced(s: GameState, spot: number): boolean {
   const p = s.h[H_PLACED] - 1;
-  const seg = p * MAX_SEGMENTS + spot;
-  const root = find(s, seg);
+  const root = find(s, p * MAX_SEGMENTS + (spot & 7));
   if (s.kind[root] !== KIND_FIELD && s.open[root] === 0) return false;
-  const player = s.pplayer[p];
-  s.pspot[p] = spot;
-  s.owner[seg] = player;
-  s.meeples[root] += 1 << (player * FOLLOWER_BITS);
-  s.h[H_FOLLOWERS + player]--;
+  standFigure(s, p, spot);
   return true;
 }
 
 /** Undoes addFollowerToLastPlaced (after it returned true): byte for byte the state before it. */
 export function takeBackFollowerFromLastPlaced(s: GameState, spot: number): void {
   const p = s.h[H_PLACED] - 1;
-  const seg = p * MAX_SEGMENTS + spot;
+  const seg = p * MAX_SEGMENTS + (spot & 7);
+  const figure = spot >> FIGURE_SHIFT;
   const player = s.pplayer[p];
   s.pspot[p] = -1;
+  s.pfigure[p] = 0;
   s.owner[seg] = -1;
-  const root = find(s, seg);
-  s.meeples[root] -= 1 << (player * FOLLOWER_BITS);
-  s.h[H_FOLLOWERS + player]++;
+  s.meeples[find(s, seg)] -= strengthWord(player, figure);
+  s.h[SUPPLY_SLOT[figure] + player]++;
 }
 
 /** Discards the current tile (it must fit nowhere); the same player draws again. */
@@ -305,7 +364,7 @@ function placeAt(s: GameState, type: number, x: number, y: number, r: number, pl
   s.py[p] = y;
   s.pcell[p] = cell;
   s.pplayer[p] = player;
-  s.pspot[p] = spot;
+  s.pspot[p] = -1;
   s.cellTile[cell] = p + 1;
   const base = p * MAX_SEGMENTS;
   const segs = SEG_COUNT[type];
@@ -317,6 +376,7 @@ function placeAt(s: GameState, type: number, x: number, y: number, r: number, pl
     s.size[n] = 1;
     s.open[n] = SEG_OPEN[k];
     s.pennants[n] = SEG_PENNANT[k];
+    s.mods[n] = SEG_MODS[k];
     s.kind[n] = SEG_KIND[k];
   }
   const edges = ROT_EDGES[tr];
@@ -338,12 +398,7 @@ function placeAt(s: GameState, type: number, x: number, y: number, r: number, pl
       if (f >= 0) union(s, base + f, qbase + ROT_HALF_FIELD[qtr * 8 + OPPOSITE_HALF[hh]], 0);
     }
   }
-  if (spot >= 0) {
-    s.owner[base + spot] = player;
-    const root = find(s, base + spot);
-    s.meeples[root] += 1 << (player * FOLLOWER_BITS);
-    h[H_FOLLOWERS + player]--;
-  }
+  if (spot >= 0) standFigure(s, p, spot);
   // Monasteries: this tile is a neighbour of any around it, and counts its own neighbours.
   const ownMonastery = HAS_MONASTERY[type] ? base + segs - 1 : -1;
   for (let dy = -1; dy <= 1; dy++) {
@@ -407,12 +462,8 @@ export function featureTiles(s: GameState, root: number): number {
 /** Points a road, city or monastery is worth now (complete or not, by `phase`). */
 function featurePoints(s: GameState, root: number, complete: boolean): number {
   const kind = s.kind[root];
-  if (kind === KIND_MONASTERY) return 9 - Math.max(0, s.open[root]);
-  const tiles = featureTiles(s, root);
-  if (kind === KIND_ROAD) return tiles;
-  if (!complete) return tiles + s.pennants[root];
-  if (tiles === 2 && s.h[H_TINY_CITY]) return 2;
-  return 2 * tiles + 2 * s.pennants[root];
+  if (kind === KIND_MONASTERY) return cloisterPoints(s.open[root]);
+  return modifiedPoints(kind, s.mods[root], featureTiles(s, root), s.pennants[root], complete, s.h[H_TINY_CITY] === 1);
 }
 
 /** Players with the most followers on a root, as a bitmask (0 when none stands there). */

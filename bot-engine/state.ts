@@ -18,6 +18,8 @@ export const MAX_SEATS = 6;
 export const FOLLOWERS = 7;
 /** Each placement adds at most 3 frontier cells and removes 1. */
 const MAX_FRONTIER = 4 + 2 * MAX_TILES;
+/** Most placements of one tile: a rotation mask for every frontier cell (`listPlacements`). */
+export const MAX_PLACEMENTS = 4 * MAX_FRONTIER;
 /** The base game's bag: 71 tiles after the start tile. */
 export const BAG_SIZE = TOTAL_TILES - 1;
 /** The largest bag (the River and Inns & Cathedrals: 100 after the spring). */
@@ -66,6 +68,7 @@ const layout: Layout = (() => {
   add('size', NODES, 'i16', 2);
   add('open', NODES, 'i16', 2);
   add('pennants', NODES, 'u8', 1);
+  add('mods', NODES, 'u8', 1);
   add('kind', NODES, 'u8', 1);
   add('owner', NODES, 'i8', 1);
   add('ptype', MAX_TILES, 'u8', 1);
@@ -74,6 +77,7 @@ const layout: Layout = (() => {
   add('py', MAX_TILES, 'i8', 1);
   add('pplayer', MAX_TILES, 'i8', 1);
   add('pspot', MAX_TILES, 'i8', 1);
+  add('pfigure', MAX_TILES, 'u8', 1);
   add('pcell', MAX_TILES, 'u16', 2);
   add('bag', MAX_BAG, 'u8', 1);
   add('remaining', TYPE_COUNT, 'u8', 1);
@@ -111,6 +115,8 @@ export class GameState {
   /** Open edges of a road or city; missing neighbours of a monastery. 0 = complete. */
   readonly open: Int16Array;
   readonly pennants: Uint8Array;
+  /** A feature's modifiers (inn, cathedral: feature-modifiers.ts's MOD_* bits), OR-ed on joins. */
+  readonly mods: Uint8Array;
   readonly kind: Uint8Array;
   /** The figure on this segment: its player | figure << 3 (`ownerPlayer`, `ownerFigure`), or -1. */
   readonly owner: Int8Array;
@@ -121,6 +127,8 @@ export class GameState {
   readonly py: Int8Array;
   readonly pplayer: Int8Array;
   readonly pspot: Int8Array;
+  /** The figure placed with each tile (feature-modifiers.ts's FIGURE_*), kept after it goes home. */
+  readonly pfigure: Uint8Array;
   readonly pcell: Uint16Array;
   /** Draw order of the tiles after the start tile (`H_BAGLEN` of them); hidden from players past `bagPos`. */
   readonly bag: Uint8Array;
@@ -147,6 +155,7 @@ export class GameState {
     this.size = view(buffer, 'size');
     this.open = view(buffer, 'open');
     this.pennants = view(buffer, 'pennants');
+    this.mods = view(buffer, 'mods');
     this.kind = view(buffer, 'kind');
     this.owner = view(buffer, 'owner');
     this.ptype = view(buffer, 'ptype');
@@ -155,6 +164,7 @@ export class GameState {
     this.py = view(buffer, 'py');
     this.pplayer = view(buffer, 'pplayer');
     this.pspot = view(buffer, 'pspot');
+    this.pfigure = view(buffer, 'pfigure');
     this.pcell = view(buffer, 'pcell');
     this.bag = view(buffer, 'bag');
     this.remaining = view(buffer, 'remaining');

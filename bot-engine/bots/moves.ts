@@ -1,46 +1,63 @@
 // Move enumeration and one-ply scoring shared by the greedy, heuristic and search bots.
-// A move is packed into one int: ((fi << 2 | r) << 4) | (spot + 1).
+// A move is packed into one int: ((fi << 2 | r) << 5) | (spot + 1), spot a figure-spot
+// (rules.ts's `figureSpot`: local segment | figure << 3, so up to 23).
 
-import { GameState, H_FOLLOWERS, MAX_SEATS } from '../state.ts';
-import { addFollowerToLastPlaced, bagEmpty, finalScoring, freeSpots, listPlacements, place, takeBackFollowerFromLastPlaced } from '../rules.ts';
+import { GameState, H_ABBOTS, H_FOLLOWERS, H_LARGE, MAX_SEATS, MAX_PLACEMENTS } from '../state.ts';
+import { addFollowerToLastPlaced, bagEmpty, figureSpot, finalScoring, freeSpots, listPlacements, place, takeBackFollowerFromLastPlaced } from '../rules.ts';
+import { ABBOT_SEGS, FOLLOWER_SEGS } from '../tiles.ts';
+import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_LARGE } from '../feature-modifiers.ts';
 import { evaluate, finalValues, margin } from './evaluate.ts';
 import type { Rng } from '../rng.ts';
 
-/** Upper bound on moves for one tile: placements × (no follower + up to 8 spots). */
-export const MAX_MOVES = 8192;
+/** Upper bound on moves for one tile: placements × (no figure + up to 8 spots × 2 figures + the abbot). */
+export const MAX_MOVES = 16384;
 
 export function packMove(fi: number, r: number, spot: number): number {
-  return (((fi << 2) | r) << 4) | (spot + 1);
+  return (((fi << 2) | r) << 5) | (spot + 1);
 }
 export function moveFi(m: number): number {
-  return m >> 6;
+  return m >> 7;
 }
 export function moveR(m: number): number {
-  return (m >> 4) & 3;
+  return (m >> 5) & 3;
 }
 export function moveSpot(m: number): number {
-  return (m & 15) - 1;
+  return (m & 31) - 1;
+}
+/** The placement part (fi, r) of a packed move. */
+function placementOf(m: number): number {
+  return m >> 5;
 }
 
-const placements = new Int32Array(4 * 160);
+const placements = new Int32Array(MAX_PLACEMENTS);
 
 /** Every legal move of the current tile (with and without a follower), packed. */
 export function listMoves(s: GameState, out: Int32Array): number {
   const type = s.currentTile;
   const n = listPlacements(s, type, placements);
-  const hasFollower = s.h[H_FOLLOWERS + s.currentPlayer] > 0;
+  const p = s.currentPlayer;
+  const followers = s.h[H_FOLLOWERS + p] > 0;
+  const large = s.h[H_LARGE + p] > 0;
+  const abbot = s.h[H_ABBOTS + p] > 0;
   let k = 0;
   for (let i = 0; i < n; i++) {
     const fi = placements[i] >> 2;
     const r = placements[i] & 3;
     out[k++] = packMove(fi, r, -1);
-    if (!hasFollower) continue;
-    let spots = freeSpots(s, type, r, s.fcell[fi]);
-    while (spots !== 0) {
-      const spot = 31 - Math.clz32(spots & -spots);
-      spots &= spots - 1;
-      out[k++] = packMove(fi, r, spot);
-    }
+    if (!followers && !large && !abbot) continue;
+    const free = freeSpots(s, type, r, s.fcell[fi]);
+    if (followers) k = addSpots(out, k, fi, r, free & FOLLOWER_SEGS[type], FIGURE_FOLLOWER);
+    if (large) k = addSpots(out, k, fi, r, free & FOLLOWER_SEGS[type], FIGURE_LARGE);
+    if (abbot) k = addSpots(out, k, fi, r, free & ABBOT_SEGS[type], FIGURE_ABBOT);
+  }
+  return k;
+}
+
+function addSpots(out: Int32Array, k: number, fi: number, r: number, spots: number, figure: number): number {
+  while (spots !== 0) {
+    const local = 31 - Math.clz32(spots & -spots);
+    spots &= spots - 1;
+    out[k++] = packMove(fi, r, figureSpot(local, figure));
   }
   return k;
 }
@@ -74,11 +91,11 @@ export function scoreMoves(s: GameState, moves: Int32Array, count: number, score
     sawPlaced = false;
     if (spot < 0) {
       applyPacked(placed.copyFrom(s), m);
-      placement = m >> 4;
+      placement = placementOf(m);
       sawPlaced = judgedByEvaluation(placed, mode);
       if (sawPlaced) evaluate(placed, values);
       else value(scratch.copyFrom(placed), mode); // final scoring must not touch `placed`
-    } else if (placement === m >> 4 && judgedByEvaluation(placed, mode) && addFollowerToLastPlaced(placed, spot)) {
+    } else if (placement === placementOf(m) && judgedByEvaluation(placed, mode) && addFollowerToLastPlaced(placed, spot)) {
       evaluate(placed, values, lastSawPlaced);
       takeBackFollowerFromLastPlaced(placed, spot);
       sawPlaced = true;
