@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TILES, TILE_NAMES } from '../bot-engine/tiles.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS, meepleMarkup, rotatePoint, spotDirection, spotPosition, spotSegment, tileDefs, tileMarkup } from '../client/src/art.ts';
-import { eventText, glyphName, moveText, moveWhere, seatLabel, spotLabel, tileWords } from '../client/src/text.ts';
+import { eventText, glyphName, moveText, moveWhere, rulesText, seatLabel, spotLabel, tileWords } from '../client/src/text.ts';
 import { MAX_PLAYERS } from '../bot-engine/state.ts';
 
 const ROTATIONS = [0, 90, 180, 270];
@@ -106,6 +106,12 @@ test('words for spots, moves and scorings', () => {
   assert.equal(tileWords('E', true), 'a city edge');
   assert.equal(tileWords('I', true), 'a tile with two city edges on neighbouring sides', 'one tile, not "a two city edges"');
   assert.equal(eventText({ players: [0], kind: 'road', points: 3, phase: 'final', tiles: 3 }, seats), 'Ada scores 3 for an unfinished road (3 tiles)');
+});
+
+test("a game's options in one line, as the lobby and finished lists show them", () => {
+  assert.equal(rulesText({ tinyCity: false, farmers: '3rd' }), 'farmers 3rd');
+  assert.equal(rulesText({ tinyCity: true, farmers: '1st', abbot: true, innsCathedrals: true, river: true }), 'Inns & Cathedrals · the River · the Abbot · small cities · farmers 1st');
+  assert.equal(rulesText(undefined), 'farmers 3rd', 'a summary from an old server has no rules');
 });
 
 test('every seat a game can have gets its own colour, glyph and glyph name, on its meeples too', () => {
