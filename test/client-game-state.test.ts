@@ -74,6 +74,34 @@ test('selecting, rotating and cycling only ever land on legal placements', () =>
   assert.equal(s.canPlace(), false);
 });
 
+test('with Inns & Cathedrals the large follower is chosen like a follower, on the spots open to it', () => {
+  const rules = { innsCathedrals: true } as const;
+  const game = newGame({ players: 2, seed: 'client-figures', rules });
+  const legal = legalPlacements(game);
+  const s = new GameScreenState();
+  s.apply({ ...viewOf(0, legal), rules: { tinyCity: false, farmers: '3rd', innsCathedrals: true } }, null);
+  const p = legal.find((l) => (l.large ?? []).length > 0)!;
+  assert.ok(p, 'some placement offers the large follower');
+  s.select(p.x, p.y);
+  s.selection!.rotation = p.rotation;
+  assert.deepEqual(s.figures(), ['follower', 'large']);
+  assert.deepEqual(s.spots(), p.meeples, 'a new selection is for the follower');
+  s.setSpot(p.meeples[0]);
+  s.setFigure('large');
+  assert.equal(s.selection!.figure, 'large');
+  assert.deepEqual(s.spots(), p.large);
+  assert.equal(s.selection!.meeple, p.large!.includes(p.meeples[0]) ? p.meeples[0] : null, 'the spot stays only where the large follower may stand');
+  s.setFigure('abbot');
+  assert.equal(s.selection!.figure, 'large', 'no abbot without its option');
+  s.setFigure('large');
+  assert.equal(s.selection!.figure, 'follower', 'asking again goes back to the follower');
+  // Another cell starts the figure over.
+  s.setFigure('large');
+  s.cycle(1);
+  assert.notDeepEqual([s.selection!.x, s.selection!.y], [p.x, p.y]);
+  assert.equal(s.selection!.figure, 'follower');
+});
+
 test('the log lists each move once, newest first, its scorings and discards above it', () => {
   const s = new GameScreenState();
   const move = (turn: number, extra: Partial<LastMove> = {}): LastMove => ({
