@@ -1,9 +1,23 @@
 // The engine's public face: games, moves in RULES.md notation, validation with clear errors.
 // `playMove` applies a move in place (a bot copies states into preallocated ones instead).
 
-import { ABBOT_SEGS, FOLLOWER_SEGS, MAX_SEGMENTS, ROT_EDGES, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TYPE_NAMES, fits, rotationIndex } from './tiles.ts';
-import { GameState, H_ABBOTS, H_BY_KIND, H_FOLLOWERS, H_FRONTIER, H_LARGE, MAX_PLACEMENTS, OPTION_ABBOT, OPTION_INNS, cellOf, ownerFigure, ownerPlayer } from './state.ts';
-import { DEFAULT_RULES, type Rules, type ScoreEvent, bagEmpty, dealtBag, discardUnplaceable, figureSpot, finalScoring, freeSpots, initState, listPlacements, place } from './rules.ts';
+import { ABBOT_SEGS, FOLLOWER_SEGS, IS_RIVER, MAX_SEGMENTS, ROT_EDGES, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TYPE_NAMES, fits, rotationIndex } from './tiles.ts';
+import { GameState, H_ABBOTS, H_BY_KIND, H_FOLLOWERS, H_FRONTIER, H_LARGE, H_RIVER_X, H_RIVER_Y, MAX_PLACEMENTS, OPTION_ABBOT, OPTION_INNS, cellOf, ownerFigure, ownerPlayer } from './state.ts';
+import {
+  DEFAULT_RULES,
+  type Rules,
+  type ScoreEvent,
+  bagEmpty,
+  dealtBag,
+  discardUnplaceable,
+  figureSpot,
+  finalScoring,
+  freeSpots,
+  initState,
+  listPlacements,
+  place,
+  riverPlacementOk,
+} from './rules.ts';
 import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_LARGE } from './feature-modifiers.ts';
 
 /** A figure's name in moves and records (feature-modifiers.ts's FIGURE_* order). */
@@ -43,7 +57,7 @@ const RULE_KEYS: readonly string[] = Object.keys(DEFAULT_RULES);
  * accepted and dropped, so the base game's records stay as they are. */
 const EXPANSION_KEYS = ['river', 'innsCathedrals', 'abbot'] as const;
 /** Of those, the ones not playable yet: refused when `true`. */
-const PENDING_KEYS: readonly string[] = ['river', 'abbot'];
+const PENDING_KEYS: readonly string[] = ['abbot'];
 
 export function normalizeRules(rules: Partial<Rules> | undefined): Rules {
   const on: Partial<Rules> = {};
@@ -153,6 +167,7 @@ export function resolveMove(s: GameState, move: Move): ResolvedMove | { error: s
   }
   const tr = type * 4 + r;
   if (!fits(ROT_EDGES[tr], s.cellCode[s.fcell[fi]])) return { error: `tile ${tile} at rotation ${rotation} does not match its neighbours at (${x},${y})` };
+  if (IS_RIVER[type] && !riverPlacementOk(s, type, fi, r)) return { error: riverError(s, tile, rotation) };
   const figure = figureIndex(s, move.figure);
   if (typeof figure === 'string') return { error: figure };
   if (meeple === null || meeple === undefined) {
@@ -171,6 +186,11 @@ export function resolveMove(s: GameState, move: Move): ResolvedMove | { error: s
 }
 
 const SUPPLY = [H_FOLLOWERS, H_LARGE, H_ABBOTS];
+
+function riverError(s: GameState, tile: string, rotation: number): string {
+  const [x, y] = [s.h[H_RIVER_X], s.h[H_RIVER_Y]];
+  return `river tile ${tile} at rotation ${rotation} must extend the river at its open end (${x},${y}), river edge against river edge, without turning the same way as the turn before it (or a third time in a row)`;
+}
 const FIGURE_WORDS = ['follower', 'large follower', 'abbot'];
 
 /** A move's figure as feature-modifiers.ts's FIGURE_*, or what is wrong with it. */

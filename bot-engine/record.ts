@@ -2,7 +2,7 @@
 // a record rebuilds the exact state anywhere.
 
 import { ROT_SPOT_NAMES, TYPE_NAMES, tileIndex } from './tiles.ts';
-import { GameState, H_LOG, MAX_SEATS } from './state.ts';
+import { GameState, H_BAGLEN, H_BAGPOS, H_LOG, MAX_SEATS } from './state.ts';
 import { type Rules, type ScoreEvent, canPlaceAnywhere, bagEmpty, dealtBag, discard, drawType, finalScoring, initState, maxPlayers, place, rulesOf } from './rules.ts';
 import { type FigureName, normalizeRules, resolveMove, type Move } from './game.ts';
 
@@ -73,7 +73,13 @@ function applyRecordMove(s: GameState, move: RecordMove, index: number, events?:
   if (bagEmpty(s) || s.finished) throw new RecordError('the bag is empty: no move can follow', index);
   const isDiscard = 'discard' in move;
   const type = tileOf(isDiscard ? move.discard : move.tile, index);
-  if (!drawType(s, type)) throw new RecordError(`no ${TYPE_NAMES[type]} tile is left in the bag`, index);
+  if (!drawType(s, type)) {
+    const later = s.bag.subarray(s.h[H_BAGPOS], s.h[H_BAGLEN]).includes(type);
+    throw new RecordError(
+      later ? `tile ${TYPE_NAMES[type]} may not be drawn yet: the river tiles come first, then the lake RB, then the land tiles` : `no ${TYPE_NAMES[type]} tile is left in the bag`,
+      index,
+    );
+  }
   if (isDiscard) {
     if (canPlaceAnywhere(s, type)) throw new RecordError(`tile ${TYPE_NAMES[type]} fits on the board, so it may not be discarded`, index);
     discard(s);

@@ -21,6 +21,11 @@ import {
   SEG_MODS,
   SEG_PENNANT,
   START_TYPE,
+  DISTINCT_ROTATIONS,
+  IS_RIVER,
+  ROT_RIVER,
+  ROT_RIVER_OUT,
+  fits,
   TILE_COUNTS,
   TILE_TYPES,
   tileIndex,
@@ -42,6 +47,13 @@ import {
   H_LOG,
   H_OPTIONS,
   H_PLACED,
+  H_RIVER_END,
+  H_RIVER_IN,
+  H_RIVER_LAST,
+  H_RIVER_TURN1,
+  H_RIVER_TURN2,
+  H_RIVER_X,
+  H_RIVER_Y,
   H_PLAYERS,
   H_SCORE,
   H_TINY_CITY,
@@ -58,7 +70,8 @@ import {
   OPTION_RIVER,
 } from './state.ts';
 import { Rng } from './rng.ts';
-import { type ExpansionOptions, expansionBag } from './expansion-tiles.ts';
+import { type ExpansionOptions, bagSections, expansionBag } from './expansion-tiles.ts';
+import { riverTurn } from './river.ts';
 import { cloisterPoints, featurePoints as modifiedPoints, strengthWord } from './feature-modifiers.ts';
 
 export type FarmerRules = '1st' | '2nd' | '3rd';
@@ -86,6 +99,8 @@ const KIND_EVENT = ['city', 'road', 'farm', 'monastery'] as const;
 /** The supply a figure goes back to, by figure (feature-modifiers.ts: follower, large, abbot). */
 const SUPPLY_SLOT = [H_FOLLOWERS, H_LARGE, H_ABBOTS];
 const OPPOSITE_HALF = [5, 4, 7, 6, 1, 0, 3, 2];
+
+const SPRING = tileIndex('RA');
 
 /** Canonical bag order: types A..X, each repeated by its count (the start tile taken out). */
 export function canonicalBag(): number[] {
@@ -141,7 +156,12 @@ export function initState(s: GameState, players: number, rules: Rules, bag: read
   s.bag.set(bag);
   for (const t of bag) s.remaining[t]++;
   s.owner.fill(-1);
-  placeAt(s, START_TYPE, 0, 0, 0, -1, -1);
+  h[H_RIVER_IN] = -1;
+  if (rules.river) {
+    placeAt(s, SPRING, 0, 0, 0, -1, -1);
+    openRiver(s, 0, 0, 31 - Math.clz32(ROT_RIVER[SPRING * 4]));
+    h[H_RIVER_END] = bagSections(optionsOf(rules)).river.length;
+  } else placeAt(s, START_TYPE, 0, 0, 0, -1, -1);
   return s;
 }
 
@@ -187,8 +207,59 @@ function union(s: GameState, a: number, b: number, closedEdges: number): void {
   s.next[rb] = t;
 }
 
+/** The river's open end moves to the cell beyond board edge `exit` of the tile at (x, y). */
+function openRiver(s: GameState, x: number, y: number, exit: number): void {
+  s.h[H_RIVER_X] = x + (exit === 1 ? 1 : exit === 3 ? -1 : 0);
+  s.h[H_RIVER_Y] = y + (exit === 2 ? 1 : exit === 0 ? -1 : 0);
+  s.h[H_RIVER_IN] = (exit + 2) & 3;
+}
+
+/** Whether river tile `type` at rotation r may go on frontier slot fi: at the river's open end,
+ * a river edge against the open river edge, the other edges matching, and the turn R1 and R2
+ * allow (river.ts; docs/RULES.md, "Placing a river tile"). */
+export function riverPlacementOk(s: GameState, type: number, fi: number, r: number): boolean {
+  const h = s.h;
+  const inSide = h[H_RIVER_IN];
+  if (inSide < 0 || s.fx[fi] !== h[H_RIVER_X] || s.fy[fi] !== h[H_RIVER_Y]) return false;
+  const tr = type * 4 + r;
+  const out = ROT_RIVER_OUT[tr * 4 + inSide];
+  if (out === -2 || !fits(ROT_EDGES[tr], s.cellCode[s.fcell[fi]])) return false;
+  const turn = out < 0 ? 0 : riverTurn(inSide, out);
+  // R1: not the same way as the tile just before; R2: not a third same-way turn in a row.
+  return turn === 0 || (turn !== h[H_RIVER_LAST] && !(h[H_RIVER_TURN1] === turn && h[H_RIVER_TURN2] === turn));
+}
+
+/** After a river tile went down at (x, y), rotation r: the river's new open end and turn history. */
+function extendRiver(s: GameState, type: number, x: number, y: number, r: number): void {
+  const h = s.h;
+  const inSide = h[H_RIVER_IN];
+  const out = ROT_RIVER_OUT[(type * 4 + r) * 4 + inSide];
+  if (out < 0) {
+    h[H_RIVER_IN] = -1; // the lake: the river is closed
+    return;
+  }
+  const turn = riverTurn(inSide, out);
+  h[H_RIVER_LAST] = turn;
+  if (turn !== 0) {
+    h[H_RIVER_TURN2] = h[H_RIVER_TURN1];
+    h[H_RIVER_TURN1] = turn;
+  }
+  openRiver(s, x, y, out);
+}
+
+function listRiverPlacements(s: GameState, type: number, out: Int32Array): number {
+  let n = 0;
+  for (let fi = 0; fi < s.h[H_FRONTIER]; fi++) {
+    if (s.fx[fi] !== s.h[H_RIVER_X] || s.fy[fi] !== s.h[H_RIVER_Y]) continue;
+    for (let r = 0; r < 4; r++) if (DISTINCT_ROTATIONS[type] & (1 << r) && riverPlacementOk(s, type, fi, r)) out[n++] = (fi << 2) | r;
+  }
+  return n;
+}
+const riverScratch = new Int32Array(4);
+
 /** Writes every legal placement of `type` as (frontier slot << 2 | rotation); returns the count. */
 export function listPlacements(s: GameState, type: number, out: Int32Array): number {
+  if (IS_RIVER[type]) return listRiverPlacements(s, type, out);
   let n = 0;
   const len = s.h[H_FRONTIER];
   const base = type * 256;
@@ -204,6 +275,7 @@ export function listPlacements(s: GameState, type: number, out: Int32Array): num
 }
 
 export function canPlaceAnywhere(s: GameState, type: number): boolean {
+  if (IS_RIVER[type]) return listRiverPlacements(s, type, riverScratch) > 0;
   const len = s.h[H_FRONTIER];
   const base = type * 256;
   for (let fi = 0; fi < len; fi++) if (FIT[base + s.cellCode[s.fcell[fi]]] !== 0) return true;
@@ -270,6 +342,7 @@ export function place(s: GameState, fi: number, r: number, spot: number, events?
   s.fx[fi] = s.fx[last];
   s.fy[fi] = s.fy[last];
   h[H_FRONTIER] = last;
+  if (IS_RIVER[type]) extendRiver(s, type, x, y, r);
   const p = placeAt(s, type, x, y, r, player, spot, events);
   s.remaining[type]--;
   s.log[h[H_LOG]++] = p;
@@ -333,11 +406,19 @@ export function discard(s: GameState): void {
   h[H_BAGPOS]++;
 }
 
-/** Makes `type` the current tile, keeping the rest of the bag in order (replaying a record). */
+/** Where the bag's section holding slot `pos` ends: with the River, the river tiles, then the
+ * lake's one slot, then the land tiles; else the whole bag is one section. */
+export function sectionEnd(s: GameState, pos: number): number {
+  const river = s.h[H_OPTIONS] & OPTION_RIVER ? s.h[H_RIVER_END] : -1;
+  return pos < river ? river : pos === river ? river + 1 : s.h[H_BAGLEN];
+}
+
+/** Makes `type` the current tile, keeping the rest of the bag in order (replaying a record); only
+ * from the current section of the bag. */
 export function drawType(s: GameState, type: number): boolean {
   const pos = s.h[H_BAGPOS];
   let j = pos;
-  const end = s.h[H_BAGLEN];
+  const end = sectionEnd(s, pos);
   while (j < end && s.bag[j] !== type) j++;
   if (j >= end) return false;
   s.bag.copyWithin(pos + 1, pos, j);
@@ -347,9 +428,11 @@ export function drawType(s: GameState, type: number): boolean {
 
 /** Sorts the undrawn bag after the current tile: what a player may know of it is its contents. */
 export function hideBag(s: GameState): GameState {
-  const pos = s.h[H_BAGPOS] + 1;
-  const end = s.h[H_BAGLEN];
-  if (pos < end) s.bag.subarray(pos, end).sort();
+  for (let pos = s.h[H_BAGPOS] + 1; pos < s.h[H_BAGLEN]; ) {
+    const end = sectionEnd(s, pos);
+    s.bag.subarray(pos, end).sort();
+    pos = end;
+  }
   return s;
 }
 

@@ -42,7 +42,18 @@ export const H_FOLLOWERS = H_SCORE + MAX_SEATS; // MAX_SEATS slots: followers in
 export const H_LARGE = H_FOLLOWERS + MAX_SEATS; // MAX_SEATS slots: large followers in supply (0 or 1)
 export const H_ABBOTS = H_LARGE + MAX_SEATS; // MAX_SEATS slots: abbots in supply (0 or 1)
 export const H_BY_KIND = H_ABBOTS + MAX_SEATS; // 4 × MAX_SEATS slots: [player*4 + kind] points
-const HEADER_INTS = H_BY_KIND + 4 * MAX_SEATS;
+// The River, while its open end is open (docs/ENGINE.md, "The River"): the open cell, the side of
+// it the river comes in by (-1 once the lake closed it), the last river tile's turn (-1, 0, +1),
+// the last two turning tiles' turns (most recent first, 0 for none), and where the river tiles'
+// section of the bag ends (the lake RB is the slot there).
+export const H_RIVER_X = H_BY_KIND + 4 * MAX_SEATS;
+export const H_RIVER_Y = H_RIVER_X + 1;
+export const H_RIVER_IN = H_RIVER_X + 2;
+export const H_RIVER_LAST = H_RIVER_X + 3;
+export const H_RIVER_TURN1 = H_RIVER_X + 4;
+export const H_RIVER_TURN2 = H_RIVER_X + 5;
+export const H_RIVER_END = H_RIVER_X + 6;
+const HEADER_INTS = H_RIVER_END + 1;
 
 export const OPTION_RIVER = 1;
 export const OPTION_INNS = 2;

@@ -90,6 +90,11 @@ const TR = TYPE_COUNT * 4;
 export const ROT_EDGES = new Uint8Array(TR);
 /** Board edges (bit d) that are river edges. [tr] */
 export const ROT_RIVER = new Uint8Array(TR);
+/** Where the river leaves a tile it enters by board edge `in`: the other end of that run, -1 at
+ * the lake (the run ends on the tile), -2 when `in` is no river edge. [tr*4 + in] */
+export const ROT_RIVER_OUT = new Int8Array(TR * 4).fill(-2);
+/** 1 for river types (RA…RJg). [type] */
+export const IS_RIVER = new Uint8Array(TYPE_COUNT);
 /** Local segment on each board edge (city or road), or -1 for a field or river edge. [tr*4 + edge] */
 export const ROT_EDGE_SEG = new Int8Array(TR * 4);
 /** Local field segment on each board half-edge, or -1. [tr*8 + half] */
@@ -194,6 +199,7 @@ function buildFit(t: number): void {
 function buildExpansionType(t: number, def: ExpansionTileDef): void {
   if (def.segments.length > MAX_SEGMENTS) throw new Error(`${def.name}: more than ${MAX_SEGMENTS} segments`);
   SEG_COUNT[t] = def.segments.length;
+  IS_RIVER[t] = def.river.length > 0 ? 1 : 0;
   def.segments.forEach((s, i) => {
     const j = t * MAX_SEGMENTS + i;
     const cloister = s.kind === KIND_MONASTERY || s.kind === KIND_GARDEN;
@@ -217,6 +223,10 @@ function buildExpansionType(t: number, def: ExpansionTileDef): void {
       packed |= (code === EDGE_RIVER ? EDGE_FIELD : code) << (e * 2);
     }
     ROT_EDGES[tr] = packed;
+    for (const run of def.river) {
+      const sides = run.map((e) => (e + k) % 4);
+      for (const [i, side] of sides.entries()) ROT_RIVER_OUT[tr * 4 + side] = sides.length === 1 ? -1 : sides[1 - i];
+    }
     ROT_EDGE_SEG.set(rot.edgeSeg, tr * 4);
     ROT_HALF_FIELD.set(rot.halfField, tr * 8);
     const { names, lookup } = expansionSpots(def, k);

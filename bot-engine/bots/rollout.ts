@@ -17,7 +17,7 @@
 //   surviving candidate played decide (a partly played one is dropped), else the best prior.
 
 import { GameState, H_BAGLEN, H_BAGPOS, MAX_SEATS } from '../state.ts';
-import { bagEmpty, discardUnplaceable, finalScoring } from '../rules.ts';
+import { bagEmpty, discardUnplaceable, finalScoring, sectionEnd } from '../rules.ts';
 import { Rng, mixSeed } from '../rng.ts';
 import { evaluate, finalValues, margin } from './evaluate.ts';
 import { MAX_MOVES, applyPacked, argmax, listMoves, moveFi, moveR, moveSpot, scoreMoves } from './moves.ts';
@@ -78,12 +78,16 @@ function playout(order: GameState, move: number, p: RolloutParams, seed: number,
 function determinize(order: GameState, root: GameState, rng: Rng): void {
   order.copyFrom(root);
   const bag = order.bag;
-  const start = root.h[H_BAGPOS] + 1;
-  for (let i = root.h[H_BAGLEN] - 1; i > start; i--) {
-    const j = start + rng.below(i - start + 1);
-    const t = bag[i];
-    bag[i] = bag[j];
-    bag[j] = t;
+  // Each section of the bag (the River's tiles come before the land tiles) is shuffled apart.
+  for (let start = root.h[H_BAGPOS] + 1; start < root.h[H_BAGLEN]; ) {
+    const end = sectionEnd(root, start);
+    for (let i = end - 1; i > start; i--) {
+      const j = start + rng.below(i - start + 1);
+      const t = bag[i];
+      bag[i] = bag[j];
+      bag[j] = t;
+    }
+    start = end;
   }
 }
 
