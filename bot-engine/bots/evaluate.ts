@@ -15,7 +15,7 @@
 //   is expected back with that chance (follower economy), one on a hopeless feature is stranded.
 // Followers in the supply are worth a concave amount that shrinks as the game runs out of turns.
 
-import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, MAX_SEGMENTS, FIT, ROT_EDGE_SEG, SEG_FIELD_CITIES, TYPE_COUNT } from '../tiles.ts';
+import { KIND_CITY, KIND_FIELD, KIND_GARDEN, KIND_MONASTERY, KIND_ROAD, MAX_SEGMENTS, FIT, ROT_EDGE_SEG, SEG_FIELD_CITIES, TYPE_COUNT } from '../tiles.ts';
 import { CELLS, type GameState, H_FARMERS, H_SCORE, H_TINY_CITY, NODES, cellOf, followersOf, neighbour } from '../state.ts';
 import { find, majority } from '../rules.ts';
 
@@ -218,7 +218,7 @@ export function evaluate(s: GameState, out: Float64Array, sameBoard = false): vo
         const full = tiles === 2 && tiny ? 2 : 2 * later;
         points = chance * full + (1 - chance) * later;
       }
-    } else if (kind === KIND_MONASTERY) {
+    } else if (kind === KIND_MONASTERY || kind === KIND_GARDEN) {
       const x = s.px[q];
       const y = s.py[q];
       let expected = 1;
