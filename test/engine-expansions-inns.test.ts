@@ -5,9 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { type Move, legalMoves, newGame, playMove, pointsByKind, resolveMove } from '../bot-engine/game.ts';
-import { type GameState, H_FRONTIER, cellOf, followersOf, neighbour, ownerFigure, ownerPlayer } from '../bot-engine/state.ts';
+import { type GameState, followersOf, ownerFigure, ownerPlayer } from '../bot-engine/state.ts';
 import { type Rules, bagEmpty, discardUnplaceable, drawType, finalScoring, find, place } from '../bot-engine/rules.ts';
-import { DISTINCT_ROTATIONS, KIND_GARDEN, MAX_SEGMENTS, ROT_EDGES, ROT_EDGE_SEG, ROT_HALF_FIELD, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, SEG_COUNT, SEG_KIND, tileIndex } from '../bot-engine/tiles.ts';
+import { MAX_SEGMENTS, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, tileIndex } from '../bot-engine/tiles.ts';
 import { playRandomGame, randomMove } from '../bot-engine/playout.ts';
 import { Rng } from '../bot-engine/rng.ts';
 import { RecordError, replayRecord, toRecord } from '../bot-engine/record.ts';
