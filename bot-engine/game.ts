@@ -15,7 +15,10 @@ import {
   freeSpots,
   initState,
   listPlacements,
+  mayReturnAbbot,
   place,
+  RETURN_ABBOT,
+  abbotNode,
   riverPlacementOk,
 } from './rules.ts';
 import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_LARGE } from './feature-modifiers.ts';
@@ -33,6 +36,8 @@ export interface Move {
   meeple: string | null;
   /** The figure on `meeple`: a follower when absent; `large` with Inns & Cathedrals, `abbot` with the Abbot. */
   figure?: FigureName;
+  /** With the Abbot, instead of a figure (`meeple` null): take the abbot back, scoring its monastery or garden. */
+  returnAbbot?: true;
 }
 
 export interface NewGameOptions {
@@ -56,8 +61,6 @@ const RULE_KEYS: readonly string[] = Object.keys(DEFAULT_RULES);
 /** The expansion options of docs/RULES.md the engine plays: `true` turns one on; `false` is
  * accepted and dropped, so the base game's records stay as they are. */
 const EXPANSION_KEYS = ['river', 'innsCathedrals', 'abbot'] as const;
-/** Of those, the ones not playable yet: refused when `true`. */
-const PENDING_KEYS: readonly string[] = ['abbot'];
 
 export function normalizeRules(rules: Partial<Rules> | undefined): Rules {
   const on: Partial<Rules> = {};
@@ -66,7 +69,6 @@ export function normalizeRules(rules: Partial<Rules> | undefined): Rules {
     if ((EXPANSION_KEYS as readonly string[]).includes(key)) {
       if (value === false) continue;
       if (value !== true) throw new Error(`rules.${key} must be true or false`);
-      if (PENDING_KEYS.includes(key)) throw new Error(`rules.${key}: this engine does not play that expansion yet`);
       on[key as (typeof EXPANSION_KEYS)[number]] = true;
       continue;
     }
@@ -102,6 +104,9 @@ export interface LegalPlacement {
   meeples: string[];
   large?: string[];
   abbot?: string[];
+  /** With the Abbot: whether the mover may take the abbot back with this placement (a move's
+   * `returnAbbot`; named apart so a placement spread into a move does not carry it). */
+  canReturnAbbot?: boolean;
 }
 
 /** The local segments open to each figure for the current player, by figure (bit masks). */
@@ -128,7 +133,10 @@ export function legalPlacements(s: GameState): LegalPlacement[] {
     const names = (mask: number) => ROT_SPOT_NAMES[type * 4 + r].filter((_, local) => mask & (1 << local));
     const placement: LegalPlacement = { x: s.fx[fi], y: s.fy[fi], rotation: r * 90, meeples: names(open[FIGURE_FOLLOWER]) };
     if (options & OPTION_INNS) placement.large = names(open[FIGURE_LARGE]);
-    if (options & OPTION_ABBOT) placement.abbot = names(open[FIGURE_ABBOT]);
+    if (options & OPTION_ABBOT) {
+      placement.abbot = names(open[FIGURE_ABBOT]);
+      placement.canReturnAbbot = mayReturnAbbot(s, fi);
+    }
     out.push(placement);
   }
   return out;
@@ -136,8 +144,9 @@ export function legalPlacements(s: GameState): LegalPlacement[] {
 
 /** Every legal move: each placement with no figure and with each figure on each spot open to it. */
 export function legalMoves(s: GameState): Move[] {
-  return legalPlacements(s).flatMap(({ x, y, rotation, meeples, large = [], abbot = [] }) => [
+  return legalPlacements(s).flatMap(({ x, y, rotation, meeples, large = [], abbot = [], canReturnAbbot }) => [
     { x, y, rotation, meeple: null },
+    ...(canReturnAbbot ? [{ x, y, rotation, meeple: null, returnAbbot: true as const }] : []),
     ...meeples.map((meeple) => ({ x, y, rotation, meeple })),
     ...large.map((meeple) => ({ x, y, rotation, meeple, figure: 'large' as const })),
     ...abbot.map((meeple) => ({ x, y, rotation, meeple, figure: 'abbot' as const })),
@@ -170,6 +179,15 @@ export function resolveMove(s: GameState, move: Move): ResolvedMove | { error: s
   if (IS_RIVER[type] && !riverPlacementOk(s, type, fi, r)) return { error: riverError(s, tile, rotation) };
   const figure = figureIndex(s, move.figure);
   if (typeof figure === 'string') return { error: figure };
+  if (move.returnAbbot !== undefined) {
+    if (move.returnAbbot !== true) return { error: 'returnAbbot, when given, must be true' };
+    if (!(s.options & OPTION_ABBOT)) return { error: 'taking the abbot back needs rules.abbot' };
+    if (meeple !== null && meeple !== undefined) return { error: 'taking the abbot back is instead of placing a figure: meeple must be null' };
+    if (move.figure !== undefined) return { error: 'taking the abbot back is instead of placing a figure: give no figure' };
+    if (abbotNode(s, s.currentPlayer) < 0) return { error: 'your abbot is not on the board' };
+    if (!mayReturnAbbot(s, fi)) return { error: "this tile completes your abbot's monastery or garden: it scores 9 and comes home by itself" };
+    return { fi, r, spot: RETURN_ABBOT };
+  }
   if (meeple === null || meeple === undefined) {
     if (move.figure !== undefined) return { error: 'figure names the figure placed on "meeple": give a spot, or neither' };
     return { fi, r, spot: -1 };
@@ -277,6 +295,7 @@ export function boardTiles(s: GameState, from = 0): BoardTile[] {
 export function resolvedToMove(s: GameState, m: ResolvedMove): Move {
   const type = s.currentTile;
   const tr = type * 4 + m.r;
+  if (m.spot === RETURN_ABBOT) return { x: s.fx[m.fi], y: s.fy[m.fi], rotation: m.r * 90, meeple: null, returnAbbot: true };
   const move: Move = { x: s.fx[m.fi], y: s.fy[m.fi], rotation: m.r * 90, meeple: m.spot >= 0 ? ROT_SPOT_NAMES[tr][m.spot & 7] : null };
   const figure = m.spot >= 0 ? m.spot >> 3 : FIGURE_FOLLOWER;
   if (figure !== FIGURE_FOLLOWER) move.figure = FIGURE_NAMES[figure];

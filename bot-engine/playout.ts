@@ -1,8 +1,8 @@
 // Uniformly random play straight on the flat state: the `random` bot, property tests and
 // the engine benchmark all use it.
 
-import { type GameState, H_ABBOTS, H_FOLLOWERS, H_LARGE, MAX_PLACEMENTS } from './state.ts';
-import { type ScoreEvent, bagEmpty, discardUnplaceable, figureSpot, finalScoring, freeSpots, listPlacements, place } from './rules.ts';
+import { type GameState, H_ABBOT_AT, H_ABBOTS, H_FOLLOWERS, H_LARGE, MAX_PLACEMENTS } from './state.ts';
+import { type ScoreEvent, bagEmpty, discardUnplaceable, figureSpot, finalScoring, freeSpots, listPlacements, mayReturnAbbot, place, RETURN_ABBOT } from './rules.ts';
 import { ABBOT_SEGS, FOLLOWER_SEGS } from './tiles.ts';
 import type { Rng } from './rng.ts';
 
@@ -21,15 +21,18 @@ export function randomMove(s: GameState, rng: Rng, followerChance = 0.5): { fi: 
   const followers = s.h[H_FOLLOWERS + p] > 0;
   const large = s.h[H_LARGE + p] > 0;
   const abbot = s.h[H_ABBOTS + p] > 0;
-  if ((followers || large || abbot) && rng.unit() < followerChance) {
+  // With the abbot on the board, taking it back is one more choice among the figure moves.
+  const back = s.h[H_ABBOT_AT + p] > 0 && mayReturnAbbot(s, fi) ? 1 : 0;
+  if ((followers || large || abbot || back) && rng.unit() < followerChance) {
     const free = freeSpots(s, type, r, s.fcell[fi]);
     // One mask per figure (the base game has followers only, so it draws as it always did).
     figureMasks[0] = followers ? free & FOLLOWER_SEGS[type] : 0;
     figureMasks[1] = large ? free & FOLLOWER_SEGS[type] : 0;
     figureMasks[2] = abbot ? free & ABBOT_SEGS[type] : 0;
-    const count = popcount(figureMasks[0]) + popcount(figureMasks[1]) + popcount(figureMasks[2]);
-    if (count > 0) {
-      let k = rng.below(count);
+    const count = popcount(figureMasks[0]) + popcount(figureMasks[1]) + popcount(figureMasks[2]) + back;
+    if (back && rng.below(count) === 0) spot = RETURN_ABBOT;
+    else if (count > back) {
+      let k = rng.below(count - back);
       for (let figure = 0; figure < 3; figure++) {
         const c = popcount(figureMasks[figure]);
         if (k < c) {

@@ -3,7 +3,7 @@
 
 import { ROT_SPOT_NAMES, TYPE_NAMES, tileIndex } from './tiles.ts';
 import { GameState, H_BAGLEN, H_BAGPOS, H_LOG, MAX_SEATS } from './state.ts';
-import { type Rules, type ScoreEvent, canPlaceAnywhere, bagEmpty, dealtBag, discard, drawType, finalScoring, initState, maxPlayers, place, rulesOf } from './rules.ts';
+import { type Rules, type ScoreEvent, canPlaceAnywhere, bagEmpty, dealtBag, discard, drawType, finalScoring, initState, maxPlayers, PFIGURE_RETURNED_ABBOT, place, rulesOf } from './rules.ts';
 import { type FigureName, normalizeRules, resolveMove, type Move } from './game.ts';
 
 export const RECORD_FORMAT = 'tessera-game/1';
@@ -154,6 +154,7 @@ export function toRecord(s: GameState, players: string[], seed?: string): GameRe
     const move: RecordMove = { tile: TYPE_NAMES[s.ptype[entry]], x: s.px[entry], y: s.py[entry], rotation: s.prot[entry] * 90, meeple: spot >= 0 ? ROT_SPOT_NAMES[tr][spot] : null };
     const figure = spot >= 0 ? RECORD_FIGURES[s.pfigure[entry]] : undefined;
     if (figure) move.figure = figure;
+    if (s.pfigure[entry] === PFIGURE_RETURNED_ABBOT) move.returnAbbot = true;
     moves.push(move);
   }
   return { format: RECORD_FORMAT, rules: rulesOf(s), players: [...players], ...(seed === undefined ? {} : { seed }), moves, final: s.finished };

@@ -4,7 +4,8 @@
 
 import {
   FIT,
-  HAS_MONASTERY,
+  HAS_CLOISTER,
+  KIND_GARDEN,
   KIND_CITY,
   KIND_FIELD,
   KIND_MONASTERY,
@@ -41,6 +42,7 @@ import {
   H_FARMERS,
   H_FINISHED,
   H_ABBOTS,
+  H_ABBOT_AT,
   H_FOLLOWERS,
   H_FRONTIER,
   H_LARGE,
@@ -72,7 +74,7 @@ import {
 import { Rng } from './rng.ts';
 import { type ExpansionOptions, bagSections, expansionBag } from './expansion-tiles.ts';
 import { riverTurn } from './river.ts';
-import { cloisterPoints, featurePoints as modifiedPoints, strengthWord } from './feature-modifiers.ts';
+import { FIGURE_ABBOT, cloisterPoints, featurePoints as modifiedPoints, strengthWord } from './feature-modifiers.ts';
 
 export type FarmerRules = '1st' | '2nd' | '3rd';
 export interface Rules {
@@ -88,7 +90,9 @@ export const DEFAULT_RULES: Readonly<Rules> = Object.freeze({ tinyCity: false, f
 /** One scoring: who scored, for which feature, how much each, during play or at the end. */
 export interface ScoreEvent {
   players: number[];
+  /** A garden scores as a monastery does, and under that kind (with `garden: true`). */
   kind: 'city' | 'road' | 'monastery' | 'farm';
+  garden?: true;
   points: number;
   phase: 'play' | 'final';
   /** Distinct tiles of the feature (for farms: the completed cities it supplies). */
@@ -343,7 +347,13 @@ export function place(s: GameState, fi: number, r: number, spot: number, events?
   s.fy[fi] = s.fy[last];
   h[H_FRONTIER] = last;
   if (IS_RIVER[type]) extendRiver(s, type, x, y, r);
-  const p = placeAt(s, type, x, y, r, player, spot, events);
+  let figure = spot;
+  if (spot === RETURN_ABBOT) {
+    returnAbbot(s, player, x, y, events);
+    figure = -1;
+  }
+  const p = placeAt(s, type, x, y, r, player, figure, events);
+  if (spot === RETURN_ABBOT) s.pfigure[p] = PFIGURE_RETURNED_ABBOT;
   s.remaining[type]--;
   s.log[h[H_LOG]++] = p;
   h[H_BAGPOS]++;
@@ -367,6 +377,45 @@ function standFigure(s: GameState, p: number, spot: number): void {
   s.owner[seg] = player | (figure << FIGURE_SHIFT);
   s.meeples[find(s, seg)] += strengthWord(player, figure);
   s.h[SUPPLY_SLOT[figure] + player]--;
+  if (figure === FIGURE_ABBOT) s.h[H_ABBOT_AT + player] = p + 1;
+}
+
+/** The figure-spot of a move that takes the mover's abbot back instead of placing a figure. */
+export const RETURN_ABBOT = 3 << FIGURE_SHIFT;
+/** `pfigure` of a placement whose player took the abbot back. */
+export const PFIGURE_RETURNED_ABBOT = 3;
+
+/** The abbot's monastery or garden node for `player`, or -1 when the abbot is in the supply. */
+export function abbotNode(s: GameState, player: number): number {
+  const at = s.h[H_ABBOT_AT + player] - 1;
+  return at < 0 ? -1 : at * MAX_SEGMENTS + s.pspot[at];
+}
+
+/** Whether the mover may take the abbot back on placing the current tile on `cell`: it stands on
+ * the board, and the tile on frontier slot fi does not complete its monastery or garden (it scores 9 then). */
+export function mayReturnAbbot(s: GameState, fi: number): boolean {
+  const node = abbotNode(s, s.h[H_CURRENT]);
+  if (node < 0) return false;
+  const p = (node / MAX_SEGMENTS) | 0;
+  return s.open[node] - (nextTo(s, p, fi) ? 1 : 0) > 0;
+}
+
+/** Whether frontier slot fi is one of placement p's 8 neighbours. */
+function nextTo(s: GameState, p: number, fi: number): boolean {
+  return Math.abs(s.fx[fi] - s.px[p]) <= 1 && Math.abs(s.fy[fi] - s.py[p]) <= 1;
+}
+
+/** Takes `player`'s abbot back, scoring its monastery or garden as it stands with the tile at
+ * (x, y) counted among its neighbours (docs/RULES.md, "The abbot"). */
+function returnAbbot(s: GameState, player: number, x: number, y: number, events?: ScoreEvent[]): void {
+  const node = abbotNode(s, player);
+  const p = (node / MAX_SEGMENTS) | 0;
+  const missing = s.open[node] - (Math.abs(x - s.px[p]) <= 1 && Math.abs(y - s.py[p]) <= 1 ? 1 : 0);
+  award(s, 1 << player, cloisterPoints(missing), s.kind[node], 'play', 9 - missing, events);
+  s.owner[node] = -1;
+  s.meeples[node] = 0;
+  s.h[H_ABBOTS + player]++;
+  s.h[H_ABBOT_AT + player] = 0;
 }
 
 /**
@@ -395,6 +444,7 @@ export function takeBackFollowerFromLastPlaced(s: GameState, spot: number): void
   s.owner[seg] = -1;
   s.meeples[find(s, seg)] -= strengthWord(player, figure);
   s.h[SUPPLY_SLOT[figure] + player]++;
+  if (figure === FIGURE_ABBOT) s.h[H_ABBOT_AT + player] = 0;
 }
 
 /** Discards the current tile (it must fit nowhere); the same player draws again. */
@@ -483,7 +533,7 @@ function placeAt(s: GameState, type: number, x: number, y: number, r: number, pl
   }
   if (spot >= 0) standFigure(s, p, spot);
   // Monasteries: this tile is a neighbour of any around it, and counts its own neighbours.
-  const ownMonastery = HAS_MONASTERY[type] ? base + segs - 1 : -1;
+  const ownMonastery = HAS_CLOISTER[type] ? base + segs - 1 : -1;
   for (let dy = -1; dy <= 1; dy++) {
     for (let dx = -1; dx <= 1; dx++) {
       if (dx === 0 && dy === 0) continue;
@@ -491,7 +541,7 @@ function placeAt(s: GameState, type: number, x: number, y: number, r: number, pl
       if (q < 0) continue;
       if (ownMonastery >= 0) s.open[ownMonastery]--;
       const qt = s.ptype[q];
-      if (HAS_MONASTERY[qt]) {
+      if (HAS_CLOISTER[qt]) {
         const m = q * MAX_SEGMENTS + SEG_COUNT[qt] - 1;
         if (--s.open[m] === 0) scoreFeature(s, m, 'play', events);
       }
@@ -545,7 +595,7 @@ export function featureTiles(s: GameState, root: number): number {
 /** Points a road, city or monastery is worth now (complete or not, by `phase`). */
 function featurePoints(s: GameState, root: number, complete: boolean): number {
   const kind = s.kind[root];
-  if (kind === KIND_MONASTERY) return cloisterPoints(s.open[root]);
+  if (isCloister(kind)) return cloisterPoints(s.open[root]);
   return modifiedPoints(kind, s.mods[root], featureTiles(s, root), s.pennants[root], complete, s.h[H_TINY_CITY] === 1);
 }
 
@@ -566,13 +616,19 @@ export function majority(s: GameState, root: number): number {
 
 function award(s: GameState, winners: number, points: number, kind: number, phase: ScoreEvent['phase'], tiles: number, events?: ScoreEvent[]): void {
   const players: number[] = [];
+  const bucket = kind === KIND_GARDEN ? KIND_MONASTERY : kind;
   for (let p = 0; p < MAX_SEATS; p++) {
     if (!(winners & (1 << p))) continue;
     s.h[H_SCORE + p] += points;
-    s.h[H_BY_KIND + p * 4 + kind] += points;
+    s.h[H_BY_KIND + p * 4 + bucket] += points;
     if (events) players.push(p);
   }
-  if (events && points > 0) events.push({ players, kind: KIND_EVENT[kind], points, phase, tiles });
+  if (events && points > 0) events.push({ players, kind: KIND_EVENT[bucket], points, phase, tiles, ...(kind === KIND_GARDEN ? { garden: true as const } : {}) });
+}
+
+/** A monastery or garden: scored by its missing neighbours. */
+function isCloister(kind: number): boolean {
+  return kind === KIND_MONASTERY || kind === KIND_GARDEN;
 }
 
 /** Scores a completed feature in play and returns its followers to their supplies. */
@@ -580,12 +636,13 @@ function scoreFeature(s: GameState, root: number, phase: ScoreEvent['phase'], ev
   if (s.meeples[root] === 0) return;
   const kind = s.kind[root];
   const points = featurePoints(s, root, phase === 'play');
-  award(s, majority(s, root), points, kind, phase, kind === KIND_MONASTERY ? 9 - s.open[root] : featureTiles(s, root), events);
+  award(s, majority(s, root), points, kind, phase, isCloister(kind) ? 9 - s.open[root] : featureTiles(s, root), events);
   let n = root;
   do {
     const o = s.owner[n];
     if (o >= 0) {
       s.h[SUPPLY_SLOT[ownerFigure(o)] + ownerPlayer(o)]++;
+      if (ownerFigure(o) === FIGURE_ABBOT) s.h[H_ABBOT_AT + ownerPlayer(o)] = 0;
       s.owner[n] = -1;
     }
     n = s.next[n];
@@ -601,7 +658,7 @@ export function finalScoring(s: GameState, events?: ScoreEvent[]): void {
     if (s.parent[n] !== n || s.size[n] === 0 || s.kind[n] === KIND_FIELD || s.meeples[n] === 0) continue;
     if (s.open[n] === 0) continue;
     const kind = s.kind[n];
-    const tiles = kind === KIND_MONASTERY ? 9 - s.open[n] : featureTiles(s, n);
+    const tiles = isCloister(kind) ? 9 - s.open[n] : featureTiles(s, n);
     award(s, majority(s, n), featurePoints(s, n, false), kind, 'final', tiles, events);
   }
   const edition = s.h[H_FARMERS];

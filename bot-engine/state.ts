@@ -53,7 +53,9 @@ export const H_RIVER_LAST = H_RIVER_X + 3;
 export const H_RIVER_TURN1 = H_RIVER_X + 4;
 export const H_RIVER_TURN2 = H_RIVER_X + 5;
 export const H_RIVER_END = H_RIVER_X + 6;
-const HEADER_INTS = H_RIVER_END + 1;
+/** MAX_SEATS slots: the placement (+ 1) whose monastery or garden holds the player's abbot; 0 when in the supply. */
+export const H_ABBOT_AT = H_RIVER_END + 1;
+const HEADER_INTS = H_ABBOT_AT + MAX_SEATS;
 
 export const OPTION_RIVER = 1;
 export const OPTION_INNS = 2;

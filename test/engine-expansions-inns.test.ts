@@ -5,12 +5,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { type Move, legalMoves, newGame, playMove, pointsByKind, resolveMove } from '../bot-engine/game.ts';
-import { GameState, H_FRONTIER, cellOf, followersOf, neighbour, ownerFigure, ownerPlayer } from '../bot-engine/state.ts';
+import { type GameState, followersOf, ownerFigure, ownerPlayer } from '../bot-engine/state.ts';
 import { type Rules, bagEmpty, discardUnplaceable, drawType, finalScoring, find, place } from '../bot-engine/rules.ts';
-import { DISTINCT_ROTATIONS, KIND_GARDEN, MAX_SEGMENTS, ROT_EDGES, ROT_EDGE_SEG, ROT_HALF_FIELD, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, SEG_COUNT, SEG_KIND, tileIndex } from '../bot-engine/tiles.ts';
+import { MAX_SEGMENTS, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, tileIndex } from '../bot-engine/tiles.ts';
 import { playRandomGame, randomMove } from '../bot-engine/playout.ts';
 import { Rng } from '../bot-engine/rng.ts';
 import { RecordError, replayRecord, toRecord } from '../bot-engine/record.ts';
+import { bruteForceMoves, moveKey } from './support/expansion-moves.ts';
 
 const INNS: Rules = { tinyCity: false, farmers: '3rd', innsCathedrals: true };
 
@@ -197,73 +198,6 @@ test('random games with Inns & Cathedrals under every rule combination, 2–6 se
   assert.ok(large > 20, `large followers were played (${large})`);
 });
 
-/** The nodes of `start`'s feature, walking the board tile to tile (no union-find). */
-function walkFeature(s: GameState, start: number): number[] {
-  const seen = new Set([start]);
-  const stack = [start];
-  while (stack.length) {
-    const n = stack.pop()!;
-    const p = (n / MAX_SEGMENTS) | 0;
-    const local = n % MAX_SEGMENTS;
-    const tr = s.ptype[p] * 4 + s.prot[p];
-    for (let d = 0; d < 4; d++) {
-      const q = s.cellTile[neighbour(s.pcell[p], d)] - 1;
-      if (q < 0) continue;
-      const qtr = s.ptype[q] * 4 + s.prot[q];
-      const across: number[] = [];
-      if (ROT_EDGE_SEG[tr * 4 + d] === local) across.push(ROT_EDGE_SEG[qtr * 4 + ((d + 2) & 3)]);
-      for (let h = 2 * d; h < 2 * d + 2; h++) if (ROT_HALF_FIELD[tr * 8 + h] === local) across.push(ROT_HALF_FIELD[qtr * 8 + [5, 4, 7, 6, 1, 0, 3, 2][h]]);
-      for (const m of across.map((l) => q * MAX_SEGMENTS + l))
-        if (!seen.has(m)) {
-          seen.add(m);
-          stack.push(m);
-        }
-    }
-  }
-  return [...seen];
-}
-
-/** Every legal move by brute force: each empty cell beside a tile × distinct rotation whose edges
- * match every neighbour × (no figure, or each figure in the supply on each segment whose feature,
- * once the tile is down, held no figure before it). Canonical spot names. */
-function bruteForceMoves(s: GameState): Set<string> {
-  const out = new Set<string>();
-  const type = s.currentTile;
-  const trial = new GameState();
-  const me = s.currentPlayer;
-  const supply = [s.followers(me), s.largeFollowers(me), s.abbots(me)];
-  for (let p = 0; p < s.placed; p++) {
-    for (let d = 0; d < 4; d++) {
-      const cell = neighbour(s.pcell[p], d);
-      if (s.cellTile[cell]) continue;
-      const x = s.px[p] + (d === 1 ? 1 : d === 3 ? -1 : 0);
-      const y = s.py[p] + (d === 2 ? 1 : d === 0 ? -1 : 0);
-      for (let r = 0; r < 4; r++) {
-        if (!(DISTINCT_ROTATIONS[type] & (1 << r))) continue;
-        let ok = true;
-        for (let e = 0; e < 4 && ok; e++) {
-          const q = s.cellTile[neighbour(cellOf(x, y), e)] - 1;
-          if (q >= 0) ok = ((ROT_EDGES[s.ptype[q] * 4 + s.prot[q]] >> (((e + 2) & 3) * 2)) & 3) === ((ROT_EDGES[type * 4 + r] >> (e * 2)) & 3);
-        }
-        if (!ok) continue;
-        out.add(`${x},${y},${r * 90},-,`);
-        trial.copyFrom(s);
-        const fi = [...Array(trial.h[H_FRONTIER]).keys()].find((i) => trial.fx[i] === x && trial.fy[i] === y)!;
-        place(trial, fi, r, -1);
-        for (let i = 0; i < SEG_COUNT[type]; i++) {
-          const occupied = walkFeature(trial, s.placed * MAX_SEGMENTS + i).some((node) => node < s.placed * MAX_SEGMENTS && s.owner[node] >= 0);
-          if (occupied) continue;
-          const garden = SEG_KIND[type * MAX_SEGMENTS + i] === KIND_GARDEN;
-          const name = ROT_SPOT_NAMES[type * 4 + r][i];
-          if (supply[0] > 0 && !garden) out.add(`${x},${y},${r * 90},${name},follower`);
-          if (supply[1] > 0 && !garden) out.add(`${x},${y},${r * 90},${name},large`);
-        }
-      }
-    }
-  }
-  return out;
-}
-
 test('legal moves with the large follower equal a brute force over every cell × rotation × spot × figure', () => {
   let withLarge = 0;
   for (let g = 0; g < 8; g++) {
@@ -271,7 +205,7 @@ test('legal moves with the large follower equal a brute force over every cell ×
     const rng = new Rng(500 + g);
     discardUnplaceable(s);
     while (!bagEmpty(s)) {
-      const listed = new Set(legalMoves(s).map((m) => `${m.x},${m.y},${m.rotation},${m.meeple ?? '-'},${m.meeple ? (m.figure ?? 'follower') : ''}`));
+      const listed = new Set(legalMoves(s).map(moveKey));
       assert.deepEqual(listed, bruteForceMoves(s), `game ${g}, tile ${s.placed}`);
       withLarge += [...listed].filter((k) => k.endsWith(',large')).length;
       // Every spot name a record may use (any side or corner) resolves like the listed one.

@@ -2,8 +2,8 @@
 // A move is packed into one int: ((fi << 2 | r) << 5) | (spot + 1), spot a figure-spot
 // (rules.ts's `figureSpot`: local segment | figure << 3, so up to 23).
 
-import { GameState, H_ABBOTS, H_FOLLOWERS, H_LARGE, MAX_SEATS, MAX_PLACEMENTS } from '../state.ts';
-import { addFollowerToLastPlaced, bagEmpty, figureSpot, finalScoring, freeSpots, listPlacements, place, takeBackFollowerFromLastPlaced } from '../rules.ts';
+import { GameState, H_ABBOT_AT, H_ABBOTS, H_FOLLOWERS, H_LARGE, MAX_SEATS, MAX_PLACEMENTS } from '../state.ts';
+import { addFollowerToLastPlaced, bagEmpty, figureSpot, finalScoring, freeSpots, listPlacements, mayReturnAbbot, place, RETURN_ABBOT, takeBackFollowerFromLastPlaced } from '../rules.ts';
 import { ABBOT_SEGS, FOLLOWER_SEGS } from '../tiles.ts';
 import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_LARGE } from '../feature-modifiers.ts';
 import { evaluate, finalValues, margin } from './evaluate.ts';
@@ -39,11 +39,13 @@ export function listMoves(s: GameState, out: Int32Array): number {
   const followers = s.h[H_FOLLOWERS + p] > 0;
   const large = s.h[H_LARGE + p] > 0;
   const abbot = s.h[H_ABBOTS + p] > 0;
+  const abbotOut = s.h[H_ABBOT_AT + p] > 0;
   let k = 0;
   for (let i = 0; i < n; i++) {
     const fi = placements[i] >> 2;
     const r = placements[i] & 3;
     out[k++] = packMove(fi, r, -1);
+    if (abbotOut && mayReturnAbbot(s, fi)) out[k++] = packMove(fi, r, RETURN_ABBOT);
     if (!followers && !large && !abbot) continue;
     const free = freeSpots(s, type, r, s.fcell[fi]);
     if (followers) k = addSpots(out, k, fi, r, free & FOLLOWER_SEGS[type], FIGURE_FOLLOWER);
@@ -95,7 +97,7 @@ export function scoreMoves(s: GameState, moves: Int32Array, count: number, score
       sawPlaced = judgedByEvaluation(placed, mode);
       if (sawPlaced) evaluate(placed, values);
       else value(scratch.copyFrom(placed), mode); // final scoring must not touch `placed`
-    } else if (placement === placementOf(m) && judgedByEvaluation(placed, mode) && addFollowerToLastPlaced(placed, spot)) {
+    } else if (placement === placementOf(m) && spot !== RETURN_ABBOT && judgedByEvaluation(placed, mode) && addFollowerToLastPlaced(placed, spot)) {
       evaluate(placed, values, lastSawPlaced);
       takeBackFollowerFromLastPlaced(placed, spot);
       sawPlaced = true;
