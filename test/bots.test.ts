@@ -55,6 +55,8 @@ const EXPANSION_RULES: Rules[] = [
   { tinyCity: false, farmers: '3rd', innsCathedrals: true },
   { tinyCity: true, farmers: '3rd', river: true },
   { tinyCity: false, farmers: '1st', innsCathedrals: true, river: true },
+  { tinyCity: false, farmers: '2nd', abbot: true },
+  { tinyCity: false, farmers: '3rd', innsCathedrals: true, river: true, abbot: true },
 ];
 
 test('bots play only legal moves in whole games under every rule option, 2-5 players', () => {
@@ -67,7 +69,7 @@ test('bots play only legal moves in whole games under every rule option, 2-5 pla
 test('bots play only legal moves in whole games with the expansions, 2-6 players', () => {
   assert.equal(
     playLegally(EXPANSION_RULES, (rules) => (rules.innsCathedrals ? [2, 4, 6] : [2, 5])),
-    8,
+    13,
   );
 });
 

@@ -102,6 +102,41 @@ test('with Inns & Cathedrals the large follower is chosen like a follower, on th
   assert.equal(s.selection!.figure, 'follower');
 });
 
+test('with the Abbot, taking the abbot back is a choice of the placements that allow it, and excludes a figure', () => {
+  const rules = { abbot: true } as const;
+  const game = newGame({ players: 2, seed: 'client-abbot', rules });
+  // Seeded random play until the mover may take an abbot back somewhere.
+  let legal = legalPlacements(game);
+  for (let i = 0; !legal.some((p) => p.canReturnAbbot); i++) {
+    assert.ok(i < 200, 'an abbot to take back within 200 moves');
+    const withAbbot = legal.find((p) => (p.abbot ?? []).length > 0);
+    const move = withAbbot ? { ...withAbbot, meeple: withAbbot.abbot![0], figure: 'abbot' as const } : { ...legal[i % legal.length], meeple: null };
+    playMove(game, { x: move.x, y: move.y, rotation: move.rotation, meeple: move.meeple, ...('figure' in move ? { figure: move.figure } : {}) });
+    legal = legalPlacements(game);
+  }
+  const s = new GameScreenState();
+  s.apply({ ...viewOf(1, legal), rules: { tinyCity: false, farmers: '3rd', abbot: true }, currentSeat: game.currentPlayer, you: game.currentPlayer }, null);
+  const p = legal.find((l) => l.canReturnAbbot)!;
+  s.select(p.x, p.y);
+  s.selection!.rotation = p.rotation;
+  assert.ok(s.mayReturnAbbot());
+  if (p.meeples.length) s.setSpot(p.meeples[0]);
+  s.toggleReturnAbbot();
+  assert.equal(s.selection!.returnAbbot, true);
+  assert.equal(s.selection!.meeple, null, 'taking the abbot back places no figure');
+  if (p.meeples.length) {
+    s.setSpot(p.meeples[0]);
+    assert.equal(s.selection!.returnAbbot, false, 'placing a figure gives it up');
+  }
+  const without = legal.find((l) => !l.canReturnAbbot);
+  if (without) {
+    s.select(without.x, without.y);
+    s.selection!.rotation = without.rotation;
+    s.toggleReturnAbbot();
+    assert.equal(s.selection!.returnAbbot, false, 'not where the placement does not allow it');
+  }
+});
+
 test('the log lists each move once, newest first, its scorings and discards above it', () => {
   const s = new GameScreenState();
   const move = (turn: number, extra: Partial<LastMove> = {}): LastMove => ({

@@ -23,9 +23,9 @@ test('a sixth seat needs Inns & Cathedrals; an unknown option is refused', async
   const without = await post(server.base, '/api/games', { seats: six });
   assert.equal(without.status, 400);
   assert.match(without.body.message, /at most 5 players \(6 with Inns & Cathedrals\)/);
-  const notYet = await post(server.base, '/api/games', { seats: six.slice(0, 2), rules: { river: true } });
-  assert.equal(notYet.status, 400);
-  assert.match(notYet.body.message, /river/);
+  const notBoolean = await post(server.base, '/api/games', { seats: six.slice(0, 2), rules: { river: 'yes' } });
+  assert.equal(notBoolean.status, 400);
+  assert.match(notBoolean.body.message, /river/);
   const unknown = await post(server.base, '/api/games', { seats: six, rules: { innsCathedrals: true, tunnels: true } });
   assert.equal(unknown.status, 400);
   const listed = await get(server.base, '/api/games?limit=200');
@@ -84,5 +84,34 @@ test('Inns & Cathedrals over WebSocket: six seats, a large follower placed by a 
   const late = await Client.join(server.ws, id);
   assert.ok(late.welcome.history.some((m: any) => m.move.figure === 'large'));
   late.close();
+  me.close();
+});
+
+test('all three expansions at six seats, played to the end by a person and bots: every figure accounted for, the record replays', async () => {
+  const rules = { innsCathedrals: true, river: true, abbot: true };
+  const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, ...bots(5)], undefined, { rules });
+  const me = await Client.join(server.ws, id, tokens.get(0));
+  const first = (await me.peekState()).view;
+  assert.deepEqual(first.rules, { tinyCity: false, farmers: '3rd', ...rules });
+  assert.deepEqual(first.seats[0].abbots, 1);
+  assert.equal(first.board[0].tile, 'RA', 'the spring is the start tile');
+  const final = await playUntilOver(new Map([[0, me]]), 120_000);
+  for (const seat of final.seats) {
+    const standing = final.followers.filter((f: any) => f.player === seat.seat);
+    assert.equal(seat.followers + standing.filter((f: any) => !f.figure).length, 7, `seat ${seat.seat} followers`);
+    assert.equal(seat.large + standing.filter((f: any) => f.figure === 'large').length, 1, `seat ${seat.seat} large follower`);
+    assert.equal(seat.abbots + standing.filter((f: any) => f.figure === 'abbot').length, 1, `seat ${seat.seat} abbot`);
+  }
+  const record = (await get(server.base, `/api/games/${id}/record`)).body;
+  assert.deepEqual(record.rules, { tinyCity: false, farmers: '3rd', ...rules });
+  assert.ok(
+    record.moves.some((m: any) => m.figure === 'abbot'),
+    'an abbot was placed',
+  );
+  const { scores } = replayRecord(record);
+  assert.deepEqual(
+    Object.values(scores),
+    final.seats.map((s: any) => s.score),
+  );
   me.close();
 });

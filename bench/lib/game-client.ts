@@ -74,7 +74,9 @@ export function randomMove(legal: Placement[], random: () => number, followerCha
     ...(p.abbot ?? []).map((meeple) => ({ meeple, figure: 'abbot' as const })),
   ];
   const pick = spots.length > 0 && random() < followerChance ? spots[Math.floor(random() * spots.length)] : null;
-  return { x: p.x, y: p.y, rotation: p.rotation, meeple: pick?.meeple ?? null, ...(pick?.figure ? { figure: pick.figure } : {}) };
+  // The Abbot: half the time a placement allows it and places no figure, the abbot comes back.
+  const returnAbbot = !pick && p.canReturnAbbot === true && random() < 0.5;
+  return { x: p.x, y: p.y, rotation: p.rotation, meeple: pick?.meeple ?? null, ...(pick?.figure ? { figure: pick.figure } : {}), ...(returnAbbot ? { returnAbbot } : {}) };
 }
 
 /** What GameSocket needs of a WebSocket: Node's global one, or the `ws` client that fastify's

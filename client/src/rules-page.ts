@@ -101,7 +101,7 @@ monastery scores as in the table, and then the farms. The most points wins.</p>
 <ul>
 <li>Click a highlighted square: solid yellow fits as the tile is turned now, dashed fits once turned. Click the tile again (or press <kbd>R</kbd>) to turn it.</li>
 <li>Choose a follower spot on the tile (or none), then <strong>Confirm</strong> (<kbd>Enter</kbd>). Nothing is sent before you confirm; <strong>Take back</strong> (<kbd>Esc</kbd>) withdraws the tile.</li>
-<li>Keyboard only: <kbd>N</kbd>/<kbd>P</kbd> pick the next or previous square, <kbd>R</kbd> turns, <kbd>1</kbd>–<kbd>9</kbd> pick a follower spot (<kbd>0</kbd> none), <kbd>L</kbd> or <kbd>A</kbd> puts the large follower or the abbot there instead (with their expansions), <kbd>Enter</kbd> confirms; arrows pan, <kbd>+</kbd>/<kbd>−</kbd> zoom, <kbd>F</kbd> fits the board.</li>
+<li>Keyboard only: <kbd>N</kbd>/<kbd>P</kbd> pick the next or previous square, <kbd>R</kbd> turns, <kbd>1</kbd>–<kbd>9</kbd> pick a follower spot (<kbd>0</kbd> none), <kbd>L</kbd> or <kbd>A</kbd> puts the large follower or the abbot there instead (with their expansions), <kbd>B</kbd> takes the abbot back, <kbd>Enter</kbd> confirms; arrows pan, <kbd>+</kbd>/<kbd>−</kbd> zoom, <kbd>F</kbd> fits the board.</li>
 <li>Table talk: quick messages and short notes to the other players; anyone watching reads along. Mute it for a game with one click.</li>
 <li>Sounds for placements, scorings and your turn: the <em>Sound</em> button switches them off (remembered in this browser).</li>
 </ul>

@@ -40,6 +40,7 @@ export const Move = Type.Object({
 export const ScoreEvent = Type.Object({
   players: Type.Array(Int, { description: 'seats that scored (ties score in full)' }),
   kind: Type.Enum(['city', 'road', 'monastery', 'farm']),
+  garden: Type.Optional(Type.Literal(true, { description: 'a garden (the Abbot), scored as a monastery is' })),
   points: Int,
   phase: Type.Enum(['play', 'final']),
   tiles: Type.Integer({ description: 'distinct tiles of the feature (farms: the completed cities it supplies)' }),
@@ -77,6 +78,7 @@ export const Placement = Type.Object({
   meeples: Type.Array(Type.String(), { description: 'spots open to a follower' }),
   large: Type.Optional(Type.Array(Type.String(), { description: 'spots open to the large follower (Inns & Cathedrals)' })),
   abbot: Type.Optional(Type.Array(Type.String(), { description: 'spots open to the abbot (the Abbot)' })),
+  canReturnAbbot: Type.Optional(Type.Boolean({ description: 'the Abbot: this placement may come with taking the abbot back (`returnAbbot`)' })),
 });
 export const BoardTile = Type.Object({ tile: Type.String(), x: Int, y: Int, rotation: Int });
 export const Follower = Type.Object({ player: Int, x: Int, y: Int, spot: Type.String(), figure: Type.Optional(Type.Enum(['large', 'abbot'], { description: 'absent for a follower' })) });

@@ -73,6 +73,13 @@ export class Placing {
     this.render();
   }
 
+  /** Take the abbot back with this placement, or give that up. */
+  toggleReturnAbbot(): void {
+    if (!this.state.selection || this.state.pending) return;
+    this.state.toggleReturnAbbot();
+    this.render();
+  }
+
   rotate(dir: 1 | -1): void {
     if (!this.state.view?.tile || this.state.pending) return;
     const refused = this.state.rotate(dir);
@@ -93,7 +100,14 @@ export class Placing {
     const { state, board } = this;
     const { selection: sel, view } = state;
     if (!sel || !view || !state.canPlace()) return;
-    const move: Move = { x: sel.x, y: sel.y, rotation: sel.rotation, meeple: sel.meeple, ...(sel.meeple !== null && sel.figure !== 'follower' ? { figure: sel.figure } : {}) };
+    const move: Move = {
+      x: sel.x,
+      y: sel.y,
+      rotation: sel.rotation,
+      meeple: sel.meeple,
+      ...(sel.meeple !== null && sel.figure !== 'follower' ? { figure: sel.figure } : {}),
+      ...(sel.returnAbbot && sel.meeple === null ? { returnAbbot: true as const } : {}),
+    };
     if (!this.sender.sendMove(view.turn, move)) {
       toast('Not connected: the move will be possible once the connection is back.', 'error');
       return;

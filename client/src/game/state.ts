@@ -16,10 +16,12 @@ export interface Selection {
   /** The figure the spot choices are for (and that goes on `meeple`). */
   figure: Figure;
   meeple: string | null;
+  /** The Abbot: take the abbot back instead of placing a figure (`meeple` stays null). */
+  returnAbbot: boolean;
 }
 
-/** A placement's open spots by figure. */
-type SpotsByFigure = Record<Figure, string[]>;
+/** A placement's open spots by figure, and whether it may come with taking the abbot back. */
+type SpotsByFigure = Record<Figure, string[]> & { returnAbbot: boolean };
 
 const ROTATIONS = [0, 90, 180, 270];
 const LOG_LIMIT = 300;
@@ -70,7 +72,7 @@ export class GameScreenState {
     for (const p of v.legal ?? []) {
       const key = `${p.x},${p.y}`;
       if (!this.legal.has(key)) this.legal.set(key, new Map());
-      this.legal.get(key)!.set(p.rotation, { follower: p.meeples, large: p.large ?? [], abbot: p.abbot ?? [] });
+      this.legal.get(key)!.set(p.rotation, { follower: p.meeples, large: p.large ?? [], abbot: p.abbot ?? [], returnAbbot: p.canReturnAbbot === true });
     }
     // The clock restarts when the seat to move or the turn changes.
     const key = `${v.turn}:${v.currentSeat}`;
@@ -167,7 +169,7 @@ export class GameScreenState {
     if (r === null) return false;
     this.fresh.clear();
     this.rotation = r;
-    this.selection = { x, y, rotation: r, figure: 'follower', meeple: null };
+    this.selection = { x, y, rotation: r, figure: 'follower', meeple: null, returnAbbot: false };
     return true;
   }
 
@@ -182,7 +184,7 @@ export class GameScreenState {
     if (rs.length <= 1) return rs.length ? 'Only this rotation fits here.' : 'Nothing fits here.';
     const next = this.rotationAt(s.x, s.y, (s.rotation + dir * 90 + 360) % 360, dir);
     if (next !== null) {
-      this.selection = { ...s, rotation: next, figure: 'follower', meeple: null };
+      this.selection = { ...s, rotation: next, figure: 'follower', meeple: null, returnAbbot: false };
       this.rotation = next;
     }
     return null;
@@ -201,10 +203,26 @@ export class GameScreenState {
 
   /** Puts the follower on `spot`, or takes it off when it is there already (or `spot` is null). */
   toggleSpot(spot: string | null): void {
-    if (this.selection) this.selection.meeple = this.selection.meeple === spot ? null : spot;
+    if (this.selection) this.setSpot(this.selection.meeple === spot ? null : spot);
   }
 
+  /** A figure on `spot` (null: none); placing one gives up taking the abbot back. */
   setSpot(spot: string | null): void {
-    if (this.selection) this.selection.meeple = spot;
+    if (!this.selection) return;
+    this.selection.meeple = spot;
+    if (spot !== null) this.selection.returnAbbot = false;
+  }
+
+  /** May the selection come with taking the abbot back? */
+  mayReturnAbbot(s: Selection | null = this.selection): boolean {
+    return !!s && this.legal.get(`${s.x},${s.y}`)?.get(s.rotation)?.returnAbbot === true;
+  }
+
+  /** Takes the abbot back with this placement (no figure then), or gives that up. */
+  toggleReturnAbbot(): void {
+    const s = this.selection;
+    if (!s || !this.mayReturnAbbot()) return;
+    s.returnAbbot = !s.returnAbbot;
+    if (s.returnAbbot) s.meeple = null;
   }
 }

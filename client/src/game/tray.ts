@@ -43,6 +43,7 @@ function spotChoices(s: GameScreenState, sel: Selection): string {
   return `${figureChoices(s, sel)}<fieldset class="spots" ${pending ? 'disabled' : ''}><legend>${words.label}</legend>
 <label class="spot-opt"><input type="radio" name="spot" value="" data-spot-choice="" data-focus-key="spot-none" ${sel.meeple === null ? 'checked' : ''}><span><kbd>0</kbd> ${words.none}</span></label>
 ${spots.map(option).join('')}
+${s.mayReturnAbbot(sel) ? `<label class="spot-opt"><input type="checkbox" name="return-abbot" data-return-abbot data-focus-key="return-abbot" ${sel.returnAbbot ? 'checked' : ''}><span><kbd>B</kbd> Take the abbot back instead (it scores now)</span></label>` : ''}
 ${spots.length === 0 && sel.figure === 'follower' ? `<p class="muted small">${myFollowers === 0 ? 'No followers left in your supply.' : 'Every feature of this tile here is already taken.'}</p>` : ''}
 </fieldset>
 <div class="row confirm-row"><button class="btn primary" data-action="confirm" data-focus-key="confirm" ${pending ? 'disabled' : ''}>${pending ? 'Sending…' : 'Confirm'} <kbd>Enter</kbd></button><button class="btn" data-action="takeback" data-focus-key="takeback" ${pending ? 'disabled' : ''}>Take back <kbd>Esc</kbd></button></div>`;
