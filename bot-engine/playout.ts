@@ -23,7 +23,16 @@ export function randomMove(s: GameState, rng: Rng, followerChance = 0.5): { fi: 
   const abbot = s.h[H_ABBOTS + p] > 0;
   // With the abbot on the board, taking it back is one more choice among the figure moves.
   const back = s.h[H_ABBOT_AT + p] > 0 && mayReturnAbbot(s, fi) ? 1 : 0;
-  if ((followers || large || abbot || back) && rng.unit() < followerChance) {
+  if (!large && !abbot && !back) {
+    // Followers only (the base game): the draw as it always was.
+    if (followers && rng.unit() < followerChance) {
+      const free = freeSpots(s, type, r, s.fcell[fi]) & FOLLOWER_SEGS[type];
+      const count = popcount(free);
+      if (count > 0) spot = nthBit(free, rng.below(count));
+    }
+    return { fi, r, spot };
+  }
+  if (rng.unit() < followerChance) {
     const free = freeSpots(s, type, r, s.fcell[fi]);
     // One mask per figure (the base game has followers only, so it draws as it always did).
     figureMasks[0] = followers ? free & FOLLOWER_SEGS[type] : 0;
