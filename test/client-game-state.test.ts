@@ -195,3 +195,19 @@ test("others' tiles stay fresh until this player acts; discards and the board le
   assert.equal(left, 72 - boardTiles(game).length - 1);
   assert.equal(bag.get('X'), 0);
 });
+
+test('the tiles-left panel counts the game set of its rules: 72, or with every expansion the river and Inns & Cathedrals tiles too', () => {
+  const count = (bag: Map<string, number>) => [...bag.values()].reduce((a, b) => a + b, 0);
+  for (const [rules, size] of [
+    [{}, 72],
+    [{ innsCathedrals: true }, 90],
+    [{ innsCathedrals: true, river: true, abbot: true }, 101],
+  ] as const) {
+    const game = newGame({ players: 2, seed: `bag-${size}`, rules });
+    const full = { tinyCity: false, farmers: '3rd' as const, ...rules };
+    const bag = tilesInBag({ ...viewOf(0, legalPlacements(game)), rules: full, board: boardTiles(game), tile: null, status: 'waiting' }, []);
+    assert.equal(count(bag), size - 1, `${JSON.stringify(rules)}: every tile but the start tile`);
+    assert.equal(bag.has('IA'), 'innsCathedrals' in rules, 'the Inns & Cathedrals tiles only with their option');
+    assert.equal(bag.has('RB'), 'river' in rules, 'the lake only with the River');
+  }
+});
