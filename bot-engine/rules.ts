@@ -74,7 +74,7 @@ import {
 import { Rng } from './rng.ts';
 import { type ExpansionOptions, bagSections, expansionBag } from './expansion-tiles.ts';
 import { riverTurn } from './river.ts';
-import { FIGURE_ABBOT, cloisterPoints, featurePoints as modifiedPoints, strengthWord } from './feature-modifiers.ts';
+import { FIGURE_ABBOT, MOD_CATHEDRAL, MOD_INN, cloisterPoints, featurePoints as modifiedPoints, strengthWord } from './feature-modifiers.ts';
 
 export type FarmerRules = '1st' | '2nd' | '3rd';
 export interface Rules {
@@ -93,6 +93,10 @@ export interface ScoreEvent {
   /** A garden scores as a monastery does, and under that kind (with `garden: true`). */
   kind: 'city' | 'road' | 'monastery' | 'farm';
   garden?: true;
+  /** The road had an inn, the city a cathedral (Inns & Cathedrals): its points are theirs, 0 when
+   * left unfinished at the end. */
+  inn?: true;
+  cathedral?: true;
   points: number;
   phase: 'play' | 'final';
   /** Distinct tiles of the feature (for farms: the completed cities it supplies). */
@@ -614,7 +618,9 @@ export function majority(s: GameState, root: number): number {
   return mask;
 }
 
-function award(s: GameState, winners: number, points: number, kind: number, phase: ScoreEvent['phase'], tiles: number, events?: ScoreEvent[]): void {
+/** `mods`: the feature's inn or cathedral, named in its event (then sent even at 0 points: an
+ * unfinished road with an inn is worth nothing, and a player should see why). */
+function award(s: GameState, winners: number, points: number, kind: number, phase: ScoreEvent['phase'], tiles: number, events?: ScoreEvent[], mods = 0): void {
   const players: number[] = [];
   const bucket = kind === KIND_GARDEN ? KIND_MONASTERY : kind;
   for (let p = 0; p < MAX_SEATS; p++) {
@@ -623,7 +629,18 @@ function award(s: GameState, winners: number, points: number, kind: number, phas
     s.h[H_BY_KIND + p * 4 + bucket] += points;
     if (events) players.push(p);
   }
-  if (events && points > 0) events.push({ players, kind: KIND_EVENT[bucket], points, phase, tiles, ...(kind === KIND_GARDEN ? { garden: true as const } : {}) });
+  if (events && (points > 0 || mods !== 0)) {
+    events.push({
+      players,
+      kind: KIND_EVENT[bucket],
+      points,
+      phase,
+      tiles,
+      ...(kind === KIND_GARDEN ? { garden: true as const } : {}),
+      ...(mods & MOD_INN ? { inn: true as const } : {}),
+      ...(mods & MOD_CATHEDRAL ? { cathedral: true as const } : {}),
+    });
+  }
 }
 
 /** A monastery or garden: scored by its missing neighbours. */
@@ -636,7 +653,7 @@ function scoreFeature(s: GameState, root: number, phase: ScoreEvent['phase'], ev
   if (s.meeples[root] === 0) return;
   const kind = s.kind[root];
   const points = featurePoints(s, root, phase === 'play');
-  award(s, majority(s, root), points, kind, phase, isCloister(kind) ? 9 - s.open[root] : featureTiles(s, root), events);
+  award(s, majority(s, root), points, kind, phase, isCloister(kind) ? 9 - s.open[root] : featureTiles(s, root), events, s.mods[root]);
   let n = root;
   do {
     const o = s.owner[n];
@@ -659,7 +676,7 @@ export function finalScoring(s: GameState, events?: ScoreEvent[]): void {
     if (s.open[n] === 0) continue;
     const kind = s.kind[n];
     const tiles = isCloister(kind) ? 9 - s.open[n] : featureTiles(s, n);
-    award(s, majority(s, n), featurePoints(s, n, false), kind, 'final', tiles, events);
+    award(s, majority(s, n), featurePoints(s, n, false), kind, 'final', tiles, events, s.mods[n]);
   }
   const edition = s.h[H_FARMERS];
   if (edition === 1) scoreFarmsFirstEdition(s, events);

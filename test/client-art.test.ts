@@ -108,6 +108,13 @@ test('words for spots, moves and scorings', () => {
   assert.equal(eventText({ players: [0], kind: 'road', points: 3, phase: 'final', tiles: 3 }, seats), 'Ada scores 3 for an unfinished road (3 tiles)');
 });
 
+test('scorings of the expansions in words: inns, cathedrals, gardens', () => {
+  const seats = [{ seat: 0, name: 'Ada', kind: 'person', connected: true, standIn: null, score: 0, followers: 7, points: { city: 0, road: 0, farm: 0, monastery: 0 } }] as any;
+  assert.equal(eventText({ players: [0], kind: 'road', points: 0, phase: 'final', tiles: 4, inn: true }, seats), 'Ada scores 0 for an unfinished road with an inn (4 tiles)');
+  assert.equal(eventText({ players: [0], kind: 'city', points: 15, phase: 'play', tiles: 4, cathedral: true }, seats), 'Ada scores 15 for a completed city with a cathedral (4 tiles)');
+  assert.equal(eventText({ players: [0], kind: 'monastery', points: 9, phase: 'play', tiles: 9, garden: true }, seats), 'Ada scores 9 for a completed garden (9 tiles)');
+});
+
 test("a game's options in one line, as the lobby and finished lists show them", () => {
   assert.equal(rulesText({ tinyCity: false, farmers: '3rd' }), 'farmers 3rd');
   assert.equal(rulesText({ tinyCity: true, farmers: '1st', abbot: true, innsCathedrals: true, river: true }), 'Inns & Cathedrals · the River · the Abbot · small cities · farmers 1st');

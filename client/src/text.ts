@@ -55,8 +55,10 @@ export function eventText(e: ScoreEvent, seats: SeatView[] | undefined): string 
   const unit = e.kind === 'farm' ? `${e.tiles} completed ${e.tiles === 1 ? 'city' : 'cities'}` : `${e.tiles} ${e.tiles === 1 ? 'tile' : 'tiles'}`;
   const who = e.players.length ? names(seats, e.players) : 'Nobody';
   const verb = e.players.length > 1 ? 'score' : 'scores';
-  const done = e.phase === 'final' && e.kind !== 'farm' ? `unfinished ${FEATURE[e.kind]}` : e.kind === 'farm' ? 'farm' : `completed ${FEATURE[e.kind]}`;
-  return `${who} ${verb} ${e.points} for ${/^[aeiou]/.test(done) ? 'an' : 'a'} ${done} (${unit})`;
+  const feature = e.garden ? 'garden' : FEATURE[e.kind];
+  const done = e.phase === 'final' && e.kind !== 'farm' ? `unfinished ${feature}` : e.kind === 'farm' ? 'farm' : `completed ${feature}`;
+  const modifier = e.inn ? ' with an inn' : e.cathedral ? ' with a cathedral' : '';
+  return `${who} ${verb} ${e.points} for ${/^[aeiou]/.test(done) ? 'an' : 'a'} ${done}${modifier} (${unit})`;
 }
 
 /** Tiles in words, by type letter (the letters are the rules' notation, not the player's). */

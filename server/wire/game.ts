@@ -41,6 +41,8 @@ export const ScoreEvent = Type.Object({
   players: Type.Array(Int, { description: 'seats that scored (ties score in full)' }),
   kind: Type.Enum(['city', 'road', 'monastery', 'farm']),
   garden: Type.Optional(Type.Literal(true, { description: 'a garden (the Abbot), scored as a monastery is' })),
+  inn: Type.Optional(Type.Literal(true, { description: 'the road had an inn (Inns & Cathedrals): 2 a tile completed, 0 unfinished at the end; then sent at 0 points too' })),
+  cathedral: Type.Optional(Type.Literal(true, { description: 'the city had a cathedral (Inns & Cathedrals): 3 a tile and pennant completed, 0 unfinished at the end' })),
   points: Int,
   phase: Type.Enum(['play', 'final']),
   tiles: Type.Integer({ description: 'distinct tiles of the feature (farms: the completed cities it supplies)' }),
