@@ -264,7 +264,7 @@ function typeCount(def: ExpansionTileDef, abbot: boolean): number {
   return abbot ? def.countWithAbbot : def.count;
 }
 
-/** The bag's sections by tile name, unshuffled (RULES.md, "Records for the expansions"): the land
+/** The bag's sections by tile name, unshuffled (docs/ENGINE.md, "Records with the expansions"): the land
  * section (base types A…X without the start tile's D, each garden type right after its plain
  * type; then IA…IR), and with the River the river section (RC…RJ/RJg; the spring is on the board,
  * the lake comes after the section). */

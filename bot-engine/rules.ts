@@ -34,7 +34,6 @@ import {
 import {
   FOLLOWERS,
   H_BAGLEN,
-  FOLLOWER_BITS,
   type GameState,
   H_BAGPOS,
   H_BY_KIND,
@@ -74,7 +73,7 @@ import {
 import { Rng } from './rng.ts';
 import { type ExpansionOptions, bagSections, expansionBag } from './expansion-tiles.ts';
 import { riverTurn } from './river.ts';
-import { FIGURE_ABBOT, MOD_CATHEDRAL, MOD_INN, cloisterPoints, featurePoints as modifiedPoints, strengthWord } from './feature-modifiers.ts';
+import { FIGURE_ABBOT, MOD_CATHEDRAL, MOD_INN, cloisterPoints, featurePoints as modifiedPoints, majorityOf, strengthWord } from './feature-modifiers.ts';
 
 export type FarmerRules = '1st' | '2nd' | '3rd';
 export interface Rules {
@@ -605,17 +604,7 @@ function featurePoints(s: GameState, root: number, complete: boolean): number {
 
 /** Players with the most followers on a root, as a bitmask (0 when none stands there). */
 export function majority(s: GameState, root: number): number {
-  let m = s.meeples[root];
-  let best = 0;
-  let mask = 0;
-  for (let p = 0; m !== 0; p++, m >>>= FOLLOWER_BITS) {
-    const c = m & 15;
-    if (c > best) {
-      best = c;
-      mask = 1 << p;
-    } else if (c === best && c > 0) mask |= 1 << p;
-  }
-  return mask;
+  return majorityOf(s.meeples[root]);
 }
 
 /** `mods`: the feature's inn or cathedral, named in its event (then sent even at 0 points: an

@@ -1,4 +1,4 @@
-// Brute-force legal moves for the expansions' tests: every cell × rotation × spot × figure,
+// Brute-force legal moves for the engine's tests: every cell × rotation × spot × figure,
 // judged by walking the board, knowing nothing of the engine's union-find or move lists.
 import type { Move } from '../../bot-engine/game.ts';
 import { GameState, H_FRONTIER, cellOf, neighbour, ownerFigure, ownerPlayer } from '../../bot-engine/state.ts';
