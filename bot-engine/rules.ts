@@ -390,26 +390,24 @@ export function abbotNode(s: GameState, player: number): number {
   return at < 0 ? -1 : at * MAX_SEGMENTS + s.pspot[at];
 }
 
-/** Whether the mover may take the abbot back on placing the current tile on `cell`: it stands on
- * the board, and the tile on frontier slot fi does not complete its monastery or garden (it scores 9 then). */
+/** Whether the mover may take the abbot back on placing the current tile on frontier slot fi:
+ * it stands on the board, and that tile does not complete its monastery or garden (it scores 9 then). */
 export function mayReturnAbbot(s: GameState, fi: number): boolean {
   const node = abbotNode(s, s.h[H_CURRENT]);
-  if (node < 0) return false;
-  const p = (node / MAX_SEGMENTS) | 0;
-  return s.open[node] - (nextTo(s, p, fi) ? 1 : 0) > 0;
+  return node >= 0 && missingAfter(s, node, s.fx[fi], s.fy[fi]) > 0;
 }
 
-/** Whether frontier slot fi is one of placement p's 8 neighbours. */
-function nextTo(s: GameState, p: number, fi: number): boolean {
-  return Math.abs(s.fx[fi] - s.px[p]) <= 1 && Math.abs(s.fy[fi] - s.py[p]) <= 1;
+/** The neighbours a monastery or garden will miss once a tile lands on (x, y). */
+function missingAfter(s: GameState, node: number, x: number, y: number): number {
+  const p = (node / MAX_SEGMENTS) | 0;
+  return s.open[node] - (Math.abs(x - s.px[p]) <= 1 && Math.abs(y - s.py[p]) <= 1 ? 1 : 0);
 }
 
 /** Takes `player`'s abbot back, scoring its monastery or garden as it stands with the tile at
  * (x, y) counted among its neighbours (docs/RULES.md, "The abbot"). */
 function returnAbbot(s: GameState, player: number, x: number, y: number, events?: ScoreEvent[]): void {
   const node = abbotNode(s, player);
-  const p = (node / MAX_SEGMENTS) | 0;
-  const missing = s.open[node] - (Math.abs(x - s.px[p]) <= 1 && Math.abs(y - s.py[p]) <= 1 ? 1 : 0);
+  const missing = missingAfter(s, node, x, y);
   award(s, 1 << player, cloisterPoints(missing), s.kind[node], 'play', 9 - missing, events);
   s.owner[node] = -1;
   s.meeples[node] = 0;
@@ -497,6 +495,7 @@ function placeAt(s: GameState, type: number, x: number, y: number, r: number, pl
   s.pcell[p] = cell;
   s.pplayer[p] = player;
   s.pspot[p] = -1;
+  s.pfigure[p] = 0;
   s.cellTile[cell] = p + 1;
   const base = p * MAX_SEGMENTS;
   const segs = SEG_COUNT[type];
