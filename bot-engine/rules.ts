@@ -4,6 +4,8 @@
 
 import {
   FIT,
+  ABBOT_SEGS,
+  FOLLOWER_SEGS,
   HAS_CLOISTER,
   KIND_GARDEN,
   KIND_CITY,
@@ -73,7 +75,7 @@ import {
 import { Rng } from './rng.ts';
 import { type ExpansionOptions, bagSections, expansionBag } from './expansion-tiles.ts';
 import { riverTurn } from './river.ts';
-import { FIGURE_ABBOT, cloisterPoints, featurePoints as modifiedPoints, majorityOf, strengthWord } from './feature-modifiers.ts';
+import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_LARGE, cloisterPoints, featurePoints as modifiedPoints, majorityOf, strengthWord } from './feature-modifiers.ts';
 
 export type FarmerRules = '1st' | '2nd' | '3rd';
 export interface Rules {
@@ -100,7 +102,7 @@ export interface ScoreEvent {
 
 const KIND_EVENT = ['city', 'road', 'farm', 'monastery'] as const;
 /** The supply a figure goes back to, by figure (feature-modifiers.ts: follower, large, abbot). */
-const SUPPLY_SLOT = [H_FOLLOWERS, H_LARGE, H_ABBOTS];
+export const SUPPLY_SLOT: readonly number[] = [H_FOLLOWERS, H_LARGE, H_ABBOTS];
 const OPPOSITE_HALF = [5, 4, 7, 6, 1, 0, 3, 2];
 
 const SPRING = tileIndex('RA');
@@ -442,6 +444,19 @@ export function takeBackFollowerFromLastPlaced(s: GameState, spot: number): void
   s.meeples[find(s, seg)] -= strengthWord(player, figure);
   s.h[SUPPLY_SLOT[figure] + player]++;
   if (figure === FIGURE_ABBOT) s.h[H_ABBOT_AT + player] = 0;
+}
+
+/** The local segments of `type` at rotation r on `cell` open to each figure in the current
+ * player's supply, as bit masks by figure (feature-modifiers.ts's FIGURE_*; 0 when none is left). */
+export function openFigureSpots(s: GameState, type: number, r: number, cell: number, out: Int32Array): void {
+  const p = s.h[H_CURRENT];
+  const followers = s.h[H_FOLLOWERS + p] > 0;
+  const large = s.h[H_LARGE + p] > 0;
+  const abbot = s.h[H_ABBOTS + p] > 0;
+  const free = followers || large || abbot ? freeSpots(s, type, r, cell) : 0;
+  out[FIGURE_FOLLOWER] = followers ? free & FOLLOWER_SEGS[type] : 0;
+  out[FIGURE_LARGE] = large ? free & FOLLOWER_SEGS[type] : 0;
+  out[FIGURE_ABBOT] = abbot ? free & ABBOT_SEGS[type] : 0;
 }
 
 /** Discards the current tile (it must fit nowhere); the same player draws again. */
