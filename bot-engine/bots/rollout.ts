@@ -28,8 +28,8 @@ export interface RolloutParams {
   candidates: number;
   /** Determinizations per candidate in the first round; doubled each round as the field halves. */
   samples: number;
-  /** The same at 3 to 5 players, where rollouts are longer (default: `samples`). */
-  samplesByPlayers?: { 3?: number; 4?: number; 5?: number };
+  /** The same at 3 to 6 players, where rollouts are longer (default: `samples`). */
+  samplesByPlayers?: { 3?: number; 4?: number; 5?: number; 6?: number };
   /** Plies played out after the candidate move (every player on the heuristic policy) in a
    * 2-player game, i.e. horizon / 2 rounds; with more players the same number of rounds (at
    * least one), so a rollout always stops at the same seat and reaches the mover's next move. */
@@ -130,7 +130,7 @@ export function rankedRootMoves(root: GameState): number[] {
 export const SEARCH_LEVELS: Readonly<Record<'medium' | 'hard' | 'expert', Readonly<RolloutParams>>> = Object.freeze({
   medium: Object.freeze({ candidates: 4, samples: 2, horizon: 2, halving: true }),
   hard: Object.freeze({ candidates: 8, samples: 4, horizon: 2, halving: true }),
-  expert: Object.freeze({ candidates: 12, samples: 8, samplesByPlayers: Object.freeze({ 3: 5, 4: 4, 5: 2 }), horizon: 4, halving: true }),
+  expert: Object.freeze({ candidates: 12, samples: 8, samplesByPlayers: Object.freeze({ 3: 5, 4: 4, 5: 2, 6: 2 }), horizon: 4, halving: true }),
 });
 
 export function searchMove(root: GameState, level: 'medium' | 'hard' | 'expert', seed: number, control?: SearchControl): BotDecision {
@@ -148,7 +148,7 @@ export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, c
   const rng = new Rng(seed);
   let it = 0;
   let stopped = false;
-  let samples = p.samplesByPlayers?.[players as 3 | 4 | 5] ?? p.samples;
+  let samples = p.samplesByPlayers?.[players as 3 | 4 | 5 | 6] ?? p.samples;
   let sampleIndex = 0;
   while (alive.length > 1 && !stopped) {
     // One round: every surviving candidate on the same fresh determinizations (paired).
