@@ -2,7 +2,7 @@
 // `playMove` applies a move in place (a bot copies states into preallocated ones instead).
 
 import { ABBOT_SEGS, FOLLOWER_SEGS, IS_RIVER, MAX_SEGMENTS, ROT_EDGES, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TYPE_NAMES, fits, rotationIndex } from './tiles.ts';
-import { GameState, H_ABBOTS, H_BY_KIND, H_FOLLOWERS, H_FRONTIER, H_LARGE, H_RIVER_X, H_RIVER_Y, MAX_PLACEMENTS, OPTION_ABBOT, OPTION_INNS, cellOf, ownerFigure, ownerPlayer } from './state.ts';
+import { GameState, H_BY_KIND, H_FRONTIER, H_RIVER_X, H_RIVER_Y, MAX_PLACEMENTS, OPTION_ABBOT, OPTION_INNS, cellOf, ownerFigure, ownerPlayer } from './state.ts';
 import {
   DEFAULT_RULES,
   type Rules,
@@ -16,8 +16,10 @@ import {
   initState,
   listPlacements,
   mayReturnAbbot,
+  openFigureSpots,
   place,
   RETURN_ABBOT,
+  SUPPLY_SLOT,
   abbotNode,
   riverPlacementOk,
 } from './rules.ts';
@@ -109,14 +111,6 @@ export interface LegalPlacement {
   canReturnAbbot?: boolean;
 }
 
-/** The local segments open to each figure for the current player, by figure (bit masks). */
-function openSpots(s: GameState, type: number, r: number, cell: number, out: Int32Array): void {
-  const p = s.currentPlayer;
-  const free = s.h[H_FOLLOWERS + p] + s.h[H_LARGE + p] + s.h[H_ABBOTS + p] > 0 ? freeSpots(s, type, r, cell) : 0;
-  out[FIGURE_FOLLOWER] = s.h[H_FOLLOWERS + p] > 0 ? free & FOLLOWER_SEGS[type] : 0;
-  out[FIGURE_LARGE] = s.h[H_LARGE + p] > 0 ? free & FOLLOWER_SEGS[type] : 0;
-  out[FIGURE_ABBOT] = s.h[H_ABBOTS + p] > 0 ? free & ABBOT_SEGS[type] : 0;
-}
 const open = new Int32Array(3);
 
 /** Where the current tile may go: each (x, y, rotation) with the figure spots open there. */
@@ -129,7 +123,7 @@ export function legalPlacements(s: GameState): LegalPlacement[] {
   for (let i = 0; i < n; i++) {
     const fi = scratch[i] >> 2;
     const r = scratch[i] & 3;
-    openSpots(s, type, r, s.fcell[fi], open);
+    openFigureSpots(s, type, r, s.fcell[fi], open);
     const names = (mask: number) => ROT_SPOT_NAMES[type * 4 + r].filter((_, local) => mask & (1 << local));
     const placement: LegalPlacement = { x: s.fx[fi], y: s.fy[fi], rotation: r * 90, meeples: names(open[FIGURE_FOLLOWER]) };
     if (options & OPTION_INNS) placement.large = names(open[FIGURE_LARGE]);
@@ -165,7 +159,7 @@ export function resolveMove(s: GameState, move: Move): ResolvedMove | { error: s
   const type = s.currentTile;
   const tile = TYPE_NAMES[type];
   if (!move || typeof move !== 'object') return { error: 'a move is an object {x, y, rotation, meeple}' };
-  const { x, y, rotation, meeple } = move;
+  const { x, y, rotation } = move;
   if (!Number.isInteger(x) || !Number.isInteger(y)) return { error: 'x and y must be integers' };
   const r = rotationIndex(rotation);
   if (r < 0) return { error: `rotation must be 0, 90, 180 or 270, got ${JSON.stringify(rotation)}` };
@@ -174,36 +168,40 @@ export function resolveMove(s: GameState, move: Move): ResolvedMove | { error: s
   if (fi < 0) {
     return { error: isTileAt(s, x, y) ? `(${x},${y}) already holds a tile` : `(${x},${y}) does not touch any tile` };
   }
-  const tr = type * 4 + r;
-  if (!fits(ROT_EDGES[tr], s.cellCode[s.fcell[fi]])) return { error: `tile ${tile} at rotation ${rotation} does not match its neighbours at (${x},${y})` };
+  if (!fits(ROT_EDGES[type * 4 + r], s.cellCode[s.fcell[fi]])) return { error: `tile ${tile} at rotation ${rotation} does not match its neighbours at (${x},${y})` };
   if (IS_RIVER[type] && !riverPlacementOk(s, type, fi, r)) return { error: riverError(s, tile, rotation) };
-  const figure = figureIndex(s, move.figure);
-  if (typeof figure === 'string') return { error: figure };
-  if (move.returnAbbot !== undefined) {
-    if (move.returnAbbot !== true) return { error: 'returnAbbot, when given, must be true' };
-    if (!(s.options & OPTION_ABBOT)) return { error: 'taking the abbot back needs rules.abbot' };
-    if (meeple !== null && meeple !== undefined) return { error: 'taking the abbot back is instead of placing a figure: meeple must be null' };
-    if (move.figure !== undefined) return { error: 'taking the abbot back is instead of placing a figure: give no figure' };
-    if (abbotNode(s, s.currentPlayer) < 0) return { error: 'your abbot is not on the board' };
-    if (!mayReturnAbbot(s, fi)) return { error: "this tile completes your abbot's monastery or garden: it scores 9 and comes home by itself" };
-    return { fi, r, spot: RETURN_ABBOT };
-  }
-  if (meeple === null || meeple === undefined) {
-    if (move.figure !== undefined) return { error: 'figure names the figure placed on "meeple": give a spot, or neither' };
-    return { fi, r, spot: -1 };
-  }
-  if (typeof meeple !== 'string') return { error: 'meeple must be a spot name or null' };
-  const spot = ROT_SPOT_LOOKUP[tr].get(meeple);
-  if (spot === undefined) return { error: `tile ${tile} at rotation ${rotation} has no follower spot "${meeple}"` };
-  if (s.h[SUPPLY[figure] + s.currentPlayer] <= 0) return { error: `no ${FIGURE_WORDS[figure]} left in the supply` };
-  if (!((figure === FIGURE_ABBOT ? ABBOT_SEGS : FOLLOWER_SEGS)[type] & (1 << spot))) {
-    return { error: figure === FIGURE_ABBOT ? `the abbot stands only on a monastery or a garden, not on "${meeple}"` : `only the abbot may stand on "${meeple}"` };
-  }
-  if (!(freeSpots(s, type, r, s.fcell[fi]) & (1 << spot))) return { error: `the feature at "${meeple}" already has a follower on it` };
-  return { fi, r, spot: figureSpot(spot, figure) };
+  const spot = move.returnAbbot === undefined ? resolveFigure(s, move, fi, r) : resolveReturnAbbot(s, move, fi);
+  return typeof spot === 'string' ? { error: spot } : { fi, r, spot };
 }
 
-const SUPPLY = [H_FOLLOWERS, H_LARGE, H_ABBOTS];
+/** The figure-spot a move's `meeple` and `figure` name on the placement (fi, r), or what is wrong. */
+function resolveFigure(s: GameState, move: Move, fi: number, r: number): number | string {
+  const figure = figureIndex(s, move.figure);
+  if (typeof figure === 'string') return figure;
+  const { meeple, rotation } = move;
+  if (meeple === null || meeple === undefined) return move.figure === undefined ? -1 : 'figure names the figure placed on "meeple": give a spot, or neither';
+  if (typeof meeple !== 'string') return 'meeple must be a spot name or null';
+  const type = s.currentTile;
+  const spot = ROT_SPOT_LOOKUP[type * 4 + r].get(meeple);
+  if (spot === undefined) return `tile ${TYPE_NAMES[type]} at rotation ${rotation} has no follower spot "${meeple}"`;
+  if (s.h[SUPPLY_SLOT[figure] + s.currentPlayer] <= 0) return `no ${FIGURE_WORDS[figure]} left in the supply`;
+  if (!((figure === FIGURE_ABBOT ? ABBOT_SEGS : FOLLOWER_SEGS)[type] & (1 << spot))) {
+    return figure === FIGURE_ABBOT ? `the abbot stands only on a monastery or a garden, not on "${meeple}"` : `only the abbot may stand on "${meeple}"`;
+  }
+  if (!(freeSpots(s, type, r, s.fcell[fi]) & (1 << spot))) return `the feature at "${meeple}" already has a follower on it`;
+  return figureSpot(spot, figure);
+}
+
+/** RETURN_ABBOT when the move may take the mover's abbot back with the tile on slot fi, or what is wrong. */
+function resolveReturnAbbot(s: GameState, move: Move, fi: number): number | string {
+  if (move.returnAbbot !== true) return 'returnAbbot, when given, must be true';
+  if (!(s.options & OPTION_ABBOT)) return 'taking the abbot back needs rules.abbot';
+  if (move.meeple !== null && move.meeple !== undefined) return 'taking the abbot back is instead of placing a figure: meeple must be null';
+  if (move.figure !== undefined) return 'taking the abbot back is instead of placing a figure: give no figure';
+  if (abbotNode(s, s.currentPlayer) < 0) return 'your abbot is not on the board';
+  if (!mayReturnAbbot(s, fi)) return "this tile completes your abbot's monastery or garden: it scores 9 and comes home by itself";
+  return RETURN_ABBOT;
+}
 
 function riverError(s: GameState, tile: string, rotation: number): string {
   const [x, y] = [s.h[H_RIVER_X], s.h[H_RIVER_Y]];

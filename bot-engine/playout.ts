@@ -2,8 +2,8 @@
 // the engine benchmark all use it.
 
 import { type GameState, H_ABBOT_AT, H_ABBOTS, H_FOLLOWERS, H_LARGE, MAX_PLACEMENTS } from './state.ts';
-import { type ScoreEvent, bagEmpty, discardUnplaceable, figureSpot, finalScoring, freeSpots, listPlacements, mayReturnAbbot, place, RETURN_ABBOT } from './rules.ts';
-import { ABBOT_SEGS, FOLLOWER_SEGS } from './tiles.ts';
+import { type ScoreEvent, bagEmpty, discardUnplaceable, figureSpot, finalScoring, freeSpots, listPlacements, mayReturnAbbot, openFigureSpots, place, RETURN_ABBOT } from './rules.ts';
+import { FOLLOWER_SEGS } from './tiles.ts';
 import type { Rng } from './rng.ts';
 
 const placements = new Int32Array(MAX_PLACEMENTS);
@@ -33,11 +33,7 @@ export function randomMove(s: GameState, rng: Rng, followerChance = 0.5): { fi: 
     return { fi, r, spot };
   }
   if (rng.unit() < followerChance) {
-    const free = freeSpots(s, type, r, s.fcell[fi]);
-    // One mask per figure (the base game has followers only, so it draws as it always did).
-    figureMasks[0] = followers ? free & FOLLOWER_SEGS[type] : 0;
-    figureMasks[1] = large ? free & FOLLOWER_SEGS[type] : 0;
-    figureMasks[2] = abbot ? free & ABBOT_SEGS[type] : 0;
+    openFigureSpots(s, type, r, s.fcell[fi], figureMasks);
     const count = popcount(figureMasks[0]) + popcount(figureMasks[1]) + popcount(figureMasks[2]) + back;
     if (back && rng.below(count) === 0) spot = RETURN_ABBOT;
     else if (count > back) {

@@ -4,6 +4,8 @@
 
 import {
   FIT,
+  ABBOT_SEGS,
+  FOLLOWER_SEGS,
   HAS_CLOISTER,
   KIND_GARDEN,
   KIND_CITY,
@@ -73,7 +75,7 @@ import {
 import { Rng } from './rng.ts';
 import { type ExpansionOptions, bagSections, expansionBag } from './expansion-tiles.ts';
 import { riverTurn } from './river.ts';
-import { FIGURE_ABBOT, MOD_CATHEDRAL, MOD_INN, cloisterPoints, featurePoints as modifiedPoints, majorityOf, strengthWord } from './feature-modifiers.ts';
+import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_LARGE, MOD_CATHEDRAL, MOD_INN, cloisterPoints, featurePoints as modifiedPoints, majorityOf, strengthWord } from './feature-modifiers.ts';
 
 export type FarmerRules = '1st' | '2nd' | '3rd';
 export interface Rules {
@@ -104,7 +106,7 @@ export interface ScoreEvent {
 
 const KIND_EVENT = ['city', 'road', 'farm', 'monastery'] as const;
 /** The supply a figure goes back to, by figure (feature-modifiers.ts: follower, large, abbot). */
-const SUPPLY_SLOT = [H_FOLLOWERS, H_LARGE, H_ABBOTS];
+export const SUPPLY_SLOT: readonly number[] = [H_FOLLOWERS, H_LARGE, H_ABBOTS];
 const OPPOSITE_HALF = [5, 4, 7, 6, 1, 0, 3, 2];
 
 const SPRING = tileIndex('RA');
@@ -394,26 +396,24 @@ export function abbotNode(s: GameState, player: number): number {
   return at < 0 ? -1 : at * MAX_SEGMENTS + s.pspot[at];
 }
 
-/** Whether the mover may take the abbot back on placing the current tile on `cell`: it stands on
- * the board, and the tile on frontier slot fi does not complete its monastery or garden (it scores 9 then). */
+/** Whether the mover may take the abbot back on placing the current tile on frontier slot fi:
+ * it stands on the board, and that tile does not complete its monastery or garden (it scores 9 then). */
 export function mayReturnAbbot(s: GameState, fi: number): boolean {
   const node = abbotNode(s, s.h[H_CURRENT]);
-  if (node < 0) return false;
-  const p = (node / MAX_SEGMENTS) | 0;
-  return s.open[node] - (nextTo(s, p, fi) ? 1 : 0) > 0;
+  return node >= 0 && missingAfter(s, node, s.fx[fi], s.fy[fi]) > 0;
 }
 
-/** Whether frontier slot fi is one of placement p's 8 neighbours. */
-function nextTo(s: GameState, p: number, fi: number): boolean {
-  return Math.abs(s.fx[fi] - s.px[p]) <= 1 && Math.abs(s.fy[fi] - s.py[p]) <= 1;
+/** The neighbours a monastery or garden will miss once a tile lands on (x, y). */
+function missingAfter(s: GameState, node: number, x: number, y: number): number {
+  const p = (node / MAX_SEGMENTS) | 0;
+  return s.open[node] - (Math.abs(x - s.px[p]) <= 1 && Math.abs(y - s.py[p]) <= 1 ? 1 : 0);
 }
 
 /** Takes `player`'s abbot back, scoring its monastery or garden as it stands with the tile at
  * (x, y) counted among its neighbours (docs/RULES.md, "The abbot"). */
 function returnAbbot(s: GameState, player: number, x: number, y: number, events?: ScoreEvent[]): void {
   const node = abbotNode(s, player);
-  const p = (node / MAX_SEGMENTS) | 0;
-  const missing = s.open[node] - (Math.abs(x - s.px[p]) <= 1 && Math.abs(y - s.py[p]) <= 1 ? 1 : 0);
+  const missing = missingAfter(s, node, x, y);
   award(s, 1 << player, cloisterPoints(missing), s.kind[node], 'play', 9 - missing, events);
   s.owner[node] = -1;
   s.meeples[node] = 0;
@@ -448,6 +448,19 @@ export function takeBackFollowerFromLastPlaced(s: GameState, spot: number): void
   s.meeples[find(s, seg)] -= strengthWord(player, figure);
   s.h[SUPPLY_SLOT[figure] + player]++;
   if (figure === FIGURE_ABBOT) s.h[H_ABBOT_AT + player] = 0;
+}
+
+/** The local segments of `type` at rotation r on `cell` open to each figure in the current
+ * player's supply, as bit masks by figure (feature-modifiers.ts's FIGURE_*; 0 when none is left). */
+export function openFigureSpots(s: GameState, type: number, r: number, cell: number, out: Int32Array): void {
+  const p = s.h[H_CURRENT];
+  const followers = s.h[H_FOLLOWERS + p] > 0;
+  const large = s.h[H_LARGE + p] > 0;
+  const abbot = s.h[H_ABBOTS + p] > 0;
+  const free = followers || large || abbot ? freeSpots(s, type, r, cell) : 0;
+  out[FIGURE_FOLLOWER] = followers ? free & FOLLOWER_SEGS[type] : 0;
+  out[FIGURE_LARGE] = large ? free & FOLLOWER_SEGS[type] : 0;
+  out[FIGURE_ABBOT] = abbot ? free & ABBOT_SEGS[type] : 0;
 }
 
 /** Discards the current tile (it must fit nowhere); the same player draws again. */
@@ -501,6 +514,7 @@ function placeAt(s: GameState, type: number, x: number, y: number, r: number, pl
   s.pcell[p] = cell;
   s.pplayer[p] = player;
   s.pspot[p] = -1;
+  s.pfigure[p] = 0;
   s.cellTile[cell] = p + 1;
   const base = p * MAX_SEGMENTS;
   const segs = SEG_COUNT[type];

@@ -2,10 +2,8 @@
 // A move is packed into one int: ((fi << 2 | r) << 5) | (spot + 1), spot a figure-spot
 // (rules.ts's `figureSpot`: local segment | figure << 3, so up to 23).
 
-import { GameState, H_ABBOT_AT, H_ABBOTS, H_FOLLOWERS, H_LARGE, MAX_SEATS, MAX_PLACEMENTS } from '../state.ts';
-import { addFollowerToLastPlaced, bagEmpty, figureSpot, finalScoring, freeSpots, listPlacements, mayReturnAbbot, place, RETURN_ABBOT, takeBackFollowerFromLastPlaced } from '../rules.ts';
-import { ABBOT_SEGS, FOLLOWER_SEGS } from '../tiles.ts';
-import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_LARGE } from '../feature-modifiers.ts';
+import { GameState, H_ABBOT_AT, MAX_SEATS, MAX_PLACEMENTS } from '../state.ts';
+import { addFollowerToLastPlaced, bagEmpty, figureSpot, finalScoring, listPlacements, mayReturnAbbot, openFigureSpots, place, RETURN_ABBOT, takeBackFollowerFromLastPlaced } from '../rules.ts';
 import { evaluate, finalValues, margin } from './evaluate.ts';
 import type { Rng } from '../rng.ts';
 
@@ -35,25 +33,19 @@ const placements = new Int32Array(MAX_PLACEMENTS);
 export function listMoves(s: GameState, out: Int32Array): number {
   const type = s.currentTile;
   const n = listPlacements(s, type, placements);
-  const p = s.currentPlayer;
-  const followers = s.h[H_FOLLOWERS + p] > 0;
-  const large = s.h[H_LARGE + p] > 0;
-  const abbot = s.h[H_ABBOTS + p] > 0;
-  const abbotOut = s.h[H_ABBOT_AT + p] > 0;
+  const abbotOut = s.h[H_ABBOT_AT + s.currentPlayer] > 0;
   let k = 0;
   for (let i = 0; i < n; i++) {
     const fi = placements[i] >> 2;
     const r = placements[i] & 3;
     out[k++] = packMove(fi, r, -1);
     if (abbotOut && mayReturnAbbot(s, fi)) out[k++] = packMove(fi, r, RETURN_ABBOT);
-    if (!followers && !large && !abbot) continue;
-    const free = freeSpots(s, type, r, s.fcell[fi]);
-    if (followers) k = addSpots(out, k, fi, r, free & FOLLOWER_SEGS[type], FIGURE_FOLLOWER);
-    if (large) k = addSpots(out, k, fi, r, free & FOLLOWER_SEGS[type], FIGURE_LARGE);
-    if (abbot) k = addSpots(out, k, fi, r, free & ABBOT_SEGS[type], FIGURE_ABBOT);
+    openFigureSpots(s, type, r, s.fcell[fi], masks);
+    for (let figure = 0; figure < 3; figure++) k = addSpots(out, k, fi, r, masks[figure], figure);
   }
   return k;
 }
+const masks = new Int32Array(3);
 
 function addSpots(out: Int32Array, k: number, fi: number, r: number, spots: number, figure: number): number {
   while (spots !== 0) {
