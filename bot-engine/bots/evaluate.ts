@@ -18,6 +18,7 @@
 import { KIND_CITY, KIND_FIELD, KIND_GARDEN, KIND_MONASTERY, KIND_ROAD, MAX_SEGMENTS, FIT, ROT_EDGE_SEG, SEG_FIELD_CITIES, TYPE_COUNT } from '../tiles.ts';
 import { CELLS, type GameState, H_FARMERS, H_SCORE, H_TINY_CITY, NODES, cellOf, followersOf, neighbour } from '../state.ts';
 import { find, majority } from '../rules.ts';
+import { featurePoints } from '../feature-modifiers.ts';
 
 /** Tunable weights (exported so experiments and docs can name them). */
 const EVAL = {
@@ -213,7 +214,9 @@ export function evaluate(s: GameState, out: Float64Array, sameBoard = false): vo
       chance = completionChance(s, root);
       const tiles = tilesOf(s, root);
       const later = tiles + s.pennants[root];
-      if (kind === KIND_ROAD) points = tiles;
+      // An inn or cathedral pays more when completed and nothing when left open at the end.
+      if (s.mods[root] !== 0) points = chance * featurePoints(kind, s.mods[root], tiles, s.pennants[root], true, tiny);
+      else if (kind === KIND_ROAD) points = tiles;
       else {
         const full = tiles === 2 && tiny ? 2 : 2 * later;
         points = chance * full + (1 - chance) * later;
