@@ -36,7 +36,7 @@ test('the search levels choose legal moves with every expansion on, through the 
   }
 });
 
-test("the evaluation weighs an inn by the road's chance of completion: worth more than a plain road if it closes, nothing if not", () => {
+test("the evaluation counts an inn: the road's value moves off the plain road's, within what the inn can be worth", () => {
   // D at (0,0) with its road W-E; seat 0's follower on the road of IP (inn) or U (plain) at (1,0).
   // The same board otherwise, so the difference is the inn alone: plain road 2 tiles = 2 points
   // whatever happens; with the inn 2 × 2 × chance, between 0 and 4, and not equal to 2 unless the
