@@ -15,9 +15,9 @@ import { initialHolders, issueToken, recordNames, Seats } from '../server/games/
 import { GameService } from '../server/games/service.ts';
 import { type GameSetup, type GameStore, MemoryStore } from '../server/games/store.ts';
 import { takeSeat } from '../server/games/store-operations.ts';
-import { abandonAt, appliedOf, applyMove, botLevel, botSeed, hintSeed, seatInfos, tableStatus, turnProblem } from '../server/games/table.ts';
+import { abandonAt, appliedOf, applyMove, botLevel, botSeed, hintSeed, tableStatus, turnProblem } from '../server/games/table.ts';
 import { Metrics } from '../server/metrics.ts';
-import type { ViewFrames } from '../server/games/view.ts';
+import { type ViewFrames, viewInputOf } from '../server/games/view.ts';
 
 const setup = (seats: GameSetup['seats'] = [{ kind: 'person' }, { kind: 'bot', level: 'greedy' }], id = 't1'): GameSetup => ({
   id,
@@ -67,20 +67,36 @@ test('bots: which seat a bot plays and at what level; seeds are fixed by game, t
   assert.notEqual(hintSeed(s, 4, 0), botSeed(s, 4, 0));
 });
 
-test('what a seat may see of the seats: names, kinds, bot levels, bots always connected, stand-ins', () => {
-  const s = setup([{ kind: 'person' }, { kind: 'bot', level: 'random' }, { kind: 'person' }]);
+test('what a view is built from: names, kinds, bot levels, bots always connected, stand-ins, the clock, hints as they were', () => {
+  const s = { ...setup([{ kind: 'person' }, { kind: 'bot', level: 'random' }, { kind: 'person' }]), hints: true, clock: { turnSeconds: 30, graceSeconds: 60 } };
+  const state = start(s);
   const names = ['Ann', 'random bot 2', null];
-  const infos = seatInfos(
-    s,
-    (i) => names[i],
-    (i) => i === 0,
-    (i) => (i === 2 ? 'away' : null),
-  );
-  assert.deepEqual(infos, [
+  const hints = [1, 0, 2];
+  const input = viewInputOf({
+    setup: s,
+    state,
+    status: 'waiting',
+    turn: 0,
+    name: (i) => names[i],
+    connected: (i) => i === 0,
+    standIn: (i) => (i === 2 ? 'away' : null),
+    botThinking: true,
+    deadline: 1234,
+    rematch: null,
+    abandoned: false,
+    hints,
+  });
+  assert.deepEqual(input.seats, [
     { name: 'Ann', kind: 'person', connected: true, standIn: null },
     { name: 'random bot 2', kind: 'bot', level: 'random', connected: true, standIn: null },
     { name: null, kind: 'person', connected: false, standIn: 'away' },
   ]);
+  assert.deepEqual(
+    { gameId: input.gameId, rules: input.rules, clock: input.clock, hintsOn: input.hintsOn, botThinking: input.botThinking },
+    { gameId: s.id, rules: s.rules, clock: { turnSeconds: 30, deadline: 1234 }, hintsOn: true, botThinking: true },
+  );
+  hints[2] = 3;
+  assert.deepEqual(input.hints, [1, 0, 2], 'a hint taken later does not change a view already built');
 });
 
 test('a move: the next state, its record entries and live frame; the state it came from is untouched', () => {
