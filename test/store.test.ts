@@ -487,9 +487,9 @@ for (const [name, make] of stores) {
   });
 }
 
-test('sqlite store: the WAL is copied into the database file by the checkpoint thread, not by a commit on the event loop', async () => {
+test('sqlite store with the checkpoint thread: the WAL is copied into the database file by the thread, not by a commit on the event loop', async () => {
   const path = tempDb();
-  const store = new SqliteStore({ path });
+  const store = new SqliteStore({ path, walCheckpoints: 'thread' });
   const db = (store as unknown as { db: DatabaseSync }).db;
   assert.equal(db.prepare('PRAGMA wal_autocheckpoint').get()?.wal_autocheckpoint, 0, 'a commit never checkpoints');
   await store.create(setup('w'), [null, null]);
@@ -508,11 +508,12 @@ test('sqlite store: the WAL is copied into the database file by the checkpoint t
   await reopened.close();
 });
 
-test('sqlite store: inline checkpoints (the measurement baseline) leave SQLite’s own in place', async () => {
-  const store = new SqliteStore({ path: tempDb(), walCheckpoints: 'inline' });
-  const db = (store as unknown as { db: DatabaseSync }).db;
-  assert.equal(db.prepare('PRAGMA wal_autocheckpoint').get()?.wal_autocheckpoint, 1000);
-  await store.close();
+test('sqlite store: without the thread (the default, and the inline option) SQLite checkpoints as it always does', async () => {
+  for (const store of [new SqliteStore({ path: tempDb() }), new SqliteStore({ path: tempDb(), walCheckpoints: 'inline' })]) {
+    const db = (store as unknown as { db: DatabaseSync }).db;
+    assert.equal(db.prepare('PRAGMA wal_autocheckpoint').get()?.wal_autocheckpoint, 1000, 'SQLite checkpoints inside the commit that fills the WAL');
+    await store.close();
+  }
 });
 
 test('sqlite store: a checkpoint thread that cannot run hands checkpoints back (its fallback is called with why)', async () => {
