@@ -486,6 +486,48 @@ for (const [name, make] of stores) {
     );
     await store.close();
   });
+
+  test(`${name} store: whole games in one read: a listing with moves is what get reads, and recovery and the lobby read nothing else`, async () => {
+    const store = await make();
+    const at = (i: number) => `2026-11-21T10:00:0${i}.000Z`;
+    for (let i = 0; i < 3; i++) await store.create({ ...setup(`w${i}`, at(i)), listed: true }, [null, { name: 'Bot', tokenHash: null }]);
+    await store.appendMoves('w0', [move(1), move(2)], null);
+    await store.appendMoves('w2', [move(3)], null);
+    const page = await store.list({ finished: false, withMoves: true });
+    const gets = await Promise.all(['w2', 'w1', 'w0'].map((id) => store.get(id)));
+    assert.deepEqual(
+      page.games.map((g) => (isDamaged(g) ? g.id : { ...g, finishedAt: undefined })),
+      gets.map((g) => ({ ...g, finishedAt: undefined })),
+    );
+    const calls: string[] = [];
+    const counted = new Proxy(store, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          calls.push(String(key));
+          return value.apply(target, args);
+        };
+      },
+    });
+    assert.deepEqual(
+      ((await unfinishedGames(counted)) as StoredGame[]).map((g) => [g.setup.id, g.moves.length]),
+      [
+        ['w0', 2],
+        ['w1', 0],
+        ['w2', 1],
+      ],
+    );
+    assert.deepEqual(
+      ((await openGames(counted, 2)) as StoredGame[]).map((g) => [g.setup.id, g.moves.length]),
+      [
+        ['w2', 1],
+        ['w1', 0],
+      ],
+    );
+    assert.deepEqual(calls, ['list', 'list'], 'one listing each, no game read again');
+    await store.close();
+  });
 }
 
 test('sqlite store with the checkpoint thread: the WAL is copied into the database file by the thread, not by a commit on the event loop', async () => {

@@ -69,7 +69,9 @@ export class MemoryStore implements GameStore {
       .filter((g) => !query.open || (g.setup.listed === true && g.holders.includes(null)))
       .filter((g) => before === undefined || key(g) < before)
       .sort((a, b) => (key(a) < key(b) ? 1 : -1));
-    const page = all.slice(0, limit).map(({ moves: _, ...g }) => ({ ...structuredClone(g), finishedAt: this.finishedAt.get(g.setup.id) ?? null }));
+    const page = all
+      .slice(0, limit)
+      .map(({ moves, ...g }) => ({ ...structuredClone(g), ...(query.withMoves ? { moves: structuredClone(moves) } : {}), finishedAt: this.finishedAt.get(g.setup.id) ?? null }));
     const last = all[page.length - 1];
     return { games: page, next: all.length > limit && last ? Buffer.from(key(last)).toString('base64url') : null };
   }

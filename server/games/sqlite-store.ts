@@ -212,7 +212,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
     }
     const rows = this.prepared(`SELECT g.* FROM games g WHERE ${where.join(' AND ')} ORDER BY ${at} DESC, g.id DESC LIMIT ?`).all(...params, limit + 1) as Row[];
     const shown = rows.slice(0, limit);
-    const games = await parseRows(shown, (row) => this.toListed(row));
+    const games = await parseRows(shown, (row) => (query.withMoves ? { ...this.toListed(row), moves: this.movesOf(row.id as string) } : this.toListed(row)));
     const last = shown[shown.length - 1];
     return { games, next: rows.length > limit && last ? encodeCursor(String(query.finished ? last.finished_at : last.created_at), last.id as string) : null };
   }
@@ -246,7 +246,11 @@ export class SqliteStore implements GameStore, StoreMaintenance {
   private toGame(row: Row): StoredGame {
     const id = row.id as string;
     const { finishedAt: _, ...listed } = this.toListed(row);
-    return { ...listed, moves: parseRow(id, () => (this.statements.moves.all(id) as Row[]).map((m, i) => parseMove(m.move as string, i))) };
+    return { ...listed, moves: this.movesOf(id) };
+  }
+
+  private movesOf(id: string): RecordMove[] {
+    return parseRow(id, () => (this.statements.moves.all(id) as Row[]).map((m, i) => parseMove(m.move as string, i)));
   }
 
   private toListed(row: Row): ListedGame {

@@ -208,12 +208,17 @@ export interface GameQuery {
   limit?: number;
   /** Cursor from the previous page's `next`. */
   before?: string;
+  /** Each game with its moves: whole games in one read (restart recovery, the lobby across
+   * instances), where a listing otherwise carries none. */
+  withMoves?: boolean;
 }
 
-/** A game as listed: no moves (listing never replays). */
+/** A game as listed: no moves unless the query asked for them (a listing never replays). */
 export interface ListedGame extends Omit<StoredGame, 'moves'> {
   /** Null while the game is not finished. */
   finishedAt: string | null;
+  /** Present when the query asked for them (`withMoves`). */
+  moves?: RecordMove[];
 }
 
 export interface GamePage {
