@@ -9,10 +9,10 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startPostgres } from '../lib/postgres.ts';
 import { machine, machineLine } from '../lib/proc.ts';
+import { benchSetup } from '../lib/stored-game.ts';
 import { summarize } from '../lib/stats.ts';
 import { PostgresStore } from '../../server/games/postgres-store.ts';
 import { markSeen } from '../../server/games/store-operations.ts';
-import type { GameSetup } from '../../server/games/store.ts';
 
 const { values } = parseArgs({
   options: {
@@ -24,16 +24,6 @@ const { values } = parseArgs({
 const games = Number(values.games);
 const calls = Number(values.calls);
 const parallel = Number(values.parallel);
-
-const setupOf = (i: number): GameSetup => ({
-  id: `seen-${i}`,
-  createdAt: new Date().toISOString(),
-  seed: `seed-${i}`,
-  rules: { tinyCity: false, farmers: '3rd' },
-  seats: [{ kind: 'person' }, { kind: 'bot', level: 'hard' }],
-  clock: { turnSeconds: 60, graceSeconds: 60 },
-  standIn: 'hard',
-});
 
 /** The statement markSeen was before the store's generic update: atomic on its own. */
 const SINGLE_UPDATE = 'UPDATE games SET last_person_at = greatest(coalesce(last_person_at, 0), $2) WHERE id = $1 AND NOT finished';
@@ -61,7 +51,7 @@ const postgres = await startPostgres();
 try {
   const url = await postgres.database('seen');
   const store = await PostgresStore.open({ url, instance: 'bench', poolSize: parallel });
-  for (let g = 0; g < games; g++) await store.create(setupOf(g), [{ name: `Player ${g}`, tokenHash: null }, null]);
+  for (let g = 0; g < games; g++) await store.create(benchSetup(`seen-${g}`), [{ name: `Player ${g}`, tokenHash: null }, null]);
   const pool = new pg.Pool({ connectionString: url, max: parallel });
   const before = machine();
   const results: Record<string, unknown>[] = [];
