@@ -285,6 +285,36 @@ test('a finished game is read with one store read and no room; a room is built f
   }
 });
 
+test('the finished-game cache: bounded, a game read again after eviction is read from the store, a watched room stays and watchers never get a second one', async () => {
+  const memory = new MemoryStore();
+  for (const id of ['f1', 'f2', 'f3']) {
+    const s = setup([{ kind: 'person' }, { kind: 'person' }], id);
+    await memory.create(s, [issueToken('Ann').holder, issueToken('Bea').holder]);
+    const state = start(s);
+    const applied = applyMove(s, state, 0, 0, firstLegal(state));
+    assert.ok(!('error' in applied));
+    await memory.appendMoves(id, applied.recorded, { abandoned: true, scores: [0, 0] });
+  }
+  const { store, reads } = countingReads(memory);
+  const metrics = new Metrics();
+  const games = new GameService({ store, bots: {} as BotMover, log: pino({ level: 'silent' }), metrics, maxGames: 10, overloaded: () => null, finishedCache: 1 });
+  try {
+    const watched = await games.room('f1');
+    assert.ok(watched instanceof Room);
+    watched.subscribe({ seat: null, update: () => {}, chat: () => {} });
+    await games.get('f2');
+    await games.get('f3');
+    assert.equal(games.inMemory, 2, 'f2 left for f3; the watched f1 stays over the bound');
+    const before = reads();
+    assert.equal(await games.room('f1'), watched, 'the same room: its watchers are not split');
+    await games.get('f2');
+    assert.equal(reads(), before + 1, 'f2 was evicted: read from the store again');
+  } finally {
+    games.close();
+    metrics.close();
+  }
+});
+
 test('a broadcast serialises each distinct view once: every watcher gets the same frame text', async () => {
   const store = new MemoryStore();
   const room = await Room.create(setup([{ kind: 'person' }, { kind: 'person' }], 'b1'), { store, bots: {} as BotMover, log: pino({ level: 'silent' }) });

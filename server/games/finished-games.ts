@@ -3,6 +3,7 @@
 
 export class FinishedGames<T extends { readonly id: string }> {
   private readonly games = new Map<string, T>();
+  /** Games nobody watches kept at most (watched ones come on top). */
   private readonly limit: number;
   /** A watched game is never evicted: a second room built for it would split its watchers. */
   private readonly watched: (game: T) => boolean;
@@ -28,12 +29,13 @@ export class FinishedGames<T extends { readonly id: string }> {
     return this.games.get(id);
   }
 
-  /** Adds (or replaces) the game as the most recently used; beyond the limit, the least recently
-   * used that nobody watches leave. */
+  /** Adds (or replaces) the game as the most recently used; beyond `limit` games nobody
+   * watches, the least recently used of those leave. */
   add(game: T): void {
     this.games.delete(game.id);
     this.games.set(game.id, game);
-    let over = this.games.size - this.limit;
+    let over = -this.limit;
+    for (const held of this.games.values()) if (!this.watched(held)) over++;
     for (const [id, held] of this.games) {
       if (over <= 0) break;
       if (this.watched(held)) continue;
