@@ -74,7 +74,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(opsRoutes);
   await app.register(gameRoutes);
   await app.register(analysisRoutes);
-  await app.register(wsRoutes);
   await app.register(clientRoutes);
+  // Last: its preClose (sockets closed with 1001) follows the services' (games saved first).
+  await app.register(wsRoutes);
   return app;
 }

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { type GameStore, MemoryStore, type MetadataChange } from '../server/games/store.ts';
+import type { GameStore, MetadataChange } from '../server/games/store.ts';
+import { MemoryStore } from '../server/games/memory-store.ts';
 import { Client, createGame, get, playUntilOver, injectServer } from './server-helpers.ts';
 
 /** A real store whose `method` throws a plain Error on its `nth` call and the `times - 1` after it

@@ -50,6 +50,9 @@ test('games cli on SQLite: lists, exports and removes a damaged game; healthy on
 
   const server = await injectServer({ dataDir }, false);
   try {
+    // The server's own store checkpoints on its thread (the CLI's, a default store, does not).
+    const serverDb = (server.app.store as unknown as { db: DatabaseSync }).db;
+    assert.equal(serverDb.prepare('PRAGMA wal_autocheckpoint').get()?.wal_autocheckpoint, 0);
     assert.equal((await get(server.base, '/api/games/bad')).body.code, 'game_damaged');
     const listed = run(['damaged'], env);
     assert.equal(listed.status, 0, listed.stderr);

@@ -106,29 +106,11 @@ export function createGame(base: Endpoint, ...rest: Parameters<typeof createGame
   return createGameOver(requester(base), ...rest);
 }
 
-/** @fastify/websocket's `injectWS`. The WebSocket routes are an encapsulated plugin, so the
- * decorator lives on that plugin's context, not on the app: found by walking the contexts fastify
- * registered (a fastify internal; if it moves, this throws rather than passing). */
-function injectWS(app: FastifyInstance): FastifyInstance['injectWS'] {
-  const walk = (context: any): FastifyInstance | null => {
-    if (typeof context.injectWS === 'function') return context;
-    const children = Object.getOwnPropertySymbols(context).find((s) => s.description === 'fastify.children');
-    for (const child of children ? context[children] : []) {
-      const found = walk(child);
-      if (found) return found;
-    }
-    return null;
-  };
-  const context = walk(app);
-  if (!context) throw new Error('no context of this app has injectWS (is @fastify/websocket registered?)');
-  return context.injectWS.bind(context);
-}
-
 /** The game client, connected to a listening server's /ws or through app.injectWS. */
 export class Client extends GameSocket {
   static override async connect(to: Endpoint): Promise<Client> {
     if (typeof to === 'string') return new Client(await openWebSocket(to));
-    const socket = await injectWS(to)('/ws');
+    const socket = await to.injectWS('/ws');
     // injectWS joins the two ends with in-memory streams that never emit 'close' after a clean
     // WebSocket close, so ws on each side would wait out its 30-s close timeout: the client's end
     // of the stream is destroyed instead, which both sides see at once, as after a TCP close.

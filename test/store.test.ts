@@ -6,7 +6,8 @@ import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { DamagedGameError, type GameMetadata, MemoryStore, type GameSetup, type GameStore, isDamaged, RematchTakenError, type StoredGame } from '../server/games/store.ts';
+import { DamagedGameError, type GameMetadata, type GameSetup, type GameStore, isDamaged, RematchTakenError, type StoredGame } from '../server/games/store.ts';
+import { MemoryStore } from '../server/games/memory-store.ts';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
 import { COMMITS_PER_CHECKPOINT, WalCheckpointer } from '../server/games/wal-checkpointer.ts';
 import { getAnalysis, listFinished, markSeen, openGames, recordHint, saveAnalysis, setRematch, takeSeat, unfinishedGames } from '../server/games/store-operations.ts';
@@ -485,11 +486,53 @@ for (const [name, make] of stores) {
     );
     await store.close();
   });
+
+  test(`${name} store: whole games in one read: a listing with moves is what get reads, and recovery and the lobby read nothing else`, async () => {
+    const store = await make();
+    const at = (i: number) => `2026-11-21T10:00:0${i}.000Z`;
+    for (let i = 0; i < 3; i++) await store.create({ ...setup(`w${i}`, at(i)), listed: true }, [null, { name: 'Bot', tokenHash: null }]);
+    await store.appendMoves('w0', [move(1), move(2)], null);
+    await store.appendMoves('w2', [move(3)], null);
+    const page = await store.list({ finished: false, withMoves: true });
+    const gets = await Promise.all(['w2', 'w1', 'w0'].map((id) => store.get(id)));
+    assert.deepEqual(
+      page.games.map((g) => (isDamaged(g) ? g.id : { ...g, finishedAt: undefined })),
+      gets.map((g) => ({ ...g, finishedAt: undefined })),
+    );
+    const calls: string[] = [];
+    const counted = new Proxy(store, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          calls.push(String(key));
+          return value.apply(target, args);
+        };
+      },
+    });
+    assert.deepEqual(
+      ((await unfinishedGames(counted)) as StoredGame[]).map((g) => [g.setup.id, g.moves.length]),
+      [
+        ['w0', 2],
+        ['w1', 0],
+        ['w2', 1],
+      ],
+    );
+    assert.deepEqual(
+      ((await openGames(counted, 2)) as StoredGame[]).map((g) => [g.setup.id, g.moves.length]),
+      [
+        ['w2', 1],
+        ['w1', 0],
+      ],
+    );
+    assert.deepEqual(calls, ['list', 'list'], 'one listing each, no game read again');
+    await store.close();
+  });
 }
 
-test('sqlite store: the WAL is copied into the database file by the checkpoint thread, not by a commit on the event loop', async () => {
+test('sqlite store with the checkpoint thread: the WAL is copied into the database file by the thread, not by a commit on the event loop', async () => {
   const path = tempDb();
-  const store = new SqliteStore({ path });
+  const store = new SqliteStore({ path, walCheckpoints: 'thread' });
   const db = (store as unknown as { db: DatabaseSync }).db;
   assert.equal(db.prepare('PRAGMA wal_autocheckpoint').get()?.wal_autocheckpoint, 0, 'a commit never checkpoints');
   await store.create(setup('w'), [null, null]);
@@ -508,11 +551,12 @@ test('sqlite store: the WAL is copied into the database file by the checkpoint t
   await reopened.close();
 });
 
-test('sqlite store: inline checkpoints (the measurement baseline) leave SQLite’s own in place', async () => {
-  const store = new SqliteStore({ path: tempDb(), walCheckpoints: 'inline' });
-  const db = (store as unknown as { db: DatabaseSync }).db;
-  assert.equal(db.prepare('PRAGMA wal_autocheckpoint').get()?.wal_autocheckpoint, 1000);
-  await store.close();
+test('sqlite store: without the thread (the default, and the inline option) SQLite checkpoints as it always does', async () => {
+  for (const store of [new SqliteStore({ path: tempDb() }), new SqliteStore({ path: tempDb(), walCheckpoints: 'inline' })]) {
+    const db = (store as unknown as { db: DatabaseSync }).db;
+    assert.equal(db.prepare('PRAGMA wal_autocheckpoint').get()?.wal_autocheckpoint, 1000, 'SQLite checkpoints inside the commit that fills the WAL');
+    await store.close();
+  }
 });
 
 test('sqlite store: a checkpoint thread that cannot run hands checkpoints back (its fallback is called with why)', async () => {

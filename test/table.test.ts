@@ -13,11 +13,12 @@ import { FinishedTable, recordOf } from '../server/games/records.ts';
 import { type BotMover, Room, type Subscriber } from '../server/games/room.ts';
 import { initialHolders, issueToken, recordNames, Seats } from '../server/games/seats.ts';
 import { GameService } from '../server/games/service.ts';
-import { type GameSetup, type GameStore, MemoryStore } from '../server/games/store.ts';
+import type { GameSetup, GameStore } from '../server/games/store.ts';
+import { MemoryStore } from '../server/games/memory-store.ts';
 import { takeSeat } from '../server/games/store-operations.ts';
-import { abandonAt, appliedOf, applyMove, botLevel, botSeed, hintSeed, seatInfos, tableStatus, turnProblem } from '../server/games/table.ts';
+import { abandonAt, appliedOf, applyMove, botLevel, botSeed, hintSeed, tableStatus, turnProblem } from '../server/games/table.ts';
 import { Metrics } from '../server/metrics.ts';
-import type { ViewFrames } from '../server/games/view.ts';
+import { type ViewFrames, viewInputOf } from '../server/games/view.ts';
 
 const setup = (seats: GameSetup['seats'] = [{ kind: 'person' }, { kind: 'bot', level: 'greedy' }], id = 't1'): GameSetup => ({
   id,
@@ -67,20 +68,36 @@ test('bots: which seat a bot plays and at what level; seeds are fixed by game, t
   assert.notEqual(hintSeed(s, 4, 0), botSeed(s, 4, 0));
 });
 
-test('what a seat may see of the seats: names, kinds, bot levels, bots always connected, stand-ins', () => {
-  const s = setup([{ kind: 'person' }, { kind: 'bot', level: 'random' }, { kind: 'person' }]);
+test('what a view is built from: names, kinds, bot levels, bots always connected, stand-ins, the clock, hints as they were', () => {
+  const s = { ...setup([{ kind: 'person' }, { kind: 'bot', level: 'random' }, { kind: 'person' }]), hints: true, clock: { turnSeconds: 30, graceSeconds: 60 } };
+  const state = start(s);
   const names = ['Ann', 'random bot 2', null];
-  const infos = seatInfos(
-    s,
-    (i) => names[i],
-    (i) => i === 0,
-    (i) => (i === 2 ? 'away' : null),
-  );
-  assert.deepEqual(infos, [
+  const hints = [1, 0, 2];
+  const input = viewInputOf({
+    setup: s,
+    state,
+    status: 'waiting',
+    turn: 0,
+    name: (i) => names[i],
+    connected: (i) => i === 0,
+    standIn: (i) => (i === 2 ? 'away' : null),
+    botThinking: true,
+    deadline: 1234,
+    rematch: null,
+    abandoned: false,
+    hints,
+  });
+  assert.deepEqual(input.seats, [
     { name: 'Ann', kind: 'person', connected: true, standIn: null },
     { name: 'random bot 2', kind: 'bot', level: 'random', connected: true, standIn: null },
     { name: null, kind: 'person', connected: false, standIn: 'away' },
   ]);
+  assert.deepEqual(
+    { gameId: input.gameId, rules: input.rules, clock: input.clock, hintsOn: input.hintsOn, botThinking: input.botThinking },
+    { gameId: s.id, rules: s.rules, clock: { turnSeconds: 30, deadline: 1234 }, hintsOn: true, botThinking: true },
+  );
+  hints[2] = 3;
+  assert.deepEqual(input.hints, [1, 0, 2], 'a hint taken later does not change a view already built');
 });
 
 test('a move: the next state, its record entries and live frame; the state it came from is untouched', () => {
@@ -262,6 +279,36 @@ test('a finished game is read with one store read and no room; a room is built f
     assert.equal(reads(), before, 'the room starts from what was read');
     assert.deepEqual([room.status, room.rematch, room.seatOf(ann.token)], ['finished', rematch.gameId, 0]);
     assert.equal(await games.get('done'), room, 'once built, readers get the room');
+  } finally {
+    games.close();
+    metrics.close();
+  }
+});
+
+test('the finished-game cache: bounded, a game read again after eviction is read from the store, a watched room stays and watchers never get a second one', async () => {
+  const memory = new MemoryStore();
+  for (const id of ['f1', 'f2', 'f3']) {
+    const s = setup([{ kind: 'person' }, { kind: 'person' }], id);
+    await memory.create(s, [issueToken('Ann').holder, issueToken('Bea').holder]);
+    const state = start(s);
+    const applied = applyMove(s, state, 0, 0, firstLegal(state));
+    assert.ok(!('error' in applied));
+    await memory.appendMoves(id, applied.recorded, { abandoned: true, scores: [0, 0] });
+  }
+  const { store, reads } = countingReads(memory);
+  const metrics = new Metrics();
+  const games = new GameService({ store, bots: {} as BotMover, log: pino({ level: 'silent' }), metrics, maxGames: 10, overloaded: () => null, finishedCache: 1 });
+  try {
+    const watched = await games.room('f1');
+    assert.ok(watched instanceof Room);
+    watched.subscribe({ seat: null, update: () => {}, chat: () => {} });
+    await games.get('f2');
+    await games.get('f3');
+    assert.equal(games.inMemory, 2, 'f2 left for f3; the watched f1 stays over the bound');
+    const before = reads();
+    assert.equal(await games.room('f1'), watched, 'the same room: its watchers are not split');
+    await games.get('f2');
+    assert.equal(reads(), before + 1, 'f2 was evicted: read from the store again');
   } finally {
     games.close();
     metrics.close();

@@ -13,8 +13,9 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { legalPlacements, newGame, playMove, tileName } from '../../bot-engine/game.ts';
 import type { RecordMove } from '../../bot-engine/record.ts';
-import type { GameSetup, GameStore } from '../../server/games/store.ts';
+import type { GameStore } from '../../server/games/store.ts';
 import { machine, machineLine } from '../lib/proc.ts';
+import { benchSetup } from '../lib/stored-game.ts';
 import { round, summarize } from '../lib/stats.ts';
 
 const { values } = parseArgs({
@@ -33,15 +34,6 @@ const { SqliteStore } = (await import(pathToFileURL(resolve(values.store)).href)
   SqliteStore: new (o: { path: string; walCheckpoints?: string }) => GameStore & { checkpoints?: number };
 };
 
-const setupOf = (i: number): GameSetup => ({
-  id: `bench-${i}`,
-  createdAt: new Date().toISOString(),
-  seed: `seed-${i}`,
-  rules: { tinyCity: false, farmers: '3rd' },
-  seats: [{ kind: 'person' }, { kind: 'bot', level: 'hard' }],
-  clock: { turnSeconds: 60, graceSeconds: 60 },
-  standIn: 'hard',
-});
 // Real moves of a real game (the first legal placement each turn): rows the size a server writes.
 const moves: RecordMove[] = [];
 for (const state = newGame({ players: 2, seed: 'bench' }); !state.finished; ) {
@@ -59,7 +51,7 @@ async function run(mode: string) {
   // commit itself and the machine's noise.
   if (mode === 'none') (store as unknown as { db: { exec(sql: string): void } }).db.exec('PRAGMA wal_autocheckpoint = 0');
   for (let g = 0; g < games; g++)
-    await store.create(setupOf(g), [
+    await store.create(benchSetup(`bench-${g}`), [
       { name: `Player ${g}`, tokenHash: 'ab'.repeat(32) },
       { name: 'Bot (hard)', tokenHash: null },
     ]);

@@ -239,10 +239,20 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
     const { rows } = await this.read(`SELECT g.* FROM games g WHERE ${where.join(' AND ')} ORDER BY ${at} DESC, g.id DESC LIMIT $${params.length}`, params);
     const shown = rows.slice(0, limit);
     const last = shown[shown.length - 1];
+    const moves = query.withMoves ? await this.movesOf(shown.map((row) => row.id)) : undefined;
     return {
-      games: await parseRows(shown, (row) => toListed(row)),
+      games: await parseRows(shown, (row) => (moves ? { ...toListed(row), moves: moves.get(row.id) ?? [] } : toListed(row))),
       next: rows.length > limit && last ? encodeCursor(String(query.finished ? last.finished_at : last.created_at), last.id) : null,
     };
+  }
+
+  /** The moves of each game, in order, in one query. */
+  private async movesOf(ids: string[]): Promise<Map<string, RecordMove[]>> {
+    const byGame = new Map<string, RecordMove[]>(ids.map((id) => [id, []]));
+    if (ids.length === 0) return byGame;
+    const { rows } = await this.read('SELECT game_id, move FROM moves WHERE game_id = ANY($1) ORDER BY game_id, seq', [ids]);
+    for (const row of rows) byGame.get(row.game_id)?.push(row.move as RecordMove);
+    return byGame;
   }
 
   async close(): Promise<void> {

@@ -7,8 +7,8 @@ import { type GameRecord, RECORD_FORMAT, replayRecord } from '../../bot-engine/r
 import type { GameView } from '../wire/game.ts';
 import { recordNames, Seats } from './seats.ts';
 import type { GameSetup, StoredGame } from './store.ts';
-import { seatInfos, tableStatus } from './table.ts';
-import { seatView } from './view.ts';
+import { tableStatus } from './table.ts';
+import { seatView, viewInputOf } from './view.ts';
 
 /** The record a stored game replays from (open seats get placeholder names). */
 export function recordOf(stored: StoredGame): GameRecord {
@@ -90,28 +90,20 @@ export class FinishedTable implements ReadableGame {
 }
 
 function watcherView(stored: StoredGame, seats: Seats): GameView {
-  const { setup } = stored;
   const { state } = replayRecord(recordOf(stored));
-  return seatView(
-    {
-      gameId: setup.id,
-      status: tableStatus(state, seats.full),
-      rules: setup.rules,
-      turn: stored.moves.length,
-      state,
-      seats: seatInfos(
-        setup,
-        (i) => seats.name(i),
-        () => false,
-        () => null,
-      ),
-      botThinking: false,
-      clock: { turnSeconds: setup.clock.turnSeconds, deadline: null },
-      rematch: stored.rematch,
-      abandoned: stored.end?.abandoned ?? false,
-      hintsOn: setup.hints === true,
-      hints: stored.hints.slice(),
-    },
-    null,
-  );
+  const input = viewInputOf({
+    setup: stored.setup,
+    state,
+    status: tableStatus(state, seats.full),
+    turn: stored.moves.length,
+    name: (i) => seats.name(i),
+    connected: () => false,
+    standIn: () => null,
+    botThinking: false,
+    deadline: null,
+    rematch: stored.rematch,
+    abandoned: stored.end?.abandoned ?? false,
+    hints: stored.hints,
+  });
+  return seatView(input, null);
 }

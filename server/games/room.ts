@@ -18,7 +18,7 @@ import { markSeen, recordHint, setRematch, takeSeat } from './store-operations.t
 import { type GameEnd, GameElsewhereError, type GameSetup, type GameStore, OwnershipLostError, RematchTakenError, STORAGE_CAUSES, StorageError, type StoredGame } from './store.ts';
 import { SeatClock } from './seat-clock.ts';
 import type { GameStatus, GameView, LastMove, StandInReason } from '../wire/game.ts';
-import { seatView, ViewFrames, type ViewInput } from './view.ts';
+import { seatView, ViewFrames, type ViewInput, viewInputOf } from './view.ts';
 import { moveHistory } from './history.ts';
 import { type ChatError, TableTalk } from './table-talk.ts';
 import { type HintAnswer, HintSearches } from './hint-searches.ts';
@@ -26,7 +26,7 @@ import type { ChatMessage, QuickId } from '../wire/chat.ts';
 import { initialHolders, issueToken, type JoinRefusal, Seats } from './seats.ts';
 import { recordOf } from './records.ts';
 import { Activity, type Idle } from './expiry.ts';
-import { type Applied, abandonAt, appliedOf, applyMove, botLevel, botSeed, hintSeed, type MoveError, seatInfos, tableStatus, turnProblem } from './table.ts';
+import { type Applied, abandonAt, appliedOf, applyMove, botLevel, botSeed, hintSeed, type MoveError, tableStatus, turnProblem } from './table.ts';
 
 export type { LastMove };
 export type { MoveError, MoveErrorCode } from './table.ts';
@@ -318,25 +318,20 @@ export class Room {
   }
 
   private viewInput(): ViewInput {
-    return {
-      gameId: this.id,
-      status: this.status,
-      rules: this.setup.rules,
-      turn: this.movesCount,
+    return viewInputOf({
+      setup: this.setup,
       state: this.state,
-      seats: seatInfos(
-        this.setup,
-        (i) => this.seats.name(i),
-        (i) => this.connected(i),
-        (i) => this.clock.reason(i),
-      ),
+      status: this.status,
+      turn: this.movesCount,
+      name: (i) => this.seats.name(i),
+      connected: (i) => this.connected(i),
+      standIn: (i) => this.clock.reason(i),
       botThinking: this.botPending,
-      clock: { turnSeconds: this.setup.clock.turnSeconds, deadline: this.clock.deadline },
+      deadline: this.clock.deadline,
       rematch: this.rematchId,
       abandoned: this.abandoned,
-      hintsOn: this.setup.hints === true,
       hints: this.hints,
-    };
+    });
   }
 
   get last(): LastMove | null {

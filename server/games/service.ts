@@ -16,6 +16,7 @@ import { type BotMover, Room, type RoomDeps } from './room.ts';
 import { damageOf } from './integrity.ts';
 import { type ExpirySettings, expiryReason } from './expiry.ts';
 import { FinishedTable, type ReadableGame, recordOf, snapshotOf } from './records.ts';
+import { FinishedGames } from './finished-games.ts';
 import {
   type ClockSetup,
   type DamagedGame,
@@ -75,9 +76,9 @@ export interface ServiceOptions {
 export class GameService {
   /** Unfinished games, and finished ones while someone still watches them. */
   private readonly rooms = new Map<string, Room>();
-  /** Recently read finished games, least recently used first: a room while one was needed (it
-   * finished here, or connections watched it), else the game as read. */
-  private readonly finishedGames = new Map<string, Room | FinishedTable>();
+  /** Recently read finished games: a room while one was needed (it finished here, or connections
+   * watched it), else the game as read. */
+  private readonly finishedGames: FinishedGames<Room | FinishedTable>;
   private readonly options: ServiceOptions;
   private readonly store: WatchedStore;
   private readonly expiry: ExpirySettings;
@@ -95,6 +96,7 @@ export class GameService {
     this.options = options;
     this.store = new WatchedStore(options.store, options.metrics, options.log);
     this.expiry = options.expiry ?? DEFAULTS;
+    this.finishedGames = new FinishedGames(options.finishedCache ?? DEFAULTS.finishedCache, (game) => game instanceof Room && game.watched);
     const shortest = Math.min(this.expiry.expireOpenSeatSeconds, this.expiry.expireAwaySeconds, this.expiry.expireIdleSeconds) * 1000;
     this.sweeper = setInterval(() => this.sweepOnce(), Math.min(30_000, Math.max(100, shortest / 4)));
     this.sweeper.unref();
@@ -151,41 +153,31 @@ export class GameService {
     if (raced) return raced;
     // Read already (its record replays): the room starts from it.
     const room = Room.restore({ ...game.stored, rematch: game.rematch }, this.deps());
-    this.remember(room);
+    this.finishedGames.add(room);
     return room;
   }
 
   /** A game in memory, or a finished one read from the store and made by `build`. */
   private async load(id: string, build: (stored: StoredGame) => Room | FinishedTable): Promise<Room | FinishedTable | undefined> {
-    const held = this.rooms.get(id) ?? this.recent(id);
+    const held = this.rooms.get(id) ?? this.finishedGames.get(id);
     if (held) return held;
     const known = this.damaged.get(id);
     if (known !== undefined) return this.stillDamaged(id, known);
     const stored = await this.read(id);
     if (!stored) return undefined;
     // Another request may have loaded it while this one read the store.
-    const raced = this.rooms.get(id) ?? this.recent(id);
+    const raced = this.rooms.get(id) ?? this.finishedGames.get(id);
     if (raced) return raced;
     if (!stored.finished) throw new GameElsewhereError(`game ${id} is played on another instance`);
     const game = this.replayed(stored, build);
-    this.remember(game);
+    this.finishedGames.add(game);
     return game;
   }
 
   /** A room in memory here, for an unfinished or a finished game, or undefined; no store read. */
   loaded(id: string): Room | undefined {
-    const game = this.rooms.get(id) ?? this.finishedGames.get(id);
+    const game = this.rooms.get(id) ?? this.finishedGames.peek(id);
     return game instanceof Room ? game : undefined;
-  }
-
-  /** A finished game in memory, made the most recently used. */
-  private recent(id: string): Room | FinishedTable | undefined {
-    const game = this.finishedGames.get(id);
-    if (game) {
-      this.finishedGames.delete(id);
-      this.finishedGames.set(id, game);
-    }
-    return game;
   }
 
   /** A stored game, as a watcher here would see it, for reading only (another instance plays
@@ -210,7 +202,7 @@ export class GameService {
   async finishedRecord(id: string): Promise<GameRecord | 'not_finished' | undefined> {
     const known = this.damaged.get(id);
     if (known !== undefined) return this.stillDamaged(id, known);
-    const live = this.rooms.get(id) ?? this.finishedGames.get(id);
+    const live = this.rooms.get(id) ?? this.finishedGames.peek(id);
     if (live && live.status !== 'finished') return 'not_finished';
     const stored = await this.read(id);
     if (!stored) return undefined;
@@ -456,7 +448,7 @@ export class GameService {
       if (room.status === 'finished') {
         if (!room.watched) {
           this.rooms.delete(room.id);
-          this.remember(room);
+          this.finishedGames.add(room);
         }
         continue;
       }
@@ -475,16 +467,6 @@ export class GameService {
       .finally(() => {
         this.sweeping = false;
       });
-  }
-
-  private remember(game: Room | FinishedTable): void {
-    this.finishedGames.delete(game.id);
-    this.finishedGames.set(game.id, game);
-    const limit = this.options.finishedCache ?? DEFAULTS.finishedCache;
-    for (const id of this.finishedGames.keys()) {
-      if (this.finishedGames.size <= limit) break;
-      this.finishedGames.delete(id);
-    }
   }
 
   /** Shutdown, first step: bot searches in flight may finish and be stored, within `graceMs`. */

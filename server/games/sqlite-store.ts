@@ -2,8 +2,9 @@
 // Each call is one transaction, committed before its promise settles (node:sqlite is
 // synchronous; the promise is the GameStore interface), so an accepted move is on disk before
 // anyone is told of it. WAL with synchronous=NORMAL survives a killed process; FULL
-// (the `durability: 'full'` option) also survives power loss, at an fsync per move. The WAL is
-// copied back into the file by a thread of its own (wal-checkpointer.ts), not by a commit.
+// (the `durability: 'full'` option) also survives power loss, at an fsync per move. In the
+// server the WAL is copied back into the file by a thread of its own (wal-checkpointer.ts), not
+// by a commit; a one-shot command leaves that to SQLite.
 
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
@@ -36,8 +37,9 @@ export interface SqliteStoreOptions {
   /** Database file path, or ':memory:'. */
   path: string;
   durability?: 'normal' | 'full';
-  /** Who copies the WAL back into the file: a thread of the store's own (the default), or SQLite
-   * inside the commit that fills it ('inline', as before: kept to measure the difference). */
+  /** Who copies the WAL back into the file: SQLite inside the commit that fills it ('inline', the
+   * default: a one-shot command or a test commits too little to stall), or a thread of the
+   * store's own ('thread': the server turns it on, its commits then never stall the event loop). */
   walCheckpoints?: 'thread' | 'inline';
   /** Where a failing checkpoint thread is reported. */
   log?: Pick<Logger, 'warn'>;
@@ -104,7 +106,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
     } catch (e) {
       throw new StoreOpenError(`cannot use the database ${options.path}: ${(e as Error).message}`, { cause: e });
     }
-    if (options.path !== ':memory:' && options.walCheckpoints !== 'inline') {
+    if (options.path !== ':memory:' && options.walCheckpoints === 'thread') {
       this.db.exec('PRAGMA wal_autocheckpoint = 0');
       const log = options.log;
       this.checkpointer = new WalCheckpointer(
@@ -210,7 +212,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
     }
     const rows = this.prepared(`SELECT g.* FROM games g WHERE ${where.join(' AND ')} ORDER BY ${at} DESC, g.id DESC LIMIT ?`).all(...params, limit + 1) as Row[];
     const shown = rows.slice(0, limit);
-    const games = await parseRows(shown, (row) => this.toListed(row));
+    const games = await parseRows(shown, (row) => (query.withMoves ? { ...this.toListed(row), moves: this.movesOf(row.id as string) } : this.toListed(row)));
     const last = shown[shown.length - 1];
     return { games, next: rows.length > limit && last ? encodeCursor(String(query.finished ? last.finished_at : last.created_at), last.id as string) : null };
   }
@@ -244,7 +246,11 @@ export class SqliteStore implements GameStore, StoreMaintenance {
   private toGame(row: Row): StoredGame {
     const id = row.id as string;
     const { finishedAt: _, ...listed } = this.toListed(row);
-    return { ...listed, moves: parseRow(id, () => (this.statements.moves.all(id) as Row[]).map((m, i) => parseMove(m.move as string, i))) };
+    return { ...listed, moves: this.movesOf(id) };
+  }
+
+  private movesOf(id: string): RecordMove[] {
+    return parseRow(id, () => (this.statements.moves.all(id) as Row[]).map((m, i) => parseMove(m.move as string, i)));
   }
 
   private toListed(row: Row): ListedGame {

@@ -3,7 +3,6 @@
 
 import {
   type DamagedGame,
-  DamagedGameError,
   type GameDocument,
   type GameEnd,
   type GameQuery,
@@ -98,30 +97,21 @@ export async function unfinishedGames(store: GameStore): Promise<(StoredGame | D
   const listed: (ListedGame | DamagedGame)[] = [];
   let before: string | undefined;
   do {
-    const page = await store.list({ finished: false, limit: 100, ...(before === undefined ? {} : { before }) });
+    const page = await store.list({ finished: false, limit: 100, withMoves: true, ...(before === undefined ? {} : { before }) });
     listed.push(...page.games);
     before = page.next ?? undefined;
   } while (before !== undefined);
-  return wholeGames(store, listed.reverse());
+  return listed.reverse().map(wholeGame);
 }
 
 /** Listed games with an open seat, newest first, whole (the lobby across instances). */
 export async function openGames(store: GameStore, limit: number): Promise<(StoredGame | DamagedGame)[]> {
-  return wholeGames(store, (await store.list({ finished: false, open: true, limit })).games);
+  return (await store.list({ finished: false, open: true, limit, withMoves: true })).games.map(wholeGame);
 }
 
-/** Each listed game read whole; one that does not parse as a marker, one gone meanwhile left out. */
-async function wholeGames(store: GameStore, listed: (ListedGame | DamagedGame)[]): Promise<(StoredGame | DamagedGame)[]> {
-  const games = await Promise.all(
-    listed.map(async (g) => {
-      if (isDamaged(g)) return g;
-      try {
-        return await store.get(g.setup.id);
-      } catch (e) {
-        if (e instanceof DamagedGameError) return { id: e.gameId, damaged: e.reason };
-        throw e;
-      }
-    }),
-  );
-  return games.filter((g) => g !== undefined);
+/** A game listed with its moves, as `get` reads it. */
+function wholeGame(g: ListedGame | DamagedGame): StoredGame | DamagedGame {
+  if (isDamaged(g)) return g;
+  const { finishedAt: _, moves = [], ...game } = g;
+  return { ...game, moves };
 }

@@ -1,8 +1,9 @@
 // Where games live: each game is its record (setup, seed, ordered moves) plus who holds each
 // seat. Every call returns a promise that settles once the write has committed: a room applies
 // and broadcasts an accepted move only after that. SqliteStore (sqlite-store.ts) is the default;
-// PostgresStore (postgres-store.ts) serves several instances; MemoryStore keeps everything in
-// memory (tests).
+// PostgresStore (postgres-store.ts) serves several instances; MemoryStore (memory-store.ts) keeps
+// everything in memory (tests). This file is the contract only: its types, errors and the rules
+// every store follows (page size, activity start).
 
 import type { Rules } from '../../bot-engine/rules.ts';
 import type { RecordMove } from '../../bot-engine/record.ts';
@@ -207,12 +208,17 @@ export interface GameQuery {
   limit?: number;
   /** Cursor from the previous page's `next`. */
   before?: string;
+  /** Each game with its moves: whole games in one read (restart recovery, the lobby across
+   * instances), where a listing otherwise carries none. */
+  withMoves?: boolean;
 }
 
-/** A game as listed: no moves (listing never replays). */
+/** A game as listed: no moves unless the query asked for them (a listing never replays). */
 export interface ListedGame extends Omit<StoredGame, 'moves'> {
   /** Null while the game is not finished. */
   finishedAt: string | null;
+  /** Present when the query asked for them (`withMoves`). */
+  moves?: RecordMove[];
 }
 
 export interface GamePage {
@@ -248,84 +254,6 @@ export interface GameStore {
 /** A query's page size. */
 export function pageSize(query: GameQuery): number {
   return Math.max(1, Math.min(100, query.limit ?? 20));
-}
-
-export class MemoryStore implements GameStore {
-  private readonly games = new Map<string, StoredGame>();
-  private readonly finishedAt = new Map<string, string>();
-  private readonly documents = new Map<string, GameDocument>();
-
-  async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
-    if (this.games.has(setup.id)) throw new Error(`game ${setup.id} already exists`);
-    const at = createdAtMs(setup);
-    this.games.set(setup.id, {
-      setup: structuredClone(setup),
-      holders: structuredClone(holders),
-      moves: [],
-      finished: false,
-      end: null,
-      rematch: null,
-      hints: [],
-      lastActivityAt: at,
-      lastPersonAt: at,
-    });
-  }
-
-  async get(id: string): Promise<StoredGame | undefined> {
-    const g = this.games.get(id);
-    return g && structuredClone(g);
-  }
-
-  async appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void> {
-    const g = this.must(id);
-    g.moves.push(...moves.map((m) => ({ ...m })));
-    if (moves.length > 0) g.lastActivityAt = Date.now();
-    if (!end) return;
-    g.finished = true;
-    g.end = structuredClone(end);
-    this.finishedAt.set(id, new Date().toISOString());
-  }
-
-  async update(id: string, change: MetadataChange): Promise<void> {
-    const g = this.must(id);
-    const patch = change.apply(structuredClone({ holders: g.holders, finished: g.finished, rematch: g.rematch, hints: g.hints, lastActivityAt: g.lastActivityAt, lastPersonAt: g.lastPersonAt }));
-    if (patch) Object.assign(g, structuredClone(patch));
-  }
-
-  async list(query: GameQuery): Promise<GamePage> {
-    const limit = pageSize(query);
-    const player = query.player?.toLowerCase();
-    const key = (g: StoredGame) => `${query.finished ? this.finishedAt.get(g.setup.id) : g.setup.createdAt}\u0000${g.setup.id}`;
-    const before = query.before === undefined ? undefined : Buffer.from(query.before, 'base64url').toString('utf8');
-    const all = [...this.games.values()]
-      .filter((g) => g.finished === query.finished && (!player || g.holders.some((h) => h?.name.toLowerCase() === player)))
-      .filter((g) => !query.open || (g.setup.listed === true && g.holders.includes(null)))
-      .filter((g) => before === undefined || key(g) < before)
-      .sort((a, b) => (key(a) < key(b) ? 1 : -1));
-    const page = all.slice(0, limit).map(({ moves: _, ...g }) => ({ ...structuredClone(g), finishedAt: this.finishedAt.get(g.setup.id) ?? null }));
-    const last = all[page.length - 1];
-    return { games: page, next: all.length > limit && last ? Buffer.from(key(last)).toString('base64url') : null };
-  }
-
-  async putDocument(id: string, kind: DocumentKind, document: GameDocument): Promise<void> {
-    this.must(id);
-    this.documents.set(`${kind}\u0000${id}`, structuredClone(document));
-  }
-
-  async getDocument(id: string, kind: DocumentKind): Promise<GameDocument | undefined> {
-    const d = this.documents.get(`${kind}\u0000${id}`);
-    return d && structuredClone(d);
-  }
-
-  async probe(): Promise<void> {}
-
-  async close(): Promise<void> {}
-
-  private must(id: string): StoredGame {
-    const g = this.games.get(id);
-    if (!g) throw new Error(`no game ${id}`);
-    return g;
-  }
 }
 
 /** A new game's activity starts at its creation (now, if its setup's time does not parse). */

@@ -1,6 +1,6 @@
 // The table's rules as pure functions of their inputs (a game's setup, its state, its turn, who
 // sits where): whose turn it is, which move is stale, which seat a bot plays and at what level
-// and seed, what a seat may see, and what a move makes of the game (the next state, its record
+// and seed, and what a move makes of the game (the next state, its record
 // entries, its live frame). No store, no timers, no room: Room (room.ts) runs these between its
 // writes and its broadcasts, and they are tested like a reducer (test/table.test.ts).
 
@@ -12,7 +12,6 @@ import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/levels.ts';
 import type { GameStatus, LastMove, MoveSource, StandInReason } from '../wire/game.ts';
 import type { GameEnd, GameSetup } from './store.ts';
-import type { SeatInfo } from './view.ts';
 
 export type MoveErrorCode = 'not_started' | 'game_over' | 'not_your_turn' | 'stale_turn' | 'illegal_move' | 'storage_unavailable' | 'hints_off' | 'hint_busy';
 export interface MoveError {
@@ -63,17 +62,6 @@ export function botSeed(setup: GameSetup, turn: number, seat: number): number {
 /** A hint's search seed (apart from the bots' own). */
 export function hintSeed(setup: GameSetup, turn: number, seat: number): number {
   return mixSeed(fnv1a(setup.seed), turn, seat, 0x4917);
-}
-
-/** What a seat may see of who sits where (the rest of a seat's view is view.ts's seatView). */
-export function seatInfos(setup: GameSetup, name: (seat: number) => string | null, connected: (seat: number) => boolean, standIn: (seat: number) => StandInReason | null): SeatInfo[] {
-  return setup.seats.map((s, i) => ({
-    name: name(i),
-    kind: s.kind,
-    ...(s.level ? { level: s.level } : {}),
-    connected: s.kind === 'bot' || connected(i),
-    standIn: standIn(i),
-  }));
 }
 
 export function endOf(setup: GameSetup, state: GameState, abandoned: boolean): GameEnd {

@@ -7,6 +7,7 @@ import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/levels.ts';
 import type { ClockView, GameStatus, GameView, LastMove, SeatKind, StandInReason } from '../wire/game.ts';
 import type { DeltaView } from '../wire/frames.ts';
+import type { GameSetup } from './store.ts';
 
 export interface SeatInfo {
   name: string | null;
@@ -30,6 +31,50 @@ export interface ViewInput {
   hintsOn: boolean;
   /** Hints used per seat. */
   hints: readonly number[];
+}
+
+/** A table as a view reads it: a live room's, or a stored game's replayed with no room. */
+export interface TableShown {
+  setup: GameSetup;
+  state: GameState;
+  status: GameStatus;
+  /** Record entries so far: the turn a frame quotes. */
+  turn: number;
+  name(seat: number): string | null;
+  connected(seat: number): boolean;
+  standIn(seat: number): StandInReason | null;
+  botThinking: boolean;
+  deadline: number | null;
+  rematch: string | null;
+  abandoned: boolean;
+  /** Hints used per seat. */
+  hints: readonly number[];
+}
+
+/** What every seat's view of `table` is built from (view.ts's seatView and ViewFrames). */
+export function viewInputOf(table: TableShown): ViewInput {
+  const { setup } = table;
+  return {
+    gameId: setup.id,
+    status: table.status,
+    rules: setup.rules,
+    turn: table.turn,
+    state: table.state,
+    seats: setup.seats.map((s, i) => ({
+      name: table.name(i),
+      kind: s.kind,
+      ...(s.level ? { level: s.level } : {}),
+      connected: s.kind === 'bot' || table.connected(i),
+      standIn: table.standIn(i),
+    })),
+    botThinking: table.botThinking,
+    clock: { turnSeconds: setup.clock.turnSeconds, deadline: table.deadline },
+    rematch: table.rematch,
+    abandoned: table.abandoned,
+    hintsOn: setup.hints === true,
+    // Frames are built lazily: later hints must not leak into a broadcast already made.
+    hints: table.hints.slice(),
+  };
 }
 
 export function seatView(input: ViewInput, you: number | null): GameView {

@@ -108,5 +108,7 @@ async function routes(app: FastifyInstance): Promise<void> {
   );
 }
 
-/** Encapsulated (its hooks and limits stay its own), refused at boot without the services it uses. */
-export const wsRoutes = fp(routes, { name: 'ws-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'metrics', 'connections'] });
+/** Not encapsulated, so @fastify/websocket's decorators (injectWS: tests reach /ws without a
+ * port) are the app's; registered last (app.ts), so its request hooks reach no other route and
+ * its close steps come after every service's. Refused at boot without the services it uses. */
+export const wsRoutes = fp(routes, { name: 'ws-routes', fastify: '5.x', dependencies: ['config', 'metrics', 'connections'] });

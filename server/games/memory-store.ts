@@ -1,0 +1,98 @@
+// A store that keeps everything in memory, for tests: the contract (store.ts) with no database,
+// each call's data copied in and out so a caller can never change what is stored.
+
+import type { RecordMove } from '../../bot-engine/record.ts';
+import {
+  createdAtMs,
+  type DocumentKind,
+  type GameDocument,
+  type GameEnd,
+  type GamePage,
+  type GameQuery,
+  type GameSetup,
+  type GameStore,
+  type MetadataChange,
+  pageSize,
+  type SeatHolder,
+  type StoredGame,
+} from './store.ts';
+
+export class MemoryStore implements GameStore {
+  private readonly games = new Map<string, StoredGame>();
+  private readonly finishedAt = new Map<string, string>();
+  private readonly documents = new Map<string, GameDocument>();
+
+  async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
+    if (this.games.has(setup.id)) throw new Error(`game ${setup.id} already exists`);
+    const at = createdAtMs(setup);
+    this.games.set(setup.id, {
+      setup: structuredClone(setup),
+      holders: structuredClone(holders),
+      moves: [],
+      finished: false,
+      end: null,
+      rematch: null,
+      hints: [],
+      lastActivityAt: at,
+      lastPersonAt: at,
+    });
+  }
+
+  async get(id: string): Promise<StoredGame | undefined> {
+    const g = this.games.get(id);
+    return g && structuredClone(g);
+  }
+
+  async appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void> {
+    const g = this.must(id);
+    g.moves.push(...moves.map((m) => ({ ...m })));
+    if (moves.length > 0) g.lastActivityAt = Date.now();
+    if (!end) return;
+    g.finished = true;
+    g.end = structuredClone(end);
+    this.finishedAt.set(id, new Date().toISOString());
+  }
+
+  async update(id: string, change: MetadataChange): Promise<void> {
+    const g = this.must(id);
+    const patch = change.apply(structuredClone({ holders: g.holders, finished: g.finished, rematch: g.rematch, hints: g.hints, lastActivityAt: g.lastActivityAt, lastPersonAt: g.lastPersonAt }));
+    if (patch) Object.assign(g, structuredClone(patch));
+  }
+
+  async list(query: GameQuery): Promise<GamePage> {
+    const limit = pageSize(query);
+    const player = query.player?.toLowerCase();
+    const key = (g: StoredGame) => `${query.finished ? this.finishedAt.get(g.setup.id) : g.setup.createdAt}\u0000${g.setup.id}`;
+    const before = query.before === undefined ? undefined : Buffer.from(query.before, 'base64url').toString('utf8');
+    const all = [...this.games.values()]
+      .filter((g) => g.finished === query.finished && (!player || g.holders.some((h) => h?.name.toLowerCase() === player)))
+      .filter((g) => !query.open || (g.setup.listed === true && g.holders.includes(null)))
+      .filter((g) => before === undefined || key(g) < before)
+      .sort((a, b) => (key(a) < key(b) ? 1 : -1));
+    const page = all
+      .slice(0, limit)
+      .map(({ moves, ...g }) => ({ ...structuredClone(g), ...(query.withMoves ? { moves: structuredClone(moves) } : {}), finishedAt: this.finishedAt.get(g.setup.id) ?? null }));
+    const last = all[page.length - 1];
+    return { games: page, next: all.length > limit && last ? Buffer.from(key(last)).toString('base64url') : null };
+  }
+
+  async putDocument(id: string, kind: DocumentKind, document: GameDocument): Promise<void> {
+    this.must(id);
+    this.documents.set(`${kind}\u0000${id}`, structuredClone(document));
+  }
+
+  async getDocument(id: string, kind: DocumentKind): Promise<GameDocument | undefined> {
+    const d = this.documents.get(`${kind}\u0000${id}`);
+    return d && structuredClone(d);
+  }
+
+  async probe(): Promise<void> {}
+
+  async close(): Promise<void> {}
+
+  private must(id: string): StoredGame {
+    const g = this.games.get(id);
+    if (!g) throw new Error(`no game ${id}`);
+    return g;
+  }
+}
