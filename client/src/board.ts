@@ -270,7 +270,7 @@ export class BoardView {
       this.spotCentres.push({ name, cx, cy });
       const chosen = t.meeple === name;
       spots.push(
-        `<g class="spot${chosen ? ' chosen' : ''}" data-spot="${name}" role="button" aria-label="${spotLabel(name, true, t)}"><circle cx="${cx}" cy="${cy}" r="11"/>${chosen ? meepleMarkup(t.player, cx, cy, { farmer: p.kind === 'field', scale: 0.85 }) : ''}</g>`,
+        `<g class="spot${chosen ? ' chosen' : ''}" data-spot="${name}" role="button" aria-label="${spotLabel(name, true, t)}"><circle class="spot-hit" cx="${cx}" cy="${cy}" r="22"/><circle cx="${cx}" cy="${cy}" r="11"/>${chosen ? meepleMarkup(t.player, cx, cy, { farmer: p.kind === 'field', scale: 0.85 }) : ''}</g>`,
       );
     }
     this.layers.spots.innerHTML = spots.join('');
