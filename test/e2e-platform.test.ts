@@ -296,8 +296,24 @@ test('end screen and replay viewer: no serious accessibility problem', async () 
   await page.waitForFunction(() => /Game over/.test((globalThis as any).document.querySelector('[data-announce]')?.textContent ?? ''));
   assert.deepEqual(await axeProblems(page), [], 'end screen');
   await shot(page, 'k-end-screen');
+  // Nobody analysed this game: opening its replay logs nothing in the console and no request
+  // fails (the shared harness lets 404s pass, so every console line and answer is kept here).
+  const consoleLines: string[] = [];
+  const failed: string[] = [];
+  page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+  });
+  page.on('requestfailed', (r) => failed.push(`failed ${r.url()}`));
   await page.goto(`${base}/#/replay/${id}`);
   await page.waitForSelector('.replay-controls');
+  await page.waitForSelector('.analysis-box [data-action=analyse]');
+  assert.deepEqual(failed, [], 'no request of the replay fails');
+  assert.deepEqual(
+    consoleLines.filter((l) => /^(error|warning)/.test(l)),
+    [],
+    'nothing logged',
+  );
   assert.deepEqual(await axeProblems(page), [], 'replay viewer');
   await shot(page, 'k-replay');
   assert.deepEqual(errors, []);
