@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TILES, TILE_NAMES } from '../bot-engine/tiles.ts';
-import { PLAYER_COLORS, PLAYER_GLYPHS, meepleMarkup, rotatePoint, spotDirection, spotPosition, spotSegment, tileDefs, tileMarkup } from '../client/src/art.ts';
+import { PLAYER_COLORS, PLAYER_GLYPHS, meepleIcon, meepleMarkup, rotatePoint, spotDirection, spotPosition, spotSegment, tileDefs, tileMarkup } from '../client/src/art.ts';
 import { eventText, glyphName, moveText, moveWhere, seatLabel, spotLabel, tileWords } from '../client/src/text.ts';
 import { MAX_PLAYERS } from '../bot-engine/state.ts';
 
@@ -108,13 +108,16 @@ test('words for spots, moves and scorings', () => {
   assert.equal(eventText({ players: [0], kind: 'road', points: 3, phase: 'final', tiles: 3 }, seats), 'Ada scores 3 for an unfinished road (3 tiles)');
 });
 
-test('every seat a game can have gets its own colour, glyph and glyph name, on its meeples too', () => {
-  assert.equal(MAX_PLAYERS, 5);
-  assert.equal(new Set(PLAYER_COLORS.slice(0, MAX_PLAYERS)).size, MAX_PLAYERS);
-  assert.equal(new Set(PLAYER_GLYPHS.slice(0, MAX_PLAYERS)).size, MAX_PLAYERS);
-  const names = Array.from({ length: MAX_PLAYERS }, (_, p) => glyphName(p));
-  assert.ok(names.every(Boolean) && new Set(names).size === MAX_PLAYERS, names.join());
-  const glyphPaths = Array.from({ length: MAX_PLAYERS }, (_, p) => /<path d="([^"]+)"/.exec(meepleMarkup(p, 0, 0))![1]);
-  assert.equal(new Set(glyphPaths).size, MAX_PLAYERS, "each seat's meeple carries its own glyph");
-  for (let p = 0; p < MAX_PLAYERS; p++) assert.match(meepleMarkup(p, 0, 0), new RegExp(`fill="${PLAYER_COLORS[p]}"`));
+test('every seat a game can have (six with Inns & Cathedrals) gets its own colour, glyph and glyph name, on its meeples too', () => {
+  // The client is ready for the sixth seat before the engine allows it.
+  const SEATS = 6;
+  assert.ok(MAX_PLAYERS <= SEATS);
+  assert.equal(new Set(PLAYER_COLORS.slice(0, SEATS)).size, SEATS);
+  assert.equal(new Set(PLAYER_GLYPHS.slice(0, SEATS)).size, SEATS);
+  const names = Array.from({ length: SEATS }, (_, p) => glyphName(p));
+  assert.ok(names.every(Boolean) && new Set(names).size === SEATS, names.join());
+  const glyphPaths = Array.from({ length: SEATS }, (_, p) => /<path d="([^"]+)"/.exec(meepleMarkup(p, 0, 0))![1]);
+  assert.equal(new Set(glyphPaths).size, SEATS, "each seat's meeple carries its own glyph");
+  for (let p = 0; p < SEATS; p++) assert.match(meepleMarkup(p, 0, 0), new RegExp(`fill="${PLAYER_COLORS[p]}"`));
+  assert.match(meepleIcon(5), new RegExp(`fill="${PLAYER_COLORS[5]}"`));
 });

@@ -315,17 +315,20 @@ export function segmentDefs(): string {
 /** Okabe–Ito colours (distinguishable with the common colour-vision deficiencies), each also
  * with its own glyph so no one has to tell players apart by colour alone. */
 // The fifth is Okabe–Ito's black: the palette's green and sky blue sit too close to the fields
-// and to the first seat's blue.
-export const PLAYER_COLORS = ['#0072B2', '#D55E00', '#F0E442', '#CC79A7', '#000000'];
-export const PLAYER_INK = ['#fff', '#fff', '#222', '#222', '#fff'];
-export const PLAYER_GLYPHS = ['●', '■', '▲', '◆', '★'];
-export const PLAYER_GLYPH_NAMES = ['circle', 'square', 'triangle', 'diamond', 'star'];
+// and to the first seat's blue. The sixth (Inns & Cathedrals' sixth player) is Paul Tol's
+// "wine": test/client-colours.test.ts shows it apart from the other five under protanopia,
+// deuteranopia and tritanopia, and far from the fields, cities and roads it stands on.
+export const PLAYER_COLORS = ['#0072B2', '#D55E00', '#F0E442', '#CC79A7', '#000000', '#882255'];
+export const PLAYER_INK = ['#fff', '#fff', '#222', '#222', '#fff', '#fff'];
+export const PLAYER_GLYPHS = ['●', '■', '▲', '◆', '★', '✚'];
+export const PLAYER_GLYPH_NAMES = ['circle', 'square', 'triangle', 'diamond', 'star', 'cross'];
 const GLYPH_PATHS = [
   'M0 -0.6m-2.6 0a2.6 2.6 0 1 0 5.2 0a2.6 2.6 0 1 0 -5.2 0',
   'M-2.3 -2.9h4.6v4.6h-4.6z',
   'M0 -3.4L2.8 1.6H-2.8Z',
   'M0 -3.4L2.8 -0.6L0 2.2L-2.8 -0.6Z',
   'M0 -3.7L.79 -1.49L3.14 -1.42L1.28 .02L1.94 2.27L0 .95L-1.94 2.27L-1.28 .02L-3.14 -1.42L-.79 -1.49Z',
+  'M-1.1 -3.6h2.2v1.9h1.9v2.2h-1.9v1.9h-2.2v-1.9h-1.9v-2.2h1.9Z',
 ];
 
 export const MEEPLE_PATH =
