@@ -1,5 +1,5 @@
 // Bot tournament: `npm run tournament -- --a expert --b heuristic --games 400 [--workers N]
-// [--seed S] [--players P] [--rules tinyCity=true,farmers=2nd] [--max-minutes M] [--out FILE]
+// [--seed S] [--players P] [--rules tinyCity=true,farmers=2nd,innsCathedrals,river,abbot] [--max-minutes M] [--out FILE]
 // [--no-ladder] [--fresh]`.
 //
 // Plays seat-swapped pairs of games on one bag seed each, in parallel on a fixed-size piscina
@@ -86,11 +86,25 @@ function parseRules(text: string | undefined): Rules {
     .map((x) => x.trim())
     .filter(Boolean)) {
     const [k, v] = part.split('=');
-    if (k === 'tinyCity') out.tinyCity = v === undefined || v === 'true';
-    else if (k === 'farmers') out.farmers = v as Rules['farmers'];
-    else throw new Error(`unknown rule ${k} (tinyCity=true|false, farmers=1st|2nd|3rd)`);
+    if (k === 'farmers') out.farmers = v as Rules['farmers'];
+    else if (k === 'tinyCity' || (EXPANSIONS as readonly string[]).includes(k)) out[k as 'tinyCity' | Expansion] = v === undefined || v === 'true';
+    else throw new Error(`unknown rule ${k} (tinyCity, ${EXPANSIONS.join(', ')}: =true|false; farmers=1st|2nd|3rd)`);
   }
   return normalizeRules(out);
+}
+
+const EXPANSIONS = ['innsCathedrals', 'river', 'abbot'] as const;
+type Expansion = (typeof EXPANSIONS)[number];
+const EXPANSION_TAGS: Record<Expansion, string> = { innsCathedrals: 'ic', river: 'river', abbot: 'abbot' };
+
+/** The rules in a result's file name: "tiny-f3rd", "ic-river-abbot-f3rd". */
+function ruleTag(rules: Rules): string {
+  return [...EXPANSIONS.filter((k) => rules[k]).map((k) => EXPANSION_TAGS[k]), ...(rules.tinyCity ? ['tiny'] : []), `f${rules.farmers}`].join('-');
+}
+
+/** The rules in the ladder table and the summary line: the expansions on, then the base options. */
+function rulesWords(rules: Rules): string {
+  return [...EXPANSIONS.filter((k) => rules[k]), ...(rules.tinyCity ? ['tinyCity'] : []), `farmers ${rules.farmers}`].join(', ');
 }
 
 function elo(p: number): number {
@@ -195,7 +209,7 @@ function pct(x: number): string {
 }
 
 export function formatSummary(s: TournamentSummary): string {
-  const rules = `tinyCity=${s.rules.tinyCity}, farmers=${s.rules.farmers}`;
+  const rules = rulesWords(s.rules);
   return [
     `${s.a} vs ${s.b}: ${s.games} games (${s.pairs} seat-swapped pairs), ${s.players} players, ${rules}, seed ${s.seed}`,
     `  ${s.a} wins ${s.winsA}, draws ${s.draws}, ${s.b} wins ${s.winsB}`,
@@ -237,7 +251,7 @@ export function updateLadder(dir: string, botsMd: string): void {
     '|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (s) =>
-        `| ${s.a} vs ${s.b} | ${s.players} | ${s.rules.tinyCity ? 'tinyCity, ' : ''}farmers ${s.rules.farmers} | ${s.games}${s.requestedGames ? ` (of ${s.requestedGames}, time-bound)` : ''} | ${s.winsA} / ${s.draws} / ${s.winsB} | ${pct(s.winRate)} (${pct(s.ci95[0])}–${pct(s.ci95[1])}) | ${eloText(s)} | ${s.ms.a.mean} / ${s.ms.a.p95}${s.cpuMs ? ` (${s.cpuMs.a.mean})` : ''} | ${s.ms.b.mean} / ${s.ms.b.p95}${s.cpuMs ? ` (${s.cpuMs.b.mean})` : ''} | ${s.date.slice(0, 10)} |`,
+        `| ${s.a} vs ${s.b} | ${s.players} | ${rulesWords(s.rules)} | ${s.games}${s.requestedGames ? ` (of ${s.requestedGames}, time-bound)` : ''} | ${s.winsA} / ${s.draws} / ${s.winsB} | ${pct(s.winRate)} (${pct(s.ci95[0])}–${pct(s.ci95[1])}) | ${eloText(s)} | ${s.ms.a.mean} / ${s.ms.a.p95}${s.cpuMs ? ` (${s.cpuMs.a.mean})` : ''} | ${s.ms.b.mean} / ${s.ms.b.p95}${s.cpuMs ? ` (${s.cpuMs.b.mean})` : ''} | ${s.date.slice(0, 10)} |`,
     ),
     '',
     LADDER_END,
@@ -282,8 +296,7 @@ async function main(): Promise<void> {
   const pairs = Math.ceil(games / 2);
   const dir = join(repo, 'docs', 'tournaments');
   mkdirSync(dir, { recursive: true });
-  const ruleTag = `${rules.tinyCity ? 'tiny-' : ''}f${rules.farmers}`;
-  const file = values.out ?? join(dir, `${a}-vs-${b}-${players}p-${ruleTag}.json`);
+  const file = values.out ?? join(dir, `${a}-vs-${b}-${players}p-${ruleTag(rules)}.json`);
   const checkpoint = `${file}.partial.jsonl`;
   const key = checkpointKey(a, b, players, rules, seed);
   if (values.fresh) rmSync(checkpoint, { force: true });

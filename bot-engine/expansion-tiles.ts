@@ -1,13 +1,19 @@
 // The expansion tiles (The River, Inns & Cathedrals, the Abbot's gardens), written in
 // docs/RULES.md's own notation ("Expansions" section) and compiled into plain definitions.
-// Data only: nothing here is wired into the flat (type, rotation) tables of tiles.ts yet, so the
-// base game's tables, bag and speed are untouched. See docs/ENGINE.md, "Expansions: design".
+// tiles.ts appends these types (EXPANSION_TILES) to its flat (type, rotation) tables after X, so
+// the base types keep their indices. See docs/ENGINE.md, "Expansions".
 
 import { Rng } from './rng.ts';
-import { CORNERS, EDGES, edgeIndex, groups, HALF_CORNER, KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, TILE_COUNTS, TILE_NAMES } from './tiles.ts';
+import { BASE_SOURCE, CORNERS, EDGES, edgeIndex, groups, HALF_CORNER, KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD } from './base-tiles.ts';
+
+const BASE_NAMES = BASE_SOURCE.map((t) => t.type);
 
 /** A garden: a feature of its own inside a field, taken only by an abbot; scores like a monastery. */
 export const KIND_GARDEN = 4;
+
+/** Modifier bits a feature root gathers from its segments (OR-ed on joins, as pennants add). */
+export const MOD_INN = 1;
+export const MOD_CATHEDRAL = 2;
 
 /** Edge codes as in tiles.ts, plus the river (`B`, brook). 3 bits a side once wired in. */
 export const EDGE_RIVER = 4;
@@ -222,11 +228,22 @@ export function compileExpansionTile(src: ExpansionTileSource): ExpansionTileDef
 export const RIVER_TILES: readonly ExpansionTileDef[] = RIVER_SOURCE.map(compileExpansionTile);
 export const INNS_TILES: readonly ExpansionTileDef[] = INNS_SOURCE.map(compileExpansionTile);
 
+/** The base garden types (Eg…Vg): their plain type's row plus the garden (RULES.md, "Gardens"). */
+export const GARDEN_SOURCE: readonly ExpansionTileSource[] = BASE_GARDENS.map((name) => {
+  const row = BASE_SOURCE.find((t) => t.type === name)!;
+  const extras = [row.monastery ? 'monastery' : '', row.pennant ? 'pennant' : '', 'garden'].filter(Boolean).join('; ');
+  return { type: `${name}g`, set: 'abbot', count: 0, countWithAbbot: 1, edges: row.edges, cities: row.cities, roads: row.roads, river: '-', extras, fields: row.fields };
+});
+export const GARDEN_TILES: readonly ExpansionTileDef[] = GARDEN_SOURCE.map(compileExpansionTile);
+
+/** Every expansion type in the order tiles.ts appends them after X: base gardens, river, Inns & Cathedrals. */
+export const EXPANSION_TILES: readonly ExpansionTileDef[] = [...GARDEN_TILES, ...RIVER_TILES, ...INNS_TILES];
+
 /** Copies of each base type in a game: the Abbot moves one copy of 8 types to their garden twin. */
 export function baseCounts(options: { abbot: boolean; river: boolean }): Map<string, number> {
   const out = new Map<string, number>();
-  TILE_NAMES.forEach((name, t) => {
-    let n = TILE_COUNTS[t];
+  BASE_SOURCE.forEach(({ type: name, count }) => {
+    let n = count;
     if (options.river && name === 'D') n -= 1; // the spring replaces the start tile
     if (options.abbot && BASE_GARDENS.includes(name)) {
       n -= 1;
@@ -247,14 +264,14 @@ function typeCount(def: ExpansionTileDef, abbot: boolean): number {
   return abbot ? def.countWithAbbot : def.count;
 }
 
-/** The bag's sections by tile name, unshuffled (RULES.md, "Records for the expansions"): the land
+/** The bag's sections by tile name, unshuffled (docs/ENGINE.md, "Records with the expansions"): the land
  * section (base types A…X without the start tile's D, each garden type right after its plain
  * type; then IA…IR), and with the River the river section (RC…RJ/RJg; the spring is on the board,
  * the lake comes after the section). */
 export function bagSections(options: ExpansionOptions): { river: string[]; land: string[] } {
   const land: string[] = [];
   const base = baseCounts(options);
-  for (const name of TILE_NAMES) {
+  for (const name of BASE_NAMES) {
     // The start tile's D is on the board (or, with the River, back in the box).
     const n = (base.get(name) ?? 0) - (name === 'D' && !options.river ? 1 : 0);
     for (let i = 0; i < n; i++) land.push(name);

@@ -1,14 +1,12 @@
 // Scoring of roads, cities and monasteries/gardens as data: a feature's points come from its kind
 // and its modifiers (inn, cathedral) through one table, and its figures' strengths (the large
 // follower counts two) through one packed word, so the expansions add rows, not branches in
-// rules.ts. Pure and allocation-free; not yet called by rules.ts (docs/ENGINE.md, "Expansions").
+// rules.ts. Pure and allocation-free; rules.ts scores with it (docs/ENGINE.md, "Expansions").
 
 import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD } from './tiles.ts';
-import { KIND_GARDEN } from './expansion-tiles.ts';
+import { KIND_GARDEN, MOD_CATHEDRAL, MOD_INN } from './expansion-tiles.ts';
 
-/** Modifier bits a feature root gathers from its segments (OR-ed on joins, as pennants add). */
-export const MOD_INN = 1;
-export const MOD_CATHEDRAL = 2;
+export { MOD_CATHEDRAL, MOD_INN };
 
 /** [kind row][complete ? 0 : 1] → [points a tile, points a pennant]. Rows: road, road with an
  * inn, city, city with a cathedral (RULES.md "Scoring" and "Scoring with inns and cathedrals"). */

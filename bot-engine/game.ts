@@ -1,17 +1,45 @@
 // The engine's public face: games, moves in RULES.md notation, validation with clear errors.
 // `playMove` applies a move in place (a bot copies states into preallocated ones instead).
 
-import { MAX_SEGMENTS, ROT_EDGES, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TILE_NAMES, fits, rotationIndex } from './tiles.ts';
-import { GameState, H_BY_KIND, H_FOLLOWERS, H_FRONTIER, cellOf } from './state.ts';
-import { DEFAULT_RULES, type Rules, type ScoreEvent, bagEmpty, discardUnplaceable, finalScoring, freeSpots, initState, listPlacements, place, shuffledBag } from './rules.ts';
+import { ABBOT_SEGS, FOLLOWER_SEGS, IS_RIVER, MAX_SEGMENTS, ROT_EDGES, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TYPE_NAMES, fits, rotationIndex } from './tiles.ts';
+import { GameState, H_BY_KIND, H_FRONTIER, H_RIVER_X, H_RIVER_Y, MAX_PLACEMENTS, OPTION_ABBOT, OPTION_INNS, cellOf, ownerFigure, ownerPlayer } from './state.ts';
+import {
+  DEFAULT_RULES,
+  type Rules,
+  type ScoreEvent,
+  bagEmpty,
+  dealtBag,
+  discardUnplaceable,
+  figureSpot,
+  finalScoring,
+  freeSpots,
+  initState,
+  listPlacements,
+  mayReturnAbbot,
+  openFigureSpots,
+  place,
+  RETURN_ABBOT,
+  SUPPLY_SLOT,
+  abbotNode,
+  riverPlacementOk,
+} from './rules.ts';
+import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_LARGE } from './feature-modifiers.ts';
+
+/** A figure's name in moves and records (feature-modifiers.ts's FIGURE_* order). */
+export type FigureName = 'follower' | 'large' | 'abbot';
+const FIGURE_NAMES: readonly FigureName[] = ['follower', 'large', 'abbot'];
 
 export interface Move {
   x: number;
   y: number;
   /** Degrees clockwise: 0, 90, 180 or 270. */
   rotation: number;
-  /** A follower spot such as "city:N", "road:E", "field:SW", "monastery"; null for none. */
+  /** A follower spot such as "city:N", "road:E", "field:SW", "monastery", "garden"; null for none. */
   meeple: string | null;
+  /** The figure on `meeple`: a follower when absent; `large` with Inns & Cathedrals, `abbot` with the Abbot. */
+  figure?: FigureName;
+  /** With the Abbot, instead of a figure (`meeple` null): take the abbot back, scoring its monastery or garden. */
+  returnAbbot?: true;
 }
 
 export interface NewGameOptions {
@@ -32,60 +60,91 @@ export interface MoveOutcome {
 
 /** Rule keys the engine plays today. */
 const RULE_KEYS: readonly string[] = Object.keys(DEFAULT_RULES);
-/** The expansion options of docs/RULES.md: their tiles are compiled (expansion-tiles.ts) but the
- * engine does not play them yet, so a game or record that turns one on is refused; `false` is
+/** The expansion options of docs/RULES.md the engine plays: `true` turns one on; `false` is
  * accepted and dropped, so the base game's records stay as they are. */
-const EXPANSION_KEYS: readonly string[] = ['river', 'innsCathedrals', 'abbot'];
+const EXPANSION_KEYS = ['river', 'innsCathedrals', 'abbot'] as const;
 
 export function normalizeRules(rules: Partial<Rules> | undefined): Rules {
+  const on: Partial<Rules> = {};
   for (const [key, value] of Object.entries(rules ?? {})) {
     if (RULE_KEYS.includes(key)) continue;
-    if (EXPANSION_KEYS.includes(key)) {
+    if ((EXPANSION_KEYS as readonly string[]).includes(key)) {
       if (value === false) continue;
-      if (value === true) throw new Error(`rules.${key}: this engine does not play that expansion yet`);
-      throw new Error(`rules.${key} must be true or false`);
+      if (value !== true) throw new Error(`rules.${key} must be true or false`);
+      on[key as (typeof EXPANSION_KEYS)[number]] = true;
+      continue;
     }
     throw new Error(`unknown rule "${key}" (known: ${[...RULE_KEYS, ...EXPANSION_KEYS].join(', ')})`);
   }
   const r = { ...DEFAULT_RULES, ...(rules ?? {}) };
   if (typeof r.tinyCity !== 'boolean') throw new Error('rules.tinyCity must be true or false');
   if (r.farmers !== '1st' && r.farmers !== '2nd' && r.farmers !== '3rd') throw new Error('rules.farmers must be "1st", "2nd" or "3rd"');
-  return { tinyCity: r.tinyCity, farmers: r.farmers };
+  return { tinyCity: r.tinyCity, farmers: r.farmers, ...on };
 }
 
 /** A new dealt game: start tile down, bag shuffled from the seed, first tile drawn. */
 export function newGame(options: NewGameOptions): GameState {
-  const s = initState(new GameState(), options.players, normalizeRules(options.rules), shuffledBag(options.seed));
+  const rules = normalizeRules(options.rules);
+  const s = initState(new GameState(), options.players, rules, dealtBag(rules, options.seed));
   discardUnplaceable(s);
   return s;
 }
 
 export function tileName(type: number): string {
-  return TILE_NAMES[type];
+  return TYPE_NAMES[type];
 }
 
-const scratch = new Int32Array(4 * 160);
+const scratch = new Int32Array(MAX_PLACEMENTS);
 
-/** Where the current tile may go: each (x, y, rotation) with the follower spots open there. */
-export function legalPlacements(s: GameState): { x: number; y: number; rotation: number; meeples: string[] }[] {
+/** A placement of the current tile and the spots open there to each figure in the mover's
+ * supply: `meeples` for a follower; with Inns & Cathedrals `large` for the large follower; with
+ * the Abbot `abbot` for the abbot (both lists present only with their option on). */
+export interface LegalPlacement {
+  x: number;
+  y: number;
+  rotation: number;
+  meeples: string[];
+  large?: string[];
+  abbot?: string[];
+  /** With the Abbot: whether the mover may take the abbot back with this placement (a move's
+   * `returnAbbot`; named apart so a placement spread into a move does not carry it). */
+  canReturnAbbot?: boolean;
+}
+
+const open = new Int32Array(3);
+
+/** Where the current tile may go: each (x, y, rotation) with the figure spots open there. */
+export function legalPlacements(s: GameState): LegalPlacement[] {
   const type = s.currentTile;
   if (type < 0 || s.finished) return [];
   const n = listPlacements(s, type, scratch);
-  const out = [];
-  const hasFollower = s.h[H_FOLLOWERS + s.currentPlayer] > 0;
+  const out: LegalPlacement[] = [];
+  const options = s.options;
   for (let i = 0; i < n; i++) {
     const fi = scratch[i] >> 2;
     const r = scratch[i] & 3;
-    const spots = hasFollower ? freeSpots(s, type, r, s.fcell[fi]) : 0;
-    const names = ROT_SPOT_NAMES[type * 4 + r].filter((_, local) => spots & (1 << local));
-    out.push({ x: s.fx[fi], y: s.fy[fi], rotation: r * 90, meeples: names });
+    openFigureSpots(s, type, r, s.fcell[fi], open);
+    const names = (mask: number) => ROT_SPOT_NAMES[type * 4 + r].filter((_, local) => mask & (1 << local));
+    const placement: LegalPlacement = { x: s.fx[fi], y: s.fy[fi], rotation: r * 90, meeples: names(open[FIGURE_FOLLOWER]) };
+    if (options & OPTION_INNS) placement.large = names(open[FIGURE_LARGE]);
+    if (options & OPTION_ABBOT) {
+      placement.abbot = names(open[FIGURE_ABBOT]);
+      placement.canReturnAbbot = mayReturnAbbot(s, fi);
+    }
+    out.push(placement);
   }
   return out;
 }
 
-/** Every legal move: each placement with no follower and with each open spot. */
+/** Every legal move: each placement with no figure and with each figure on each spot open to it. */
 export function legalMoves(s: GameState): Move[] {
-  return legalPlacements(s).flatMap(({ x, y, rotation, meeples }) => [null, ...meeples].map((meeple) => ({ x, y, rotation, meeple })));
+  return legalPlacements(s).flatMap(({ x, y, rotation, meeples, large = [], abbot = [], canReturnAbbot }) => [
+    { x, y, rotation, meeple: null },
+    ...(canReturnAbbot ? [{ x, y, rotation, meeple: null, returnAbbot: true as const }] : []),
+    ...meeples.map((meeple) => ({ x, y, rotation, meeple })),
+    ...large.map((meeple) => ({ x, y, rotation, meeple, figure: 'large' as const })),
+    ...abbot.map((meeple) => ({ x, y, rotation, meeple, figure: 'abbot' as const })),
+  ]);
 }
 
 export interface ResolvedMove {
@@ -98,9 +157,9 @@ export interface ResolvedMove {
 export function resolveMove(s: GameState, move: Move): ResolvedMove | { error: string } {
   if (s.finished || bagEmpty(s)) return { error: 'the game is over' };
   const type = s.currentTile;
-  const tile = TILE_NAMES[type];
+  const tile = TYPE_NAMES[type];
   if (!move || typeof move !== 'object') return { error: 'a move is an object {x, y, rotation, meeple}' };
-  const { x, y, rotation, meeple } = move;
+  const { x, y, rotation } = move;
   if (!Number.isInteger(x) || !Number.isInteger(y)) return { error: 'x and y must be integers' };
   const r = rotationIndex(rotation);
   if (r < 0) return { error: `rotation must be 0, 90, 180 or 270, got ${JSON.stringify(rotation)}` };
@@ -109,15 +168,53 @@ export function resolveMove(s: GameState, move: Move): ResolvedMove | { error: s
   if (fi < 0) {
     return { error: isTileAt(s, x, y) ? `(${x},${y}) already holds a tile` : `(${x},${y}) does not touch any tile` };
   }
-  const tr = type * 4 + r;
-  if (!fits(ROT_EDGES[tr], s.cellCode[s.fcell[fi]])) return { error: `tile ${tile} at rotation ${rotation} does not match its neighbours at (${x},${y})` };
-  if (meeple === null || meeple === undefined) return { fi, r, spot: -1 };
-  if (typeof meeple !== 'string') return { error: 'meeple must be a spot name or null' };
-  const spot = ROT_SPOT_LOOKUP[tr].get(meeple);
-  if (spot === undefined) return { error: `tile ${tile} at rotation ${rotation} has no follower spot "${meeple}"` };
-  if (s.h[H_FOLLOWERS + s.currentPlayer] <= 0) return { error: 'no follower left in the supply' };
-  if (!(freeSpots(s, type, r, s.fcell[fi]) & (1 << spot))) return { error: `the feature at "${meeple}" already has a follower on it` };
-  return { fi, r, spot };
+  if (!fits(ROT_EDGES[type * 4 + r], s.cellCode[s.fcell[fi]])) return { error: `tile ${tile} at rotation ${rotation} does not match its neighbours at (${x},${y})` };
+  if (IS_RIVER[type] && !riverPlacementOk(s, type, fi, r)) return { error: riverError(s, tile, rotation) };
+  const spot = move.returnAbbot === undefined ? resolveFigure(s, move, fi, r) : resolveReturnAbbot(s, move, fi);
+  return typeof spot === 'string' ? { error: spot } : { fi, r, spot };
+}
+
+/** The figure-spot a move's `meeple` and `figure` name on the placement (fi, r), or what is wrong. */
+function resolveFigure(s: GameState, move: Move, fi: number, r: number): number | string {
+  const figure = figureIndex(s, move.figure);
+  if (typeof figure === 'string') return figure;
+  const { meeple, rotation } = move;
+  if (meeple === null || meeple === undefined) return move.figure === undefined ? -1 : 'figure names the figure placed on "meeple": give a spot, or neither';
+  if (typeof meeple !== 'string') return 'meeple must be a spot name or null';
+  const type = s.currentTile;
+  const spot = ROT_SPOT_LOOKUP[type * 4 + r].get(meeple);
+  if (spot === undefined) return `tile ${TYPE_NAMES[type]} at rotation ${rotation} has no follower spot "${meeple}"`;
+  if (s.h[SUPPLY_SLOT[figure] + s.currentPlayer] <= 0) return `no ${FIGURE_WORDS[figure]} left in the supply`;
+  if (!((figure === FIGURE_ABBOT ? ABBOT_SEGS : FOLLOWER_SEGS)[type] & (1 << spot))) {
+    return figure === FIGURE_ABBOT ? `the abbot stands only on a monastery or a garden, not on "${meeple}"` : `only the abbot may stand on "${meeple}"`;
+  }
+  if (!(freeSpots(s, type, r, s.fcell[fi]) & (1 << spot))) return `the feature at "${meeple}" already has a follower on it`;
+  return figureSpot(spot, figure);
+}
+
+/** RETURN_ABBOT when the move may take the mover's abbot back with the tile on slot fi, or what is wrong. */
+function resolveReturnAbbot(s: GameState, move: Move, fi: number): number | string {
+  if (move.returnAbbot !== true) return 'returnAbbot, when given, must be true';
+  if (!(s.options & OPTION_ABBOT)) return 'taking the abbot back needs rules.abbot';
+  if (move.meeple !== null && move.meeple !== undefined) return 'taking the abbot back is instead of placing a figure: meeple must be null';
+  if (move.figure !== undefined) return 'taking the abbot back is instead of placing a figure: give no figure';
+  if (abbotNode(s, s.currentPlayer) < 0) return 'your abbot is not on the board';
+  if (!mayReturnAbbot(s, fi)) return "this tile completes your abbot's monastery or garden: it scores 9 and comes home by itself";
+  return RETURN_ABBOT;
+}
+
+function riverError(s: GameState, tile: string, rotation: number): string {
+  const [x, y] = [s.h[H_RIVER_X], s.h[H_RIVER_Y]];
+  return `river tile ${tile} at rotation ${rotation} must extend the river at its open end (${x},${y}), river edge against river edge, without turning the same way as the turn before it (or a third time in a row)`;
+}
+const FIGURE_WORDS = ['follower', 'large follower', 'abbot'];
+
+/** A move's figure as feature-modifiers.ts's FIGURE_*, or what is wrong with it. */
+function figureIndex(s: GameState, figure: unknown): number | string {
+  if (figure === undefined || figure === 'follower') return FIGURE_FOLLOWER;
+  if (figure === 'large') return s.options & OPTION_INNS ? FIGURE_LARGE : 'the large follower needs rules.innsCathedrals';
+  if (figure === 'abbot') return s.options & OPTION_ABBOT ? FIGURE_ABBOT : 'the abbot needs rules.abbot';
+  return `figure must be "follower", "large" or "abbot", got ${JSON.stringify(figure)}`;
 }
 
 function isTileAt(s: GameState, x: number, y: number): boolean {
@@ -146,6 +243,8 @@ export interface Follower {
   x: number;
   y: number;
   spot: string;
+  /** Present for the expansions' figures only. */
+  figure?: 'large' | 'abbot';
 }
 
 /** Followers standing on the board, with the spot named in board orientation. */
@@ -154,7 +253,11 @@ export function followersOnBoard(s: GameState): Follower[] {
   for (let p = 0; p < s.placed; p++) {
     const spot = s.pspot[p];
     if (spot < 0 || s.owner[p * MAX_SEGMENTS + spot] < 0) continue;
-    out.push({ player: s.owner[p * MAX_SEGMENTS + spot], x: s.px[p], y: s.py[p], spot: ROT_SPOT_NAMES[s.ptype[p] * 4 + s.prot[p]][spot] });
+    const owner = s.owner[p * MAX_SEGMENTS + spot];
+    const figure = ownerFigure(owner);
+    const follower: Follower = { player: ownerPlayer(owner), x: s.px[p], y: s.py[p], spot: ROT_SPOT_NAMES[s.ptype[p] * 4 + s.prot[p]][spot] };
+    if (figure !== FIGURE_FOLLOWER) follower.figure = FIGURE_NAMES[figure] as 'large' | 'abbot';
+    out.push(follower);
   }
   return out;
 }
@@ -182,7 +285,7 @@ export interface BoardTile {
 /** The tiles on the board in the order they were placed, from the `from`-th on. */
 export function boardTiles(s: GameState, from = 0): BoardTile[] {
   const out: BoardTile[] = [];
-  for (let p = from; p < s.placed; p++) out.push({ tile: TILE_NAMES[s.ptype[p]], x: s.px[p], y: s.py[p], rotation: s.prot[p] * 90 });
+  for (let p = from; p < s.placed; p++) out.push({ tile: TYPE_NAMES[s.ptype[p]], x: s.px[p], y: s.py[p], rotation: s.prot[p] * 90 });
   return out;
 }
 
@@ -190,5 +293,9 @@ export function boardTiles(s: GameState, from = 0): BoardTile[] {
 export function resolvedToMove(s: GameState, m: ResolvedMove): Move {
   const type = s.currentTile;
   const tr = type * 4 + m.r;
-  return { x: s.fx[m.fi], y: s.fy[m.fi], rotation: m.r * 90, meeple: m.spot >= 0 ? ROT_SPOT_NAMES[tr][m.spot] : null };
+  if (m.spot === RETURN_ABBOT) return { x: s.fx[m.fi], y: s.fy[m.fi], rotation: m.r * 90, meeple: null, returnAbbot: true };
+  const move: Move = { x: s.fx[m.fi], y: s.fy[m.fi], rotation: m.r * 90, meeple: m.spot >= 0 ? ROT_SPOT_NAMES[tr][m.spot & 7] : null };
+  const figure = m.spot >= 0 ? m.spot >> 3 : FIGURE_FOLLOWER;
+  if (figure !== FIGURE_FOLLOWER) move.figure = FIGURE_NAMES[figure];
+  return move;
 }

@@ -1,13 +1,15 @@
 // Uniformly random play straight on the flat state: the `random` bot, property tests and
 // the engine benchmark all use it.
 
-import { type GameState, H_FOLLOWERS } from './state.ts';
-import { type ScoreEvent, bagEmpty, discardUnplaceable, finalScoring, freeSpots, listPlacements, place } from './rules.ts';
+import { type GameState, H_ABBOT_AT, H_ABBOTS, H_FOLLOWERS, H_LARGE, MAX_PLACEMENTS } from './state.ts';
+import { type ScoreEvent, bagEmpty, discardUnplaceable, figureSpot, finalScoring, freeSpots, listPlacements, mayReturnAbbot, openFigureSpots, place, RETURN_ABBOT } from './rules.ts';
+import { FOLLOWER_SEGS } from './tiles.ts';
 import type { Rng } from './rng.ts';
 
-const placements = new Int32Array(4 * 160);
+const placements = new Int32Array(MAX_PLACEMENTS);
 
-/** Picks a uniformly random legal (placement, follower spot or none) for the current tile. */
+/** Picks a uniformly random legal (placement, figure on a spot, or none) for the current tile:
+ * with `followerChance` a figure, uniform over every (figure in the supply, spot open to it). */
 export function randomMove(s: GameState, rng: Rng, followerChance = 0.5): { fi: number; r: number; spot: number } {
   const type = s.currentTile;
   const n = listPlacements(s, type, placements);
@@ -15,13 +17,40 @@ export function randomMove(s: GameState, rng: Rng, followerChance = 0.5): { fi: 
   const fi = m >> 2;
   const r = m & 3;
   let spot = -1;
-  if (s.h[H_FOLLOWERS + s.currentPlayer] > 0 && rng.unit() < followerChance) {
-    const free = freeSpots(s, type, r, s.fcell[fi]);
-    const count = popcount(free);
-    if (count > 0) spot = nthBit(free, rng.below(count));
+  const p = s.currentPlayer;
+  const followers = s.h[H_FOLLOWERS + p] > 0;
+  const large = s.h[H_LARGE + p] > 0;
+  const abbot = s.h[H_ABBOTS + p] > 0;
+  // With the abbot on the board, taking it back is one more choice among the figure moves.
+  const back = s.h[H_ABBOT_AT + p] > 0 && mayReturnAbbot(s, fi) ? 1 : 0;
+  if (!large && !abbot && !back) {
+    // Followers only (the base game): the draw as it always was.
+    if (followers && rng.unit() < followerChance) {
+      const free = freeSpots(s, type, r, s.fcell[fi]) & FOLLOWER_SEGS[type];
+      const count = popcount(free);
+      if (count > 0) spot = nthBit(free, rng.below(count));
+    }
+    return { fi, r, spot };
+  }
+  if (rng.unit() < followerChance) {
+    openFigureSpots(s, type, r, s.fcell[fi], figureMasks);
+    const count = popcount(figureMasks[0]) + popcount(figureMasks[1]) + popcount(figureMasks[2]) + back;
+    if (back && rng.below(count) === 0) spot = RETURN_ABBOT;
+    else if (count > back) {
+      let k = rng.below(count - back);
+      for (let figure = 0; figure < 3; figure++) {
+        const c = popcount(figureMasks[figure]);
+        if (k < c) {
+          spot = figureSpot(nthBit(figureMasks[figure], k), figure);
+          break;
+        }
+        k -= c;
+      }
+    }
   }
   return { fi, r, spot };
 }
+const figureMasks = new Int32Array(3);
 
 /** Plays random moves until the bag is empty, then scores the end. */
 export function playRandomGame(s: GameState, rng: Rng, events?: ScoreEvent[]): void {

@@ -1,10 +1,10 @@
 // Game records (`tessera-game/1`): a game is its setup plus its ordered moves, and replaying
 // a record rebuilds the exact state anywhere.
 
-import { ROT_SPOT_NAMES, TILE_NAMES, tileIndex } from './tiles.ts';
-import { GameState, H_LOG, MAX_PLAYERS } from './state.ts';
-import { type Rules, type ScoreEvent, canPlaceAnywhere, bagEmpty, discard, drawType, finalScoring, initState, place, rulesOf, canonicalBag, shuffledBag } from './rules.ts';
-import { normalizeRules, resolveMove, type Move } from './game.ts';
+import { ROT_SPOT_NAMES, TYPE_NAMES, tileIndex } from './tiles.ts';
+import { GameState, H_BAGLEN, H_BAGPOS, H_LOG, MAX_SEATS } from './state.ts';
+import { type Rules, type ScoreEvent, canPlaceAnywhere, bagEmpty, dealtBag, discard, drawType, finalScoring, initState, maxPlayers, PFIGURE_RETURNED_ABBOT, place, rulesOf } from './rules.ts';
+import { type FigureName, normalizeRules, resolveMove, type Move } from './game.ts';
 
 export const RECORD_FORMAT = 'tessera-game/1';
 
@@ -51,7 +51,7 @@ function checkHeader(record: unknown): asserts record is GameRecord {
   if (!record || typeof record !== 'object' || Array.isArray(record)) throw new RecordError('a record is a JSON object');
   const r = record as Partial<GameRecord>;
   if (r.format !== RECORD_FORMAT) throw new RecordError(`format must be "${RECORD_FORMAT}"`);
-  if (!Array.isArray(r.players) || r.players.length < 1 || r.players.length > MAX_PLAYERS) throw new RecordError(`players must list 1 to ${MAX_PLAYERS} names`);
+  if (!Array.isArray(r.players) || r.players.length < 1 || r.players.length > MAX_SEATS) throw new RecordError(`players must list 1 to ${MAX_SEATS} names`);
   if (r.players.some((p) => typeof p !== 'string' || p.length === 0)) throw new RecordError('every player name must be a non-empty string');
   if (new Set(r.players).size !== r.players.length) throw new RecordError('player names must be distinct');
   if (r.seed !== undefined && typeof r.seed !== 'string') throw new RecordError('seed must be a string');
@@ -73,13 +73,19 @@ function applyRecordMove(s: GameState, move: RecordMove, index: number, events?:
   if (bagEmpty(s) || s.finished) throw new RecordError('the bag is empty: no move can follow', index);
   const isDiscard = 'discard' in move;
   const type = tileOf(isDiscard ? move.discard : move.tile, index);
-  if (!drawType(s, type)) throw new RecordError(`no ${TILE_NAMES[type]} tile is left in the bag`, index);
+  if (!drawType(s, type)) {
+    const later = s.bag.subarray(s.h[H_BAGPOS], s.h[H_BAGLEN]).includes(type);
+    throw new RecordError(
+      later ? `tile ${TYPE_NAMES[type]} may not be drawn yet: the river tiles come first, then the lake RB, then the land tiles` : `no ${TYPE_NAMES[type]} tile is left in the bag`,
+      index,
+    );
+  }
   if (isDiscard) {
-    if (canPlaceAnywhere(s, type)) throw new RecordError(`tile ${TILE_NAMES[type]} fits on the board, so it may not be discarded`, index);
+    if (canPlaceAnywhere(s, type)) throw new RecordError(`tile ${TYPE_NAMES[type]} fits on the board, so it may not be discarded`, index);
     discard(s);
     return;
   }
-  if (!canPlaceAnywhere(s, type)) throw new RecordError(`tile ${TILE_NAMES[type]} fits nowhere: the record must discard it`, index);
+  if (!canPlaceAnywhere(s, type)) throw new RecordError(`tile ${TYPE_NAMES[type]} fits nowhere: the record must discard it`, index);
   const resolved = resolveMove(s, move);
   if ('error' in resolved) throw new RecordError(resolved.error, index);
   place(s, resolved.fi, resolved.r, resolved.spot, events);
@@ -100,8 +106,9 @@ export function* replaySteps(record: unknown): Generator<ReplayStep, void, undef
   } catch (e) {
     throw new RecordError((e as Error).message);
   }
-  const bag = record.seed === undefined ? canonicalBag() : shuffledBag(record.seed);
-  const state = initState(new GameState(), record.players.length, rules, bag);
+  const seats = maxPlayers(rules);
+  if (record.players.length > seats) throw new RecordError(`players must list 1 to ${seats} names${rules.innsCathedrals ? '' : ' (6 with rules.innsCathedrals)'}`);
+  const state = initState(new GameState(), record.players.length, rules, dealtBag(rules, record.seed));
   yield { kind: 'start', state, events: [] };
   for (const [moveIndex, move] of record.moves.entries()) {
     const seat = state.currentPlayer;
@@ -139,12 +146,18 @@ export function toRecord(s: GameState, players: string[], seed?: string): GameRe
   for (let i = 0; i < s.h[H_LOG]; i++) {
     const entry = s.log[i];
     if (entry < 0) {
-      moves.push({ discard: TILE_NAMES[-entry - 1] });
+      moves.push({ discard: TYPE_NAMES[-entry - 1] });
       continue;
     }
     const tr = s.ptype[entry] * 4 + s.prot[entry];
     const spot = s.pspot[entry];
-    moves.push({ tile: TILE_NAMES[s.ptype[entry]], x: s.px[entry], y: s.py[entry], rotation: s.prot[entry] * 90, meeple: spot >= 0 ? ROT_SPOT_NAMES[tr][spot] : null });
+    const move: RecordMove = { tile: TYPE_NAMES[s.ptype[entry]], x: s.px[entry], y: s.py[entry], rotation: s.prot[entry] * 90, meeple: spot >= 0 ? ROT_SPOT_NAMES[tr][spot] : null };
+    const figure = spot >= 0 ? RECORD_FIGURES[s.pfigure[entry]] : undefined;
+    if (figure) move.figure = figure;
+    if (s.pfigure[entry] === PFIGURE_RETURNED_ABBOT) move.returnAbbot = true;
+    moves.push(move);
   }
   return { format: RECORD_FORMAT, rules: rulesOf(s), players: [...players], ...(seed === undefined ? {} : { seed }), moves, final: s.finished };
 }
+
+const RECORD_FIGURES: readonly (FigureName | undefined)[] = [undefined, 'large', 'abbot'];

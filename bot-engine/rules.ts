@@ -4,12 +4,16 @@
 
 import {
   FIT,
-  HAS_MONASTERY,
+  ABBOT_SEGS,
+  FOLLOWER_SEGS,
+  HAS_CLOISTER,
+  KIND_GARDEN,
   KIND_CITY,
   KIND_FIELD,
   KIND_MONASTERY,
   KIND_ROAD,
   MAX_SEGMENTS,
+  MAX_TILES,
   ROT_EDGES,
   ROT_EDGE_SEG,
   ROT_HALF_FIELD,
@@ -17,47 +21,83 @@ import {
   SEG_FIELD_CITIES,
   SEG_KIND,
   SEG_OPEN,
+  SEG_MODS,
   SEG_PENNANT,
   START_TYPE,
+  DISTINCT_ROTATIONS,
+  IS_RIVER,
+  ROT_RIVER,
+  ROT_RIVER_OUT,
+  fits,
   TILE_COUNTS,
   TILE_TYPES,
+  tileIndex,
 } from './tiles.ts';
 import {
-  BAG_SIZE,
   FOLLOWERS,
-  FOLLOWER_BITS,
+  H_BAGLEN,
   type GameState,
   H_BAGPOS,
   H_BY_KIND,
   H_CURRENT,
   H_FARMERS,
   H_FINISHED,
+  H_ABBOTS,
+  H_ABBOT_AT,
   H_FOLLOWERS,
   H_FRONTIER,
+  H_LARGE,
   H_LOG,
+  H_OPTIONS,
   H_PLACED,
+  H_RIVER_END,
+  H_RIVER_IN,
+  H_RIVER_LAST,
+  H_RIVER_TURN1,
+  H_RIVER_TURN2,
+  H_RIVER_X,
+  H_RIVER_Y,
   H_PLAYERS,
   H_SCORE,
   H_TINY_CITY,
   MAX_PLAYERS,
+  MAX_SEATS,
   NODES,
   cellOf,
   followersOf,
   neighbour,
+  ownerFigure,
+  ownerPlayer,
+  OPTION_ABBOT,
+  OPTION_INNS,
+  OPTION_RIVER,
 } from './state.ts';
 import { Rng } from './rng.ts';
+import { type ExpansionOptions, bagSections, expansionBag } from './expansion-tiles.ts';
+import { riverTurn } from './river.ts';
+import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_LARGE, MOD_CATHEDRAL, MOD_INN, cloisterPoints, featurePoints as modifiedPoints, majorityOf, strengthWord } from './feature-modifiers.ts';
 
 export type FarmerRules = '1st' | '2nd' | '3rd';
 export interface Rules {
   tinyCity: boolean;
   farmers: FarmerRules;
+  /** The expansions (docs/RULES.md): present only when on, so a base game's rules stay as they were. */
+  river?: boolean;
+  innsCathedrals?: boolean;
+  abbot?: boolean;
 }
 export const DEFAULT_RULES: Readonly<Rules> = Object.freeze({ tinyCity: false, farmers: '3rd' });
 
 /** One scoring: who scored, for which feature, how much each, during play or at the end. */
 export interface ScoreEvent {
   players: number[];
+  /** A garden scores as a monastery does, and under that kind (with `garden: true`). */
   kind: 'city' | 'road' | 'monastery' | 'farm';
+  garden?: true;
+  /** The road had an inn, the city a cathedral (Inns & Cathedrals): its points are theirs, 0 when
+   * left unfinished at the end. */
+  inn?: true;
+  cathedral?: true;
   points: number;
   phase: 'play' | 'final';
   /** Distinct tiles of the feature (for farms: the completed cities it supplies). */
@@ -65,7 +105,11 @@ export interface ScoreEvent {
 }
 
 const KIND_EVENT = ['city', 'road', 'farm', 'monastery'] as const;
+/** The supply a figure goes back to, by figure (feature-modifiers.ts: follower, large, abbot). */
+export const SUPPLY_SLOT: readonly number[] = [H_FOLLOWERS, H_LARGE, H_ABBOTS];
 const OPPOSITE_HALF = [5, 4, 7, 6, 1, 0, 3, 2];
+
+const SPRING = tileIndex('RA');
 
 /** Canonical bag order: types A..X, each repeated by its count (the start tile taken out). */
 export function canonicalBag(): number[] {
@@ -84,25 +128,62 @@ export function shuffledBag(seed: string): number[] {
   return bag;
 }
 
+function optionsOf(rules: Rules): ExpansionOptions {
+  return { river: rules.river === true, innsCathedrals: rules.innsCathedrals === true, abbot: rules.abbot === true };
+}
+
+/** Seats a game under these rules may have: a sixth with Inns & Cathedrals. */
+export function maxPlayers(rules: Rules): number {
+  return rules.innsCathedrals ? MAX_SEATS : MAX_PLAYERS;
+}
+
+/** The bag a game deals (docs/ENGINE.md, "Records"): with no expansion the base game's
+ * `shuffledBag` (`canonicalBag` without a seed); else expansion-tiles.ts's `expansionBag`. */
+export function dealtBag(rules: Rules, seed?: string): number[] {
+  const options = optionsOf(rules);
+  if (!options.river && !options.innsCathedrals && !options.abbot) return seed === undefined ? canonicalBag() : shuffledBag(seed);
+  return expansionBag(options, seed).map(tileIndex);
+}
+
 export function initState(s: GameState, players: number, rules: Rules, bag: readonly number[]): GameState {
-  if (!Number.isInteger(players) || players < 1 || players > MAX_PLAYERS) throw new Error(`a game has 1 to ${MAX_PLAYERS} players`);
-  if (bag.length !== BAG_SIZE) throw new Error(`the bag holds ${BAG_SIZE} tiles`);
+  const seats = maxPlayers(rules);
+  if (!Number.isInteger(players) || players < 1 || players > seats) throw new Error(`a game has 1 to ${seats} players${seats === MAX_PLAYERS ? ' (6 with Inns & Cathedrals)' : ''}`);
+  const size = dealtBag(rules).length;
+  if (bag.length !== size) throw new Error(`the bag holds ${size} tiles`);
   s.bytes.fill(0);
   const h = s.h;
   h[H_PLAYERS] = players;
+  h[H_BAGLEN] = bag.length;
+  h[H_OPTIONS] = (rules.river ? OPTION_RIVER : 0) | (rules.innsCathedrals ? OPTION_INNS : 0) | (rules.abbot ? OPTION_ABBOT : 0);
   h[H_TINY_CITY] = rules.tinyCity ? 1 : 0;
   h[H_FARMERS] = rules.farmers === '1st' ? 1 : rules.farmers === '2nd' ? 2 : 3;
-  for (let p = 0; p < players; p++) h[H_FOLLOWERS + p] = FOLLOWERS;
+  for (let p = 0; p < players; p++) {
+    h[H_FOLLOWERS + p] = FOLLOWERS;
+    h[H_LARGE + p] = rules.innsCathedrals ? 1 : 0;
+    h[H_ABBOTS + p] = rules.abbot ? 1 : 0;
+  }
   s.bag.set(bag);
   for (const t of bag) s.remaining[t]++;
   s.owner.fill(-1);
-  placeAt(s, START_TYPE, 0, 0, 0, -1, -1);
+  h[H_RIVER_IN] = -1;
+  if (rules.river) {
+    placeAt(s, SPRING, 0, 0, 0, -1, -1);
+    openRiver(s, 0, 0, 31 - Math.clz32(ROT_RIVER[SPRING * 4]));
+    h[H_RIVER_END] = bagSections(optionsOf(rules)).river.length;
+  } else placeAt(s, START_TYPE, 0, 0, 0, -1, -1);
   return s;
 }
 
 export function rulesOf(s: GameState): Rules {
   const f = s.h[H_FARMERS];
-  return { tinyCity: s.h[H_TINY_CITY] === 1, farmers: f === 1 ? '1st' : f === 2 ? '2nd' : '3rd' };
+  const o = s.h[H_OPTIONS];
+  return {
+    tinyCity: s.h[H_TINY_CITY] === 1,
+    farmers: f === 1 ? '1st' : f === 2 ? '2nd' : '3rd',
+    ...(o & OPTION_RIVER ? { river: true } : {}),
+    ...(o & OPTION_INNS ? { innsCathedrals: true } : {}),
+    ...(o & OPTION_ABBOT ? { abbot: true } : {}),
+  };
 }
 
 export function find(s: GameState, n: number): number {
@@ -128,14 +209,66 @@ function union(s: GameState, a: number, b: number, closedEdges: number): void {
   s.size[ra] += s.size[rb];
   s.open[ra] += s.open[rb] - closedEdges;
   s.pennants[ra] += s.pennants[rb];
+  s.mods[ra] |= s.mods[rb];
   s.meeples[ra] += s.meeples[rb];
   const t = s.next[ra];
   s.next[ra] = s.next[rb];
   s.next[rb] = t;
 }
 
+/** The river's open end moves to the cell beyond board edge `exit` of the tile at (x, y). */
+function openRiver(s: GameState, x: number, y: number, exit: number): void {
+  s.h[H_RIVER_X] = x + (exit === 1 ? 1 : exit === 3 ? -1 : 0);
+  s.h[H_RIVER_Y] = y + (exit === 2 ? 1 : exit === 0 ? -1 : 0);
+  s.h[H_RIVER_IN] = (exit + 2) & 3;
+}
+
+/** Whether river tile `type` at rotation r may go on frontier slot fi: at the river's open end,
+ * a river edge against the open river edge, the other edges matching, and the turn R1 and R2
+ * allow (river.ts; docs/RULES.md, "Placing a river tile"). */
+export function riverPlacementOk(s: GameState, type: number, fi: number, r: number): boolean {
+  const h = s.h;
+  const inSide = h[H_RIVER_IN];
+  if (inSide < 0 || s.fx[fi] !== h[H_RIVER_X] || s.fy[fi] !== h[H_RIVER_Y]) return false;
+  const tr = type * 4 + r;
+  const out = ROT_RIVER_OUT[tr * 4 + inSide];
+  if (out === -2 || !fits(ROT_EDGES[tr], s.cellCode[s.fcell[fi]])) return false;
+  const turn = out < 0 ? 0 : riverTurn(inSide, out);
+  // R1: not the same way as the tile just before; R2: not a third same-way turn in a row.
+  return turn === 0 || (turn !== h[H_RIVER_LAST] && !(h[H_RIVER_TURN1] === turn && h[H_RIVER_TURN2] === turn));
+}
+
+/** After a river tile went down at (x, y), rotation r: the river's new open end and turn history. */
+function extendRiver(s: GameState, type: number, x: number, y: number, r: number): void {
+  const h = s.h;
+  const inSide = h[H_RIVER_IN];
+  const out = ROT_RIVER_OUT[(type * 4 + r) * 4 + inSide];
+  if (out < 0) {
+    h[H_RIVER_IN] = -1; // the lake: the river is closed
+    return;
+  }
+  const turn = riverTurn(inSide, out);
+  h[H_RIVER_LAST] = turn;
+  if (turn !== 0) {
+    h[H_RIVER_TURN2] = h[H_RIVER_TURN1];
+    h[H_RIVER_TURN1] = turn;
+  }
+  openRiver(s, x, y, out);
+}
+
+function listRiverPlacements(s: GameState, type: number, out: Int32Array): number {
+  let n = 0;
+  for (let fi = 0; fi < s.h[H_FRONTIER]; fi++) {
+    if (s.fx[fi] !== s.h[H_RIVER_X] || s.fy[fi] !== s.h[H_RIVER_Y]) continue;
+    for (let r = 0; r < 4; r++) if (DISTINCT_ROTATIONS[type] & (1 << r) && riverPlacementOk(s, type, fi, r)) out[n++] = (fi << 2) | r;
+  }
+  return n;
+}
+const riverScratch = new Int32Array(4);
+
 /** Writes every legal placement of `type` as (frontier slot << 2 | rotation); returns the count. */
 export function listPlacements(s: GameState, type: number, out: Int32Array): number {
+  if (IS_RIVER[type]) return listRiverPlacements(s, type, out);
   let n = 0;
   const len = s.h[H_FRONTIER];
   const base = type * 256;
@@ -151,6 +284,7 @@ export function listPlacements(s: GameState, type: number, out: Int32Array): num
 }
 
 export function canPlaceAnywhere(s: GameState, type: number): boolean {
+  if (IS_RIVER[type]) return listRiverPlacements(s, type, riverScratch) > 0;
   const len = s.h[H_FRONTIER];
   const base = type * 256;
   for (let fi = 0; fi < len; fi++) if (FIT[base + s.cellCode[s.fcell[fi]]] !== 0) return true;
@@ -203,8 +337,9 @@ export function freeSpots(s: GameState, type: number, r: number, cell: number): 
   return ((1 << SEG_COUNT[type]) - 1) & ~taken;
 }
 
-/** Places the current tile at frontier slot fi, rotation r, follower on local segment `spot`
- * (-1: none), scores what it completes, and passes the turn. The move must be legal. */
+/** Places the current tile at frontier slot fi, rotation r, a figure on figure-spot `spot`
+ * (`figureSpot(local, figure)`; -1: none), scores what it completes, and passes the turn. The
+ * move must be legal. */
 export function place(s: GameState, fi: number, r: number, spot: number, events?: ScoreEvent[]): void {
   const h = s.h;
   const type = s.bag[h[H_BAGPOS]];
@@ -216,43 +351,116 @@ export function place(s: GameState, fi: number, r: number, spot: number, events?
   s.fx[fi] = s.fx[last];
   s.fy[fi] = s.fy[last];
   h[H_FRONTIER] = last;
-  const p = placeAt(s, type, x, y, r, player, spot, events);
+  if (IS_RIVER[type]) extendRiver(s, type, x, y, r);
+  let figure = spot;
+  if (spot === RETURN_ABBOT) {
+    returnAbbot(s, player, x, y, events);
+    figure = -1;
+  }
+  const p = placeAt(s, type, x, y, r, player, figure, events);
+  if (spot === RETURN_ABBOT) s.pfigure[p] = PFIGURE_RETURNED_ABBOT;
   s.remaining[type]--;
   s.log[h[H_LOG]++] = p;
   h[H_BAGPOS]++;
   h[H_CURRENT] = (player + 1) % h[H_PLAYERS];
 }
 
+/** A figure-spot: the local segment, and the figure (feature-modifiers.ts's FIGURE_*) above it. */
+export const FIGURE_SHIFT = 3;
+export function figureSpot(local: number, figure: number): number {
+  return local | (figure << FIGURE_SHIFT);
+}
+
+/** Stands the mover's figure on placement p's figure-spot `spot`, taking it from its supply. */
+function standFigure(s: GameState, p: number, spot: number): void {
+  const local = spot & 7;
+  const figure = spot >> FIGURE_SHIFT;
+  const player = s.pplayer[p];
+  const seg = p * MAX_SEGMENTS + local;
+  s.pspot[p] = local;
+  s.pfigure[p] = figure;
+  s.owner[seg] = player | (figure << FIGURE_SHIFT);
+  s.meeples[find(s, seg)] += strengthWord(player, figure);
+  s.h[SUPPLY_SLOT[figure] + player]--;
+  if (figure === FIGURE_ABBOT) s.h[H_ABBOT_AT + player] = p + 1;
+}
+
+/** The figure-spot of a move that takes the mover's abbot back instead of placing a figure. */
+export const RETURN_ABBOT = 3 << FIGURE_SHIFT;
+/** `pfigure` of a placement whose player took the abbot back. */
+export const PFIGURE_RETURNED_ABBOT = 3;
+
+/** The abbot's monastery or garden node for `player`, or -1 when the abbot is in the supply. */
+export function abbotNode(s: GameState, player: number): number {
+  const at = s.h[H_ABBOT_AT + player] - 1;
+  return at < 0 ? -1 : at * MAX_SEGMENTS + s.pspot[at];
+}
+
+/** Whether the mover may take the abbot back on placing the current tile on frontier slot fi:
+ * it stands on the board, and that tile does not complete its monastery or garden (it scores 9 then). */
+export function mayReturnAbbot(s: GameState, fi: number): boolean {
+  const node = abbotNode(s, s.h[H_CURRENT]);
+  return node >= 0 && missingAfter(s, node, s.fx[fi], s.fy[fi]) > 0;
+}
+
+/** The neighbours a monastery or garden will miss once a tile lands on (x, y). */
+function missingAfter(s: GameState, node: number, x: number, y: number): number {
+  const p = (node / MAX_SEGMENTS) | 0;
+  return s.open[node] - (Math.abs(x - s.px[p]) <= 1 && Math.abs(y - s.py[p]) <= 1 ? 1 : 0);
+}
+
+/** Takes `player`'s abbot back, scoring its monastery or garden as it stands with the tile at
+ * (x, y) counted among its neighbours (docs/RULES.md, "The abbot"). */
+function returnAbbot(s: GameState, player: number, x: number, y: number, events?: ScoreEvent[]): void {
+  const node = abbotNode(s, player);
+  const missing = missingAfter(s, node, x, y);
+  award(s, 1 << player, cloisterPoints(missing), s.kind[node], 'play', 9 - missing, events);
+  s.owner[node] = -1;
+  s.meeples[node] = 0;
+  s.h[H_ABBOTS + player]++;
+  s.h[H_ABBOT_AT + player] = 0;
+}
+
 /**
- * Puts the mover's follower on local segment `spot` of the tile just placed without one, when
- * that gives byte for byte the state of placing the tile with it: the follower's feature was not
+ * Puts the mover's figure on figure-spot `spot` of the tile just placed without one, when
+ * that gives byte for byte the state of placing the tile with it: the figure's feature was not
  * completed (and scored) by the placement. Returns false, changing nothing, when it was.
- * Searches score every follower spot of a placement on one placed copy this way (then
+ * Searches score every figure spot of a placement on one placed copy this way (then
  * takeBackFollowerFromLastPlaced) instead of copying the state and placing the tile again.
  */
 export function addFollowerToLastPlaced(s: GameState, spot: number): boolean {
   const p = s.h[H_PLACED] - 1;
-  const seg = p * MAX_SEGMENTS + spot;
-  const root = find(s, seg);
+  const root = find(s, p * MAX_SEGMENTS + (spot & 7));
   if (s.kind[root] !== KIND_FIELD && s.open[root] === 0) return false;
-  const player = s.pplayer[p];
-  s.pspot[p] = spot;
-  s.owner[seg] = player;
-  s.meeples[root] += 1 << (player * FOLLOWER_BITS);
-  s.h[H_FOLLOWERS + player]--;
+  standFigure(s, p, spot);
   return true;
 }
 
 /** Undoes addFollowerToLastPlaced (after it returned true): byte for byte the state before it. */
 export function takeBackFollowerFromLastPlaced(s: GameState, spot: number): void {
   const p = s.h[H_PLACED] - 1;
-  const seg = p * MAX_SEGMENTS + spot;
+  const seg = p * MAX_SEGMENTS + (spot & 7);
+  const figure = spot >> FIGURE_SHIFT;
   const player = s.pplayer[p];
   s.pspot[p] = -1;
+  s.pfigure[p] = 0;
   s.owner[seg] = -1;
-  const root = find(s, seg);
-  s.meeples[root] -= 1 << (player * FOLLOWER_BITS);
-  s.h[H_FOLLOWERS + player]++;
+  s.meeples[find(s, seg)] -= strengthWord(player, figure);
+  s.h[SUPPLY_SLOT[figure] + player]++;
+  if (figure === FIGURE_ABBOT) s.h[H_ABBOT_AT + player] = 0;
+}
+
+/** The local segments of `type` at rotation r on `cell` open to each figure in the current
+ * player's supply, as bit masks by figure (feature-modifiers.ts's FIGURE_*; 0 when none is left). */
+export function openFigureSpots(s: GameState, type: number, r: number, cell: number, out: Int32Array): void {
+  const p = s.h[H_CURRENT];
+  const followers = s.h[H_FOLLOWERS + p] > 0;
+  const large = s.h[H_LARGE + p] > 0;
+  const abbot = s.h[H_ABBOTS + p] > 0;
+  const free = followers || large || abbot ? freeSpots(s, type, r, cell) : 0;
+  out[FIGURE_FOLLOWER] = followers ? free & FOLLOWER_SEGS[type] : 0;
+  out[FIGURE_LARGE] = large ? free & FOLLOWER_SEGS[type] : 0;
+  out[FIGURE_ABBOT] = abbot ? free & ABBOT_SEGS[type] : 0;
 }
 
 /** Discards the current tile (it must fit nowhere); the same player draws again. */
@@ -264,12 +472,21 @@ export function discard(s: GameState): void {
   h[H_BAGPOS]++;
 }
 
-/** Makes `type` the current tile, keeping the rest of the bag in order (replaying a record). */
+/** Where the bag's section holding slot `pos` ends: with the River, the river tiles, then the
+ * lake's one slot, then the land tiles; else the whole bag is one section. */
+export function sectionEnd(s: GameState, pos: number): number {
+  const river = s.h[H_OPTIONS] & OPTION_RIVER ? s.h[H_RIVER_END] : -1;
+  return pos < river ? river : pos === river ? river + 1 : s.h[H_BAGLEN];
+}
+
+/** Makes `type` the current tile, keeping the rest of the bag in order (replaying a record); only
+ * from the current section of the bag. */
 export function drawType(s: GameState, type: number): boolean {
   const pos = s.h[H_BAGPOS];
   let j = pos;
-  while (j < BAG_SIZE && s.bag[j] !== type) j++;
-  if (j >= BAG_SIZE) return false;
+  const end = sectionEnd(s, pos);
+  while (j < end && s.bag[j] !== type) j++;
+  if (j >= end) return false;
   s.bag.copyWithin(pos + 1, pos, j);
   s.bag[pos] = type;
   return true;
@@ -277,8 +494,11 @@ export function drawType(s: GameState, type: number): boolean {
 
 /** Sorts the undrawn bag after the current tile: what a player may know of it is its contents. */
 export function hideBag(s: GameState): GameState {
-  const pos = s.h[H_BAGPOS] + 1;
-  if (pos < BAG_SIZE) s.bag.subarray(pos).sort();
+  for (let pos = s.h[H_BAGPOS] + 1; pos < s.h[H_BAGLEN]; ) {
+    const end = sectionEnd(s, pos);
+    s.bag.subarray(pos, end).sort();
+    pos = end;
+  }
   return s;
 }
 
@@ -293,7 +513,8 @@ function placeAt(s: GameState, type: number, x: number, y: number, r: number, pl
   s.py[p] = y;
   s.pcell[p] = cell;
   s.pplayer[p] = player;
-  s.pspot[p] = spot;
+  s.pspot[p] = -1;
+  s.pfigure[p] = 0;
   s.cellTile[cell] = p + 1;
   const base = p * MAX_SEGMENTS;
   const segs = SEG_COUNT[type];
@@ -305,6 +526,7 @@ function placeAt(s: GameState, type: number, x: number, y: number, r: number, pl
     s.size[n] = 1;
     s.open[n] = SEG_OPEN[k];
     s.pennants[n] = SEG_PENNANT[k];
+    s.mods[n] = SEG_MODS[k];
     s.kind[n] = SEG_KIND[k];
   }
   const edges = ROT_EDGES[tr];
@@ -326,14 +548,9 @@ function placeAt(s: GameState, type: number, x: number, y: number, r: number, pl
       if (f >= 0) union(s, base + f, qbase + ROT_HALF_FIELD[qtr * 8 + OPPOSITE_HALF[hh]], 0);
     }
   }
-  if (spot >= 0) {
-    s.owner[base + spot] = player;
-    const root = find(s, base + spot);
-    s.meeples[root] += 1 << (player * FOLLOWER_BITS);
-    h[H_FOLLOWERS + player]--;
-  }
+  if (spot >= 0) standFigure(s, p, spot);
   // Monasteries: this tile is a neighbour of any around it, and counts its own neighbours.
-  const ownMonastery = HAS_MONASTERY[type] ? base + segs - 1 : -1;
+  const ownMonastery = HAS_CLOISTER[type] ? base + segs - 1 : -1;
   for (let dy = -1; dy <= 1; dy++) {
     for (let dx = -1; dx <= 1; dx++) {
       if (dx === 0 && dy === 0) continue;
@@ -341,7 +558,7 @@ function placeAt(s: GameState, type: number, x: number, y: number, r: number, pl
       if (q < 0) continue;
       if (ownMonastery >= 0) s.open[ownMonastery]--;
       const qt = s.ptype[q];
-      if (HAS_MONASTERY[qt]) {
+      if (HAS_CLOISTER[qt]) {
         const m = q * MAX_SEGMENTS + SEG_COUNT[qt] - 1;
         if (--s.open[m] === 0) scoreFeature(s, m, 'play', events);
       }
@@ -373,7 +590,7 @@ function addFrontier(s: GameState, cell: number, x: number, y: number): void {
 }
 
 // Scratch for distinct-tile counting; module-level so scoring never allocates.
-const tileStamp = new Int32Array(72);
+const tileStamp = new Int32Array(MAX_TILES);
 let stampValue = 0;
 
 /** Distinct tiles holding a segment of the feature rooted at `root`. */
@@ -395,38 +612,43 @@ export function featureTiles(s: GameState, root: number): number {
 /** Points a road, city or monastery is worth now (complete or not, by `phase`). */
 function featurePoints(s: GameState, root: number, complete: boolean): number {
   const kind = s.kind[root];
-  if (kind === KIND_MONASTERY) return 9 - Math.max(0, s.open[root]);
-  const tiles = featureTiles(s, root);
-  if (kind === KIND_ROAD) return tiles;
-  if (!complete) return tiles + s.pennants[root];
-  if (tiles === 2 && s.h[H_TINY_CITY]) return 2;
-  return 2 * tiles + 2 * s.pennants[root];
+  if (isCloister(kind)) return cloisterPoints(s.open[root]);
+  return modifiedPoints(kind, s.mods[root], featureTiles(s, root), s.pennants[root], complete, s.h[H_TINY_CITY] === 1);
 }
 
 /** Players with the most followers on a root, as a bitmask (0 when none stands there). */
 export function majority(s: GameState, root: number): number {
-  let m = s.meeples[root];
-  let best = 0;
-  let mask = 0;
-  for (let p = 0; m !== 0; p++, m >>= FOLLOWER_BITS) {
-    const c = m & 7;
-    if (c > best) {
-      best = c;
-      mask = 1 << p;
-    } else if (c === best && c > 0) mask |= 1 << p;
-  }
-  return mask;
+  return majorityOf(s.meeples[root]);
 }
 
-function award(s: GameState, winners: number, points: number, kind: number, phase: ScoreEvent['phase'], tiles: number, events?: ScoreEvent[]): void {
+/** `mods`: the feature's inn or cathedral, named in its event (then sent even at 0 points: an
+ * unfinished road with an inn is worth nothing, and a player should see why). */
+function award(s: GameState, winners: number, points: number, kind: number, phase: ScoreEvent['phase'], tiles: number, events?: ScoreEvent[], mods = 0): void {
   const players: number[] = [];
-  for (let p = 0; p < MAX_PLAYERS; p++) {
+  const bucket = kind === KIND_GARDEN ? KIND_MONASTERY : kind;
+  for (let p = 0; p < MAX_SEATS; p++) {
     if (!(winners & (1 << p))) continue;
     s.h[H_SCORE + p] += points;
-    s.h[H_BY_KIND + p * 4 + kind] += points;
+    s.h[H_BY_KIND + p * 4 + bucket] += points;
     if (events) players.push(p);
   }
-  if (events && points > 0) events.push({ players, kind: KIND_EVENT[kind], points, phase, tiles });
+  if (events && (points > 0 || mods !== 0)) {
+    events.push({
+      players,
+      kind: KIND_EVENT[bucket],
+      points,
+      phase,
+      tiles,
+      ...(kind === KIND_GARDEN ? { garden: true as const } : {}),
+      ...(mods & MOD_INN ? { inn: true as const } : {}),
+      ...(mods & MOD_CATHEDRAL ? { cathedral: true as const } : {}),
+    });
+  }
+}
+
+/** A monastery or garden: scored by its missing neighbours. */
+function isCloister(kind: number): boolean {
+  return kind === KIND_MONASTERY || kind === KIND_GARDEN;
 }
 
 /** Scores a completed feature in play and returns its followers to their supplies. */
@@ -434,12 +656,13 @@ function scoreFeature(s: GameState, root: number, phase: ScoreEvent['phase'], ev
   if (s.meeples[root] === 0) return;
   const kind = s.kind[root];
   const points = featurePoints(s, root, phase === 'play');
-  award(s, majority(s, root), points, kind, phase, kind === KIND_MONASTERY ? 9 - s.open[root] : featureTiles(s, root), events);
+  award(s, majority(s, root), points, kind, phase, isCloister(kind) ? 9 - s.open[root] : featureTiles(s, root), events, s.mods[root]);
   let n = root;
   do {
     const o = s.owner[n];
     if (o >= 0) {
-      s.h[H_FOLLOWERS + o]++;
+      s.h[SUPPLY_SLOT[ownerFigure(o)] + ownerPlayer(o)]++;
+      if (ownerFigure(o) === FIGURE_ABBOT) s.h[H_ABBOT_AT + ownerPlayer(o)] = 0;
       s.owner[n] = -1;
     }
     n = s.next[n];
@@ -455,8 +678,8 @@ export function finalScoring(s: GameState, events?: ScoreEvent[]): void {
     if (s.parent[n] !== n || s.size[n] === 0 || s.kind[n] === KIND_FIELD || s.meeples[n] === 0) continue;
     if (s.open[n] === 0) continue;
     const kind = s.kind[n];
-    const tiles = kind === KIND_MONASTERY ? 9 - s.open[n] : featureTiles(s, n);
-    award(s, majority(s, n), featurePoints(s, n, false), kind, 'final', tiles, events);
+    const tiles = isCloister(kind) ? 9 - s.open[n] : featureTiles(s, n);
+    award(s, majority(s, n), featurePoints(s, n, false), kind, 'final', tiles, events, s.mods[n]);
   }
   const edition = s.h[H_FARMERS];
   if (edition === 1) scoreFarmsFirstEdition(s, events);
@@ -466,7 +689,7 @@ export function finalScoring(s: GameState, events?: ScoreEvent[]): void {
 
 // Scratch for farms: which city roots a farm (or a player) has already counted.
 const cityStamp = new Int32Array(NODES);
-const paidStamp = new Int32Array(NODES * MAX_PLAYERS);
+const paidStamp = new Int32Array(NODES * MAX_SEATS);
 let farmStampValue = 0;
 
 /** Calls fn for each distinct completed city root the farm rooted at `root` touches. */
@@ -508,11 +731,11 @@ function scoreFarms(s: GameState, oncePerPlayer: boolean, events?: ScoreEvent[])
       continue;
     }
     // Per winner, only cities not yet paid to that player; group winners by equal pay.
-    const unpaid = new Array<number>(MAX_PLAYERS).fill(0);
+    const unpaid = new Array<number>(MAX_SEATS).fill(0);
     forEachFarmCity(s, n, (city) => {
-      for (let p = 0; p < MAX_PLAYERS; p++) {
-        if (winners & (1 << p) && paidStamp[city * MAX_PLAYERS + p] === 0) {
-          paidStamp[city * MAX_PLAYERS + p] = 1;
+      for (let p = 0; p < MAX_SEATS; p++) {
+        if (winners & (1 << p) && paidStamp[city * MAX_SEATS + p] === 0) {
+          paidStamp[city * MAX_SEATS + p] = 1;
           unpaid[p]++;
         }
       }
@@ -521,7 +744,7 @@ function scoreFarms(s: GameState, oncePerPlayer: boolean, events?: ScoreEvent[])
     while (left !== 0) {
       const first = 31 - Math.clz32(left & -left);
       let group = 0;
-      for (let p = 0; p < MAX_PLAYERS; p++) if (left & (1 << p) && unpaid[p] === unpaid[first]) group |= 1 << p;
+      for (let p = 0; p < MAX_SEATS; p++) if (left & (1 << p) && unpaid[p] === unpaid[first]) group |= 1 << p;
       award(s, group, 3 * unpaid[first], KIND_FIELD, 'final', unpaid[first], events);
       left &= ~group;
     }
@@ -535,28 +758,28 @@ function scoreFarmsFirstEdition(s: GameState, events?: ScoreEvent[]): void {
   for (let n = 0; n < nodes; n++) {
     if (!isFarmRoot(s, n) || s.meeples[n] === 0) continue;
     forEachFarmCity(s, n, (city) => {
-      const counts = farmersAt.get(city) ?? new Array<number>(MAX_PLAYERS).fill(0);
+      const counts = farmersAt.get(city) ?? new Array<number>(MAX_SEATS).fill(0);
       farmersAt.set(city, counts);
-      for (let p = 0; p < MAX_PLAYERS; p++) counts[p] += followersOf(s, n, p);
+      for (let p = 0; p < MAX_SEATS; p++) counts[p] += followersOf(s, n, p);
     });
   }
   for (const city of [...farmersAt.keys()].sort((a, b) => a - b)) {
     const counts = farmersAt.get(city)!;
     const best = Math.max(...counts);
     let winners = 0;
-    for (let p = 0; p < MAX_PLAYERS; p++) if (counts[p] === best) winners |= 1 << p;
+    for (let p = 0; p < MAX_SEATS; p++) if (counts[p] === best) winners |= 1 << p;
     award(s, winners, 4, KIND_FIELD, 'final', 1, events);
   }
 }
 
 /** Discards every current tile that fits nowhere (the same player draws again). */
 export function discardUnplaceable(s: GameState, discarded?: number[]): void {
-  while (s.h[H_BAGPOS] < BAG_SIZE && !canPlaceAnywhere(s, s.bag[s.h[H_BAGPOS]])) {
+  while (s.h[H_BAGPOS] < s.h[H_BAGLEN] && !canPlaceAnywhere(s, s.bag[s.h[H_BAGPOS]])) {
     discarded?.push(s.bag[s.h[H_BAGPOS]]);
     discard(s);
   }
 }
 
 export function bagEmpty(s: GameState): boolean {
-  return s.h[H_BAGPOS] >= BAG_SIZE;
+  return s.h[H_BAGPOS] >= s.h[H_BAGLEN];
 }

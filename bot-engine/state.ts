@@ -2,20 +2,28 @@
 // copy a state into a preallocated one without allocating (`copyFrom`) and send it to a
 // worker as plain bytes.
 
-import { MAX_SEGMENTS, TOTAL_TILES, TILE_TYPES } from './tiles.ts';
+import { MAX_SEGMENTS, MAX_TILES, TOTAL_TILES, TYPE_COUNT } from './tiles.ts';
 
-/** The board is a 128×128 torus: a game spans at most 72 tiles plus a frontier ring, so no two
+/** The board is a 128×128 torus: a game spans at most 101 tiles plus a frontier ring, so no two
  * live cells ever share an index. Cell = (y & 127) << 7 | (x & 127). */
 const BOARD_BITS = 7;
 const BOARD_SIDE = 1 << BOARD_BITS;
 const BOARD_MASK = BOARD_SIDE - 1;
 export const CELLS = BOARD_SIDE * BOARD_SIDE;
-export const NODES = TOTAL_TILES * MAX_SEGMENTS;
+export const NODES = MAX_TILES * MAX_SEGMENTS;
+/** Seats in a base game (the server's and client's limit); Inns & Cathedrals adds a sixth. */
 export const MAX_PLAYERS = 5;
+/** Seats a state holds: the sixth player of Inns & Cathedrals. */
+export const MAX_SEATS = 6;
 export const FOLLOWERS = 7;
 /** Each placement adds at most 3 frontier cells and removes 1. */
-const MAX_FRONTIER = 4 + 2 * TOTAL_TILES;
+const MAX_FRONTIER = 4 + 2 * MAX_TILES;
+/** Most placements of one tile: a rotation mask for every frontier cell (`listPlacements`). */
+export const MAX_PLACEMENTS = 4 * MAX_FRONTIER;
+/** The base game's bag: 71 tiles after the start tile. */
 export const BAG_SIZE = TOTAL_TILES - 1;
+/** The largest bag (the River and Inns & Cathedrals: 100 after the spring). */
+export const MAX_BAG = MAX_TILES - 1;
 
 // Header slots (Int32).
 export const H_PLAYERS = 0;
@@ -27,14 +35,35 @@ export const H_FARMERS = 5; // farmer-scoring edition: 1, 2 or 3
 export const H_FINISHED = 6; // 1 once final scoring ran
 export const H_FRONTIER = 7; // frontier length
 export const H_LOG = 8; // log length
-export const H_SCORE = 12; // MAX_PLAYERS slots
-export const H_FOLLOWERS = H_SCORE + MAX_PLAYERS; // MAX_PLAYERS slots: followers in supply
-export const H_BY_KIND = H_FOLLOWERS + MAX_PLAYERS; // 4 × MAX_PLAYERS slots: [player*4 + kind] points
-const HEADER_INTS = H_BY_KIND + 4 * MAX_PLAYERS;
+export const H_BAGLEN = 9; // tiles in this game's bag
+export const H_OPTIONS = 10; // expansion options: OPTION_* bits
+export const H_SCORE = 12; // MAX_SEATS slots
+export const H_FOLLOWERS = H_SCORE + MAX_SEATS; // MAX_SEATS slots: followers in supply
+export const H_LARGE = H_FOLLOWERS + MAX_SEATS; // MAX_SEATS slots: large followers in supply (0 or 1)
+export const H_ABBOTS = H_LARGE + MAX_SEATS; // MAX_SEATS slots: abbots in supply (0 or 1)
+export const H_BY_KIND = H_ABBOTS + MAX_SEATS; // 4 × MAX_SEATS slots: [player*4 + kind] points
+// The River, while its open end is open (docs/ENGINE.md, "The River"): the open cell, the side of
+// it the river comes in by (-1 once the lake closed it), the last river tile's turn (-1, 0, +1),
+// the last two turning tiles' turns (most recent first, 0 for none), and where the river tiles'
+// section of the bag ends (the lake RB is the slot there).
+export const H_RIVER_X = H_BY_KIND + 4 * MAX_SEATS;
+export const H_RIVER_Y = H_RIVER_X + 1;
+export const H_RIVER_IN = H_RIVER_X + 2;
+export const H_RIVER_LAST = H_RIVER_X + 3;
+export const H_RIVER_TURN1 = H_RIVER_X + 4;
+export const H_RIVER_TURN2 = H_RIVER_X + 5;
+export const H_RIVER_END = H_RIVER_X + 6;
+/** MAX_SEATS slots: the placement (+ 1) whose monastery or garden holds the player's abbot; 0 when in the supply. */
+export const H_ABBOT_AT = H_RIVER_END + 1;
+const HEADER_INTS = H_ABBOT_AT + MAX_SEATS;
+
+export const OPTION_RIVER = 1;
+export const OPTION_INNS = 2;
+export const OPTION_ABBOT = 4;
 
 interface Layout {
   bytes: number;
-  sections: Record<string, [offset: number, length: number, ctor: 'i32' | 'i16' | 'u16' | 'u8' | 'i8']>;
+  sections: Record<string, [offset: number, length: number, ctor: 'i32' | 'u32' | 'i16' | 'u16' | 'u8' | 'i8']>;
 }
 
 const layout: Layout = (() => {
@@ -46,24 +75,26 @@ const layout: Layout = (() => {
     offset += length * align;
   };
   add('header', HEADER_INTS, 'i32', 4);
-  add('meeples', NODES, 'u16', 2);
+  add('meeples', NODES, 'u32', 4);
   add('parent', NODES, 'i16', 2);
   add('next', NODES, 'i16', 2);
   add('size', NODES, 'i16', 2);
   add('open', NODES, 'i16', 2);
   add('pennants', NODES, 'u8', 1);
+  add('mods', NODES, 'u8', 1);
   add('kind', NODES, 'u8', 1);
   add('owner', NODES, 'i8', 1);
-  add('ptype', TOTAL_TILES, 'u8', 1);
-  add('prot', TOTAL_TILES, 'u8', 1);
-  add('px', TOTAL_TILES, 'i8', 1);
-  add('py', TOTAL_TILES, 'i8', 1);
-  add('pplayer', TOTAL_TILES, 'i8', 1);
-  add('pspot', TOTAL_TILES, 'i8', 1);
-  add('pcell', TOTAL_TILES, 'u16', 2);
-  add('bag', BAG_SIZE, 'u8', 1);
-  add('remaining', TILE_TYPES, 'u8', 1);
-  add('log', BAG_SIZE, 'i16', 2);
+  add('ptype', MAX_TILES, 'u8', 1);
+  add('prot', MAX_TILES, 'u8', 1);
+  add('px', MAX_TILES, 'i8', 1);
+  add('py', MAX_TILES, 'i8', 1);
+  add('pplayer', MAX_TILES, 'i8', 1);
+  add('pspot', MAX_TILES, 'i8', 1);
+  add('pfigure', MAX_TILES, 'u8', 1);
+  add('pcell', MAX_TILES, 'u16', 2);
+  add('bag', MAX_BAG, 'u8', 1);
+  add('remaining', TYPE_COUNT, 'u8', 1);
+  add('log', MAX_BAG, 'i16', 2);
   add('fcell', MAX_FRONTIER, 'u16', 2);
   add('fx', MAX_FRONTIER, 'i8', 1);
   add('fy', MAX_FRONTIER, 'i8', 1);
@@ -76,7 +107,7 @@ const STATE_BYTES = layout.bytes;
 /** Where the board arrays (`cellTile`, then `cellCode`, the last sections) begin. */
 const BOARD_OFFSET = layout.sections.cellTile[0];
 
-const CTORS = { i32: Int32Array, i16: Int16Array, u16: Uint16Array, u8: Uint8Array, i8: Int8Array };
+const CTORS = { i32: Int32Array, u32: Uint32Array, i16: Int16Array, u16: Uint16Array, u8: Uint8Array, i8: Int8Array };
 
 function view<T>(buffer: ArrayBuffer, name: string): T {
   const [offset, length, ctor] = layout.sections[name];
@@ -87,9 +118,9 @@ export class GameState {
   readonly buffer: ArrayBuffer;
   readonly bytes: Uint8Array;
   readonly h: Int32Array;
-  /** Followers on each feature root, FOLLOWER_BITS per player (`followersOf`); 0 when none.
-   * A player has 7, so a count never carries into the next: joining two features adds them. */
-  readonly meeples: Uint16Array;
+  /** Figures' strength on each feature root, FOLLOWER_BITS per player (`followersOf`); 0 when
+   * none. At most 7 followers + 2 for the large one = 9 < 16, so joining two features adds them. */
+  readonly meeples: Uint32Array;
   readonly parent: Int16Array;
   /** Circular list of a feature's member segments. */
   readonly next: Int16Array;
@@ -97,8 +128,10 @@ export class GameState {
   /** Open edges of a road or city; missing neighbours of a monastery. 0 = complete. */
   readonly open: Int16Array;
   readonly pennants: Uint8Array;
+  /** A feature's modifiers (inn, cathedral: feature-modifiers.ts's MOD_* bits), OR-ed on joins. */
+  readonly mods: Uint8Array;
   readonly kind: Uint8Array;
-  /** The player whose follower stands on this segment, or -1. */
+  /** The figure on this segment: its player | figure << 3 (`ownerPlayer`, `ownerFigure`), or -1. */
   readonly owner: Int8Array;
   // Placements, in order; the start tile is placement 0.
   readonly ptype: Uint8Array;
@@ -107,8 +140,10 @@ export class GameState {
   readonly py: Int8Array;
   readonly pplayer: Int8Array;
   readonly pspot: Int8Array;
+  /** The figure placed with each tile (feature-modifiers.ts's FIGURE_*), kept after it goes home. */
+  readonly pfigure: Uint8Array;
   readonly pcell: Uint16Array;
-  /** Draw order of the 71 tiles after the start tile; hidden from players past `bagPos`. */
+  /** Draw order of the tiles after the start tile (`H_BAGLEN` of them); hidden from players past `bagPos`. */
   readonly bag: Uint8Array;
   /** Tiles of each type not yet drawn (the current tile included). */
   readonly remaining: Uint8Array;
@@ -133,6 +168,7 @@ export class GameState {
     this.size = view(buffer, 'size');
     this.open = view(buffer, 'open');
     this.pennants = view(buffer, 'pennants');
+    this.mods = view(buffer, 'mods');
     this.kind = view(buffer, 'kind');
     this.owner = view(buffer, 'owner');
     this.ptype = view(buffer, 'ptype');
@@ -141,6 +177,7 @@ export class GameState {
     this.py = view(buffer, 'py');
     this.pplayer = view(buffer, 'pplayer');
     this.pspot = view(buffer, 'pspot');
+    this.pfigure = view(buffer, 'pfigure');
     this.pcell = view(buffer, 'pcell');
     this.bag = view(buffer, 'bag');
     this.remaining = view(buffer, 'remaining');
@@ -159,7 +196,7 @@ export class GameState {
     if (other === this) return this;
     this.clearBoardCells();
     this.bytes.set(other.bytes.subarray(0, BOARD_OFFSET));
-    const placed = Math.min(other.h[H_PLACED], TOTAL_TILES);
+    const placed = Math.min(other.h[H_PLACED], MAX_TILES);
     for (let q = 0; q < placed; q++) this.copyCell(other, other.pcell[q]);
     const frontier = Math.min(other.h[H_FRONTIER], MAX_FRONTIER);
     for (let f = 0; f < frontier; f++) this.copyCell(other, other.fcell[f]);
@@ -167,7 +204,7 @@ export class GameState {
   }
 
   private clearBoardCells(): void {
-    const placed = Math.min(this.h[H_PLACED], TOTAL_TILES);
+    const placed = Math.min(this.h[H_PLACED], MAX_TILES);
     for (let q = 0; q < placed; q++) {
       this.cellTile[this.pcell[q]] = 0;
       this.cellCode[this.pcell[q]] = 0;
@@ -199,12 +236,12 @@ export class GameState {
   }
   /** Tiles still to be drawn, the current one included. */
   get tilesLeft(): number {
-    return BAG_SIZE - this.h[H_BAGPOS];
+    return this.h[H_BAGLEN] - this.h[H_BAGPOS];
   }
   /** The tile type to place now, or -1 when the bag is empty. */
   get currentTile(): number {
     const pos = this.h[H_BAGPOS];
-    return pos < BAG_SIZE ? this.bag[pos] : -1;
+    return pos < this.h[H_BAGLEN] ? this.bag[pos] : -1;
   }
   score(player: number): number {
     return this.h[H_SCORE + player];
@@ -212,14 +249,36 @@ export class GameState {
   followers(player: number): number {
     return this.h[H_FOLLOWERS + player];
   }
+  /** Large followers (0 or 1) in the player's supply. */
+  largeFollowers(player: number): number {
+    return this.h[H_LARGE + player];
+  }
+  /** Abbots (0 or 1) in the player's supply. */
+  abbots(player: number): number {
+    return this.h[H_ABBOTS + player];
+  }
+  /** Expansion options on: OPTION_* bits. */
+  get options(): number {
+    return this.h[H_OPTIONS];
+  }
 }
 
-/** Bits per player in a `meeples` word: counts 0..7. */
-export const FOLLOWER_BITS = 3;
+/** Bits per player in a `meeples` word: strengths 0..15 (feature-modifiers.ts's STRENGTH_BITS). */
+export const FOLLOWER_BITS = 4;
 
-/** Followers `player` has on the feature rooted at `root`. */
+/** The strength `player` has on the feature rooted at `root`: followers, the large one counting two. */
 export function followersOf(s: GameState, root: number, player: number): number {
-  return (s.meeples[root] >> (player * FOLLOWER_BITS)) & 7;
+  return (s.meeples[root] >>> (player * FOLLOWER_BITS)) & 15;
+}
+
+/** The player of an `owner` entry (≥ 0). */
+export function ownerPlayer(owner: number): number {
+  return owner & 7;
+}
+
+/** The figure of an `owner` entry (≥ 0): feature-modifiers.ts's FIGURE_FOLLOWER, FIGURE_LARGE, FIGURE_ABBOT. */
+export function ownerFigure(owner: number): number {
+  return owner >> 3;
 }
 
 export function cellOf(x: number, y: number): number {

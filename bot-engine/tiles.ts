@@ -1,62 +1,38 @@
 // The 24 tile types, written in RULES.md's own notation and compiled once into flat tables
 // indexed by (type, rotation) so the hot paths never parse or allocate.
 
-export const KIND_CITY = 0;
-export const KIND_ROAD = 1;
-export const KIND_FIELD = 2;
-export const KIND_MONASTERY = 3;
+import {
+  BASE_SOURCE,
+  CORNERS,
+  EDGE_CITY,
+  EDGE_FIELD,
+  EDGE_ROAD,
+  EDGES,
+  HALF_CORNER,
+  KIND_CITY,
+  KIND_FIELD,
+  KIND_MONASTERY,
+  KIND_ROAD,
+  type TileSource,
+  cornerIndex,
+  edgeIndex,
+  groups,
+} from './base-tiles.ts';
+import { EDGE_RIVER, EXPANSION_TILES, type ExpansionTileDef, KIND_GARDEN, MOD_CATHEDRAL, MOD_INN, expansionRotation, expansionSpots } from './expansion-tiles.ts';
 
-/** Edge letters as 2-bit codes; 0 means "no tile there" in a cell's constraint. */
-const EDGE_CITY = 1;
-const EDGE_ROAD = 2;
-const EDGE_FIELD = 3;
+export { CORNERS, EDGES, HALF_CORNER, KIND_CITY, KIND_FIELD, KIND_GARDEN, KIND_MONASTERY, KIND_ROAD, edgeIndex, groups };
 
-export const EDGES = ['N', 'E', 'S', 'W'] as const;
-export const CORNERS = ['NE', 'SE', 'SW', 'NW'] as const;
-
-interface TileSource {
-  type: string;
-  count: number;
-  edges: string;
-  cities: string;
-  roads: string;
-  monastery: boolean;
-  pennant: boolean;
-  fields: string;
-}
-
-// Straight from RULES.md's tile table (rotation 0).
-const SOURCE: TileSource[] = [
-  { type: 'A', count: 2, edges: 'FFRF', cities: '-', roads: 'S', monastery: true, pennant: false, fields: 'NE SE SW NW' },
-  { type: 'B', count: 4, edges: 'FFFF', cities: '-', roads: '-', monastery: true, pennant: false, fields: 'NE SE SW NW' },
-  { type: 'C', count: 1, edges: 'CCCC', cities: 'N+E+S+W', roads: '-', monastery: false, pennant: true, fields: '-' },
-  { type: 'D', count: 4, edges: 'CRFR', cities: 'N', roads: 'W-E', monastery: false, pennant: false, fields: 'NE NW -> N; SE SW' },
-  { type: 'E', count: 5, edges: 'CFFF', cities: 'N', roads: '-', monastery: false, pennant: false, fields: 'NE SE SW NW -> N' },
-  { type: 'F', count: 2, edges: 'FCFC', cities: 'E+W', roads: '-', monastery: false, pennant: true, fields: 'NE NW -> E+W; SE SW -> E+W' },
-  { type: 'G', count: 1, edges: 'FCFC', cities: 'E+W', roads: '-', monastery: false, pennant: false, fields: 'NE NW -> E+W; SE SW -> E+W' },
-  { type: 'H', count: 3, edges: 'CFCF', cities: 'N; S', roads: '-', monastery: false, pennant: false, fields: 'NE SE SW NW -> N, S' },
-  { type: 'I', count: 2, edges: 'CFFC', cities: 'N; W', roads: '-', monastery: false, pennant: false, fields: 'NE SE SW -> N, W' },
-  { type: 'J', count: 3, edges: 'CRRF', cities: 'N', roads: 'E-S', monastery: false, pennant: false, fields: 'NE SW NW -> N; SE' },
-  { type: 'K', count: 3, edges: 'CFRR', cities: 'N', roads: 'S-W', monastery: false, pennant: false, fields: 'NE SE NW -> N; SW' },
-  { type: 'L', count: 3, edges: 'CRRR', cities: 'N', roads: 'E; S; W', monastery: false, pennant: false, fields: 'NE NW -> N; SE; SW' },
-  { type: 'M', count: 2, edges: 'CFFC', cities: 'N+W', roads: '-', monastery: false, pennant: true, fields: 'NE SE SW -> N+W' },
-  { type: 'N', count: 3, edges: 'CFFC', cities: 'N+W', roads: '-', monastery: false, pennant: false, fields: 'NE SE SW -> N+W' },
-  { type: 'O', count: 2, edges: 'CRRC', cities: 'N+W', roads: 'E-S', monastery: false, pennant: true, fields: 'NE SW -> N+W; SE' },
-  { type: 'P', count: 3, edges: 'CRRC', cities: 'N+W', roads: 'E-S', monastery: false, pennant: false, fields: 'NE SW -> N+W; SE' },
-  { type: 'Q', count: 1, edges: 'CCFC', cities: 'N+E+W', roads: '-', monastery: false, pennant: true, fields: 'SE SW -> N+E+W' },
-  { type: 'R', count: 3, edges: 'CCFC', cities: 'N+E+W', roads: '-', monastery: false, pennant: false, fields: 'SE SW -> N+E+W' },
-  { type: 'S', count: 2, edges: 'CCRC', cities: 'N+E+W', roads: 'S', monastery: false, pennant: true, fields: 'SE -> N+E+W; SW -> N+E+W' },
-  { type: 'T', count: 1, edges: 'CCRC', cities: 'N+E+W', roads: 'S', monastery: false, pennant: false, fields: 'SE -> N+E+W; SW -> N+E+W' },
-  { type: 'U', count: 8, edges: 'FRFR', cities: '-', roads: 'W-E', monastery: false, pennant: false, fields: 'NE NW; SE SW' },
-  { type: 'V', count: 9, edges: 'FFRR', cities: '-', roads: 'S-W', monastery: false, pennant: false, fields: 'NE SE NW; SW' },
-  { type: 'W', count: 4, edges: 'FRRR', cities: '-', roads: 'E; S; W', monastery: false, pennant: false, fields: 'NE NW; SE; SW' },
-  { type: 'X', count: 1, edges: 'RRRR', cities: '-', roads: 'N; E; S; W', monastery: false, pennant: false, fields: 'NE; SE; SW; NW' },
-];
-
+/** The base game's types A…X (`TILE_NAMES`, `TILE_COUNTS`, `TILES` describe these only). */
 export const TILE_TYPES = 24;
-export const TILE_NAMES: readonly string[] = SOURCE.map((t) => t.type);
-export const TILE_COUNTS: readonly number[] = SOURCE.map((t) => t.count);
+export const TILE_NAMES: readonly string[] = BASE_SOURCE.map((t) => t.type);
+export const TILE_COUNTS: readonly number[] = BASE_SOURCE.map((t) => t.count);
+/** Every type in the flat tables: the base types, then expansion-tiles.ts's (Eg…Vg, RA…RJg, IA…IR). */
+export const TYPE_NAMES: readonly string[] = [...TILE_NAMES, ...EXPANSION_TILES.map((d) => d.name)];
+export const TYPE_COUNT = TYPE_NAMES.length;
+/** Tiles in a base game. */
 export const TOTAL_TILES = 72;
+/** Tiles in the largest game (the River and Inns & Cathedrals: 72 - 1 + 12 + 18). */
+export const MAX_TILES = 101;
 export const START_TYPE = 3; // D
 /** Most local features on one tile (X: four roads and four fields). */
 export const MAX_SEGMENTS = 8;
@@ -79,22 +55,6 @@ export interface TileDef {
 }
 
 const letterCode: Record<string, number> = { C: EDGE_CITY, R: EDGE_ROAD, F: EDGE_FIELD };
-
-export function edgeIndex(name: string): number {
-  const i = (EDGES as readonly string[]).indexOf(name);
-  if (i < 0) throw new Error(`bad edge ${name}`);
-  return i;
-}
-
-function cornerIndex(name: string): number {
-  const i = (CORNERS as readonly string[]).indexOf(name);
-  if (i < 0) throw new Error(`bad corner ${name}`);
-  return i;
-}
-
-export function groups(text: string): string[] {
-  return text === '-' ? [] : text.split(';').map((s) => s.trim());
-}
 
 function compile(src: TileSource): TileDef {
   const segments: Segment[] = [];
@@ -121,17 +81,21 @@ function compile(src: TileSource): TileDef {
   return { name: src.type, count: src.count, edges: [...src.edges].map((c) => letterCode[c]), segments };
 }
 
-export const TILES: readonly TileDef[] = SOURCE.map(compile);
+export const TILES: readonly TileDef[] = BASE_SOURCE.map(compile);
 
 // ---- Tables by (type, rotation); rotation index k = degrees / 90, clockwise. ----
-// Half-edges, clockwise from the north edge's west half: 0 N-w, 1 N-e, 2 E-n, 3 E-s, 4 S-e, 5 S-w, 6 W-s, 7 W-n.
-// Each half lies in one corner: NW, NE, NE, SE, SE, SW, SW, NW.
-export const HALF_CORNER = [3, 0, 0, 1, 1, 2, 2, 3];
-
-const TR = TILE_TYPES * 4;
-/** Packed edge codes at board orientation: N | E<<2 | S<<4 | W<<6. */
+const TR = TYPE_COUNT * 4;
+/** Packed edge codes at board orientation: N | E<<2 | S<<4 | W<<6 (a river edge reads as field:
+ * only river tiles ever meet one, and their placements are checked at the river's open end). */
 export const ROT_EDGES = new Uint8Array(TR);
-/** Local segment on each board edge (city or road), or -1 for a field edge. [tr*4 + edge] */
+/** Board edges (bit d) that are river edges. [tr] */
+export const ROT_RIVER = new Uint8Array(TR);
+/** Where the river leaves a tile it enters by board edge `in`: the other end of that run, -1 at
+ * the lake (the run ends on the tile), -2 when `in` is no river edge. [tr*4 + in] */
+export const ROT_RIVER_OUT = new Int8Array(TR * 4).fill(-2);
+/** 1 for river types (RA…RJg). [type] */
+export const IS_RIVER = new Uint8Array(TYPE_COUNT);
+/** Local segment on each board edge (city or road), or -1 for a field or river edge. [tr*4 + edge] */
 export const ROT_EDGE_SEG = new Int8Array(TR * 4);
 /** Local field segment on each board half-edge, or -1. [tr*8 + half] */
 export const ROT_HALF_FIELD = new Int8Array(TR * 8);
@@ -140,17 +104,25 @@ export const ROT_SPOT_NAMES: string[][] = [];
 /** Every valid spot name (any edge or corner reaching a feature) → local segment. [tr] */
 export const ROT_SPOT_LOOKUP: Map<string, number>[] = [];
 /** Bit k set when rotation k is not a symmetric duplicate of a smaller one. [type] */
-export const DISTINCT_ROTATIONS = new Uint8Array(TILE_TYPES);
+export const DISTINCT_ROTATIONS = new Uint8Array(TYPE_COUNT);
 /** Per type: segment count, kinds, initial open edges, pennant flags (rotation-independent). */
-export const SEG_COUNT = new Uint8Array(TILE_TYPES);
-export const SEG_KIND = new Uint8Array(TILE_TYPES * MAX_SEGMENTS);
-export const SEG_OPEN = new Uint8Array(TILE_TYPES * MAX_SEGMENTS);
-export const SEG_PENNANT = new Uint8Array(TILE_TYPES * MAX_SEGMENTS);
-export const HAS_MONASTERY = new Uint8Array(TILE_TYPES);
+export const SEG_COUNT = new Uint8Array(TYPE_COUNT);
+export const SEG_KIND = new Uint8Array(TYPE_COUNT * MAX_SEGMENTS);
+export const SEG_OPEN = new Uint8Array(TYPE_COUNT * MAX_SEGMENTS);
+export const SEG_PENNANT = new Uint8Array(TYPE_COUNT * MAX_SEGMENTS);
+/** Modifier bits of each segment (`MOD_INN`, `MOD_CATHEDRAL`), OR-ed into a feature's root on joins. */
+export const SEG_MODS = new Uint8Array(TYPE_COUNT * MAX_SEGMENTS);
+export const HAS_MONASTERY = new Uint8Array(TYPE_COUNT);
+/** A monastery or a garden, always the tile's last segment: both count their 8 neighbours. */
+export const HAS_CLOISTER = new Uint8Array(TYPE_COUNT);
+/** Local segments a follower (large or not) may take: all but a garden. [type] */
+export const FOLLOWER_SEGS = new Uint8Array(TYPE_COUNT);
+/** Local segments the abbot may take: a monastery or a garden. [type] */
+export const ABBOT_SEGS = new Uint8Array(TYPE_COUNT);
 /** Bitmask of local city segments each field touches. */
-export const SEG_FIELD_CITIES = new Uint8Array(TILE_TYPES * MAX_SEGMENTS);
+export const SEG_FIELD_CITIES = new Uint8Array(TYPE_COUNT * MAX_SEGMENTS);
 /** FIT[type*256 + constraint] = bitmask of distinct rotations whose edges satisfy the constraint. */
-export const FIT = new Uint8Array(TILE_TYPES * 256);
+export const FIT = new Uint8Array(TYPE_COUNT * 256);
 
 function spotNames(kind: number, boardSides: number[]): string[] {
   if (kind === KIND_MONASTERY) return ['monastery'];
@@ -162,6 +134,7 @@ function spotNames(kind: number, boardSides: number[]): string[] {
 function buildTables(): void {
   for (let t = 0; t < TILE_TYPES; t++) {
     const def = TILES[t];
+    HAS_CLOISTER[t] = def.segments.some((s) => s.kind === KIND_MONASTERY) ? 1 : 0;
     SEG_COUNT[t] = def.segments.length;
     def.segments.forEach((s, i) => {
       const j = t * MAX_SEGMENTS + i;
@@ -206,15 +179,73 @@ function buildTables(): void {
       if (!signatures.includes(signature)) DISTINCT_ROTATIONS[t] |= 1 << k;
       signatures.push(signature);
     }
-    for (let code = 0; code < 256; code++) {
-      let mask = 0;
-      for (let k = 0; k < 4; k++) {
-        if (!(DISTINCT_ROTATIONS[t] & (1 << k))) continue;
-        if (fits(ROT_EDGES[t * 4 + k], code)) mask |= 1 << k;
-      }
-      FIT[t * 256 + code] = mask;
-    }
+    buildFit(t);
   }
+  for (const [i, def] of EXPANSION_TILES.entries()) buildExpansionType(TILE_TYPES + i, def);
+}
+
+function buildFit(t: number): void {
+  for (let code = 0; code < 256; code++) {
+    let mask = 0;
+    for (let k = 0; k < 4; k++) {
+      if (!(DISTINCT_ROTATIONS[t] & (1 << k))) continue;
+      if (fits(ROT_EDGES[t * 4 + k], code)) mask |= 1 << k;
+    }
+    FIT[t * 256 + code] = mask;
+  }
+}
+
+/** An expansion type's rows, from expansion-tiles.ts's definitions (fields by half-edge). */
+function buildExpansionType(t: number, def: ExpansionTileDef): void {
+  if (def.segments.length > MAX_SEGMENTS) throw new Error(`${def.name}: more than ${MAX_SEGMENTS} segments`);
+  SEG_COUNT[t] = def.segments.length;
+  IS_RIVER[t] = def.river.length > 0 ? 1 : 0;
+  def.segments.forEach((s, i) => {
+    const j = t * MAX_SEGMENTS + i;
+    const cloister = s.kind === KIND_MONASTERY || s.kind === KIND_GARDEN;
+    if (cloister && i !== def.segments.length - 1) throw new Error(`${def.name}: a monastery or garden must be the last segment`);
+    SEG_KIND[j] = s.kind;
+    SEG_OPEN[j] = s.kind === KIND_FIELD ? 0 : cloister ? 8 : s.sides.length;
+    SEG_PENNANT[j] = s.pennant ? 1 : 0;
+    SEG_MODS[j] = (s.inn ? MOD_INN : 0) | (s.cathedral ? MOD_CATHEDRAL : 0);
+    SEG_FIELD_CITIES[j] = s.cities.reduce((m, c) => m | (1 << c), 0);
+    if (s.kind === KIND_MONASTERY) HAS_MONASTERY[t] = 1;
+    if (cloister) HAS_CLOISTER[t] = 1;
+  });
+  const signatures: string[] = [];
+  for (let k = 0; k < 4; k++) {
+    const tr = t * 4 + k;
+    const rot = expansionRotation(def, k);
+    let packed = 0;
+    for (let e = 0; e < 4; e++) {
+      const code = (rot.edges >> (e * 3)) & 7;
+      if (code === EDGE_RIVER) ROT_RIVER[tr] |= 1 << e;
+      packed |= (code === EDGE_RIVER ? EDGE_FIELD : code) << (e * 2);
+    }
+    ROT_EDGES[tr] = packed;
+    for (const run of def.river) {
+      const sides = run.map((e) => (e + k) % 4);
+      for (const [i, side] of sides.entries()) ROT_RIVER_OUT[tr * 4 + side] = sides.length === 1 ? -1 : sides[1 - i];
+    }
+    ROT_EDGE_SEG.set(rot.edgeSeg, tr * 4);
+    ROT_HALF_FIELD.set(rot.halfField, tr * 8);
+    const { names, lookup } = expansionSpots(def, k);
+    ROT_SPOT_NAMES.push(names);
+    ROT_SPOT_LOOKUP.push(lookup);
+    // The river's edges are in the 3-bit edges, so a spring's four rotations stay apart.
+    const sig = def.segments.map(
+      (s, i) =>
+        `${s.kind}${s.pennant ? 'p' : ''}${s.inn ? 'i' : ''}${s.cathedral ? 'c' : ''}:${[...lookup]
+          .filter(([, j]) => j === i)
+          .map(([n]) => n)
+          .sort()
+          .join(',')}`,
+    );
+    const signature = `${rot.edges}|${sig.sort().join(' ')}`;
+    if (!signatures.includes(signature)) DISTINCT_ROTATIONS[t] |= 1 << k;
+    signatures.push(signature);
+  }
+  buildFit(t);
 }
 
 /** A constraint holds, per side, 0 (open) or the edge code the tile must show there. */
@@ -227,9 +258,17 @@ export function fits(edges: number, constraint: number): boolean {
 }
 
 buildTables();
+for (let t = 0; t < TYPE_COUNT; t++) {
+  for (let i = 0; i < SEG_COUNT[t]; i++) {
+    const kind = SEG_KIND[t * MAX_SEGMENTS + i];
+    if (kind !== KIND_GARDEN) FOLLOWER_SEGS[t] |= 1 << i;
+    if (kind === KIND_GARDEN || kind === KIND_MONASTERY) ABBOT_SEGS[t] |= 1 << i;
+  }
+}
 
+/** The type index of a tile name, base or expansion, or -1. */
 export function tileIndex(name: string): number {
-  return TILE_NAMES.indexOf(name);
+  return TYPE_NAMES.indexOf(name);
 }
 
 /** Rotation in degrees (0, 90, 180, 270) → quarter turns, or -1. */

@@ -72,6 +72,35 @@ test('a real game’s analysis: one move, one value; a move other than the playe
   assert.ok(compared > 0, 'some played moves were rated at least as high as the expert’s choice');
 });
 
+test('analysis and hints under the expansions: every figure and taking the abbot back are judged, and the expert answers legally', () => {
+  const rules = { innsCathedrals: true, river: true, abbot: true };
+  const s = newGame({ players: 3, seed: 'analysis-expansions', rules });
+  const judged = new Set<string>();
+  for (let i = 0; i < 40; i++) {
+    const moves = legalMoves(s);
+    // The last legal moves are the expansions' own (the abbot, the large follower) when offered.
+    const played = moves.find((m) => m.returnAbbot) ?? moves.find((m) => m.figure === 'abbot') ?? moves.find((m) => m.figure === 'large') ?? moves[(i * 7) % moves.length];
+    if (i % 5 === 4 || played.returnAbbot || played.figure) {
+      const kind = played.returnAbbot ? 'returnAbbot' : (played.figure ?? 'follower');
+      if (!judged.has(kind)) {
+        const verdict = analysePosition(s, played, i);
+        assert.ok(verdict, `a verdict on ${JSON.stringify(played)}`);
+        assert.ok(verdict.loss >= 0);
+        assert.ok(
+          legalMoves(s).some((m) => JSON.stringify(m) === JSON.stringify(verdict.best)),
+          `the expert's move is legal: ${JSON.stringify(verdict.best)}`,
+        );
+        judged.add(kind);
+      }
+    }
+    playMove(s, played);
+  }
+  assert.ok(judged.has('abbot') && judged.has('large') && judged.has('returnAbbot'), `judged: ${[...judged]}`);
+  // The record of such a game yields its positions with the rules it was played under.
+  const record = toRecord(s, ['a', 'b', 'c'], 'analysis-expansions');
+  assert.equal([...analysisPositions(record)].length, 40);
+});
+
 test('positions: every placement of a record with the view its mover had', () => {
   const s = midGame('analysis-b', 9);
   const record = toRecord(s, ['Ann', 'Bob'], 'analysis-b');

@@ -14,6 +14,6 @@ test('bench:engine --quick runs and writes its report', () => {
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /games\/s/);
   const results = JSON.parse(readFileSync(join(cwd, 'docs', 'results', 'engine.json'), 'utf8'));
-  for (const key of ['legalPlacementsNs', 'stateCopyNs', 'randomGamesPerSecond']) assert.ok(results[key] > 0, key);
+  for (const key of ['legalPlacementsNs', 'stateCopyNs', 'randomGamesPerSecond', 'allOptionsGamesPerSecond']) assert.ok(results[key] > 0, key);
   assert.match(readFileSync(join(cwd, 'docs', 'BENCHMARKS.md'), 'utf8'), /<!-- engine:start -->[\s\S]*games\/s[\s\S]*<!-- engine:end -->/);
 });

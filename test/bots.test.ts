@@ -8,8 +8,10 @@ import { BOT_LEVELS, type BotLevel, type BotDecision, chooseMove } from '../bot-
 import { evaluate, finalValues, margin } from '../bot-engine/bots/evaluate.ts';
 import { MAX_MOVES, listMoves, moveFi, moveR, moveSpot, scoreMoves } from '../bot-engine/bots/moves.ts';
 import { SEARCH_LEVELS, rolloutPlies, rolloutSearch } from '../bot-engine/bots/rollout.ts';
-import { legalMoves, newGame, resolvedToMove } from '../bot-engine/game.ts';
-import { type Rules, bagEmpty, discardUnplaceable, finalScoring, hideBag, place } from '../bot-engine/rules.ts';
+import { type Move, legalMoves, newGame, resolvedToMove } from '../bot-engine/game.ts';
+import { type Rules, bagEmpty, discardUnplaceable, finalScoring, find, hideBag, majority, place } from '../bot-engine/rules.ts';
+import { MOD_CATHEDRAL, MOD_INN } from '../bot-engine/feature-modifiers.ts';
+import { KIND_CITY, MAX_SEGMENTS } from '../bot-engine/tiles.ts';
 import { BAG_SIZE, GameState, H_BAGPOS } from '../bot-engine/state.ts';
 import { Rng, mixSeed } from '../bot-engine/rng.ts';
 import { randomMove } from '../bot-engine/playout.ts';
@@ -22,8 +24,8 @@ for (const tinyCity of [false, true]) for (const farmers of ['1st', '2nd', '3rd'
 const ROLLOUT_LITE = { candidates: 3, samples: 1, horizon: 1, halving: true };
 const TWO_ROUNDS_LITE = { candidates: 2, samples: 1, horizon: 4, halving: true };
 
-function key(m: { x: number; y: number; rotation: number; meeple: string | null }): string {
-  return `${m.x},${m.y},${m.rotation},${m.meeple}`;
+function key(m: Move): string {
+  return `${m.x},${m.y},${m.rotation},${m.meeple},${m.figure ?? 'follower'}`;
 }
 
 function assertLegal(s: GameState, d: BotDecision, label: string): void {
@@ -48,14 +50,38 @@ function midGame(seed: string, players: number, turns: number, rules?: Partial<R
   return s;
 }
 
+/** The expansions' combinations (with a base option each, so they mix with those too). */
+const EXPANSION_RULES: Rules[] = [
+  { tinyCity: false, farmers: '3rd', innsCathedrals: true },
+  { tinyCity: true, farmers: '3rd', river: true },
+  { tinyCity: false, farmers: '1st', innsCathedrals: true, river: true },
+  { tinyCity: false, farmers: '2nd', abbot: true },
+  { tinyCity: false, farmers: '3rd', innsCathedrals: true, river: true, abbot: true },
+];
+
 test('bots play only legal moves in whole games under every rule option, 2-5 players', () => {
+  assert.equal(
+    playLegally(RULES, () => [2, 3, 4, 5]),
+    24,
+  );
+});
+
+test('bots play only legal moves in whole games with the expansions, 2-6 players', () => {
+  assert.equal(
+    playLegally(EXPANSION_RULES, (rules) => (rules.innsCathedrals ? [2, 4, 6] : [2, 5])),
+    13,
+  );
+});
+
+function playLegally(ruleSets: Rules[], playerCounts: (rules: Rules) => number[]): number {
   let games = 0;
-  for (let i = 0; i < RULES.length; i++) {
-    for (const players of [2, 3, 4, 5]) {
-      const rules = RULES[i];
+  for (let i = 0; i < ruleSets.length; i++) {
+    for (const players of playerCounts(ruleSets[i])) {
+      const rules = ruleSets[i];
       const s = newGame({ players, seed: `legal-${i}-${players}`, rules });
       // Seats cycle through the cheap levels and a small-budget search.
-      const seats = ['random', 'greedy', 'heuristic', 'two-rounds', 'rollout', 'heuristic', 'greedy'].slice((i + players) % 3, ((i + players) % 3) + players);
+      const cheap = ['random', 'greedy', 'heuristic', 'two-rounds', 'rollout', 'heuristic', 'greedy'];
+      const seats = Array.from({ length: players }, (_, p) => cheap[(((i + players) % 3) + p) % cheap.length]);
       let turn = 0;
       while (!bagEmpty(s)) {
         const seat = s.currentPlayer;
@@ -73,8 +99,8 @@ test('bots play only legal moves in whole games under every rule option, 2-5 pla
       games++;
     }
   }
-  assert.equal(games, 24);
-});
+  return games;
+}
 
 test('every level, at its real budget, answers legally at several points of a game', () => {
   for (const level of BOT_LEVELS) {
@@ -246,3 +272,58 @@ test('the level table cannot be changed by a caller', () => {
   }, TypeError);
   assert.equal(SEARCH_LEVELS.hard.candidates, 8);
 });
+
+test("the evaluation knows an inn's and a cathedral's stakes: more when completed, nothing when not", () => {
+  // For a road or city held by a majority, the evaluation counts chance × completed value +
+  // (1 − chance) × end value. An inn turns a road's (t, t) into (2t, 0); a cathedral a city's
+  // (2(t + p), t + p) into (3(t + p), 0). So clearing the modifier from the feature's root
+  // changes each majority holder's value by t(2c − 1) for an inn and by (t + p)(2c − 1) for a
+  // cathedral, c being the completion chance: between −(t + p) and +(t + p), below zero when the
+  // feature is unlikely to close, and nothing for the players without the majority.
+  const out = new Float64Array(6);
+  const plain = new Float64Array(6);
+  let seen = 0;
+  let losing = 0;
+  let winning = 0;
+  for (let g = 0; g < 40; g++) {
+    const players = 2 + (g % 5);
+    const s = midGame(`stakes-${g}`, players, 20 + ((g * 7) % 60), { innsCathedrals: true });
+    if (bagEmpty(s)) continue;
+    for (let q = 1; q < s.placed; q++) {
+      const spot = s.pspot[q];
+      if (spot < 0 || s.owner[q * MAX_SEGMENTS + spot] < 0) continue;
+      const root = find(s, q * MAX_SEGMENTS + spot);
+      const mod = s.mods[root] & (MOD_INN | MOD_CATHEDRAL);
+      if (mod === 0 || s.open[root] <= 0) continue;
+      const bare = s.clone();
+      bare.mods[root] &= ~mod;
+      evaluate(s, out);
+      evaluate(bare, plain);
+      const stake = featureSize(s, root) + (s.kind[root] === KIND_CITY ? s.pennants[root] : 0);
+      const holders = majority(s, root);
+      for (let p = 0; p < players; p++) {
+        const diff = out[p] - plain[p];
+        if (!(holders & (1 << p))) assert.ok(Math.abs(diff) < 1e-9, `player ${p} holds no majority there: ${diff}`);
+        else {
+          assert.ok(diff >= -stake - 1e-9 && diff <= stake + 1e-9, `holder ${p}: ${diff} outside ±${stake}`);
+          if (diff < -1e-9) losing++;
+          if (diff > 1e-9) winning++;
+        }
+      }
+      seen++;
+    }
+  }
+  assert.ok(seen >= 10, `${seen} held features with an inn or a cathedral`);
+  assert.ok(losing > 0 && winning > 0, `unlikely ones cost (${losing}), likely ones pay (${winning})`);
+});
+
+/** Distinct tiles of a feature. */
+function featureSize(s: GameState, root: number): number {
+  const tiles = new Set<number>();
+  let n = root;
+  do {
+    tiles.add(Math.floor(n / MAX_SEGMENTS));
+    n = s.next[n];
+  } while (n !== root);
+  return tiles.size;
+}

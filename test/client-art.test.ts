@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TILES, TILE_NAMES } from '../bot-engine/tiles.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS, meepleIcon, meepleMarkup, rotatePoint, spotDirection, spotPosition, spotSegment, tileDefs, tileMarkup } from '../client/src/art.ts';
-import { eventText, glyphName, moveText, moveWhere, seatLabel, spotLabel, tileWords } from '../client/src/text.ts';
-import { MAX_PLAYERS } from '../bot-engine/state.ts';
+import { eventText, glyphName, moveText, moveWhere, rulesText, seatLabel, spotLabel, tileWords } from '../client/src/text.ts';
+import { MAX_SEATS } from '../bot-engine/state.ts';
 
 const ROTATIONS = [0, 90, 180, 270];
 
@@ -108,10 +108,22 @@ test('words for spots, moves and scorings', () => {
   assert.equal(eventText({ players: [0], kind: 'road', points: 3, phase: 'final', tiles: 3 }, seats), 'Ada scores 3 for an unfinished road (3 tiles)');
 });
 
+test('scorings of the expansions in words: inns, cathedrals, gardens', () => {
+  const seats = [{ seat: 0, name: 'Ada', kind: 'person', connected: true, standIn: null, score: 0, followers: 7, points: { city: 0, road: 0, farm: 0, monastery: 0 } }] as any;
+  assert.equal(eventText({ players: [0], kind: 'road', points: 0, phase: 'final', tiles: 4, inn: true }, seats), 'Ada scores 0 for an unfinished road with an inn (4 tiles)');
+  assert.equal(eventText({ players: [0], kind: 'city', points: 15, phase: 'play', tiles: 4, cathedral: true }, seats), 'Ada scores 15 for a completed city with a cathedral (4 tiles)');
+  assert.equal(eventText({ players: [0], kind: 'monastery', points: 9, phase: 'play', tiles: 9, garden: true }, seats), 'Ada scores 9 for a completed garden (9 tiles)');
+});
+
+test("a game's options in one line, as the lobby and finished lists show them", () => {
+  assert.equal(rulesText({ tinyCity: false, farmers: '3rd' }), 'farmers 3rd');
+  assert.equal(rulesText({ tinyCity: true, farmers: '1st', abbot: true, innsCathedrals: true, river: true }), 'Inns & Cathedrals · the River · the Abbot · small cities · farmers 1st');
+  assert.equal(rulesText(undefined), 'farmers 3rd', 'a summary from an old server has no rules');
+});
+
 test('every seat a game can have (six with Inns & Cathedrals) gets its own colour, glyph and glyph name, on its meeples too', () => {
-  // The client is ready for the sixth seat before the engine allows it.
-  const SEATS = 6;
-  assert.ok(MAX_PLAYERS <= SEATS);
+  const SEATS = MAX_SEATS;
+  assert.equal(SEATS, 6);
   assert.equal(new Set(PLAYER_COLORS.slice(0, SEATS)).size, SEATS);
   assert.equal(new Set(PLAYER_GLYPHS.slice(0, SEATS)).size, SEATS);
   const names = Array.from({ length: SEATS }, (_, p) => glyphName(p));

@@ -74,6 +74,69 @@ test('selecting, rotating and cycling only ever land on legal placements', () =>
   assert.equal(s.canPlace(), false);
 });
 
+test('with Inns & Cathedrals the large follower is chosen like a follower, on the spots open to it', () => {
+  const rules = { innsCathedrals: true } as const;
+  const game = newGame({ players: 2, seed: 'client-figures', rules });
+  const legal = legalPlacements(game);
+  const s = new GameScreenState();
+  s.apply({ ...viewOf(0, legal), rules: { tinyCity: false, farmers: '3rd', innsCathedrals: true } }, null);
+  const p = legal.find((l) => (l.large ?? []).length > 0)!;
+  assert.ok(p, 'some placement offers the large follower');
+  s.select(p.x, p.y);
+  s.selection!.rotation = p.rotation;
+  assert.deepEqual(s.figures(), ['follower', 'large']);
+  assert.deepEqual(s.spots(), p.meeples, 'a new selection is for the follower');
+  s.setSpot(p.meeples[0]);
+  s.setFigure('large');
+  assert.equal(s.selection!.figure, 'large');
+  assert.deepEqual(s.spots(), p.large);
+  assert.equal(s.selection!.meeple, p.large!.includes(p.meeples[0]) ? p.meeples[0] : null, 'the spot stays only where the large follower may stand');
+  s.setFigure('abbot');
+  assert.equal(s.selection!.figure, 'large', 'no abbot without its option');
+  s.setFigure('large');
+  assert.equal(s.selection!.figure, 'follower', 'asking again goes back to the follower');
+  // Another cell starts the figure over.
+  s.setFigure('large');
+  s.cycle(1);
+  assert.notDeepEqual([s.selection!.x, s.selection!.y], [p.x, p.y]);
+  assert.equal(s.selection!.figure, 'follower');
+});
+
+test('with the Abbot, taking the abbot back is a choice of the placements that allow it, and excludes a figure', () => {
+  const rules = { abbot: true } as const;
+  const game = newGame({ players: 2, seed: 'client-abbot', rules });
+  // Seeded random play until the mover may take an abbot back somewhere.
+  let legal = legalPlacements(game);
+  for (let i = 0; !legal.some((p) => p.canReturnAbbot); i++) {
+    assert.ok(i < 200, 'an abbot to take back within 200 moves');
+    const withAbbot = legal.find((p) => (p.abbot ?? []).length > 0);
+    const move = withAbbot ? { ...withAbbot, meeple: withAbbot.abbot![0], figure: 'abbot' as const } : { ...legal[i % legal.length], meeple: null };
+    playMove(game, { x: move.x, y: move.y, rotation: move.rotation, meeple: move.meeple, ...('figure' in move ? { figure: move.figure } : {}) });
+    legal = legalPlacements(game);
+  }
+  const s = new GameScreenState();
+  s.apply({ ...viewOf(1, legal), rules: { tinyCity: false, farmers: '3rd', abbot: true }, currentSeat: game.currentPlayer, you: game.currentPlayer }, null);
+  const p = legal.find((l) => l.canReturnAbbot)!;
+  s.select(p.x, p.y);
+  s.selection!.rotation = p.rotation;
+  assert.ok(s.mayReturnAbbot());
+  if (p.meeples.length) s.setSpot(p.meeples[0]);
+  s.toggleReturnAbbot();
+  assert.equal(s.selection!.returnAbbot, true);
+  assert.equal(s.selection!.meeple, null, 'taking the abbot back places no figure');
+  if (p.meeples.length) {
+    s.setSpot(p.meeples[0]);
+    assert.equal(s.selection!.returnAbbot, false, 'placing a figure gives it up');
+  }
+  const without = legal.find((l) => !l.canReturnAbbot);
+  if (without) {
+    s.select(without.x, without.y);
+    s.selection!.rotation = without.rotation;
+    s.toggleReturnAbbot();
+    assert.equal(s.selection!.returnAbbot, false, 'not where the placement does not allow it');
+  }
+});
+
 test('the log lists each move once, newest first, its scorings and discards above it', () => {
   const s = new GameScreenState();
   const move = (turn: number, extra: Partial<LastMove> = {}): LastMove => ({
@@ -131,4 +194,20 @@ test("others' tiles stay fresh until this player acts; discards and the board le
   for (const n of bag.values()) left += n;
   assert.equal(left, 72 - boardTiles(game).length - 1);
   assert.equal(bag.get('X'), 0);
+});
+
+test('the tiles-left panel counts the game set of its rules: 72, or with every expansion the river and Inns & Cathedrals tiles too', () => {
+  const count = (bag: Map<string, number>) => [...bag.values()].reduce((a, b) => a + b, 0);
+  for (const [rules, size] of [
+    [{}, 72],
+    [{ innsCathedrals: true }, 90],
+    [{ innsCathedrals: true, river: true, abbot: true }, 101],
+  ] as const) {
+    const game = newGame({ players: 2, seed: `bag-${size}`, rules });
+    const full = { tinyCity: false, farmers: '3rd' as const, ...rules };
+    const bag = tilesInBag({ ...viewOf(0, legalPlacements(game)), rules: full, board: boardTiles(game), tile: null, status: 'waiting' }, []);
+    assert.equal(count(bag), size - 1, `${JSON.stringify(rules)}: every tile but the start tile`);
+    assert.equal(bag.has('IA'), 'innsCathedrals' in rules, 'the Inns & Cathedrals tiles only with their option');
+    assert.equal(bag.has('RB'), 'river' in rules, 'the lake only with the River');
+  }
 });

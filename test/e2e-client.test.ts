@@ -166,6 +166,14 @@ test('a five-seat game to the end screen (keyboard play), on a phone too; replay
     await page.selectOption(`select[data-opp="${i}"]`, 'random');
   }
   assert.ok(await page.locator('[data-action=add]').isDisabled(), 'no sixth seat');
+  // Inns & Cathedrals seats a sixth player; turning it off again takes that seat away.
+  await page.check('input[name=innsCathedrals]');
+  await page.click('[data-action=add]');
+  assert.equal(await page.locator('select[data-opp]').count(), 5);
+  assert.ok(await page.locator('[data-action=add]').isDisabled(), 'no seventh seat');
+  await page.uncheck('input[name=innsCathedrals]');
+  assert.equal(await page.locator('select[data-opp]').count(), 4);
+  assert.ok(await page.locator('[data-action=add]').isDisabled(), 'no sixth seat without Inns & Cathedrals');
   await shot(page, '06-lobby-five-seats');
   await page.check('input[name=tinyCity]');
   await page.click('button[type=submit]:has-text("Create game")');

@@ -88,7 +88,20 @@ test('lobby and rules page: no serious accessibility problem; the rules are link
   await page.click('a[href="#/rules"]');
   await page.waitForSelector('.rules-page');
   const text = (await page.textContent('.rules-page'))!;
-  for (const words of ['city against city, road against road', 'Knight', 'Thief', 'Monk', 'Farmer', '2 points a tile', '3 points for each completed city', 'last tile'])
+  for (const words of [
+    'city against city, road against road',
+    'Knight',
+    'Thief',
+    'Monk',
+    'Farmer',
+    '2 points a tile',
+    '3 points for each completed city',
+    'last tile',
+    'The spring replaces the start tile',
+    'large follower',
+    'take the abbot back',
+    'nothing if it is still unfinished',
+  ])
     assert.ok(text.includes(words), `the rules say "${words}"`);
   assert.ok((await page.locator('.rules-page svg use[href^="#tile-"]').count()) >= 15, 'tiles are drawn');
   assert.ok((await page.locator('.rules-page .meeple').count()) >= 5, 'followers are drawn on their spots');

@@ -1,5 +1,5 @@
 // Rule options in a game's setup and a record's header: the keys the engine plays, the
-// expansion keys it knows but does not play yet, and anything else, refused with a clear error.
+// expansion keys, and anything else, refused with a clear error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newGame, normalizeRules } from '../bot-engine/game.ts';
@@ -17,12 +17,12 @@ test('unknown rule keys are refused, naming the key and the known ones', () => {
   );
 });
 
-test('an expansion turned on is refused until the engine plays it; turned off, it changes nothing', () => {
+test('an expansion key turns its option on with true; false changes nothing; anything else is refused', () => {
   for (const key of ['river', 'innsCathedrals', 'abbot']) {
-    assert.throws(() => normalizeRules({ [key]: true } as Partial<Rules>), new RegExp(`rules.${key}: this engine does not play that expansion yet`));
     assert.throws(() => normalizeRules({ [key]: 'yes' } as unknown as Partial<Rules>), new RegExp(`rules.${key} must be true or false`));
-    assert.throws(() => replayRecord(header({ [key]: true })), RecordError);
+    assert.throws(() => replayRecord(header({ [key]: 1 })), RecordError);
     assert.deepEqual(normalizeRules({ [key]: false } as Partial<Rules>), { tinyCity: false, farmers: '3rd' });
+    assert.deepEqual(normalizeRules({ [key]: true } as Partial<Rules>), { tinyCity: false, farmers: '3rd', [key]: true });
   }
   const plain = newGame({ players: 3, seed: 'same' });
   const off = newGame({ players: 3, seed: 'same', rules: { river: false, innsCathedrals: false, abbot: false } as Partial<Rules> });

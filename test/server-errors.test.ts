@@ -152,7 +152,9 @@ test('HTTP API: schemas, errors, OpenAPI, probes, metrics, pool summary', async 
   assert.equal(openapi.status, 200);
   for (const path of ['/api/games', '/api/games/{id}', '/api/games/{id}/seats', '/api/games/{id}/record', '/healthz', '/readyz', '/metrics', '/api/pool']) assert.ok(openapi.body.paths[path], path);
   const seats = openapi.body.paths['/api/games'].post.requestBody.content['application/json'].schema.properties.seats;
-  assert.deepEqual([seats.minItems, seats.maxItems], [2, 5], 'the API documents 2 to 5 seats');
+  assert.deepEqual([seats.minItems, seats.maxItems], [2, 6], 'the API documents 2 to 6 seats (the sixth with Inns & Cathedrals)');
+  const rules = openapi.body.paths['/api/games'].post.requestBody.content['application/json'].schema.properties.rules.properties;
+  assert.deepEqual(Object.keys(rules).sort(), ['abbot', 'farmers', 'innsCathedrals', 'river', 'tinyCity'], 'the rule options are documented');
   assert.equal((await get(server.base, '/healthz')).body.status, 'ok');
   assert.equal((await get(server.base, '/readyz')).status, 200);
   const metrics = await get(server.base, '/metrics');

@@ -55,7 +55,7 @@ test('a person plays a bot over WebSocket to the final scores', async () => {
 test('five seats: two people and three bots; a sixth seat is refused', async () => {
   const six = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, ...Array(5).fill({ kind: 'bot', level: 'random' })] });
   assert.equal(six.status, 400);
-  assert.match(six.body.message, /seats/);
+  assert.match(six.body.message, /at most 5 players/);
   // People in the second and the fifth seat (each joins naming its seat).
   const { id, tokens } = await createGame(server.base, [
     { kind: 'bot', level: 'random' },

@@ -2,7 +2,7 @@
 // server tests: HTTP calls to create a game and take seats, and a WebSocket session (Node's
 // global WebSocket) that queues the server's frames for the caller to await, event-driven.
 
-import type { Placement } from '../../server/wire/game.ts';
+import type { Move, Placement } from '../../server/wire/game.ts';
 import type { CreateGameBody, SeatRequest } from '../../server/wire/api.ts';
 import { PROTOCOL_VERSION } from '../../server/wire/version.ts';
 import { ViewTracker } from '../../server/wire/delta.ts';
@@ -65,10 +65,18 @@ export class HttpError extends Error {
 }
 
 /** A random placement from `legal`, with one of its follower spots `followerChance` of the time. */
-export function randomMove(legal: Placement[], random: () => number, followerChance: number): { x: number; y: number; rotation: number; meeple: string | null } {
+export function randomMove(legal: Placement[], random: () => number, followerChance: number): Move {
   const p = legal[Math.floor(random() * legal.length)];
-  const meeple = p.meeples.length > 0 && random() < followerChance ? p.meeples[Math.floor(random() * p.meeples.length)] : null;
-  return { x: p.x, y: p.y, rotation: p.rotation, meeple };
+  // Every figure's spots in one list (only followers' in a base game, so its draws are as before).
+  const spots: { meeple: string; figure?: 'large' | 'abbot' }[] = [
+    ...p.meeples.map((meeple) => ({ meeple })),
+    ...(p.large ?? []).map((meeple) => ({ meeple, figure: 'large' as const })),
+    ...(p.abbot ?? []).map((meeple) => ({ meeple, figure: 'abbot' as const })),
+  ];
+  const pick = spots.length > 0 && random() < followerChance ? spots[Math.floor(random() * spots.length)] : null;
+  // The Abbot: half the time a placement allows it and places no figure, the abbot comes back.
+  const returnAbbot = !pick && p.canReturnAbbot === true && random() < 0.5;
+  return { x: p.x, y: p.y, rotation: p.rotation, meeple: pick?.meeple ?? null, ...(pick?.figure ? { figure: pick.figure } : {}), ...(returnAbbot ? { returnAbbot } : {}) };
 }
 
 /** What GameSocket needs of a WebSocket: Node's global one, or the `ws` client that fastify's

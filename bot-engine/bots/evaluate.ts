@@ -7,15 +7,17 @@
 //   remaining tiles fit it (constraints from every side, so a cell no tile can fill makes the
 //   feature hopeless: that is how blocking shows up). Chance of completion = product over cells
 //   of the chance that a fitting tile is drawn and laid there. Expected points = chance × the
-//   completed value + (1 − chance) × the end-of-game value;
-// - monasteries: current neighbours + expected neighbours to come;
+//   completed value + (1 − chance) × the end-of-game value, both by the feature's modifiers (an
+//   inn or a cathedral: more when completed, nothing when not);
+// - monasteries and gardens: current neighbours + expected neighbours to come;
 // - farms: 3 (1st edition: 4) per completed city they touch now, plus a share of each incomplete
 //   touching city weighted by its own completion chance;
 // - the majority holders (ties all) get the points; every follower on a feature that may complete
 //   is expected back with that chance (follower economy), one on a hopeless feature is stranded.
 // Followers in the supply are worth a concave amount that shrinks as the game runs out of turns.
 
-import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, MAX_SEGMENTS, FIT, ROT_EDGE_SEG, SEG_FIELD_CITIES, TILE_TYPES } from '../tiles.ts';
+import { featurePoints } from '../feature-modifiers.ts';
+import { KIND_CITY, KIND_FIELD, KIND_GARDEN, KIND_MONASTERY, KIND_ROAD, MAX_SEGMENTS, FIT, ROT_EDGE_SEG, SEG_FIELD_CITIES, TYPE_COUNT } from '../tiles.ts';
 import { CELLS, type GameState, H_FARMERS, H_SCORE, H_TINY_CITY, NODES, cellOf, followersOf, neighbour } from '../state.ts';
 import { find, majority } from '../rules.ts';
 
@@ -37,6 +39,10 @@ const EVAL = {
   monasteryDraws: 0.45,
   /** Weight of an incomplete city's chance in a farm's value. */
   farmFuture: 0.4,
+  /** The large follower and the abbot in the supply, as a multiple of the base follower value:
+   * the large one wins majorities, the abbot goes only on monasteries and gardens. */
+  largeInSupply: 1.3,
+  abbotInSupply: 0.6,
 };
 
 const cellStamp = new Int32Array(CELLS);
@@ -61,9 +67,9 @@ let ctxDraws = 0;
 let ctxTypes = 0;
 let ctxPlayers = 0;
 let ctxEpoch = 0;
-const ctxRemaining = new Uint8Array(TILE_TYPES);
-const ctxTypeList = new Int32Array(TILE_TYPES);
-const ctxTypeCount = new Int32Array(TILE_TYPES);
+const ctxRemaining = new Uint8Array(TYPE_COUNT);
+const ctxTypeList = new Int32Array(TYPE_COUNT);
+const ctxTypeCount = new Int32Array(TYPE_COUNT);
 const CODES = 256;
 const fitEpoch = new Int32Array(CODES);
 const fitValue = new Int32Array(CODES);
@@ -76,14 +82,14 @@ const hitValue = new Float64Array(2 * (MAX_FIT + 1));
 function setContext(s: GameState): void {
   const players = s.players;
   let same = players === ctxPlayers && ctxEpoch > 0;
-  for (let t = 0; t < TILE_TYPES && same; t++) same = s.remaining[t] === ctxRemaining[t];
+  for (let t = 0; t < TYPE_COUNT && same; t++) same = s.remaining[t] === ctxRemaining[t];
   if (same) return;
   ctxEpoch++;
   ctxPlayers = players;
   ctxRemaining.set(s.remaining);
   ctxTypes = 0;
   ctxTiles = 0;
-  for (let t = 0; t < TILE_TYPES; t++) {
+  for (let t = 0; t < TYPE_COUNT; t++) {
     const c = s.remaining[t];
     if (c === 0) continue;
     ctxTypeList[ctxTypes] = t;
@@ -193,7 +199,7 @@ export function evaluate(s: GameState, out: Float64Array, sameBoard = false): vo
   setContext(s);
   const turnsLeft = ctxTiles / players;
   const base = followerBase(turnsLeft);
-  for (let p = 0; p < players; p++) out[p] = s.h[H_SCORE + p] + supplyValue(s.followers(p), base);
+  for (let p = 0; p < players; p++) out[p] = s.h[H_SCORE + p] + supplyValue(s.followers(p), base) + base * (EVAL.largeInSupply * s.largeFollowers(p) + EVAL.abbotInSupply * s.abbots(p));
   const tiny = s.h[H_TINY_CITY] === 1;
   const cityFarm = s.h[H_FARMERS] === 1 ? 4 : 3;
   rootMark++;
@@ -211,14 +217,13 @@ export function evaluate(s: GameState, out: Float64Array, sameBoard = false): vo
     let chance = 0;
     if (kind === KIND_ROAD || kind === KIND_CITY) {
       chance = completionChance(s, root);
+      // Completed or left unfinished, by the feature's modifiers: an inn or a cathedral doubles
+      // the stakes, worth nothing if the feature is still open at the end.
       const tiles = tilesOf(s, root);
-      const later = tiles + s.pennants[root];
-      if (kind === KIND_ROAD) points = tiles;
-      else {
-        const full = tiles === 2 && tiny ? 2 : 2 * later;
-        points = chance * full + (1 - chance) * later;
-      }
-    } else if (kind === KIND_MONASTERY) {
+      const mods = s.mods[root];
+      const pennants = s.pennants[root];
+      points = chance * featurePoints(kind, mods, tiles, pennants, true, tiny) + (1 - chance) * featurePoints(kind, mods, tiles, pennants, false, tiny);
+    } else if (kind === KIND_MONASTERY || kind === KIND_GARDEN) {
       const x = s.px[q];
       const y = s.py[q];
       let expected = 1;

@@ -1,46 +1,57 @@
 // Move enumeration and one-ply scoring shared by the greedy, heuristic and search bots.
-// A move is packed into one int: ((fi << 2 | r) << 4) | (spot + 1).
+// A move is packed into one int: ((fi << 2 | r) << 5) | (spot + 1), spot a figure-spot
+// (rules.ts's `figureSpot`: local segment | figure << 3, so up to 23).
 
-import { GameState, H_FOLLOWERS, MAX_PLAYERS } from '../state.ts';
-import { addFollowerToLastPlaced, bagEmpty, finalScoring, freeSpots, listPlacements, place, takeBackFollowerFromLastPlaced } from '../rules.ts';
+import { GameState, H_ABBOT_AT, MAX_SEATS, MAX_PLACEMENTS } from '../state.ts';
+import { addFollowerToLastPlaced, bagEmpty, figureSpot, finalScoring, listPlacements, mayReturnAbbot, openFigureSpots, place, RETURN_ABBOT, takeBackFollowerFromLastPlaced } from '../rules.ts';
 import { evaluate, finalValues, margin } from './evaluate.ts';
 import type { Rng } from '../rng.ts';
 
-/** Upper bound on moves for one tile: placements × (no follower + up to 8 spots). */
-export const MAX_MOVES = 8192;
+/** Upper bound on moves for one tile: placements × (no figure + up to 8 spots × 2 figures + the abbot). */
+export const MAX_MOVES = 16384;
 
 export function packMove(fi: number, r: number, spot: number): number {
-  return (((fi << 2) | r) << 4) | (spot + 1);
+  return (((fi << 2) | r) << 5) | (spot + 1);
 }
 export function moveFi(m: number): number {
-  return m >> 6;
+  return m >> 7;
 }
 export function moveR(m: number): number {
-  return (m >> 4) & 3;
+  return (m >> 5) & 3;
 }
 export function moveSpot(m: number): number {
-  return (m & 15) - 1;
+  return (m & 31) - 1;
+}
+/** The placement part (fi, r) of a packed move. */
+function placementOf(m: number): number {
+  return m >> 5;
 }
 
-const placements = new Int32Array(4 * 160);
+const placements = new Int32Array(MAX_PLACEMENTS);
 
 /** Every legal move of the current tile (with and without a follower), packed. */
 export function listMoves(s: GameState, out: Int32Array): number {
   const type = s.currentTile;
   const n = listPlacements(s, type, placements);
-  const hasFollower = s.h[H_FOLLOWERS + s.currentPlayer] > 0;
+  const abbotOut = s.h[H_ABBOT_AT + s.currentPlayer] > 0;
   let k = 0;
   for (let i = 0; i < n; i++) {
     const fi = placements[i] >> 2;
     const r = placements[i] & 3;
     out[k++] = packMove(fi, r, -1);
-    if (!hasFollower) continue;
-    let spots = freeSpots(s, type, r, s.fcell[fi]);
-    while (spots !== 0) {
-      const spot = 31 - Math.clz32(spots & -spots);
-      spots &= spots - 1;
-      out[k++] = packMove(fi, r, spot);
-    }
+    if (abbotOut && mayReturnAbbot(s, fi)) out[k++] = packMove(fi, r, RETURN_ABBOT);
+    openFigureSpots(s, type, r, s.fcell[fi], masks);
+    for (let figure = 0; figure < 3; figure++) k = addSpots(out, k, fi, r, masks[figure], figure);
+  }
+  return k;
+}
+const masks = new Int32Array(3);
+
+function addSpots(out: Int32Array, k: number, fi: number, r: number, spots: number, figure: number): number {
+  while (spots !== 0) {
+    const local = 31 - Math.clz32(spots & -spots);
+    spots &= spots - 1;
+    out[k++] = packMove(fi, r, figureSpot(local, figure));
   }
   return k;
 }
@@ -49,7 +60,7 @@ export function applyPacked(s: GameState, m: number): void {
   place(s, moveFi(m), moveR(m), moveSpot(m));
 }
 
-const values = new Float64Array(MAX_PLAYERS);
+const values = new Float64Array(MAX_SEATS);
 let placed: GameState | null = null;
 
 /**
@@ -74,11 +85,11 @@ export function scoreMoves(s: GameState, moves: Int32Array, count: number, score
     sawPlaced = false;
     if (spot < 0) {
       applyPacked(placed.copyFrom(s), m);
-      placement = m >> 4;
+      placement = placementOf(m);
       sawPlaced = judgedByEvaluation(placed, mode);
       if (sawPlaced) evaluate(placed, values);
       else value(scratch.copyFrom(placed), mode); // final scoring must not touch `placed`
-    } else if (placement === m >> 4 && judgedByEvaluation(placed, mode) && addFollowerToLastPlaced(placed, spot)) {
+    } else if (placement === placementOf(m) && spot !== RETURN_ABBOT && judgedByEvaluation(placed, mode) && addFollowerToLastPlaced(placed, spot)) {
       evaluate(placed, values, lastSawPlaced);
       takeBackFollowerFromLastPlaced(placed, spot);
       sawPlaced = true;

@@ -16,8 +16,8 @@
 //   level, seed). `control` is polled before every rollout; on a stop, the determinizations every
 //   surviving candidate played decide (a partly played one is dropped), else the best prior.
 
-import { BAG_SIZE, GameState, H_BAGPOS, MAX_PLAYERS } from '../state.ts';
-import { bagEmpty, discardUnplaceable, finalScoring } from '../rules.ts';
+import { GameState, H_BAGLEN, H_BAGPOS, MAX_SEATS } from '../state.ts';
+import { bagEmpty, discardUnplaceable, finalScoring, sectionEnd } from '../rules.ts';
 import { Rng, mixSeed } from '../rng.ts';
 import { evaluate, finalValues, margin } from './evaluate.ts';
 import { MAX_MOVES, applyPacked, argmax, listMoves, moveFi, moveR, moveSpot, scoreMoves } from './moves.ts';
@@ -28,8 +28,8 @@ export interface RolloutParams {
   candidates: number;
   /** Determinizations per candidate in the first round; doubled each round as the field halves. */
   samples: number;
-  /** The same at 3 to 5 players, where rollouts are longer (default: `samples`). */
-  samplesByPlayers?: { 3?: number; 4?: number; 5?: number };
+  /** The same at 3 to 6 players, where rollouts are longer (default: `samples`). */
+  samplesByPlayers?: { 3?: number; 4?: number; 5?: number; 6?: number };
   /** Plies played out after the candidate move (every player on the heuristic policy) in a
    * 2-player game, i.e. horizon / 2 rounds; with more players the same number of rounds (at
    * least one), so a rollout always stops at the same seat and reaches the mover's next move. */
@@ -42,7 +42,7 @@ const rootMoves = new Int32Array(MAX_MOVES);
 const rootScores = new Float64Array(MAX_MOVES);
 const moves = new Int32Array(MAX_MOVES);
 const scores = new Float64Array(MAX_MOVES);
-const values = new Float64Array(MAX_PLAYERS);
+const values = new Float64Array(MAX_SEATS);
 let det: GameState | null = null;
 let order: GameState | null = null;
 let scratch: GameState | null = null;
@@ -78,12 +78,16 @@ function playout(order: GameState, move: number, p: RolloutParams, seed: number,
 function determinize(order: GameState, root: GameState, rng: Rng): void {
   order.copyFrom(root);
   const bag = order.bag;
-  const start = root.h[H_BAGPOS] + 1;
-  for (let i = BAG_SIZE - 1; i > start; i--) {
-    const j = start + rng.below(i - start + 1);
-    const t = bag[i];
-    bag[i] = bag[j];
-    bag[j] = t;
+  // Each section of the bag (the River's tiles come before the land tiles) is shuffled apart.
+  for (let start = root.h[H_BAGPOS] + 1; start < root.h[H_BAGLEN]; ) {
+    const end = sectionEnd(root, start);
+    for (let i = end - 1; i > start; i--) {
+      const j = start + rng.below(i - start + 1);
+      const t = bag[i];
+      bag[i] = bag[j];
+      bag[j] = t;
+    }
+    start = end;
   }
 }
 
@@ -126,7 +130,7 @@ export function rankedRootMoves(root: GameState): number[] {
 export const SEARCH_LEVELS: Readonly<Record<'medium' | 'hard' | 'expert', Readonly<RolloutParams>>> = Object.freeze({
   medium: Object.freeze({ candidates: 4, samples: 2, horizon: 2, halving: true }),
   hard: Object.freeze({ candidates: 8, samples: 4, horizon: 2, halving: true }),
-  expert: Object.freeze({ candidates: 12, samples: 8, samplesByPlayers: Object.freeze({ 3: 5, 4: 4, 5: 2 }), horizon: 4, halving: true }),
+  expert: Object.freeze({ candidates: 12, samples: 8, samplesByPlayers: Object.freeze({ 3: 5, 4: 4, 5: 2, 6: 2 }), horizon: 4, halving: true }),
 });
 
 export function searchMove(root: GameState, level: 'medium' | 'hard' | 'expert', seed: number, control?: SearchControl): BotDecision {
@@ -144,7 +148,7 @@ export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, c
   const rng = new Rng(seed);
   let it = 0;
   let stopped = false;
-  let samples = p.samplesByPlayers?.[players as 3 | 4 | 5] ?? p.samples;
+  let samples = p.samplesByPlayers?.[players as 3 | 4 | 5 | 6] ?? p.samples;
   let sampleIndex = 0;
   while (alive.length > 1 && !stopped) {
     // One round: every surviving candidate on the same fresh determinizations (paired).

@@ -1,4 +1,4 @@
-// The lobby: create a game (1–4 opponents, any mix of bot levels and open seats for people,
+// The lobby: create a game (1–4 opponents, 5 with Inns & Cathedrals, any mix of bot levels and open seats for people,
 // rule options), open games to join, this browser's games to resume or replay, and a game to
 // watch by its link or id.
 
@@ -7,11 +7,25 @@ import type { SeatRequest } from './protocol.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
 import { esc, toast } from './dom.ts';
-import { seatLabel } from './text.ts';
+import { EXPANSION_NAMES, rulesText, seatLabel } from './text.ts';
 import { BOT_LEVELS, LEVEL_SUMMARY, type GameSummary } from './protocol.ts';
-import { MAX_PLAYERS } from '../../bot-engine/state.ts';
+import { MAX_PLAYERS, MAX_SEATS } from '../../bot-engine/state.ts';
+import { normalizeRules } from '../../bot-engine/game.ts';
 
-const MAX_OPPONENTS = MAX_PLAYERS - 1;
+/** The expansions this build's engine plays (the server runs the same engine): the others are not offered. */
+const EXPANSIONS = (Object.keys(EXPANSION_NAMES) as (keyof typeof EXPANSION_NAMES)[]).filter((key) => {
+  try {
+    normalizeRules({ [key]: true });
+    return true;
+  } catch {
+    return false;
+  }
+});
+const EXPANSION_HINTS: Record<keyof typeof EXPANSION_NAMES, string> = {
+  innsCathedrals: '18 more tiles, inns and cathedrals, a large follower each, up to 6 players',
+  river: 'the game starts with 12 river tiles',
+  abbot: 'gardens, and an abbot each for a monastery or a garden',
+};
 
 type Opp = 'open' | (typeof BOT_LEVELS)[number];
 
@@ -35,6 +49,7 @@ export function mountLobby(root: HTMLElement): () => void {
           <label class="check"><input type="checkbox" name="listed"> List it in Open games: anyone may take an open seat (otherwise only people you send the link to)</label></fieldset>
         <fieldset class="rules"><legend>Rules</legend>
           <label class="check"><input type="checkbox" name="hints"> Hints: ask the expert bot for its move (games against bots only; the end screen counts them)</label>
+          ${EXPANSIONS.map((k) => `<label class="check"><input type="checkbox" name="${k}"> ${EXPANSION_NAMES[k].replace(/^the /, 'The ')}: ${EXPANSION_HINTS[k]}</label>`).join('')}
           <label class="check"><input type="checkbox" name="tinyCity"> Small cities: a finished two-tile city scores 2 (1st/2nd edition)</label>
           <label class="field inline">Turn clock <select name="clock"><option value="">server default (none against bots only, 2 min with people)</option><option value="none">no clock</option><option value="60">1 minute a turn</option><option value="120">2 minutes a turn</option><option value="300">5 minutes a turn</option></select></label>
           <label class="field inline">Farmers <select name="farmers"><option value="3rd">3rd edition: 3 per finished city, per farm</option><option value="2nd">2nd edition: each city once per player</option><option value="1st">1st edition: most farmers per city get 4</option></select></label>
@@ -83,7 +98,12 @@ export function mountLobby(root: HTMLElement): () => void {
 ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-action="remove" data-i="${i}" aria-label="Remove seat ${i + 2}">×</button>` : ''}</li>`,
         )
         .join('');
-    root.querySelector<HTMLButtonElement>('[data-action=add]')!.disabled = opponents.length >= MAX_OPPONENTS;
+    root.querySelector<HTMLButtonElement>('[data-action=add]')!.disabled = opponents.length >= maxOpponents();
+  }
+
+  /** Inns & Cathedrals seats a sixth player; turning it off takes the sixth seat away. */
+  function maxOpponents(): number {
+    return (root.querySelector<HTMLInputElement>('input[name=innsCathedrals]')?.checked ? MAX_SEATS : MAX_PLAYERS) - 1;
   }
 
   function seatsText(g: GameSummary): string {
@@ -101,7 +121,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
         ? list
             .map(
               (g) =>
-                `<li class="game-item"><div>${seatsText(g)}<div class="muted small">${g.rules?.tinyCity ? 'small cities · ' : ''}farmers ${esc(g.rules?.farmers ?? '3rd')} · ${timeAgo(g.createdAt)}</div></div><button class="btn small primary" data-action="join" data-id="${esc(g.id)}">Join</button></li>`,
+                `<li class="game-item"><div>${seatsText(g)}<div class="muted small">${esc(rulesText(g.rules))} · ${timeAgo(g.createdAt)}</div></div><button class="btn small primary" data-action="join" data-id="${esc(g.id)}">Join</button></li>`,
             )
             .join('')
         : '<li class="muted">No open games right now. Create one and share its link.</li>';
@@ -123,7 +143,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
                   .map((p) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[p.seat]}">${PLAYER_GLYPHS[p.seat]} ${esc(p.name)} ${p.score}</span>`)
                   .join(
                     ' ',
-                  )}<div class="muted small">${g.abandoned ? 'abandoned · ' : ''}${timeAgo(g.finishedAt)}</div></div><a class="btn small" href="#/replay/${encodeURIComponent(g.id)}">Replay</a></li>`,
+                  )}<div class="muted small">${g.abandoned ? 'abandoned · ' : ''}${esc(rulesText(g.rules))} · ${timeAgo(g.finishedAt)}</div></div><a class="btn small" href="#/replay/${encodeURIComponent(g.id)}">Replay</a></li>`,
             )
             .join('')
         : '<li class="muted">No finished game yet.</li>';
@@ -174,7 +194,11 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     if (!name) return;
     saveName(name);
     const setup: SeatRequest[] = [{ kind: 'person' }, ...opponents.map((o): SeatRequest => (o === 'open' ? { kind: 'person' } : { kind: 'bot', level: o }))];
-    const rules = { tinyCity: data.get('tinyCity') === 'on', farmers: String(data.get('farmers') ?? '3rd') as '1st' | '2nd' | '3rd' };
+    const rules = {
+      tinyCity: data.get('tinyCity') === 'on',
+      farmers: String(data.get('farmers') ?? '3rd') as '1st' | '2nd' | '3rd',
+      ...Object.fromEntries(EXPANSIONS.filter((k) => data.get(k) === 'on').map((k) => [k, true])),
+    };
     const clockChoice = String(data.get('clock') ?? '');
     const clock = clockChoice === '' ? undefined : { turnSeconds: clockChoice === 'none' ? null : Number(clockChoice) };
     busy = true;
@@ -214,7 +238,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     const t = (e.target as HTMLElement).closest<HTMLElement>('[data-action]');
     if (!t) return;
     const a = t.dataset.action;
-    if (a === 'add' && opponents.length < MAX_OPPONENTS) {
+    if (a === 'add' && opponents.length < maxOpponents()) {
       opponents.push('open');
       renderSeats();
     } else if (a === 'remove') {
@@ -230,6 +254,10 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
   const onChange = (e: Event) => {
     const t = e.target as HTMLSelectElement;
     if (t.dataset.opp !== undefined) opponents[Number(t.dataset.opp)] = t.value as Opp;
+    if (t.name === 'innsCathedrals') {
+      opponents.length = Math.min(opponents.length, maxOpponents());
+      renderSeats();
+    }
   };
   const onSubmit = (e: SubmitEvent) => {
     const f = e.target as HTMLFormElement;

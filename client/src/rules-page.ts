@@ -35,7 +35,7 @@ const START: Placed = { tile: 'D', x: 0, y: 0, rotation: 0 };
 export function rulesMarkup(): string {
   return `<article class="rules-page">
 <header><a class="btn small" href="#/">← Lobby</a><h1>How to play</h1>${soundButton()}</header>
-<p>Tessera is the classic tile-laying game for 2 to 5 players: together you build a countryside of
+<p>Tessera is the classic tile-laying game for 2 to 5 players (6 with Inns &amp; Cathedrals): together you build a countryside of
 roads, cities, monasteries and fields, one square tile at a time, and score by placing your
 followers on what you build. The player with the most points after the last tile wins.</p>
 <nav aria-label="On this page"><ol><li><a href="#rules-place">Placing a tile</a></li><li><a href="#rules-followers">Followers</a></li>
@@ -97,11 +97,46 @@ ${board(
 <p>The game ends when the last tile has been placed. Then every unfinished road, city and
 monastery scores as in the table, and then the farms. The most points wins.</p>
 
+<h2 id="rules-expansions">Expansions</h2>
+<p>Three expansions can be switched on when a game is created, alone or together.</p>
+
+<h3 id="rules-river">The River</h3>
+<div class="rules-figures">${board(
+    [
+      { tile: 'RA', x: 0, y: 0, rotation: 0 },
+      { tile: 'RG', x: 1, y: 0, rotation: 0 },
+      { tile: 'RB', x: 2, y: 0, rotation: 0 },
+    ],
+    'The spring, a stretch of river and the lake',
+    90,
+  )}</div>
+<p>The spring replaces the start tile. The other 11 river tiles are played first, the lake last,
+each one extending the river from its open end. The river may not turn the same way twice in a
+row (nor three turns the same way with straight stretches between). Then the usual tiles follow.
+Fields end at the water; roads and cities on river tiles score as usual.</p>
+
+<h3 id="rules-inns">Inns &amp; Cathedrals</h3>
+<div class="rules-figures">${figure({ tile: 'IP', x: 0, y: 0, rotation: 0, meeple: { player: 2, spot: 'road:W' } }, 'A road with an inn')}${figure({ tile: 'IA', x: 0, y: 0, rotation: 0 }, 'A city with a cathedral')}</div>
+<ul>
+<li>18 more tiles, and a sixth player may join.</li>
+<li>A road with an inn scores <strong>2 a tile</strong> when completed, but <strong>nothing</strong> if it is still unfinished at the end.</li>
+<li>A city with a cathedral scores <strong>3 a tile and 3 a pennant</strong> when completed, and <strong>nothing</strong> if unfinished at the end.</li>
+<li>Each player also has one <strong>large follower</strong>: placed like a follower, it counts as two when the majority on a road, city or farm is decided.</li>
+</ul>
+
+<h3 id="rules-abbot">The Abbot</h3>
+<div class="rules-figures">${figure({ tile: 'Vg', x: 0, y: 0, rotation: 0 }, 'A road bend with a garden')}</div>
+<ul>
+<li>Some tiles show a <strong>garden</strong>. Each player has one <strong>abbot</strong>, placed instead of a follower, only on a monastery or a garden of the tile just placed. Followers never stand on a garden.</li>
+<li>A garden scores like a monastery: 9 once surrounded, or at the end 1 and 1 for each neighbouring tile.</li>
+<li>Instead of placing a figure, a player may <strong>take the abbot back</strong>: its monastery or garden scores at once as it stands (1 + each neighbour).</li>
+</ul>
+
 <h2 id="rules-here">Playing here</h2>
 <ul>
 <li>Click a highlighted square: solid yellow fits as the tile is turned now, dashed fits once turned. Click the tile again (or press <kbd>R</kbd>) to turn it.</li>
 <li>Choose a follower spot on the tile (or none), then <strong>Confirm</strong> (<kbd>Enter</kbd>). Nothing is sent before you confirm; <strong>Take back</strong> (<kbd>Esc</kbd>) withdraws the tile.</li>
-<li>Keyboard only: <kbd>N</kbd>/<kbd>P</kbd> pick the next or previous square, <kbd>R</kbd> turns, <kbd>1</kbd>–<kbd>9</kbd> pick a follower spot (<kbd>0</kbd> none), <kbd>Enter</kbd> confirms; arrows pan, <kbd>+</kbd>/<kbd>−</kbd> zoom, <kbd>F</kbd> fits the board.</li>
+<li>Keyboard only: <kbd>N</kbd>/<kbd>P</kbd> pick the next or previous square, <kbd>R</kbd> turns, <kbd>1</kbd>–<kbd>9</kbd> pick a follower spot (<kbd>0</kbd> none), <kbd>L</kbd> or <kbd>A</kbd> puts the large follower or the abbot there instead (with their expansions), <kbd>B</kbd> takes the abbot back, <kbd>Enter</kbd> confirms; arrows pan, <kbd>+</kbd>/<kbd>−</kbd> zoom, <kbd>F</kbd> fits the board.</li>
 <li>Table talk: quick messages and short notes to the other players; anyone watching reads along. Mute it for a game with one click.</li>
 <li>Sounds for placements, scorings and your turn: the <em>Sound</em> button switches them off (remembered in this browser).</li>
 </ul>

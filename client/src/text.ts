@@ -1,7 +1,7 @@
 // Words for things: seats, spots, scorings, moves.
 
 import { PLAYER_GLYPH_NAMES, spotDirection } from './art.ts';
-import type { LastMove, ScoreEvent, SeatView } from './protocol.ts';
+import type { LastMove, Rules, ScoreEvent, SeatView } from './protocol.ts';
 
 const DIR: Record<string, string> = { N: 'north', E: 'east', S: 'south', W: 'west', NE: 'north-east', SE: 'south-east', SW: 'south-west', NW: 'north-west' };
 const KIND: Record<string, string> = { city: 'Knight in the city', road: 'Thief on the road', field: 'Farmer in the field', monastery: 'Monk in the monastery' };
@@ -17,7 +17,7 @@ export function spotLabel(spot: string, long = false, tile?: { tile: string; rot
 
 /** Bots get a person's name by seat (the server calls them "greedy bot 2"); the level goes
  * with the name wherever a player reads who they are up against. */
-const BOT_NAMES = ['Odo', 'Bertha', 'Hugo', 'Matilda', 'Roland'];
+const BOT_NAMES = ['Odo', 'Bertha', 'Hugo', 'Matilda', 'Roland', 'Adela'];
 
 export function seatName(seats: SeatView[] | undefined, i: number): string {
   const s = seats?.[i];
@@ -55,8 +55,10 @@ export function eventText(e: ScoreEvent, seats: SeatView[] | undefined): string 
   const unit = e.kind === 'farm' ? `${e.tiles} completed ${e.tiles === 1 ? 'city' : 'cities'}` : `${e.tiles} ${e.tiles === 1 ? 'tile' : 'tiles'}`;
   const who = e.players.length ? names(seats, e.players) : 'Nobody';
   const verb = e.players.length > 1 ? 'score' : 'scores';
-  const done = e.phase === 'final' && e.kind !== 'farm' ? `unfinished ${FEATURE[e.kind]}` : e.kind === 'farm' ? 'farm' : `completed ${FEATURE[e.kind]}`;
-  return `${who} ${verb} ${e.points} for ${/^[aeiou]/.test(done) ? 'an' : 'a'} ${done} (${unit})`;
+  const feature = e.garden ? 'garden' : FEATURE[e.kind];
+  const done = e.phase === 'final' && e.kind !== 'farm' ? `unfinished ${feature}` : e.kind === 'farm' ? 'farm' : `completed ${feature}`;
+  const modifier = e.inn ? ' with an inn' : e.cathedral ? ' with a cathedral' : '';
+  return `${who} ${verb} ${e.points} for ${/^[aeiou]/.test(done) ? 'an' : 'a'} ${done}${modifier} (${unit})`;
 }
 
 /** Tiles in words, by type letter (the letters are the rules' notation, not the player's). */
@@ -110,4 +112,13 @@ export function moveText(last: LastMove, seats: SeatView[] | undefined): string 
 export function moveWhere(last: Pick<LastMove, 'tile' | 'move'>): string {
   const m = last.move;
   return `tile ${last.tile} at (${m.x}, ${m.y})${m.rotation ? `, turned ${m.rotation}°` : ''}`;
+}
+
+/** The expansions' names, in the order the create form offers them. */
+export const EXPANSION_NAMES = { innsCathedrals: 'Inns & Cathedrals', river: 'the River', abbot: 'the Abbot' } as const;
+
+/** "Inns & Cathedrals · small cities · farmers 3rd": a game's options in one line. */
+export function rulesText(rules: Partial<Rules> | undefined): string {
+  const expansions = (Object.keys(EXPANSION_NAMES) as (keyof typeof EXPANSION_NAMES)[]).filter((k) => rules?.[k]).map((k) => EXPANSION_NAMES[k]);
+  return [...expansions, ...(rules?.tinyCity ? ['small cities'] : []), `farmers ${rules?.farmers ?? '3rd'}`].join(' · ');
 }

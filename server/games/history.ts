@@ -13,7 +13,10 @@ export function moveHistory(record: GameRecord, replay: ReplayResult): LastMove[
     // A discard follows the placement it came after (every tile fits next to the start tile, so
     // none can come before the first placement).
     if ('discard' in m) out.at(-1)?.discarded.push(m.discard);
-    else out.push({ turn: i, seat: steps[i].seat, tile: m.tile, move: { x: m.x, y: m.y, rotation: m.rotation, meeple: m.meeple ?? null }, events: steps[i].events, discarded: [] });
+    else {
+      const { tile, ...move } = m;
+      out.push({ turn: i, seat: steps[i].seat, tile, move: { ...move, meeple: m.meeple ?? null }, events: steps[i].events, discarded: [] });
+    }
   });
   // Live, the final scoring comes with the last tile.
   out.at(-1)?.events.push(...finalEvents);

@@ -54,6 +54,8 @@ function viewWithoutBoard(input: ViewInput, you: number | null): DeltaView {
       ...seat,
       score: state.score(p),
       followers: state.followers(p),
+      ...(input.rules.innsCathedrals ? { large: state.largeFollowers(p) } : {}),
+      ...(input.rules.abbot ? { abbots: state.abbots(p) } : {}),
       points: pointsByKind(state, p),
       ...(input.hintsOn ? { hints: input.hints[p] ?? 0 } : {}),
     })),

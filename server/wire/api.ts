@@ -3,7 +3,7 @@
 
 import Type, { type Static } from 'typebox';
 import { BOT_LEVELS } from '../../bot-engine/bots/levels.ts';
-import { MAX_PLAYERS } from '../../bot-engine/state.ts';
+import { MAX_SEATS } from '../../bot-engine/state.ts';
 import { BotLevel, ClockView, GameStatus, Rules, SeatKind, SeatView } from './game.ts';
 
 const Int = Type.Integer();
@@ -17,6 +17,9 @@ export const RulesRequest = Type.Object(
   {
     tinyCity: Type.Optional(Type.Boolean({ default: false })),
     farmers: Type.Optional(Type.Enum(['1st', '2nd', '3rd'], { default: '3rd' })),
+    river: Type.Optional(Type.Boolean({ default: false })),
+    innsCathedrals: Type.Optional(Type.Boolean({ default: false, description: 'also allows a 6th seat' })),
+    abbot: Type.Optional(Type.Boolean({ default: false })),
   },
   { additionalProperties: false },
 );
@@ -36,7 +39,7 @@ export const ClockRequest = Type.Object(
 
 export const CreateGameBody = Type.Object(
   {
-    seats: Type.Array(SeatRequest, { minItems: 2, maxItems: MAX_PLAYERS }),
+    seats: Type.Array(SeatRequest, { minItems: 2, maxItems: MAX_SEATS }),
     rules: Type.Optional(RulesRequest),
     clock: Type.Optional(ClockRequest),
     standIn: Type.Optional(Type.Enum(BOT_LEVELS, { description: 'level of the bot that plays for a timed-out or absent person (default heuristic)' })),
@@ -49,7 +52,7 @@ export const CreateGameBody = Type.Object(
 export const JoinBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 32, pattern: '\\S' }),
-    seat: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PLAYERS - 1 })),
+    seat: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SEATS - 1 })),
   },
   { additionalProperties: false },
 );

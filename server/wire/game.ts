@@ -18,7 +18,13 @@ export const MoveSource = Type.Enum(['search', 'degraded', 'retry', 'fallback'])
 export const Rules = Type.Object({
   tinyCity: Type.Boolean({ description: 'a completed two-tile city scores 2 instead of 4' }),
   farmers: Type.Enum(['1st', '2nd', '3rd'], { description: 'farm scoring edition' }),
+  river: Type.Optional(Type.Boolean({ description: 'the River: its 12 tiles are played first (present only when on)' })),
+  innsCathedrals: Type.Optional(Type.Boolean({ description: 'Inns & Cathedrals: 18 more tiles, the large follower, up to 6 players (present only when on)' })),
+  abbot: Type.Optional(Type.Boolean({ description: 'the Abbot: gardens on some tiles and one abbot a player (present only when on)' })),
 });
+
+/** The figures a player may place: today's follower, and the expansions' large follower and abbot. */
+export const Figure = Type.Enum(['follower', 'large', 'abbot']);
 
 export const Points = Type.Object({ city: Int, road: Int, farm: Int, monastery: Int }, { description: 'score by the kind of feature that paid it' });
 
@@ -27,11 +33,16 @@ export const Move = Type.Object({
   y: Int,
   rotation: Type.Integer({ description: 'degrees clockwise: 0, 90, 180 or 270' }),
   meeple: Type.Union([Type.String(), Type.Null()], { description: 'a follower spot such as "city:N", or null' }),
+  figure: Type.Optional(Figure),
+  returnAbbot: Type.Optional(Type.Literal(true, { description: 'the player takes their abbot back instead of placing a figure (the Abbot)' })),
 });
 
 export const ScoreEvent = Type.Object({
   players: Type.Array(Int, { description: 'seats that scored (ties score in full)' }),
   kind: Type.Enum(['city', 'road', 'monastery', 'farm']),
+  garden: Type.Optional(Type.Literal(true, { description: 'a garden (the Abbot), scored as a monastery is' })),
+  inn: Type.Optional(Type.Literal(true, { description: 'the road had an inn (Inns & Cathedrals): 2 a tile completed, 0 unfinished at the end; then sent at 0 points too' })),
+  cathedral: Type.Optional(Type.Literal(true, { description: 'the city had a cathedral (Inns & Cathedrals): 3 a tile and pennant completed, 0 unfinished at the end' })),
   points: Int,
   phase: Type.Enum(['play', 'final']),
   tiles: Type.Integer({ description: 'distinct tiles of the feature (farms: the completed cities it supplies)' }),
@@ -56,13 +67,23 @@ export const SeatView = Type.Object({
   standIn: Type.Union([StandInReason, Type.Null()], { description: "why a bot plays this person's seat for now, or null" }),
   score: Int,
   followers: Type.Integer({ description: 'followers left in the supply' }),
+  large: Type.Optional(Type.Integer({ description: 'large followers left in the supply (Inns & Cathedrals)' })),
+  abbots: Type.Optional(Type.Integer({ description: 'abbots left in the supply (the Abbot)' })),
   points: Points,
   hints: Type.Optional(Type.Integer({ description: 'hints this seat asked for (only in games with hints)' })),
 });
 
-export const Placement = Type.Object({ x: Int, y: Int, rotation: Int, meeples: Type.Array(Type.String()) });
+export const Placement = Type.Object({
+  x: Int,
+  y: Int,
+  rotation: Int,
+  meeples: Type.Array(Type.String(), { description: 'spots open to a follower' }),
+  large: Type.Optional(Type.Array(Type.String(), { description: 'spots open to the large follower (Inns & Cathedrals)' })),
+  abbot: Type.Optional(Type.Array(Type.String(), { description: 'spots open to the abbot (the Abbot)' })),
+  canReturnAbbot: Type.Optional(Type.Boolean({ description: 'the Abbot: this placement may come with taking the abbot back (`returnAbbot`)' })),
+});
 export const BoardTile = Type.Object({ tile: Type.String(), x: Int, y: Int, rotation: Int });
-export const Follower = Type.Object({ player: Int, x: Int, y: Int, spot: Type.String() });
+export const Follower = Type.Object({ player: Int, x: Int, y: Int, spot: Type.String(), figure: Type.Optional(Type.Enum(['large', 'abbot'], { description: 'absent for a follower' })) });
 
 export const ClockView = Type.Object({
   turnSeconds: Type.Union([Type.Integer(), Type.Null()], { description: 'seconds per turn; null: no clock' }),
@@ -94,6 +115,7 @@ export type GameStatus = Static<typeof GameStatus>;
 export type SeatKind = Static<typeof SeatKind>;
 export type StandInReason = Static<typeof StandInReason>;
 export type MoveSource = Static<typeof MoveSource>;
+export type Move = Static<typeof Move>;
 export type LastMove = Static<typeof LastMove>;
 export type SeatView = Static<typeof SeatView>;
 export type Placement = Static<typeof Placement>;

@@ -6,6 +6,7 @@ import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { WsErrorCode as ErrorCode } from '../errors.ts';
 import { CHAT_MAX_CHARS, QUICK_IDS } from '../wire/chat.ts';
+import { Figure } from '../wire/game.ts';
 
 export { DELTA_VERSION, PROTOCOL_VERSION, SUPPORTED_VERSIONS } from '../wire/version.ts';
 export type { ErrorCode };
@@ -35,6 +36,8 @@ export const MoveFrame = Type.Object(
         y: Type.Integer({ minimum: -100, maximum: 100 }),
         rotation: Type.Enum([0, 90, 180, 270]),
         meeple: Type.Union([Type.String({ maxLength: 16 }), Type.Null()]),
+        figure: Type.Optional(Figure),
+        returnAbbot: Type.Optional(Type.Literal(true)),
       },
       closed,
     ),

@@ -1,8 +1,7 @@
-// Tiles left: every tile type with how many are still in the bag (public knowledge: the 72-tile
-// set less the board, the tile being placed and the discards), with its art; in the side panel,
-// and in the phone's sheet.
+// Tiles left: every tile type of the game's set with how many are still in the bag (public
+// knowledge: the set less the board, the tile being placed and the discards), with its art; in
+// the side panel, and in the phone's sheet.
 
-import { TILE_NAMES } from '../../../bot-engine/tiles.ts';
 import { tileIcon } from '../art.ts';
 import { esc, patch } from '../dom.ts';
 import type { GameView } from '../protocol.ts';
@@ -14,8 +13,10 @@ export function renderBag(box: HTMLElement, v: GameView, discarded: readonly str
   let total = 0;
   for (const n of left.values()) total += n;
   // Most common first (what a player counts on), then by the rules' order.
-  const rows = TILE_NAMES.map((name) => ({ name, n: left.get(name) ?? 0 }))
-    .sort((a, b) => b.n - a.n || TILE_NAMES.indexOf(a.name) - TILE_NAMES.indexOf(b.name))
+  const order = [...left.keys()];
+  const rows = order
+    .map((name) => ({ name, n: left.get(name)! }))
+    .sort((a, b) => b.n - a.n || order.indexOf(a.name) - order.indexOf(b.name))
     .map(
       ({ name, n }) =>
         `<li class="bag-tile${n === 0 ? ' gone' : ''}" data-tile="${name}" data-left="${n}" title="${esc(tileWords(name))}: ${n} left">${tileIcon(name, 0, 38)}<span class="bag-n" aria-hidden="true">${n}</span><span class="sr-only">${esc(tileWords(name))}: ${n}</span></li>`,

@@ -1,10 +1,11 @@
 // The game screen's input, by event delegation: buttons by their data-action, log entries picked,
-// the follower list, the join form, and the keyboard (R rotate, N/P next cell, 0–9 follower,
-// Enter confirm, Esc take back, +/−/F the view; typing in a field is left alone).
+// the follower list, the join form, and the keyboard (R rotate, N/P next cell, 0–9 follower spot,
+// L/A the large follower/the abbot instead, B the abbot back, Enter confirm, Esc take back, +/−/F the view; typing
+// in a field is left alone).
 
 import { inputTarget } from '../dom.ts';
 import type { Placing } from './placing.ts';
-import type { GameScreenState } from './state.ts';
+import type { Figure, GameScreenState } from './state.ts';
 
 export interface ScreenInput {
   /** A button with data-action (zoom, confirm, rematch…). */
@@ -40,8 +41,10 @@ export function bindInput(c: InputContext): () => void {
     if (t && c.game.contains(t)) c.to.action(t.dataset.action ?? '');
   };
   const onChange = (e: Event) => {
-    const spot = (e.target as HTMLInputElement).dataset.spotChoice;
-    if (spot !== undefined) c.placing.chooseSpot(spot || null);
+    const { spotChoice, figureChoice, returnAbbot } = (e.target as HTMLInputElement).dataset;
+    if (returnAbbot !== undefined) c.placing.toggleReturnAbbot();
+    if (spotChoice !== undefined) c.placing.chooseSpot(spotChoice || null);
+    if (figureChoice !== undefined) c.placing.chooseFigure(figureChoice as Figure);
   };
   const onSubmit = (e: SubmitEvent) => {
     const f = e.target as HTMLFormElement;
@@ -92,6 +95,12 @@ function gameKey(e: KeyboardEvent, c: InputContext): void {
   } else if (k === 'n' || k === 'N' || k === 'p' || k === 'P') {
     e.preventDefault();
     c.placing.cycle(k === 'n' || k === 'N' ? 1 : -1);
+  } else if ((k === 'b' || k === 'B') && sel) {
+    e.preventDefault();
+    c.placing.toggleReturnAbbot();
+  } else if ((k === 'l' || k === 'L' || k === 'a' || k === 'A') && sel) {
+    e.preventDefault();
+    c.placing.chooseFigure(k === 'l' || k === 'L' ? 'large' : 'abbot');
   } else if (/^[0-9]$/.test(k) && sel) {
     const spot = k === '0' ? null : c.state.spots()[Number(k) - 1];
     if (spot === null) c.placing.toggleSpot(null);

@@ -57,7 +57,7 @@ export function layOut(root: HTMLElement, gameId: string): ScreenParts {
     <section class="chat-box"></section>
     <section class="bag-box" aria-label="Tiles left in the bag"></section>
     <section class="log-box"><h2>Game log</h2><ol class="log" tabindex="0" aria-label="Moves and scorings"></ol></section>
-    <p class="keys-help">Keys: <kbd>R</kbd> rotate, <kbd>Shift</kbd>+<kbd>R</kbd> back, <kbd>N</kbd>/<kbd>P</kbd> next/previous spot on the board, <kbd>0</kbd>–<kbd>9</kbd> follower, <kbd>Enter</kbd> confirm, <kbd>Esc</kbd> take back, arrows pan, <kbd>+</kbd>/<kbd>−</kbd> zoom, <kbd>F</kbd> fit.</p>
+    <p class="keys-help">Keys: <kbd>R</kbd> rotate, <kbd>Shift</kbd>+<kbd>R</kbd> back, <kbd>N</kbd>/<kbd>P</kbd> next/previous spot on the board, <kbd>0</kbd>–<kbd>9</kbd> follower, <kbd>L</kbd>/<kbd>A</kbd> large follower/abbot instead, <kbd>B</kbd> abbot back, <kbd>Enter</kbd> confirm, <kbd>Esc</kbd> take back, arrows pan, <kbd>+</kbd>/<kbd>−</kbd> zoom, <kbd>F</kbd> fit.</p>
   </aside>
   <div class="overlay" hidden></div>
   <div class="sr-only" role="log" aria-live="polite" aria-relevant="additions" data-announce></div>

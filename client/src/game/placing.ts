@@ -7,7 +7,7 @@ import type { BoardView } from '../board.ts';
 import { clearToast, toast } from '../dom.ts';
 import type { Move } from '../protocol.ts';
 import { capitalize, tileWords } from '../text.ts';
-import type { GameScreenState } from './state.ts';
+import type { Figure, GameScreenState } from './state.ts';
 
 /** Screen size of the tile being placed while its follower spots are offered. */
 const SPOT_TILE_PX = 170;
@@ -66,6 +66,20 @@ export class Placing {
     this.render();
   }
 
+  /** The figure the spot choices are for (the large follower, the abbot; again: the follower). */
+  chooseFigure(figure: Figure): void {
+    if (!this.state.selection || this.state.pending) return;
+    this.state.setFigure(figure);
+    this.render();
+  }
+
+  /** Take the abbot back with this placement, or give that up. */
+  toggleReturnAbbot(): void {
+    if (!this.state.selection || this.state.pending) return;
+    this.state.toggleReturnAbbot();
+    this.render();
+  }
+
   rotate(dir: 1 | -1): void {
     if (!this.state.view?.tile || this.state.pending) return;
     const refused = this.state.rotate(dir);
@@ -86,7 +100,15 @@ export class Placing {
     const { state, board } = this;
     const { selection: sel, view } = state;
     if (!sel || !view || !state.canPlace()) return;
-    if (!this.sender.sendMove(view.turn, { x: sel.x, y: sel.y, rotation: sel.rotation, meeple: sel.meeple })) {
+    const move: Move = {
+      x: sel.x,
+      y: sel.y,
+      rotation: sel.rotation,
+      meeple: sel.meeple,
+      ...(sel.meeple !== null && sel.figure !== 'follower' ? { figure: sel.figure } : {}),
+      ...(sel.returnAbbot && sel.meeple === null ? { returnAbbot: true as const } : {}),
+    };
+    if (!this.sender.sendMove(view.turn, move)) {
       toast('Not connected: the move will be possible once the connection is back.', 'error');
       return;
     }

@@ -5,12 +5,23 @@ import type { GameView, LastMove, Move, SeatView } from '../protocol.ts';
 import { BoardIndex } from './features.ts';
 import { type LogEntry, logEntries } from './log-entries.ts';
 
+/** The figures a player places: the follower, and with the expansions the large follower and the abbot. */
+export type Figure = 'follower' | 'large' | 'abbot';
+export const FIGURES: readonly Figure[] = ['follower', 'large', 'abbot'];
+
 export interface Selection {
   x: number;
   y: number;
   rotation: number;
+  /** The figure the spot choices are for (and that goes on `meeple`). */
+  figure: Figure;
   meeple: string | null;
+  /** The Abbot: take the abbot back instead of placing a figure (`meeple` stays null). */
+  returnAbbot: boolean;
 }
+
+/** A placement's open spots by figure, and whether it may come with taking the abbot back. */
+type SpotsByFigure = Record<Figure, string[]> & { returnAbbot: boolean };
 
 const ROTATIONS = [0, 90, 180, 270];
 const LOG_LIMIT = 300;
@@ -25,8 +36,8 @@ export class GameScreenState {
   previewSpot: string | null = null;
   /** A move was sent and its answer has not come yet. */
   pending = false;
-  /** Legal placements of the current tile: "x,y" → rotation → follower spots. */
-  legal = new Map<string, Map<number, string[]>>();
+  /** Legal placements of the current tile: "x,y" → rotation → the spots open to each figure. */
+  legal = new Map<string, Map<number, SpotsByFigure>>();
   readonly log: LogEntry[] = [];
   /** Each seat's latest placement, marked on the board. */
   readonly lastBySeat = new Map<number, { x: number; y: number; turn: number }>();
@@ -61,7 +72,7 @@ export class GameScreenState {
     for (const p of v.legal ?? []) {
       const key = `${p.x},${p.y}`;
       if (!this.legal.has(key)) this.legal.set(key, new Map());
-      this.legal.get(key)!.set(p.rotation, p.meeples);
+      this.legal.get(key)!.set(p.rotation, { follower: p.meeples, large: p.large ?? [], abbot: p.abbot ?? [], returnAbbot: p.canReturnAbbot === true });
     }
     // The clock restarts when the seat to move or the turn changes.
     const key = `${v.turn}:${v.currentSeat}`;
@@ -132,9 +143,24 @@ export class GameScreenState {
     return rs[0];
   }
 
-  /** Follower spots open for the selection. */
+  /** Spots open to the selection's figure. */
   spots(s: Selection | null = this.selection): string[] {
-    return s ? (this.legal.get(`${s.x},${s.y}`)?.get(s.rotation) ?? []) : [];
+    return s ? (this.legal.get(`${s.x},${s.y}`)?.get(s.rotation)?.[s.figure] ?? []) : [];
+  }
+
+  /** The figures with a spot open at the selection (the follower always listed: "none" is its choice). */
+  figures(s: Selection | null = this.selection): Figure[] {
+    const open = s ? this.legal.get(`${s.x},${s.y}`)?.get(s.rotation) : undefined;
+    return FIGURES.filter((f) => f === 'follower' || (open?.[f].length ?? 0) > 0);
+  }
+
+  /** Switches the figure the spots are for; its spot goes when the new figure cannot stand there.
+   * Asking for the figure already chosen goes back to the follower. */
+  setFigure(figure: Figure): void {
+    const s = this.selection;
+    if (!s || !this.figures().includes(figure)) return;
+    s.figure = s.figure === figure ? 'follower' : figure;
+    if (s.meeple !== null && !this.spots().includes(s.meeple)) s.meeple = null;
   }
 
   /** Selects a cell at the rotation that fits there; false when nothing fits. */
@@ -143,7 +169,7 @@ export class GameScreenState {
     if (r === null) return false;
     this.fresh.clear();
     this.rotation = r;
-    this.selection = { x, y, rotation: r, meeple: null };
+    this.selection = { x, y, rotation: r, figure: 'follower', meeple: null, returnAbbot: false };
     return true;
   }
 
@@ -158,7 +184,7 @@ export class GameScreenState {
     if (rs.length <= 1) return rs.length ? 'Only this rotation fits here.' : 'Nothing fits here.';
     const next = this.rotationAt(s.x, s.y, (s.rotation + dir * 90 + 360) % 360, dir);
     if (next !== null) {
-      this.selection = { ...s, rotation: next, meeple: null };
+      this.selection = { ...s, rotation: next, figure: 'follower', meeple: null, returnAbbot: false };
       this.rotation = next;
     }
     return null;
@@ -177,10 +203,26 @@ export class GameScreenState {
 
   /** Puts the follower on `spot`, or takes it off when it is there already (or `spot` is null). */
   toggleSpot(spot: string | null): void {
-    if (this.selection) this.selection.meeple = this.selection.meeple === spot ? null : spot;
+    if (this.selection) this.setSpot(this.selection.meeple === spot ? null : spot);
   }
 
+  /** A figure on `spot` (null: none); placing one gives up taking the abbot back. */
   setSpot(spot: string | null): void {
-    if (this.selection) this.selection.meeple = spot;
+    if (!this.selection) return;
+    this.selection.meeple = spot;
+    if (spot !== null) this.selection.returnAbbot = false;
+  }
+
+  /** May the selection come with taking the abbot back? */
+  mayReturnAbbot(s: Selection | null = this.selection): boolean {
+    return !!s && this.legal.get(`${s.x},${s.y}`)?.get(s.rotation)?.returnAbbot === true;
+  }
+
+  /** Takes the abbot back with this placement (no figure then), or gives that up. */
+  toggleReturnAbbot(): void {
+    const s = this.selection;
+    if (!s || !this.mayReturnAbbot()) return;
+    s.returnAbbot = !s.returnAbbot;
+    if (s.returnAbbot) s.meeple = null;
   }
 }
