@@ -26,7 +26,7 @@ export const COLORS = {
   pennant: '#2857a8',
 };
 
-type Pt = [number, number];
+export type Pt = [number, number];
 
 /** Rotates a point of the 100-box by `quarters` clockwise turns about the centre (y south). */
 export function rotatePoint([x, y]: Pt, quarters: number): Pt {
@@ -35,7 +35,7 @@ export function rotatePoint([x, y]: Pt, quarters: number): Pt {
   return p;
 }
 
-const rot = (quarters: number) => (quarters % 4 === 0 ? '' : ` transform="rotate(${(quarters % 4) * 90} 50 50)"`);
+export const rot = (quarters: number) => (quarters % 4 === 0 ? '' : ` transform="rotate(${(quarters % 4) * 90} 50 50)"`);
 
 // ---- Canonical shapes (rotation 0) ----
 // City regions and their inner wall lines.
@@ -46,7 +46,7 @@ const THREE_NO_S = { fill: 'M0 0H100V100C78 58 22 58 0 100Z', wall: 'M100 100C78
 const FULL = { fill: 'M0 0H100V100H0Z', wall: '' };
 
 /** The canonical city shape for a set of edges and the quarter turns that put it in place. */
-function cityShape(sides: number[]): { shape: { fill: string; wall: string }; turn: number; kind: 'cap' | 'corner' | 'band' | 'three' | 'full' } {
+export function cityShape(sides: number[]): { shape: { fill: string; wall: string }; turn: number; kind: 'cap' | 'corner' | 'band' | 'three' | 'full' } {
   const s = [...sides].sort((a, b) => a - b);
   if (s.length === 1) return { shape: CAP_N, turn: s[0], kind: 'cap' };
   if (s.length === 4) return { shape: FULL, turn: 0, kind: 'full' };
@@ -61,15 +61,15 @@ function cityShape(sides: number[]): { shape: { fill: string; wall: string }; tu
 }
 
 /** Where a city's follower and pennant go, at rotation 0 of the canonical shape. */
-const CITY_SPOT: Record<string, Pt> = { cap: [50, 15], corner: [30, 30], band: [50, 50], three: [50, 36], full: [50, 50] };
-const PENNANT_AT: Record<string, Pt> = { cap: [50, 8], corner: [13, 13], band: [17, 50], three: [17, 17], full: [22, 22] };
+export const CITY_SPOT: Record<string, Pt> = { cap: [50, 15], corner: [30, 30], band: [50, 50], three: [50, 36], full: [50, 50] };
+export const PENNANT_AT: Record<string, Pt> = { cap: [50, 8], corner: [13, 13], band: [17, 50], three: [17, 17], full: [22, 22] };
 
 // Roads: straight W–E, the E–S quarter arc, or from the S edge to the centre.
 const ROAD_STRAIGHT_WE = 'M0 50H100';
 const ROAD_ARC_ES = 'M100 50A50 50 0 0 0 50 100';
 const ROAD_END_S = 'M50 100V50';
 
-function roadShape(sides: number[]): { d: string; turn: number; spot: Pt } {
+export function roadShape(sides: number[]): { d: string; turn: number; spot: Pt } {
   const s = [...sides].sort((a, b) => a - b);
   if (s.length === 1) return { d: ROAD_END_S, turn: s[0] - 2, spot: [50, 80] };
   if ((s[1] - s[0]) % 2 === 0) return { d: ROAD_STRAIGHT_WE, turn: s[0] === 1 ? 0 : 1, spot: [50, 50] };
@@ -188,11 +188,11 @@ export function spotSegment(tile: string, rotation: number, spot: string): numbe
 }
 
 /** A pennant: a round blue badge with a white lozenge, the same at every rotation. */
-function pennant([x, y]: Pt): string {
+export function pennant([x, y]: Pt): string {
   return `<g class="pennant" transform="translate(${x} ${y})"><circle r="7.5" fill="${COLORS.pennant}" stroke="#fff" stroke-width="1.8"/><path d="M0 -4.2L4.2 0L0 4.2L-4.2 0Z" fill="#fff"/></g>`;
 }
 
-const MONASTERY = `<g class="monastery">
+export const MONASTERY = `<g class="monastery">
 <ellipse cx="50" cy="67" rx="22" ry="4" fill="#000" opacity=".15"/>
 <rect x="33" y="44" width="34" height="23" fill="${COLORS.monastery}" stroke="${COLORS.wall}" stroke-width="2"/>
 <path d="M29 45L50 30L71 45Z" fill="${COLORS.roof}" stroke="${COLORS.wall}" stroke-width="2" stroke-linejoin="round"/>
@@ -201,7 +201,7 @@ const MONASTERY = `<g class="monastery">
 <path d="M50 18V30M45.5 22.5H54.5" stroke="${COLORS.wall}" stroke-width="2.6" stroke-linecap="round"/>
 </g>`;
 
-const JUNCTION = `<g class="junction"><rect x="42" y="43" width="16" height="14" fill="${COLORS.monastery}" stroke="${COLORS.wall}" stroke-width="1.8"/><path d="M39.5 44.5L50 36L60.5 44.5Z" fill="${COLORS.roof}" stroke="${COLORS.wall}" stroke-width="1.8" stroke-linejoin="round"/><rect x="47.5" y="50" width="5" height="7" fill="${COLORS.wall}"/></g>`;
+export const JUNCTION = `<g class="junction"><rect x="42" y="43" width="16" height="14" fill="${COLORS.monastery}" stroke="${COLORS.wall}" stroke-width="1.8"/><path d="M39.5 44.5L50 36L60.5 44.5Z" fill="${COLORS.roof}" stroke="${COLORS.wall}" stroke-width="1.8" stroke-linejoin="round"/><rect x="47.5" y="50" width="5" height="7" fill="${COLORS.wall}"/></g>`;
 
 /** The inner SVG of one tile type at rotation 0. */
 export function tileMarkup(type: number): string {
@@ -334,17 +334,29 @@ const GLYPH_PATHS = [
 export const MEEPLE_PATH =
   'M0 -13C3 -13 4.6 -10.6 4.3 -8.3C4.1 -6.8 3.4 -5.8 2.6 -5.1L9.5 -2.6C11.5 -1.9 11.6 1.4 9.4 1.9L5 2.6L8.5 10.5C9 11.6 8.3 12.5 7.2 12.5H2.2L0 7.5L-2.2 12.5H-7.2C-8.3 12.5 -9 11.6 -8.5 10.5L-5 2.6L-9.4 1.9C-11.6 1.4 -11.5 -1.9 -9.5 -2.6L-2.6 -5.1C-3.4 -5.8 -4.1 -6.8 -4.3 -8.3C-4.6 -10.6 -3 -13 0 -13Z';
 
-export const MEEPLE_DEFS = `<path id="meeple-shape" d="${MEEPLE_PATH}"/>`;
+/** The abbot: a hooded robe, a bell with a round head, told from a follower by its outline. */
+export const ABBOT_PATH =
+  'M0 -13.5C3.6 -13.5 5.6 -10.8 5.2 -7.6C5 -6.2 4.4 -5.2 3.6 -4.4L9.6 10.2C10.1 11.6 9.2 12.8 7.8 12.8H-7.8C-9.2 12.8 -10.1 11.6 -9.6 10.2L-3.6 -4.4C-4.4 -5.2 -5 -6.2 -5.2 -7.6C-5.6 -10.8 -3.6 -13.5 0 -13.5Z';
+
+export const MEEPLE_DEFS = `<path id="meeple-shape" d="${MEEPLE_PATH}"/><path id="abbot-shape" d="${ABBOT_PATH}"/>`;
+
+/** How much bigger the large follower (Inns & Cathedrals) is drawn than a follower. */
+export const LARGE_SCALE = 1.45;
 
 /** A follower of `player` at (x, y) in the caller's units; farmers lie down. */
-export function meepleMarkup(player: number, x: number, y: number, opts: { farmer?: boolean; scale?: number; ghost?: boolean } = {}): string {
+/** A figure of `player` at (x, y) in the caller's units: a follower (farmers lie down), the large
+ * follower (drawn bigger) or the abbot (its own shape). */
+export function meepleMarkup(player: number, x: number, y: number, opts: { farmer?: boolean; scale?: number; ghost?: boolean; figure?: 'follower' | 'large' | 'abbot' } = {}): string {
   const color = PLAYER_COLORS[player] ?? '#888';
   const ink = PLAYER_INK[player] ?? '#fff';
-  const s = opts.scale ?? 1;
+  const figure = opts.figure ?? 'follower';
+  const s = (opts.scale ?? 1) * (figure === 'large' ? LARGE_SCALE : 1);
   const lie = opts.farmer ? ' rotate(-90)' : '';
-  return `<g class="meeple${opts.ghost ? ' ghost' : ''}" data-player="${player}" transform="translate(${x} ${y}) scale(${s})${lie}">
-<use href="#meeple-shape" transform="translate(1.2 1.6)" fill="#000" opacity=".3"/>
-<use href="#meeple-shape" fill="${color}" stroke="#1b1b1b" stroke-width="1.3" stroke-linejoin="round"/>
+  const shape = figure === 'abbot' ? '#abbot-shape' : '#meeple-shape';
+  const kind = figure === 'follower' ? '' : ` ${figure}`;
+  return `<g class="meeple${kind}${opts.ghost ? ' ghost' : ''}" data-player="${player}" transform="translate(${x} ${y}) scale(${s})${lie}">
+<use href="${shape}" transform="translate(1.2 1.6)" fill="#000" opacity=".3"/>
+<use href="${shape}" fill="${color}" stroke="#1b1b1b" stroke-width="${figure === 'large' ? 1.6 : 1.3}" stroke-linejoin="round"/>
 <path d="${GLYPH_PATHS[player] ?? GLYPH_PATHS[0]}" transform="translate(0 2.2)${opts.farmer ? ' rotate(90)' : ''}" fill="${ink}"/></g>`;
 }
 
