@@ -6,9 +6,9 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BASE_GARDENS, EDGE_RIVER, INNS_TILES, RIVER_TILES } from '../bot-engine/expansion-tiles.ts';
-import { KIND_CITY, TILES, TILE_NAMES } from '../bot-engine/tiles.ts';
-import { LARGE_SCALE, PLAYER_COLORS, meepleMarkup, tileDefs } from '../client/src/art.ts';
+import { BASE_GARDENS, EDGE_RIVER, EXPANSION_TILES, INNS_TILES, RIVER_TILES } from '../bot-engine/expansion-tiles.ts';
+import { KIND_CITY, ROT_SPOT_NAMES, TILES, TILE_NAMES, TILE_TYPES, TYPE_NAMES } from '../bot-engine/tiles.ts';
+import { LARGE_SCALE, PLAYER_COLORS, meepleMarkup, rotatePoint, spotPosition, spotSegment, tileDefs } from '../client/src/art.ts';
 import { EXPANSION_TILE_NAMES, baseGardenMarkup, expansionTileDefs, expansionTileMarkup } from '../client/src/expansion-art.ts';
 
 const count = (markup: string, cls: string) => markup.split(`class="${cls}"`).length - 1;
@@ -79,5 +79,30 @@ test('every seat has a large follower drawn bigger and an abbot of its own shape
     assert.match(abbot, /href="#abbot-shape"/);
     assert.doesNotMatch(abbot, /#meeple-shape/);
     for (const m of [large, abbot]) assert.match(m, new RegExp(`fill="${PLAYER_COLORS[seat]}"`));
+  }
+});
+
+test('every spot of every expansion tile and rotation has its own place on the tile, turning with it', () => {
+  for (const [i, def] of EXPANSION_TILES.entries()) {
+    const t = TILE_TYPES + i;
+    assert.equal(TYPE_NAMES[t], def.name);
+    for (const r of [0, 90, 180, 270]) {
+      const placed = new Map<number, [number, number]>();
+      for (const spot of ROT_SPOT_NAMES[t * 4 + r / 90]) {
+        const p = spotPosition(def.name, r, spot);
+        assert.ok(p, `${def.name}@${r} ${spot}`);
+        assert.ok(
+          p.at.every((c) => c >= 5 && c <= 95),
+          `${def.name}@${r} ${spot} inside the tile: ${p.at}`,
+        );
+        const seg = spotSegment(def.name, r, spot);
+        assert.equal(p.kind, ['city', 'road', 'field', 'monastery', 'garden'][def.segments[seg].kind]);
+        // Spot names of one segment share a place; different segments are apart (a finger tells them apart).
+        for (const [other, at] of placed) if (other !== seg) assert.ok(Math.hypot(at[0] - p.at[0], at[1] - p.at[1]) >= 14, `${def.name}@${r}: ${spot} too near segment ${other}`);
+        placed.set(seg, p.at);
+        const turned = rotatePoint(spotPosition(def.name, 0, ROT_SPOT_NAMES[t * 4].find((n) => spotSegment(def.name, 0, n) === seg)!)!.at, r / 90);
+        assert.deepEqual(p.at.map(Math.round), turned.map(Math.round), `${def.name}@${r} ${spot} turns with the tile`);
+      }
+    }
   }
 });

@@ -32,8 +32,8 @@ for (const [size, viewport] of [
     await expansions.waitFor();
     assert.equal(await expansions.locator('.gallery-card').count(), EXPANSION_TILE_NAMES.length);
     // Each tile is drawn with some size (its <use> resolves to a definition with content).
-    const sizes = await expansions.locator('.gallery-tile use').evaluateAll((uses) => uses.map((u) => (u as any).getBBox().width as number));
-    assert.ok(sizes.length === EXPANSION_TILE_NAMES.length * 2 && sizes.every((w) => w >= 99), `every tile drawn: ${sizes.join()}`);
+    const sizes = await expansions.locator('.gallery-tile > use').evaluateAll((uses) => uses.map((u) => (u as any).getBBox().width as number));
+    assert.ok(sizes.length === EXPANSION_TILE_NAMES.length * 2 && sizes.every((w) => w >= 99), `every tile drawn (${sizes.length} drawings)`);
     // The pieces drawn match the tables: one inn per inn road, a cathedral per cathedral tile, a
     // garden per garden tile, water on every river tile.
     const count = (selector: string) => page.locator(`#tessera-tile-defs ${selector}`).count();

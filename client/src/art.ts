@@ -7,7 +7,9 @@
 // on two neighbouring edges a corner, on two opposite edges a band, on three edges everything
 // but a bay; roads are straight, a quarter arc round a corner, or run from an edge to the centre.
 
-import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, ROT_SPOT_LOOKUP, TILES, TILE_NAMES, type Segment } from '../../bot-engine/tiles.ts';
+import { EDGE_CITY } from '../../bot-engine/base-tiles.ts';
+import { EXPANSION_TILES, type ExpansionTileDef } from '../../bot-engine/expansion-tiles.ts';
+import { HALF_CORNER, KIND_CITY, KIND_FIELD, KIND_GARDEN, KIND_MONASTERY, KIND_ROAD, ROT_SPOT_LOOKUP, TILES, TILE_NAMES, TYPE_NAMES, type Segment } from '../../bot-engine/tiles.ts';
 
 export const SVG_NS = 'http://www.w3.org/2000/svg';
 export const TILE = 100;
@@ -106,8 +108,8 @@ const FIELD_SPOTS: Record<string, Record<string, Pt>> = {
 };
 const CORNER_NAMES = ['NE', 'SE', 'SW', 'NW'];
 
-/** Rotation-0 position of each local segment's follower spot, per tile type. */
-export const SEGMENT_SPOTS: Pt[][] = TILES.map((def) =>
+/** Rotation-0 position of each local segment's follower spot, per base tile type. */
+const BASE_SEGMENT_SPOTS: Pt[][] = TILES.map((def) =>
   def.segments.map((seg: Segment): Pt => {
     if (seg.kind === KIND_MONASTERY) return [50, 56];
     if (seg.kind === KIND_CITY) {
@@ -135,16 +137,132 @@ export const SEGMENT_SPOTS: Pt[][] = TILES.map((def) =>
   }),
 );
 
-export type SpotKind = 'city' | 'road' | 'field' | 'monastery';
+export function roadKind(sides: number[]): 'straight' | 'arc' | 'end' {
+  if (sides.length === 1) return 'end';
+  return (sides[1] - sides[0]) % 2 === 0 ? 'straight' : 'arc';
+}
+
+/** Points along a city wall (`M x y C …` curves, as the shapes above are written). */
+function wallPoints(wall: string): Pt[] {
+  const out: Pt[] = [];
+  for (const part of wall.split('M').filter(Boolean)) {
+    const [x0, y0, x1, y1, x2, y2, x3, y3] = part.replace('C', ' ').trim().split(/\s+/).map(Number);
+    for (let i = 0; i <= 10; i++) {
+      const t = i / 10;
+      const [a, b, c, d] = [(1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t * t, t ** 3];
+      out.push([a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3]);
+    }
+  }
+  return out;
+}
+
+/** Points an expansion tile's cities, roads, river and monastery cover: a garden keeps clear of
+ * them, and a field's spot too. */
+export function coveredPoints(def: ExpansionTileDef): Pt[] {
+  const out: Pt[] = [];
+  // A city: its middle and its whole edges (a city reaches into the corners beside them).
+  const along = (e: number): Pt[] => Array.from({ length: 11 }, (_, i) => rotatePoint([i * 10, 0], e));
+  for (const seg of def.segments.filter((x) => x.kind === KIND_CITY)) {
+    const c = cityShape(seg.sides);
+    out.push(rotatePoint(CITY_SPOT[c.kind], c.turn), ...seg.sides.flatMap(along), ...wallPoints(c.shape.wall).map((p) => rotatePoint(p, c.turn)));
+  }
+  for (const sides of [...def.segments.filter((x) => x.kind === KIND_ROAD).map((x) => x.sides), ...def.river]) {
+    const r = roadShape(sides);
+    const kind = roadKind([...sides].sort((a, b) => a - b));
+    for (let i = 0; i <= 10; i++) {
+      const t = i / 10;
+      const p: Pt = kind === 'straight' ? [t * 100, 50] : kind === 'end' ? [50, 50 + t * 50] : [100 - 50 * Math.sin((t * Math.PI) / 2), 100 - 50 * Math.cos((t * Math.PI) / 2)];
+      out.push(rotatePoint(p, r.turn));
+    }
+  }
+  if (def.segments.some((x) => x.kind === KIND_MONASTERY)) out.push([50, 50], [50, 35]);
+  return out;
+}
+
+/** The clearest point of a 5×5 grid over the tile (among those `allowed`): the farthest from
+ * anything drawn on it. */
+export function gardenSpot(covered: Pt[], allowed: (p: Pt) => boolean = () => true): Pt {
+  let best: Pt = [50, 50];
+  let bestD = -1;
+  for (let gy = 0; gy < 5; gy++)
+    for (let gx = 0; gx < 5; gx++) {
+      const p: Pt = [18 + gx * 16, 18 + gy * 16];
+      if (!allowed(p)) continue;
+      const d = Math.min(...covered.map((c) => Math.hypot(c[0] - p[0], c[1] - p[1])));
+      if (d > bestD + 0.01) {
+        best = p;
+        bestD = d;
+      }
+    }
+  return best;
+}
+
+/** A monastery on a river tile stands on the bank, smaller, not in the water. */
+export const MONASTERY_ON_RIVER = 'translate(0 -27) translate(50 50) scale(.7) translate(-50 -50)';
+
+const HALF_EDGE_MIDS: Pt[] = [
+  [25, 0],
+  [75, 0],
+  [100, 25],
+  [100, 75],
+  [75, 100],
+  [25, 100],
+  [0, 75],
+  [0, 25],
+];
+
+/** Where a tile's garden is drawn (and its abbot stands): clear of its features, and of the
+ * farmers' spots a garden twin keeps from its base tile. */
+export function gardenAt(def: ExpansionTileDef): Pt {
+  const keep = def.name.endsWith('g') ? Object.values(FIELD_SPOTS[def.name.slice(0, -1)] ?? {}) : [];
+  // Only where the nearest tile edge is not a city's (cities on all four: the middle).
+  return gardenSpot([...coveredPoints(def), ...keep], (p) => def.edges[nearestHalf(p) >> 1] !== EDGE_CITY);
+}
+
+const nearestHalf = (p: Pt) => HALF_EDGE_MIDS.map((m) => Math.hypot(m[0] - p[0], m[1] - p[1])).reduce((b, d, i, all) => (d < all[b] ? i : b), 0);
+
+/** Rotation-0 spots of an expansion tile's segments, in its table's segment order. */
+function expansionSegmentSpots(def: ExpansionTileDef): Pt[] {
+  const covered = coveredPoints(def);
+  const garden = def.segments.some((x) => x.kind === KIND_GARDEN) ? gardenAt(def) : null;
+  // Only a garden twin's name (`Eg`) less its last letter is a base type.
+  const baseFields = def.name.endsWith('g') ? FIELD_SPOTS[def.name.slice(0, -1)] : undefined;
+  return def.segments.map((seg): Pt => {
+    if (seg.kind === KIND_MONASTERY) return def.river.length ? [50, 27] : [50, 56];
+    if (seg.kind === KIND_GARDEN) return garden!;
+    if (seg.kind === KIND_CITY) {
+      const c = cityShape(seg.sides);
+      return rotatePoint(CITY_SPOT[c.kind], c.turn);
+    }
+    if (seg.kind === KIND_ROAD) {
+      const r = roadShape(seg.sides);
+      return rotatePoint(r.spot, r.turn);
+    }
+    // A garden twin's fields stand where its base tile's do.
+    const corner = seg.sides.map((h) => CORNER_NAMES[HALF_CORNER[h]]).find((c) => baseFields?.[c]);
+    if (baseFields && corner) return baseFields[corner];
+    // The field in the middle of four cities: beside a garden there, else the middle.
+    if (!seg.sides.length) return garden && garden[0] === 50 && garden[1] === 50 ? [64, 64] : [50, 50];
+    // Else the clearest point nearer to this field's half-edges than to any other's.
+    return gardenSpot(garden ? [...covered, garden] : covered, (p) => seg.sides.includes(nearestHalf(p)));
+  });
+}
+
+export type SpotKind = 'city' | 'road' | 'field' | 'monastery' | 'garden';
+
+/** Rotation-0 position of each local segment's spot, per type of the engine's tables (base
+ * types, then the expansions'). */
+export const SEGMENT_SPOTS: Pt[][] = [...BASE_SEGMENT_SPOTS, ...EXPANSION_TILES.map(expansionSegmentSpots)];
+const SEGMENT_KINDS: number[][] = [...TILES, ...EXPANSION_TILES].map((def) => def.segments.map((seg) => seg.kind));
 
 /** Board-oriented position (in the tile's 100 box) of a follower spot name on a placed tile. */
 export function spotPosition(tile: string, rotation: number, spot: string): { at: Pt; kind: SpotKind } | null {
-  const t = TILE_NAMES.indexOf(tile);
+  const t = TYPE_NAMES.indexOf(tile);
   if (t < 0) return null;
   const k = ((rotation / 90) | 0) & 3;
   const local = ROT_SPOT_LOOKUP[t * 4 + k].get(spot);
   if (local === undefined) return null;
-  const kind = ['city', 'road', 'field', 'monastery'][TILES[t].segments[local].kind] as SpotKind;
+  const kind = (['city', 'road', 'field', 'monastery', 'garden'] as const)[SEGMENT_KINDS[t][local]];
   return { at: rotatePoint(SEGMENT_SPOTS[t][local], k), kind };
 }
 
@@ -183,7 +301,7 @@ export const ICONS = {
 
 /** The local segment a spot name reaches (so "city:N" and "city:W" of one city are one spot). */
 export function spotSegment(tile: string, rotation: number, spot: string): number {
-  const t = TILE_NAMES.indexOf(tile);
+  const t = TYPE_NAMES.indexOf(tile);
   return t < 0 ? -1 : (ROT_SPOT_LOOKUP[t * 4 + (((rotation / 90) | 0) & 3)].get(spot) ?? -1);
 }
 

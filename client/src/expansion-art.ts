@@ -5,9 +5,9 @@
 // plot put in the clearest spot of the tile's fields. Base tiles' drawings are not touched:
 // a garden twin of a base tile (`Eg`) is the base tile with a garden on it.
 
-import { BASE_GARDENS, INNS_TILES, KIND_GARDEN, RIVER_TILES, type ExpansionTileDef } from '../../bot-engine/expansion-tiles.ts';
-import { KIND_CITY, KIND_MONASTERY, KIND_ROAD, TILES, TILE_NAMES } from '../../bot-engine/tiles.ts';
-import { COLORS, CITY_SPOT, JUNCTION, MONASTERY, PENNANT_AT, type Pt, cityShape, pennant, roadShape, rot, rotatePoint } from './art.ts';
+import { BASE_GARDENS, GARDEN_TILES, INNS_TILES, KIND_GARDEN, RIVER_TILES, type ExpansionTileDef } from '../../bot-engine/expansion-tiles.ts';
+import { KIND_CITY, KIND_MONASTERY, KIND_ROAD } from '../../bot-engine/tiles.ts';
+import { COLORS, JUNCTION, MONASTERY, MONASTERY_ON_RIVER, PENNANT_AT, type Pt, cityShape, gardenAt, pennant, roadKind, roadShape, rot, rotatePoint } from './art.ts';
 
 const WATER = { deep: '#2f7fc1', light: '#8cc8f0', bank: '#21557f' };
 
@@ -17,11 +17,6 @@ const RIVER_END: Record<string, 'spring' | 'lake'> = { RA: 'spring', RB: 'lake' 
 /** Where an inn stands beside its road, at the road shape's rotation 0 (in the field next to it;
  * on a bend, inside the bend's corner). */
 const INN_AT = { straight: [72, 28] as Pt, arc: [79, 79] as Pt, end: [72, 74] as Pt };
-
-function roadKind(sides: number[]): keyof typeof INN_AT {
-  if (sides.length === 1) return 'end';
-  return (sides[1] - sides[0]) % 2 === 0 ? 'straight' : 'arc';
-}
 
 function riverMarkup(run: number[], end: 'spring' | 'lake' | undefined): string {
   const s = roadShape(run);
@@ -52,44 +47,6 @@ export function cathedralMarkup([x, y]: Pt): string {
 /** A garden: a hedged plot with flowers. */
 export function gardenMarkup([x, y]: Pt): string {
   return `<g class="garden" transform="translate(${x} ${y})"><rect x="-12" y="-12" width="24" height="24" rx="6" fill="#3f7f35" stroke="#24501d" stroke-width="2.6"/><rect x="-7" y="-7" width="14" height="14" rx="2" fill="#9c6b3f"/><circle cx="-3.5" cy="-3.5" r="2.6" fill="#f5d94a"/><circle cx="3.5" cy="-3.5" r="2.6" fill="#f2f2f2"/><circle cx="-3.5" cy="3.5" r="2.6" fill="#e87aa8"/><circle cx="3.5" cy="3.5" r="2.6" fill="#f5d94a"/></g>`;
-}
-
-/** Points a tile's cities, roads, river and monastery cover, to keep a garden clear of them. */
-function coveredPoints(cities: number[][], roads: number[][], monastery: boolean): Pt[] {
-  const out: Pt[] = [];
-  // A city: its middle and its whole edges (a city reaches into the corners beside them).
-  const along = (e: number): Pt[] => Array.from({ length: 11 }, (_, i) => rotatePoint([i * 10, 0], e));
-  for (const sides of cities) {
-    const c = cityShape(sides);
-    out.push(rotatePoint(CITY_SPOT[c.kind], c.turn), ...sides.flatMap(along));
-  }
-  for (const sides of roads) {
-    const r = roadShape(sides);
-    const kind = roadKind([...sides].sort((a, b) => a - b));
-    for (let i = 0; i <= 10; i++) {
-      const t = i / 10;
-      const p: Pt = kind === 'straight' ? [t * 100, 50] : kind === 'end' ? [50, 50 + t * 50] : [100 - 50 * Math.sin((t * Math.PI) / 2), 100 - 50 * Math.cos((t * Math.PI) / 2)];
-      out.push(rotatePoint(p, r.turn));
-    }
-  }
-  if (monastery) out.push([50, 50], [50, 35]);
-  return out;
-}
-
-/** The clearest point of a 5×5 grid over the tile: the farthest from anything drawn on it. */
-function gardenSpot(covered: Pt[]): Pt {
-  let best: Pt = [50, 50];
-  let bestD = -1;
-  for (let gy = 0; gy < 5; gy++)
-    for (let gx = 0; gx < 5; gx++) {
-      const p: Pt = [18 + gx * 16, 18 + gy * 16];
-      const d = Math.min(...covered.map((c) => Math.hypot(c[0] - p[0], c[1] - p[1])));
-      if (d > bestD + 0.01) {
-        best = p;
-        bestD = d;
-      }
-    }
-  return best;
 }
 
 /** The inner SVG of one expansion tile at rotation 0. */
@@ -126,32 +83,16 @@ export function expansionTileMarkup(def: ExpansionTileDef): string {
     parts.push(innMarkup(rotatePoint(INN_AT[roadKind(sides)], roadShape(sides).turn)));
   }
   // On a river tile the monastery stands on the bank, not in the water.
-  if (monastery) parts.push(def.river.length ? `<g transform="translate(0 -27) translate(50 50) scale(.7) translate(-50 -50)">${MONASTERY}</g>` : MONASTERY);
-  if (def.segments.some((s) => s.kind === KIND_GARDEN))
-    parts.push(
-      gardenMarkup(
-        gardenSpot(
-          coveredPoints(
-            cities.map((c) => c.sides),
-            [...roads.map((r) => r.sides), ...def.river],
-            monastery,
-          ),
-        ),
-      ),
-    );
+  if (monastery) parts.push(def.river.length ? `<g transform="${MONASTERY_ON_RIVER}">${MONASTERY}</g>` : MONASTERY);
+  if (def.segments.some((s) => s.kind === KIND_GARDEN)) parts.push(gardenMarkup(gardenAt(def)));
   parts.push(`<rect x=".5" y=".5" width="99" height="99" fill="none" stroke="#000" stroke-opacity=".18" stroke-width="1"/>`);
   return parts.join('');
 }
 
 /** The base tile `name` with a garden on it (the Abbot's twin, `Eg`). */
 export function baseGardenMarkup(name: string): string {
-  const def = TILES[TILE_NAMES.indexOf(name)];
-  const covered = coveredPoints(
-    def.segments.filter((s) => s.kind === KIND_CITY).map((s) => s.sides),
-    def.segments.filter((s) => s.kind === KIND_ROAD).map((s) => s.sides),
-    def.segments.some((s) => s.kind === KIND_MONASTERY),
-  );
-  return `<use href="#tile-${name}"/>${gardenMarkup(gardenSpot(covered))}`;
+  const twin = GARDEN_TILES.find((d) => d.name === `${name}g`)!;
+  return `<use href="#tile-${name}"/>${gardenMarkup(gardenAt(twin))}`;
 }
 
 /** Every expansion tile's name, in table order: river, inns & cathedrals, the base gardens. */
