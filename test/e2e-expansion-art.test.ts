@@ -1,7 +1,8 @@
 // The expansion tiles and figures in a real browser: the tile gallery (#/tiles) draws every
 // river, inns & cathedrals and garden tile of bot-engine/expansion-tiles.ts, and each seat's
-// follower, large follower and abbot, at desktop and phone size, with screenshots to look at
-// in test-results/e2e/ (expansion-gallery-*.png).
+// follower, large follower and abbot, at desktop and phone size; a six-player game with every
+// option is drawn on the board (seat 6's colour, the river, large followers and abbots) while
+// it is played. Screenshots to look at in test-results/e2e/ (expansion-*.png).
 //
 // Needs `npm run build` (the client bundle).
 
@@ -11,6 +12,7 @@ import { INNS_TILES, RIVER_TILES } from '../bot-engine/expansion-tiles.ts';
 import { PLAYER_COLORS } from '../client/src/art.ts';
 import { EXPANSION_TILE_NAMES } from '../client/src/expansion-art.ts';
 import { CHROMIUM, needing } from './support/needs.ts';
+import { Client, createGame, playTurns } from './server-helpers.ts';
 import { type E2E, SHOTS, startE2E } from './support/e2e.ts';
 
 const { test, before, after } = needing([CHROMIUM]);
@@ -62,3 +64,38 @@ for (const [size, viewport] of [
     await context.close();
   });
 }
+
+test('a six-player game with the River, Inns & Cathedrals and the Abbot: the board draws its tiles and every figure', async () => {
+  const seats = [{ kind: 'person' as const }, ...Array.from({ length: 5 }, () => ({ kind: 'bot' as const, level: 'random' as const }))];
+  const { id, tokens } = await createGame(e2e.base, seats, () => 'Six', { rules: { river: true, innsCathedrals: true, abbot: true } });
+  const me = await Client.join(e2e.ws, id, tokens.get(0));
+  // Part-way: the river is down and figures stand on the board.
+  await playTurns(new Map([[0, me]]), 40, 60000);
+  for (const [size, viewport] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    const { context, page, errors } = await e2e.newPage(viewport);
+    await page.goto(`${e2e.base}/#/g/${id}`);
+    await page.waitForSelector('.conn[data-conn=open]');
+    await page.waitForFunction(() => (globalThis as any).e2eWire.view?.followers?.length > 0);
+    await page.waitForSelector('.layer-followers .follower', { state: 'attached' });
+    assert.equal(await page.locator('.players .player').count(), 6, 'six seats in the players panel');
+    assert.ok(await page.locator(`.track-marker[data-seat="5"] circle[fill="${PLAYER_COLORS[5]}"]`).count(), 'seat 6 on the score track');
+    // Every figure on the board is drawn on its spot, in its own shape.
+    const drawn = await page.locator('.layer-followers .follower').count();
+    const view = await page.evaluate(() => (globalThis as any).e2eWire.view);
+    assert.equal(drawn, view.followers.length, 'every figure on the board is drawn');
+    for (const figure of ['large', 'abbot'])
+      assert.equal(
+        await page.locator(`.layer-followers .follower[data-figure=${figure}] .meeple.${figure}`).count(),
+        view.followers.filter((f: { figure?: string }) => f.figure === figure).length,
+        figure,
+      );
+    if (size === 'phone') await page.click('[data-action=fit]');
+    await page.screenshot({ path: join(SHOTS, `expansion-game-6p-${size}.png`) });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  me.close();
+});
