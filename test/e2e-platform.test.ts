@@ -78,6 +78,16 @@ const myTurnAfter = (page: Page, turn: number) =>
     turn,
     { timeout: WAIT },
   );
+/** Creates a game against a random bot from the lobby and waits for the first turn. */
+async function startBotGame(page: Page): Promise<void> {
+  await page.goto(`${base}/`);
+  await page.waitForSelector('.lobby');
+  await page.fill('input[name=name]', 'Kit');
+  await page.selectOption('select[data-opp="0"]', 'random');
+  await page.click('button[type=submit]:has-text("Create game")');
+  await page.waitForURL(/#\/g\//);
+  await myTurnAfter(page, -1);
+}
 const oscillators = (page: Page) => page.evaluate(() => (globalThis as any).__oscillators as number);
 
 test('lobby and rules page: no serious accessibility problem; the rules are linked and drawn with tile art', async () => {
@@ -119,13 +129,7 @@ test('lobby and rules page: no serious accessibility problem; the rules are link
 
 test('game screen: axe finds nothing serious, turns and scorings are announced, keyboard play, sounds on and off', async () => {
   const { context, page, errors } = await newPage();
-  await page.goto(`${base}/`);
-  await page.waitForSelector('.lobby');
-  await page.fill('input[name=name]', 'Kit');
-  await page.selectOption('select[data-opp="0"]', 'random');
-  await page.click('button[type=submit]:has-text("Create game")');
-  await page.waitForURL(/#\/g\//);
-  await myTurnAfter(page, -1);
+  await startBotGame(page);
   await page.waitForSelector('.conn[data-conn=open]');
   await page.waitForFunction(() => /Your turn/.test((globalThis as any).document.querySelector('[data-announce]')?.textContent ?? ''));
   assert.deepEqual(await axeProblems(page), [], 'game screen');
@@ -345,13 +349,7 @@ test('phone size: axe finds nothing serious on the lobby, the rules page, the ga
   await page.goto(`${base}/#/rules`);
   await page.waitForSelector('.rules-page');
   assert.deepEqual(await axeProblems(page), [], 'phone rules page');
-  await page.goto(`${base}/`);
-  await page.waitForSelector('.lobby');
-  await page.fill('input[name=name]', 'Kit');
-  await page.selectOption('select[data-opp="0"]', 'random');
-  await page.click('button[type=submit]:has-text("Create game")');
-  await page.waitForURL(/#\/g\//);
-  await myTurnAfter(page, -1);
+  await startBotGame(page);
   assert.deepEqual(await axeProblems(page), [], 'phone game screen');
   // While placing: the follower choices and Confirm are on screen.
   await page.keyboard.press('n');

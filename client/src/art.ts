@@ -108,19 +108,24 @@ const FIELD_SPOTS: Record<string, Record<string, Pt>> = {
 };
 const CORNER_NAMES = ['NE', 'SE', 'SW', 'NW'];
 
+/** A city's or a road's spot at rotation 0 (null for other kinds): the canonical shape's spot,
+ * turned into place. H and I hold two caps; a lone cap's spot sits in its middle. */
+function cityOrRoadSpot(kind: number, sides: number[]): Pt | null {
+  if (kind === KIND_CITY) {
+    const c = cityShape(sides);
+    return rotatePoint(CITY_SPOT[c.kind], c.turn);
+  }
+  if (kind !== KIND_ROAD) return null;
+  const r = roadShape(sides);
+  return rotatePoint(r.spot, r.turn);
+}
+
 /** Rotation-0 position of each local segment's follower spot, per base tile type. */
 const BASE_SEGMENT_SPOTS: Pt[][] = TILES.map((def) =>
   def.segments.map((seg: Segment): Pt => {
     if (seg.kind === KIND_MONASTERY) return [50, 56];
-    if (seg.kind === KIND_CITY) {
-      const c = cityShape(seg.sides);
-      // H and I hold two caps; a lone cap's spot sits in its middle.
-      return rotatePoint(CITY_SPOT[c.kind], c.turn);
-    }
-    if (seg.kind === KIND_ROAD) {
-      const r = roadShape(seg.sides);
-      return rotatePoint(r.spot, r.turn);
-    }
+    const placed = cityOrRoadSpot(seg.kind, seg.sides);
+    if (placed) return placed;
     const table = FIELD_SPOTS[def.name] ?? {};
     for (const c of seg.sides) {
       const p = table[CORNER_NAMES[c]];
@@ -230,14 +235,8 @@ function expansionSegmentSpots(def: ExpansionTileDef): Pt[] {
   return def.segments.map((seg): Pt => {
     if (seg.kind === KIND_MONASTERY) return def.river.length ? [50, 27] : [50, 56];
     if (seg.kind === KIND_GARDEN) return garden!;
-    if (seg.kind === KIND_CITY) {
-      const c = cityShape(seg.sides);
-      return rotatePoint(CITY_SPOT[c.kind], c.turn);
-    }
-    if (seg.kind === KIND_ROAD) {
-      const r = roadShape(seg.sides);
-      return rotatePoint(r.spot, r.turn);
-    }
+    const placed = cityOrRoadSpot(seg.kind, seg.sides);
+    if (placed) return placed;
     // A garden twin's fields stand where its base tile's do.
     const corner = seg.sides.map((h) => CORNER_NAMES[HALF_CORNER[h]]).find((c) => baseFields?.[c]);
     if (baseFields && corner) return baseFields[corner];
