@@ -1,8 +1,9 @@
 // Touch targets in a real browser: on a 390×844 phone and on a desktop, every visible control a
 // finger or a mouse aims at (buttons, links, inputs, selects, follower-spot and zoom buttons on
 // the board) is at least 44×44 CSS px on the lobby with its create form, the rules page, the
-// game screen and the replay viewer. A checkbox or radio inside a label is aimed at through its
-// label, so the label is what is measured. Links inside running text are exempt (WCAG 2.5.8's
+// game screen (a base game, and one with every expansion and its figure choice) and the replay
+// viewer. A checkbox or radio inside a label is aimed at through its label, so the label is
+// what is measured. Links inside running text are exempt (WCAG 2.5.8's
 // "inline" exception): the line of text sets their height.
 //
 // Needs `npm run build` (the bot worker and the client bundle).
@@ -96,6 +97,21 @@ for (const [size, viewport] of [
       await page.click('[data-action=sheet]');
       await expectBigTargets(page, `${size} game screen with the sheet open`);
     }
+
+    // A game with every expansion: the figure choice (follower, large follower, abbot) while placing.
+    await page.goto(`${e2e.base}/`);
+    await page.waitForSelector('.lobby');
+    for (const option of ['river', 'innsCathedrals', 'abbot']) await page.check(`input[name=${option}]`);
+    await page.selectOption('select[data-opp="0"]', 'random');
+    await expectBigTargets(page, `${size} create form with the expansions`);
+    await page.click('button[type=submit]:has-text("Create game")');
+    await page.waitForURL(/#\/g\//);
+    await page.waitForSelector('.game.my-turn');
+    await page.keyboard.press('n');
+    await page.waitForSelector('.layer-tentative .tentative');
+    await page.waitForSelector('.figures [data-figure-choice=large]');
+    await expectBigTargets(page, `${size} expansion game while placing`);
+    await shot(page, `touch-expansion-game-${size}`);
 
     await page.goto(`${e2e.base}/#/replay/${finishedId}`);
     await page.waitForSelector('.replay-controls');
