@@ -10,6 +10,7 @@ import { BASE_GARDENS, EDGE_RIVER, EXPANSION_TILES, INNS_TILES, RIVER_TILES } fr
 import { KIND_CITY, ROT_SPOT_NAMES, TILES, TILE_NAMES, TILE_TYPES, TYPE_NAMES } from '../bot-engine/tiles.ts';
 import { LARGE_SCALE, PLAYER_COLORS, meepleMarkup, rotatePoint, spotPosition, spotSegment, tileDefs } from '../client/src/art.ts';
 import { EXPANSION_TILE_NAMES, baseGardenMarkup, expansionTileDefs, expansionTileMarkup } from '../client/src/expansion-art.ts';
+import { tileWords } from '../client/src/text.ts';
 
 const count = (markup: string, cls: string) => markup.split(`class="${cls}"`).length - 1;
 
@@ -105,4 +106,19 @@ test('every spot of every expansion tile and rotation has its own place on the t
       }
     }
   }
+});
+
+test('every expansion tile has words of its own, from its table row', () => {
+  const words = EXPANSION_TILES.map((d) => tileWords(d.name));
+  assert.ok(
+    words.every((w) => w !== 'tile'),
+    words.join(' / '),
+  );
+  assert.equal(tileWords('RA'), 'river spring');
+  assert.equal(tileWords('RB'), 'river lake');
+  assert.equal(tileWords('RD'), 'straight river with a city and a road');
+  assert.equal(tileWords('IA'), 'city with a cathedral');
+  assert.equal(tileWords('IL', true), 'a city with a road with an inn');
+  assert.equal(tileWords('Eg'), 'city edge with a garden');
+  assert.equal(tileWords('IE', true), 'a tile with two cities with two roads');
 });
