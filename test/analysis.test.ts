@@ -159,10 +159,16 @@ test('HTTP: analyse a finished game, follow it as server-sent events, read it ba
     }
     assert.equal((await post(server.base, `/api/games/${id}/analysis`, {})).status, 409, 'not before the game is over');
     assert.equal((await get(server.base, `/api/games/${id}/analysis`)).body.code, 'no_analysis');
+    // `orNone` turns only "nobody asked" into a 200: unfinished and unknown games answer as ever.
+    assert.equal((await get(server.base, `/api/games/${id}/analysis?orNone=true`)).body.code, 'not_finished');
+    assert.equal((await get(server.base, '/api/games/nope/analysis?orNone=true')).body.code, 'unknown_game');
     const watcher = await Client.join(server.ws, id);
     ann.close();
     await watcher.latestState((f) => f.view.status === 'finished', 60_000);
     watcher.close();
+    const notAsked = await get(server.base, `/api/games/${id}/analysis?orNone=true`);
+    assert.deepEqual([notAsked.status, notAsked.body], [200, { gameId: id, status: 'none' }], 'a page can look without a 404');
+    assert.equal((await get(server.base, `/api/games/${id}/analysis`)).body.code, 'no_analysis', 'without orNone: 404 as before');
     const record = (await get(server.base, `/api/games/${id}/record`)).body;
     const placements = record.moves.filter((m: object) => !('discard' in m)).length;
 
@@ -183,6 +189,7 @@ test('HTTP: analyse a finished game, follow it as server-sent events, read it ba
       record.players,
     );
     assert.deepEqual((await get(server.base, `/api/games/${id}/analysis`)).body, analysis);
+    assert.deepEqual((await get(server.base, `/api/games/${id}/analysis?orNone=true`)).body, analysis);
     assert.equal((await post(server.base, `/api/games/${id}/analysis`, {})).status, 200, 'asking again answers the stored analysis');
     assert.equal((await get(server.base, '/api/games/nope/analysis')).status, 404);
 

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TILES, TILE_NAMES } from '../bot-engine/tiles.ts';
-import { PLAYER_COLORS, PLAYER_GLYPHS, meepleMarkup, rotatePoint, spotDirection, spotPosition, spotSegment, tileDefs, tileMarkup } from '../client/src/art.ts';
+import { PLAYER_COLORS, PLAYER_GLYPHS, meepleIcon, meepleMarkup, rotatePoint, spotDirection, spotPosition, spotSegment, tileDefs, tileMarkup } from '../client/src/art.ts';
 import { eventText, glyphName, moveText, moveWhere, rulesText, seatLabel, spotLabel, tileWords } from '../client/src/text.ts';
-import { MAX_PLAYERS } from '../bot-engine/state.ts';
+import { MAX_SEATS } from '../bot-engine/state.ts';
 
 const ROTATIONS = [0, 90, 180, 270];
 
@@ -121,13 +121,15 @@ test("a game's options in one line, as the lobby and finished lists show them", 
   assert.equal(rulesText(undefined), 'farmers 3rd', 'a summary from an old server has no rules');
 });
 
-test('every seat a game can have gets its own colour, glyph and glyph name, on its meeples too', () => {
-  assert.equal(MAX_PLAYERS, 5);
-  assert.equal(new Set(PLAYER_COLORS.slice(0, MAX_PLAYERS)).size, MAX_PLAYERS);
-  assert.equal(new Set(PLAYER_GLYPHS.slice(0, MAX_PLAYERS)).size, MAX_PLAYERS);
-  const names = Array.from({ length: MAX_PLAYERS }, (_, p) => glyphName(p));
-  assert.ok(names.every(Boolean) && new Set(names).size === MAX_PLAYERS, names.join());
-  const glyphPaths = Array.from({ length: MAX_PLAYERS }, (_, p) => /<path d="([^"]+)"/.exec(meepleMarkup(p, 0, 0))![1]);
-  assert.equal(new Set(glyphPaths).size, MAX_PLAYERS, "each seat's meeple carries its own glyph");
-  for (let p = 0; p < MAX_PLAYERS; p++) assert.match(meepleMarkup(p, 0, 0), new RegExp(`fill="${PLAYER_COLORS[p]}"`));
+test('every seat a game can have (six with Inns & Cathedrals) gets its own colour, glyph and glyph name, on its meeples too', () => {
+  const SEATS = MAX_SEATS;
+  assert.equal(SEATS, 6);
+  assert.equal(new Set(PLAYER_COLORS.slice(0, SEATS)).size, SEATS);
+  assert.equal(new Set(PLAYER_GLYPHS.slice(0, SEATS)).size, SEATS);
+  const names = Array.from({ length: SEATS }, (_, p) => glyphName(p));
+  assert.ok(names.every(Boolean) && new Set(names).size === SEATS, names.join());
+  const glyphPaths = Array.from({ length: SEATS }, (_, p) => /<path d="([^"]+)"/.exec(meepleMarkup(p, 0, 0))![1]);
+  assert.equal(new Set(glyphPaths).size, SEATS, "each seat's meeple carries its own glyph");
+  for (let p = 0; p < SEATS; p++) assert.match(meepleMarkup(p, 0, 0), new RegExp(`fill="${PLAYER_COLORS[p]}"`));
+  assert.match(meepleIcon(5), new RegExp(`fill="${PLAYER_COLORS[5]}"`));
 });

@@ -3,7 +3,7 @@
 // seated players and a watcher (quick messages, free text that stays text, mute remembered);
 // game sounds synthesized with WebAudio, switched off with one click and remembered; the rules
 // page reached from the lobby and from a game; axe-core finds no serious or critical problem on
-// the lobby, the rules page and the game screen; turns and scorings are announced in a live
+// the lobby, the rules page, the game screen and the replay viewer, at desktop and phone size; turns and scorings are announced in a live
 // region while the game is played from the keyboard. Screenshots go to test-results/e2e/.
 //
 // Needs `npm run build` (the bot worker and the client bundle).
@@ -78,6 +78,16 @@ const myTurnAfter = (page: Page, turn: number) =>
     turn,
     { timeout: WAIT },
   );
+/** Creates a game against a random bot from the lobby and waits for the first turn. */
+async function startBotGame(page: Page): Promise<void> {
+  await page.goto(`${base}/`);
+  await page.waitForSelector('.lobby');
+  await page.fill('input[name=name]', 'Kit');
+  await page.selectOption('select[data-opp="0"]', 'random');
+  await page.click('button[type=submit]:has-text("Create game")');
+  await page.waitForURL(/#\/g\//);
+  await myTurnAfter(page, -1);
+}
 const oscillators = (page: Page) => page.evaluate(() => (globalThis as any).__oscillators as number);
 
 test('lobby and rules page: no serious accessibility problem; the rules are linked and drawn with tile art', async () => {
@@ -119,13 +129,7 @@ test('lobby and rules page: no serious accessibility problem; the rules are link
 
 test('game screen: axe finds nothing serious, turns and scorings are announced, keyboard play, sounds on and off', async () => {
   const { context, page, errors } = await newPage();
-  await page.goto(`${base}/`);
-  await page.waitForSelector('.lobby');
-  await page.fill('input[name=name]', 'Kit');
-  await page.selectOption('select[data-opp="0"]', 'random');
-  await page.click('button[type=submit]:has-text("Create game")');
-  await page.waitForURL(/#\/g\//);
-  await myTurnAfter(page, -1);
+  await startBotGame(page);
   await page.waitForSelector('.conn[data-conn=open]');
   await page.waitForFunction(() => /Your turn/.test((globalThis as any).document.querySelector('[data-announce]')?.textContent ?? ''));
   assert.deepEqual(await axeProblems(page), [], 'game screen');
@@ -135,6 +139,8 @@ test('game screen: axe finds nothing serious, turns and scorings are announced, 
   let turn = await turnOf(page);
   await page.keyboard.press('n');
   await page.waitForSelector('.layer-tentative .tentative');
+  // While placing: Confirm (the primary button, with its key hint) is enabled.
+  assert.deepEqual(await axeProblems(page), [], 'game screen while placing');
   await page.keyboard.press('0');
   await page.keyboard.press('Enter');
   await myTurnAfter(page, turn);
@@ -307,10 +313,52 @@ test('end screen and replay viewer: no serious accessibility problem', async () 
   await page.waitForFunction(() => /Game over/.test((globalThis as any).document.querySelector('[data-announce]')?.textContent ?? ''));
   assert.deepEqual(await axeProblems(page), [], 'end screen');
   await shot(page, 'k-end-screen');
+  // Nobody analysed this game: opening its replay logs nothing in the console and no request
+  // fails (the shared harness lets 404s pass, so every console line and answer is kept here).
+  const consoleLines: string[] = [];
+  const failed: string[] = [];
+  page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+  });
+  page.on('requestfailed', (r) => failed.push(`failed ${r.url()}`));
   await page.goto(`${base}/#/replay/${id}`);
   await page.waitForSelector('.replay-controls');
+  await page.waitForSelector('.analysis-box [data-action=analyse]');
+  assert.deepEqual(failed, [], 'no request of the replay fails');
+  assert.deepEqual(
+    consoleLines.filter((l) => /^(error|warning)/.test(l)),
+    [],
+    'nothing logged',
+  );
   assert.deepEqual(await axeProblems(page), [], 'replay viewer');
   await shot(page, 'k-replay');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('phone size: axe finds nothing serious on the lobby, the rules page, the game screen and the replay viewer', async () => {
+  const { id, tokens } = await createGame(base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], () => 'Max');
+  const me = await Client.join(`${base.replace('http', 'ws')}/ws`, id, tokens.get(0));
+  await playUntilOver(new Map([[0, me]]), 60000);
+  me.close();
+  const { context, page, errors } = await newPage({ width: 390, height: 844 });
+  await page.goto(`${base}/`);
+  await page.waitForSelector('.lobby');
+  assert.deepEqual(await axeProblems(page), [], 'phone lobby');
+  await page.goto(`${base}/#/rules`);
+  await page.waitForSelector('.rules-page');
+  assert.deepEqual(await axeProblems(page), [], 'phone rules page');
+  await startBotGame(page);
+  assert.deepEqual(await axeProblems(page), [], 'phone game screen');
+  // While placing: the follower choices and Confirm are on screen.
+  await page.keyboard.press('n');
+  await page.waitForSelector('.layer-tentative .tentative');
+  assert.deepEqual(await axeProblems(page), [], 'phone game screen while placing');
+  await page.goto(`${base}/#/replay/${id}`);
+  await page.waitForSelector('.replay-controls');
+  assert.deepEqual(await axeProblems(page), [], 'phone replay viewer');
+  await shot(page, 'k-replay-phone');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -34,11 +34,14 @@ export class AnalysisPanel {
 
   /** Shows a stored analysis at once; with `start`, asks for one if there is none. */
   async load(start: boolean): Promise<void> {
+    let answer: Awaited<ReturnType<typeof api.analysis>>;
     try {
-      this.show(await api.analysis(this.gameId));
+      answer = await api.analysis(this.gameId);
     } catch {
-      if (start) await this.request();
+      answer = { gameId: this.gameId, status: 'none' };
     }
+    if (answer.status !== 'none') this.show(answer);
+    else if (start) await this.request();
   }
 
   async request(): Promise<void> {

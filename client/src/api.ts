@@ -1,7 +1,7 @@
 // HTTP API calls and the seats this browser holds (seat tokens live in localStorage, so a
 // refresh, a new tab or a dropped connection finds its seat again).
 
-import type { AnalysisAnswer, FinishedGames, GameSummary, OpenGames, Rules, SeatGrant, SeatRequest } from './protocol.ts';
+import type { AnalysisAnswer, AnalysisNotAsked, FinishedGames, GameSummary, OpenGames, Rules, SeatGrant, SeatRequest } from './protocol.ts';
 
 /** The server answered with an error status: its catalogue code and message, as sent. */
 export class HttpError extends Error {
@@ -39,7 +39,8 @@ export const api = {
   join: (id: string, name: string, seat?: number) => call<SeatGrant>('POST', `/api/games/${encodeURIComponent(id)}/seats`, { name, ...(seat === undefined ? {} : { seat }) }),
   record: (id: string) => call<unknown>('GET', `/api/games/${encodeURIComponent(id)}/record`),
   analyse: (id: string) => call<AnalysisAnswer>('POST', `/api/games/${encodeURIComponent(id)}/analysis`),
-  analysis: (id: string) => call<AnalysisAnswer>('GET', `/api/games/${encodeURIComponent(id)}/analysis`),
+  // `orNone`: a game nobody asked to analyse is a 200 `none`, not a 404 the console would log.
+  analysis: (id: string) => call<AnalysisAnswer | AnalysisNotAsked>('GET', `/api/games/${encodeURIComponent(id)}/analysis?orNone=true`),
   rematch: (id: string, token: string) => call<SeatGrant>('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
 };
 

@@ -7,7 +7,9 @@
 // on two neighbouring edges a corner, on two opposite edges a band, on three edges everything
 // but a bay; roads are straight, a quarter arc round a corner, or run from an edge to the centre.
 
-import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, ROT_SPOT_LOOKUP, TILES, TILE_NAMES, type Segment } from '../../bot-engine/tiles.ts';
+import { EDGE_CITY } from '../../bot-engine/base-tiles.ts';
+import { EXPANSION_TILES, type ExpansionTileDef } from '../../bot-engine/expansion-tiles.ts';
+import { HALF_CORNER, KIND_CITY, KIND_FIELD, KIND_GARDEN, KIND_MONASTERY, KIND_ROAD, ROT_SPOT_LOOKUP, TILES, TILE_NAMES, TYPE_NAMES, type Segment } from '../../bot-engine/tiles.ts';
 
 export const SVG_NS = 'http://www.w3.org/2000/svg';
 export const TILE = 100;
@@ -26,7 +28,7 @@ export const COLORS = {
   pennant: '#2857a8',
 };
 
-type Pt = [number, number];
+export type Pt = [number, number];
 
 /** Rotates a point of the 100-box by `quarters` clockwise turns about the centre (y south). */
 export function rotatePoint([x, y]: Pt, quarters: number): Pt {
@@ -35,7 +37,7 @@ export function rotatePoint([x, y]: Pt, quarters: number): Pt {
   return p;
 }
 
-const rot = (quarters: number) => (quarters % 4 === 0 ? '' : ` transform="rotate(${(quarters % 4) * 90} 50 50)"`);
+export const rot = (quarters: number) => (quarters % 4 === 0 ? '' : ` transform="rotate(${(quarters % 4) * 90} 50 50)"`);
 
 // ---- Canonical shapes (rotation 0) ----
 // City regions and their inner wall lines.
@@ -46,7 +48,7 @@ const THREE_NO_S = { fill: 'M0 0H100V100C78 58 22 58 0 100Z', wall: 'M100 100C78
 const FULL = { fill: 'M0 0H100V100H0Z', wall: '' };
 
 /** The canonical city shape for a set of edges and the quarter turns that put it in place. */
-function cityShape(sides: number[]): { shape: { fill: string; wall: string }; turn: number; kind: 'cap' | 'corner' | 'band' | 'three' | 'full' } {
+export function cityShape(sides: number[]): { shape: { fill: string; wall: string }; turn: number; kind: 'cap' | 'corner' | 'band' | 'three' | 'full' } {
   const s = [...sides].sort((a, b) => a - b);
   if (s.length === 1) return { shape: CAP_N, turn: s[0], kind: 'cap' };
   if (s.length === 4) return { shape: FULL, turn: 0, kind: 'full' };
@@ -61,15 +63,15 @@ function cityShape(sides: number[]): { shape: { fill: string; wall: string }; tu
 }
 
 /** Where a city's follower and pennant go, at rotation 0 of the canonical shape. */
-const CITY_SPOT: Record<string, Pt> = { cap: [50, 15], corner: [30, 30], band: [50, 50], three: [50, 36], full: [50, 50] };
-const PENNANT_AT: Record<string, Pt> = { cap: [50, 8], corner: [13, 13], band: [17, 50], three: [17, 17], full: [22, 22] };
+export const CITY_SPOT: Record<string, Pt> = { cap: [50, 15], corner: [30, 30], band: [50, 50], three: [50, 36], full: [50, 50] };
+export const PENNANT_AT: Record<string, Pt> = { cap: [50, 8], corner: [13, 13], band: [17, 50], three: [17, 17], full: [22, 22] };
 
 // Roads: straight W–E, the E–S quarter arc, or from the S edge to the centre.
 const ROAD_STRAIGHT_WE = 'M0 50H100';
 const ROAD_ARC_ES = 'M100 50A50 50 0 0 0 50 100';
 const ROAD_END_S = 'M50 100V50';
 
-function roadShape(sides: number[]): { d: string; turn: number; spot: Pt } {
+export function roadShape(sides: number[]): { d: string; turn: number; spot: Pt } {
   const s = [...sides].sort((a, b) => a - b);
   if (s.length === 1) return { d: ROAD_END_S, turn: s[0] - 2, spot: [50, 80] };
   if ((s[1] - s[0]) % 2 === 0) return { d: ROAD_STRAIGHT_WE, turn: s[0] === 1 ? 0 : 1, spot: [50, 50] };
@@ -106,19 +108,24 @@ const FIELD_SPOTS: Record<string, Record<string, Pt>> = {
 };
 const CORNER_NAMES = ['NE', 'SE', 'SW', 'NW'];
 
-/** Rotation-0 position of each local segment's follower spot, per tile type. */
-export const SEGMENT_SPOTS: Pt[][] = TILES.map((def) =>
+/** A city's or a road's spot at rotation 0 (null for other kinds): the canonical shape's spot,
+ * turned into place. H and I hold two caps; a lone cap's spot sits in its middle. */
+function cityOrRoadSpot(kind: number, sides: number[]): Pt | null {
+  if (kind === KIND_CITY) {
+    const c = cityShape(sides);
+    return rotatePoint(CITY_SPOT[c.kind], c.turn);
+  }
+  if (kind !== KIND_ROAD) return null;
+  const r = roadShape(sides);
+  return rotatePoint(r.spot, r.turn);
+}
+
+/** Rotation-0 position of each local segment's follower spot, per base tile type. */
+const BASE_SEGMENT_SPOTS: Pt[][] = TILES.map((def) =>
   def.segments.map((seg: Segment): Pt => {
     if (seg.kind === KIND_MONASTERY) return [50, 56];
-    if (seg.kind === KIND_CITY) {
-      const c = cityShape(seg.sides);
-      // H and I hold two caps; a lone cap's spot sits in its middle.
-      return rotatePoint(CITY_SPOT[c.kind], c.turn);
-    }
-    if (seg.kind === KIND_ROAD) {
-      const r = roadShape(seg.sides);
-      return rotatePoint(r.spot, r.turn);
-    }
+    const placed = cityOrRoadSpot(seg.kind, seg.sides);
+    if (placed) return placed;
     const table = FIELD_SPOTS[def.name] ?? {};
     for (const c of seg.sides) {
       const p = table[CORNER_NAMES[c]];
@@ -135,16 +142,126 @@ export const SEGMENT_SPOTS: Pt[][] = TILES.map((def) =>
   }),
 );
 
-export type SpotKind = 'city' | 'road' | 'field' | 'monastery';
+export function roadKind(sides: number[]): 'straight' | 'arc' | 'end' {
+  if (sides.length === 1) return 'end';
+  return (sides[1] - sides[0]) % 2 === 0 ? 'straight' : 'arc';
+}
+
+/** Points along a city wall (`M x y C …` curves, as the shapes above are written). */
+function wallPoints(wall: string): Pt[] {
+  const out: Pt[] = [];
+  for (const part of wall.split('M').filter(Boolean)) {
+    const [x0, y0, x1, y1, x2, y2, x3, y3] = part.replace('C', ' ').trim().split(/\s+/).map(Number);
+    for (let i = 0; i <= 10; i++) {
+      const t = i / 10;
+      const [a, b, c, d] = [(1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t * t, t ** 3];
+      out.push([a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3]);
+    }
+  }
+  return out;
+}
+
+/** Points an expansion tile's cities, roads, river and monastery cover: a garden keeps clear of
+ * them, and a field's spot too. */
+export function coveredPoints(def: ExpansionTileDef): Pt[] {
+  const out: Pt[] = [];
+  // A city: its middle and its whole edges (a city reaches into the corners beside them).
+  const along = (e: number): Pt[] => Array.from({ length: 11 }, (_, i) => rotatePoint([i * 10, 0], e));
+  for (const seg of def.segments.filter((x) => x.kind === KIND_CITY)) {
+    const c = cityShape(seg.sides);
+    out.push(rotatePoint(CITY_SPOT[c.kind], c.turn), ...seg.sides.flatMap(along), ...wallPoints(c.shape.wall).map((p) => rotatePoint(p, c.turn)));
+  }
+  for (const sides of [...def.segments.filter((x) => x.kind === KIND_ROAD).map((x) => x.sides), ...def.river]) {
+    const r = roadShape(sides);
+    const kind = roadKind([...sides].sort((a, b) => a - b));
+    for (let i = 0; i <= 10; i++) {
+      const t = i / 10;
+      const p: Pt = kind === 'straight' ? [t * 100, 50] : kind === 'end' ? [50, 50 + t * 50] : [100 - 50 * Math.sin((t * Math.PI) / 2), 100 - 50 * Math.cos((t * Math.PI) / 2)];
+      out.push(rotatePoint(p, r.turn));
+    }
+  }
+  if (def.segments.some((x) => x.kind === KIND_MONASTERY)) out.push([50, 50], [50, 35]);
+  return out;
+}
+
+/** The clearest point of a 5×5 grid over the tile (among those `allowed`): the farthest from
+ * anything drawn on it. */
+export function gardenSpot(covered: Pt[], allowed: (p: Pt) => boolean = () => true): Pt {
+  let best: Pt = [50, 50];
+  let bestD = -1;
+  for (let gy = 0; gy < 5; gy++)
+    for (let gx = 0; gx < 5; gx++) {
+      const p: Pt = [18 + gx * 16, 18 + gy * 16];
+      if (!allowed(p)) continue;
+      const d = Math.min(...covered.map((c) => Math.hypot(c[0] - p[0], c[1] - p[1])));
+      if (d > bestD + 0.01) {
+        best = p;
+        bestD = d;
+      }
+    }
+  return best;
+}
+
+/** A monastery on a river tile stands on the bank, smaller, not in the water. */
+export const MONASTERY_ON_RIVER = 'translate(0 -27) translate(50 50) scale(.7) translate(-50 -50)';
+
+const HALF_EDGE_MIDS: Pt[] = [
+  [25, 0],
+  [75, 0],
+  [100, 25],
+  [100, 75],
+  [75, 100],
+  [25, 100],
+  [0, 75],
+  [0, 25],
+];
+
+/** Where a tile's garden is drawn (and its abbot stands): clear of its features, and of the
+ * farmers' spots a garden twin keeps from its base tile. */
+export function gardenAt(def: ExpansionTileDef): Pt {
+  const keep = def.name.endsWith('g') ? Object.values(FIELD_SPOTS[def.name.slice(0, -1)] ?? {}) : [];
+  // Only where the nearest tile edge is not a city's (cities on all four: the middle).
+  return gardenSpot([...coveredPoints(def), ...keep], (p) => def.edges[nearestHalf(p) >> 1] !== EDGE_CITY);
+}
+
+const nearestHalf = (p: Pt) => HALF_EDGE_MIDS.map((m) => Math.hypot(m[0] - p[0], m[1] - p[1])).reduce((b, d, i, all) => (d < all[b] ? i : b), 0);
+
+/** Rotation-0 spots of an expansion tile's segments, in its table's segment order. */
+function expansionSegmentSpots(def: ExpansionTileDef): Pt[] {
+  const covered = coveredPoints(def);
+  const garden = def.segments.some((x) => x.kind === KIND_GARDEN) ? gardenAt(def) : null;
+  // Only a garden twin's name (`Eg`) less its last letter is a base type.
+  const baseFields = def.name.endsWith('g') ? FIELD_SPOTS[def.name.slice(0, -1)] : undefined;
+  return def.segments.map((seg): Pt => {
+    if (seg.kind === KIND_MONASTERY) return def.river.length ? [50, 27] : [50, 56];
+    if (seg.kind === KIND_GARDEN) return garden!;
+    const placed = cityOrRoadSpot(seg.kind, seg.sides);
+    if (placed) return placed;
+    // A garden twin's fields stand where its base tile's do.
+    const corner = seg.sides.map((h) => CORNER_NAMES[HALF_CORNER[h]]).find((c) => baseFields?.[c]);
+    if (baseFields && corner) return baseFields[corner];
+    // The field in the middle of four cities: beside a garden there, else the middle.
+    if (!seg.sides.length) return garden && garden[0] === 50 && garden[1] === 50 ? [64, 64] : [50, 50];
+    // Else the clearest point nearer to this field's half-edges than to any other's.
+    return gardenSpot(garden ? [...covered, garden] : covered, (p) => seg.sides.includes(nearestHalf(p)));
+  });
+}
+
+export type SpotKind = 'city' | 'road' | 'field' | 'monastery' | 'garden';
+
+/** Rotation-0 position of each local segment's spot, per type of the engine's tables (base
+ * types, then the expansions'). */
+export const SEGMENT_SPOTS: Pt[][] = [...BASE_SEGMENT_SPOTS, ...EXPANSION_TILES.map(expansionSegmentSpots)];
+const SEGMENT_KINDS: number[][] = [...TILES, ...EXPANSION_TILES].map((def) => def.segments.map((seg) => seg.kind));
 
 /** Board-oriented position (in the tile's 100 box) of a follower spot name on a placed tile. */
 export function spotPosition(tile: string, rotation: number, spot: string): { at: Pt; kind: SpotKind } | null {
-  const t = TILE_NAMES.indexOf(tile);
+  const t = TYPE_NAMES.indexOf(tile);
   if (t < 0) return null;
   const k = ((rotation / 90) | 0) & 3;
   const local = ROT_SPOT_LOOKUP[t * 4 + k].get(spot);
   if (local === undefined) return null;
-  const kind = ['city', 'road', 'field', 'monastery'][TILES[t].segments[local].kind] as SpotKind;
+  const kind = (['city', 'road', 'field', 'monastery', 'garden'] as const)[SEGMENT_KINDS[t][local]];
   return { at: rotatePoint(SEGMENT_SPOTS[t][local], k), kind };
 }
 
@@ -183,16 +300,16 @@ export const ICONS = {
 
 /** The local segment a spot name reaches (so "city:N" and "city:W" of one city are one spot). */
 export function spotSegment(tile: string, rotation: number, spot: string): number {
-  const t = TILE_NAMES.indexOf(tile);
+  const t = TYPE_NAMES.indexOf(tile);
   return t < 0 ? -1 : (ROT_SPOT_LOOKUP[t * 4 + (((rotation / 90) | 0) & 3)].get(spot) ?? -1);
 }
 
 /** A pennant: a round blue badge with a white lozenge, the same at every rotation. */
-function pennant([x, y]: Pt): string {
+export function pennant([x, y]: Pt): string {
   return `<g class="pennant" transform="translate(${x} ${y})"><circle r="7.5" fill="${COLORS.pennant}" stroke="#fff" stroke-width="1.8"/><path d="M0 -4.2L4.2 0L0 4.2L-4.2 0Z" fill="#fff"/></g>`;
 }
 
-const MONASTERY = `<g class="monastery">
+export const MONASTERY = `<g class="monastery">
 <ellipse cx="50" cy="67" rx="22" ry="4" fill="#000" opacity=".15"/>
 <rect x="33" y="44" width="34" height="23" fill="${COLORS.monastery}" stroke="${COLORS.wall}" stroke-width="2"/>
 <path d="M29 45L50 30L71 45Z" fill="${COLORS.roof}" stroke="${COLORS.wall}" stroke-width="2" stroke-linejoin="round"/>
@@ -201,7 +318,7 @@ const MONASTERY = `<g class="monastery">
 <path d="M50 18V30M45.5 22.5H54.5" stroke="${COLORS.wall}" stroke-width="2.6" stroke-linecap="round"/>
 </g>`;
 
-const JUNCTION = `<g class="junction"><rect x="42" y="43" width="16" height="14" fill="${COLORS.monastery}" stroke="${COLORS.wall}" stroke-width="1.8"/><path d="M39.5 44.5L50 36L60.5 44.5Z" fill="${COLORS.roof}" stroke="${COLORS.wall}" stroke-width="1.8" stroke-linejoin="round"/><rect x="47.5" y="50" width="5" height="7" fill="${COLORS.wall}"/></g>`;
+export const JUNCTION = `<g class="junction"><rect x="42" y="43" width="16" height="14" fill="${COLORS.monastery}" stroke="${COLORS.wall}" stroke-width="1.8"/><path d="M39.5 44.5L50 36L60.5 44.5Z" fill="${COLORS.roof}" stroke="${COLORS.wall}" stroke-width="1.8" stroke-linejoin="round"/><rect x="47.5" y="50" width="5" height="7" fill="${COLORS.wall}"/></g>`;
 
 /** The inner SVG of one tile type at rotation 0. */
 export function tileMarkup(type: number): string {
@@ -315,33 +432,48 @@ export function segmentDefs(): string {
 /** Okabe–Ito colours (distinguishable with the common colour-vision deficiencies), each also
  * with its own glyph so no one has to tell players apart by colour alone. */
 // The fifth is Okabe–Ito's black: the palette's green and sky blue sit too close to the fields
-// and to the first seat's blue.
-export const PLAYER_COLORS = ['#0072B2', '#D55E00', '#F0E442', '#CC79A7', '#000000'];
-export const PLAYER_INK = ['#fff', '#fff', '#222', '#222', '#fff'];
-export const PLAYER_GLYPHS = ['●', '■', '▲', '◆', '★'];
-export const PLAYER_GLYPH_NAMES = ['circle', 'square', 'triangle', 'diamond', 'star'];
+// and to the first seat's blue. The sixth (Inns & Cathedrals' sixth player) is Paul Tol's
+// "wine": test/client-colours.test.ts shows it apart from the other five under protanopia,
+// deuteranopia and tritanopia, and far from the fields, cities and roads it stands on.
+export const PLAYER_COLORS = ['#0072B2', '#D55E00', '#F0E442', '#CC79A7', '#000000', '#882255'];
+export const PLAYER_INK = ['#fff', '#fff', '#222', '#222', '#fff', '#fff'];
+export const PLAYER_GLYPHS = ['●', '■', '▲', '◆', '★', '✚'];
+export const PLAYER_GLYPH_NAMES = ['circle', 'square', 'triangle', 'diamond', 'star', 'cross'];
 const GLYPH_PATHS = [
   'M0 -0.6m-2.6 0a2.6 2.6 0 1 0 5.2 0a2.6 2.6 0 1 0 -5.2 0',
   'M-2.3 -2.9h4.6v4.6h-4.6z',
   'M0 -3.4L2.8 1.6H-2.8Z',
   'M0 -3.4L2.8 -0.6L0 2.2L-2.8 -0.6Z',
   'M0 -3.7L.79 -1.49L3.14 -1.42L1.28 .02L1.94 2.27L0 .95L-1.94 2.27L-1.28 .02L-3.14 -1.42L-.79 -1.49Z',
+  'M-1.1 -3.6h2.2v1.9h1.9v2.2h-1.9v1.9h-2.2v-1.9h-1.9v-2.2h1.9Z',
 ];
 
 export const MEEPLE_PATH =
   'M0 -13C3 -13 4.6 -10.6 4.3 -8.3C4.1 -6.8 3.4 -5.8 2.6 -5.1L9.5 -2.6C11.5 -1.9 11.6 1.4 9.4 1.9L5 2.6L8.5 10.5C9 11.6 8.3 12.5 7.2 12.5H2.2L0 7.5L-2.2 12.5H-7.2C-8.3 12.5 -9 11.6 -8.5 10.5L-5 2.6L-9.4 1.9C-11.6 1.4 -11.5 -1.9 -9.5 -2.6L-2.6 -5.1C-3.4 -5.8 -4.1 -6.8 -4.3 -8.3C-4.6 -10.6 -3 -13 0 -13Z';
 
-export const MEEPLE_DEFS = `<path id="meeple-shape" d="${MEEPLE_PATH}"/>`;
+/** The abbot: a hooded robe, a bell with a round head, told from a follower by its outline. */
+export const ABBOT_PATH =
+  'M0 -13.5C3.6 -13.5 5.6 -10.8 5.2 -7.6C5 -6.2 4.4 -5.2 3.6 -4.4L9.6 10.2C10.1 11.6 9.2 12.8 7.8 12.8H-7.8C-9.2 12.8 -10.1 11.6 -9.6 10.2L-3.6 -4.4C-4.4 -5.2 -5 -6.2 -5.2 -7.6C-5.6 -10.8 -3.6 -13.5 0 -13.5Z';
+
+export const MEEPLE_DEFS = `<path id="meeple-shape" d="${MEEPLE_PATH}"/><path id="abbot-shape" d="${ABBOT_PATH}"/>`;
+
+/** How much bigger the large follower (Inns & Cathedrals) is drawn than a follower. */
+export const LARGE_SCALE = 1.45;
 
 /** A follower of `player` at (x, y) in the caller's units; farmers lie down. */
-export function meepleMarkup(player: number, x: number, y: number, opts: { farmer?: boolean; scale?: number; ghost?: boolean } = {}): string {
+/** A figure of `player` at (x, y) in the caller's units: a follower (farmers lie down), the large
+ * follower (drawn bigger) or the abbot (its own shape). */
+export function meepleMarkup(player: number, x: number, y: number, opts: { farmer?: boolean; scale?: number; ghost?: boolean; figure?: 'follower' | 'large' | 'abbot' } = {}): string {
   const color = PLAYER_COLORS[player] ?? '#888';
   const ink = PLAYER_INK[player] ?? '#fff';
-  const s = opts.scale ?? 1;
+  const figure = opts.figure ?? 'follower';
+  const s = (opts.scale ?? 1) * (figure === 'large' ? LARGE_SCALE : 1);
   const lie = opts.farmer ? ' rotate(-90)' : '';
-  return `<g class="meeple${opts.ghost ? ' ghost' : ''}" data-player="${player}" transform="translate(${x} ${y}) scale(${s})${lie}">
-<use href="#meeple-shape" transform="translate(1.2 1.6)" fill="#000" opacity=".3"/>
-<use href="#meeple-shape" fill="${color}" stroke="#1b1b1b" stroke-width="1.3" stroke-linejoin="round"/>
+  const shape = figure === 'abbot' ? '#abbot-shape' : '#meeple-shape';
+  const kind = figure === 'follower' ? '' : ` ${figure}`;
+  return `<g class="meeple${kind}${opts.ghost ? ' ghost' : ''}" data-player="${player}" transform="translate(${x} ${y}) scale(${s})${lie}">
+<use href="${shape}" transform="translate(1.2 1.6)" fill="#000" opacity=".3"/>
+<use href="${shape}" fill="${color}" stroke="#1b1b1b" stroke-width="${figure === 'large' ? 1.6 : 1.3}" stroke-linejoin="round"/>
 <path d="${GLYPH_PATHS[player] ?? GLYPH_PATHS[0]}" transform="translate(0 2.2)${opts.farmer ? ' rotate(90)' : ''}" fill="${ink}"/></g>`;
 }
 

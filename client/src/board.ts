@@ -17,6 +17,8 @@ export interface BoardFollower {
   x: number;
   y: number;
   spot: string;
+  /** The expansions' figures; absent: a follower. */
+  figure?: 'large' | 'abbot';
 }
 export interface Tentative {
   tile: string;
@@ -27,6 +29,8 @@ export interface Tentative {
   /** Follower spots offered on this placement (board-oriented names). */
   spots: string[];
   meeple: string | null;
+  /** The figure going on `meeple` (absent: a follower). */
+  figure?: 'follower' | 'large' | 'abbot';
 }
 export interface Ghost {
   tile: string;
@@ -211,7 +215,7 @@ export class BoardView {
       const p = spotPosition(t.tile, t.rotation, f.spot);
       if (!p) continue;
       out.push(
-        `<g class="follower" data-x="${f.x}" data-y="${f.y}" data-spot="${f.spot}" data-player="${f.player}">${meepleMarkup(f.player, f.x * TILE + p.at[0], f.y * TILE + p.at[1], { farmer: p.kind === 'field', scale })}</g>`,
+        `<g class="follower" data-x="${f.x}" data-y="${f.y}" data-spot="${f.spot}" data-player="${f.player}"${f.figure ? ` data-figure="${f.figure}"` : ''}>${meepleMarkup(f.player, f.x * TILE + p.at[0], f.y * TILE + p.at[1], { farmer: p.kind === 'field', scale, figure: f.figure })}</g>`,
       );
     }
     this.layers.followers.innerHTML = out.join('');
@@ -270,7 +274,7 @@ export class BoardView {
       this.spotCentres.push({ name, cx, cy });
       const chosen = t.meeple === name;
       spots.push(
-        `<g class="spot${chosen ? ' chosen' : ''}" data-spot="${name}" role="button" aria-label="${spotLabel(name, true, t)}"><circle cx="${cx}" cy="${cy}" r="11"/>${chosen ? meepleMarkup(t.player, cx, cy, { farmer: p.kind === 'field', scale: 0.85 }) : ''}</g>`,
+        `<g class="spot${chosen ? ' chosen' : ''}" data-spot="${name}" role="button" aria-label="${spotLabel(name, true, t)}"><circle class="spot-hit" cx="${cx}" cy="${cy}" r="22"/><circle cx="${cx}" cy="${cy}" r="11"/>${chosen ? meepleMarkup(t.player, cx, cy, { farmer: p.kind === 'field', scale: 0.85, figure: t.figure }) : ''}</g>`,
       );
     }
     this.layers.spots.innerHTML = spots.join('');

@@ -10,5 +10,5 @@ export type { BoardTile, Follower, Move } from '../../bot-engine/game.ts';
 export type { Rules, ScoreEvent } from '../../bot-engine/rules.ts';
 export { BOT_LEVELS, LEVEL_SUMMARY, type BotLevel } from '../../bot-engine/bots/levels.ts';
 export type { FinishedGames, GameSummary, OpenGames, SeatGrant, SeatRequest } from '../../server/wire/api.ts';
-export type { AnalysedMove, AnalysisAnswer, AnalysisProgress, GameAnalysis } from '../../server/wire/analysis.ts';
+export type { AnalysedMove, AnalysisAnswer, AnalysisNotAsked, AnalysisProgress, GameAnalysis } from '../../server/wire/analysis.ts';
 export { CHAT_MAX_CHARS, QUICK_IDS, QUICK_MESSAGES, type ChatMessage, type QuickId } from '../../server/wire/chat.ts';

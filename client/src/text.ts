@@ -1,5 +1,7 @@
 // Words for things: seats, spots, scorings, moves.
 
+import { EXPANSION_TILES, type ExpansionTileDef } from '../../bot-engine/expansion-tiles.ts';
+import { KIND_CITY, KIND_GARDEN, KIND_MONASTERY, KIND_ROAD } from '../../bot-engine/tiles.ts';
 import { PLAYER_GLYPH_NAMES, spotDirection } from './art.ts';
 import type { LastMove, Rules, ScoreEvent, SeatView } from './protocol.ts';
 
@@ -89,10 +91,36 @@ const TILE_WORDS: Record<string, string> = {
   X: 'four-way crossroads',
 };
 
+const COUNT = ['', 'one', 'two', 'three', 'four'];
+const withArticle = (w: string) => (/^(two|three|four) /.test(w) ? w : `${/^[aeiou]/.test(w) ? 'an' : 'a'} ${w}`);
+
+/** An expansion tile in words, from its table row: "straight river with a city and a road",
+ * "city with a cathedral", "road bend with a garden" (a garden twin: its base tile's words). */
+function expansionWords(def: ExpansionTileDef): string {
+  const has = (kind: number) => def.segments.filter((seg) => seg.kind === kind);
+  if (def.name.endsWith('g') && TILE_WORDS[def.name.slice(0, -1)]) return `${TILE_WORDS[def.name.slice(0, -1)]} with a garden`;
+  const run = def.river[0];
+  const river = !run ? null : run.length === 1 ? (def.name === 'RA' ? 'river spring' : 'river lake') : (run[1] - run[0]) % 2 === 0 ? 'straight river' : 'river bend';
+  const cities = has(KIND_CITY);
+  const roads = has(KIND_ROAD);
+  const cityWords = !cities.length
+    ? null
+    : `${cities.length === 1 ? 'city' : `${COUNT[cities.length]} cities`}${cities.some((c) => c.cathedral) ? ' with a cathedral' : ''}${cities.some((c) => c.pennant) ? ' (pennant)' : ''}`;
+  const inns = roads.filter((r) => r.inn).length;
+  const roadWords = !roads.length ? null : `${roads.length === 1 ? 'road' : `${COUNT[roads.length]} roads`}${inns ? ' with an inn' : ''}`;
+  const parts = [river, cityWords, roadWords, has(KIND_MONASTERY).length ? 'monastery' : null, has(KIND_GARDEN).length ? 'garden' : null].filter((w): w is string => !!w);
+  const [first, ...rest] = parts;
+  if (!rest.length) return first;
+  const listed = rest.map(withArticle);
+  return `${first} with ${listed.length > 1 ? `${listed.slice(0, -1).join(', ')} and ${listed.at(-1)}` : listed[0]}`;
+}
+
+const EXPANSION_WORDS: Record<string, string> = Object.fromEntries(EXPANSION_TILES.map((def) => [def.name, expansionWords(def)]));
+
 /** "city edge with a straight road"; `article` puts "a"/"an" before it ("a tile with" before
  * the plural "two city edges…", which would read as two tiles). */
 export function tileWords(tile: string | null | undefined, article = false): string {
-  const w = (tile && TILE_WORDS[tile]) || 'tile';
+  const w = (tile && (TILE_WORDS[tile] ?? EXPANSION_WORDS[tile])) || 'tile';
   if (!article) return w;
   return /^two /.test(w) ? `a tile with ${w}` : `${/^[aeiou]/.test(w) ? 'an' : 'a'} ${w}`;
 }

@@ -4,10 +4,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import Type from 'typebox';
 import { CodedError } from '../errors.ts';
 import { DamagedGameError } from '../games/store.ts';
 import { IdParams } from '../wire/api.ts';
-import { AnalysisAnswer, AnalysisProgress, GameAnalysis } from '../wire/analysis.ts';
+import { AnalysisAnswer, AnalysisNotAsked, AnalysisProgress, AnalysisQuery, GameAnalysis } from '../wire/analysis.ts';
 
 const error = { $ref: 'Error#' } as const;
 /** SSE comment lines keep proxies from closing a quiet stream. */
@@ -66,12 +67,21 @@ async function routes(root: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['games'],
-        summary: 'A game’s analysis, or its progress while it waits or runs',
+        summary: 'A game’s analysis, or its progress while it waits or runs; with `orNone=true`, `{status: "none"}` for a finished game nobody asked to analyse',
         params: IdParams,
-        response: { 200: AnalysisAnswer, 404: error },
+        querystring: AnalysisQuery,
+        response: { 200: Type.Union([AnalysisAnswer, AnalysisNotAsked]), 404: error, 409: error },
       },
     },
-    async (request) => (await analysis.status(request.params.id)) ?? unknownOrNotAsked(request.params.id),
+    async (request) => {
+      const id = request.params.id;
+      const known = await analysis.status(id);
+      if (known) return known;
+      if (!request.query.orNone) return unknownOrNotAsked(id);
+      // Unknown and unfinished games answer as ever: only "not asked" becomes a 200.
+      await finishedRecord(id);
+      return { gameId: id, status: 'none' as const };
+    },
   );
 
   app.get(

@@ -53,8 +53,18 @@ export const AnalysisProgress = Type.Object(
 
 export const AnalysisAnswer = Type.Union([GameAnalysis, AnalysisProgress]);
 
+export const AnalysisNotAsked = Type.Object(
+  { gameId: Type.String(), status: Type.Literal('none') },
+  { description: 'nobody has asked for this finished game’s analysis: answered only to `GET …/analysis?orNone=true`, in place of `404 no_analysis`, so a page can look without an error' },
+);
+
+export const AnalysisQuery = Type.Object({
+  orNone: Type.Optional(Type.Boolean({ description: 'answer `200 {status: "none"}` rather than `404 no_analysis` for a finished game nobody asked to analyse' })),
+});
+
 export type AnalysedMove = Static<typeof AnalysedMove>;
 export type SeatAnalysis = Static<typeof SeatAnalysis>;
 export type GameAnalysis = Static<typeof GameAnalysis>;
 export type AnalysisProgress = Static<typeof AnalysisProgress>;
 export type AnalysisAnswer = Static<typeof AnalysisAnswer>;
+export type AnalysisNotAsked = Static<typeof AnalysisNotAsked>;

@@ -158,7 +158,7 @@ export const boardZoom = async (page: Page): Promise<number> => Number(await pag
 
 /** Screen centre of a follower spot offered on the tentative tile. */
 export async function spotOnScreen(page: Page, spot: string): Promise<{ x: number; y: number }> {
-  const b = (await page.locator(`.layer-spots [data-spot="${spot}"] circle`).boundingBox())!;
+  const b = (await page.locator(`.layer-spots [data-spot="${spot}"] circle:not(.spot-hit)`).boundingBox())!;
   return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
 }
 export const turnOf = async (page: Page) => Number(await page.getAttribute('.game', 'data-turn'));

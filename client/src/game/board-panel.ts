@@ -30,7 +30,9 @@ export function renderBoard(board: BoardView, s: GameScreenState, hover: { x: nu
   // The follower's whole feature: the spot under the mouse, else the one chosen.
   const spot = sel && !s.pending ? ((s.previewSpot && s.spots(sel).includes(s.previewSpot) ? s.previewSpot : null) ?? sel.meeple) : null;
   board.setFeature(spot && v.tile ? new BoardIndex([...v.board, { tile: v.tile, x: sel!.x, y: sel!.y, rotation: sel!.rotation }]).featureOfSpot(sel!.x, sel!.y, spot) : null, v.you);
-  board.setTentative(sel && v.tile ? { tile: v.tile, x: sel.x, y: sel.y, rotation: sel.rotation, player: v.you ?? 0, spots: s.pending ? [] : s.spots(sel), meeple: sel.meeple } : null);
+  board.setTentative(
+    sel && v.tile ? { tile: v.tile, x: sel.x, y: sel.y, rotation: sel.rotation, player: v.you ?? 0, spots: s.pending ? [] : s.spots(sel), meeple: sel.meeple, figure: sel.figure } : null,
+  );
   renderGhost(board, s, hover);
   const hint = typeof s.hint === 'object' && s.hint?.turn === v.turn && v.tile ? s.hint.move : null;
   board.setSuggestion(hint && v.tile ? { tile: v.tile, ...hint, player: v.you ?? 0 } : null);

@@ -4,20 +4,8 @@
 // rules; the client needs it to outline a follower's feature before confirming, a scoring on the
 // board, and a scoring picked in the log.
 
-import {
-  HAS_MONASTERY,
-  KIND_CITY,
-  KIND_FIELD,
-  KIND_MONASTERY,
-  KIND_ROAD,
-  ROT_EDGE_SEG,
-  ROT_HALF_FIELD,
-  ROT_SPOT_LOOKUP,
-  SEG_KIND,
-  MAX_SEGMENTS,
-  TILE_NAMES,
-  TILES,
-} from '../../../bot-engine/tiles.ts';
+import { EXPANSION_TILES } from '../../../bot-engine/expansion-tiles.ts';
+import { KIND_CITY, KIND_FIELD, KIND_GARDEN, KIND_MONASTERY, KIND_ROAD, ROT_EDGE_SEG, ROT_HALF_FIELD, ROT_SPOT_LOOKUP, SEG_KIND, MAX_SEGMENTS, TILES, TYPE_NAMES } from '../../../bot-engine/tiles.ts';
 import type { ScoreEvent } from '../protocol.ts';
 
 export interface PlacedTile {
@@ -26,6 +14,11 @@ export interface PlacedTile {
   y: number;
   rotation: number;
 }
+
+/** Each type's segments, in the engine's type order (the base types, then the expansions'). */
+const SEGMENTS = [...TILES, ...EXPANSION_TILES].map((def) => def.segments);
+/** A monastery or a garden: both score the 3×3 square around their tile. */
+const cloister = (kind: number) => kind === KIND_MONASTERY || kind === KIND_GARDEN;
 
 /** One tile's piece of a feature: the tile and its local segment (engine numbering). */
 export interface FeaturePart {
@@ -64,7 +57,7 @@ export class BoardIndex {
   private readonly at = new Map<string, { t: number; k: number; p: PlacedTile }>();
 
   constructor(tiles: readonly PlacedTile[]) {
-    for (const p of tiles) this.at.set(key(p.x, p.y), { t: TILE_NAMES.indexOf(p.tile), k: ((p.rotation / 90) | 0) & 3, p });
+    for (const p of tiles) this.at.set(key(p.x, p.y), { t: TYPE_NAMES.indexOf(p.tile), k: ((p.rotation / 90) | 0) & 3, p });
   }
 
   get(x: number, y: number) {
@@ -80,9 +73,9 @@ export class BoardIndex {
   /** The whole feature that local segment `seg` of the tile at (x, y) belongs to. */
   feature(x: number, y: number, seg: number): Feature | null {
     const c = this.get(x, y);
-    if (!c || seg < 0 || seg >= TILES[c.t].segments.length) return null;
+    if (!c || seg < 0 || seg >= SEGMENTS[c.t].length) return null;
     const kind = SEG_KIND[c.t * MAX_SEGMENTS + seg];
-    if (kind === KIND_MONASTERY) return this.monastery(x, y, seg);
+    if (cloister(kind)) return this.monastery(x, y, seg);
     const seen = new Set<string>();
     const parts: FeaturePart[] = [];
     let complete = kind !== KIND_FIELD;
@@ -136,7 +129,7 @@ export class BoardIndex {
     const cities = new Set<string>();
     for (const p of f.parts) {
       const c = this.get(p.x, p.y)!;
-      for (const local of TILES[c.t].segments[p.seg].cities) {
+      for (const local of SEGMENTS[c.t][p.seg].cities) {
         const city = this.feature(p.x, p.y, local);
         if (city?.complete) cities.add(featureKey(city));
       }
@@ -155,7 +148,7 @@ export class BoardIndex {
     const out: Feature[] = [];
     const c = this.get(x, y);
     if (!c) return out;
-    const segs = TILES[c.t].segments;
+    const segs = SEGMENTS[c.t];
     for (let s = 0; s < segs.length; s++) {
       if (segs[s].kind !== KIND_CITY && segs[s].kind !== KIND_ROAD) continue;
       const f = this.feature(x, y, s);
@@ -164,10 +157,12 @@ export class BoardIndex {
     for (let dx = -1; dx <= 1; dx++)
       for (let dy = -1; dy <= 1; dy++) {
         const n = this.get(x + dx, y + dy);
-        if (!n || !HAS_MONASTERY[n.t]) continue;
-        const seg = TILES[n.t].segments.findIndex((s) => s.kind === KIND_MONASTERY);
-        const f = this.monastery(x + dx, y + dy, seg);
-        if (f.complete) out.push(f);
+        if (!n) continue;
+        SEGMENTS[n.t].forEach((s, seg) => {
+          if (!cloister(s.kind)) return;
+          const f = this.monastery(x + dx, y + dy, seg);
+          if (f.complete) out.push(f);
+        });
       }
     return out;
   }

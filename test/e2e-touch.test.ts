@@ -1,0 +1,124 @@
+// Touch targets in a real browser: on a 390×844 phone and on a desktop, every visible control a
+// finger or a mouse aims at (buttons, links, inputs, selects, follower-spot and zoom buttons on
+// the board) is at least 44×44 CSS px on the lobby with its create form, the rules page, the
+// game screen (a base game, and one with every expansion and its figure choice) and the replay
+// viewer. A checkbox or radio inside a label is aimed at through its label, so the label is
+// what is measured. Links inside running text are exempt (WCAG 2.5.8's
+// "inline" exception): the line of text sets their height.
+//
+// Needs `npm run build` (the bot worker and the client bundle).
+
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { CHROMIUM, needing } from './support/needs.ts';
+import { Client, createGame, playUntilOver } from './server-helpers.ts';
+import { type E2E, shot, startE2E } from './support/e2e.ts';
+
+const { test, before, after } = needing([CHROMIUM]);
+
+const MIN = 44;
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+
+let e2e: E2E;
+let finishedId: string;
+
+before(async () => {
+  e2e = await startE2E();
+  // A finished game for the replay viewer: the Node client against a random bot.
+  const { id, tokens } = await createGame(e2e.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], () => 'Max');
+  const me = await Client.join(e2e.ws, id, tokens.get(0));
+  await playUntilOver(new Map([[0, me]]), 60000);
+  me.close();
+  finishedId = id;
+});
+
+after(() => e2e?.close());
+
+/** Every visible control of the page smaller than 44×44 CSS px, named so the failure says where. */
+function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate((min) => {
+    const d = (globalThis as any).document;
+    const controls = d.querySelectorAll('button, a[href], input, select, textarea, summary, [role=button], .spot, .layer-spots [data-spot]');
+    const small: string[] = [];
+    const seen = new Set();
+    for (const control of controls) {
+      // A box or a radio is aimed at through the label around it.
+      const target = control.matches('input[type=checkbox], input[type=radio]') ? (control.closest('label') ?? control) : control;
+      if (seen.has(target)) continue;
+      seen.add(target);
+      const style = (globalThis as any).getComputedStyle(target);
+      if (style.visibility === 'hidden' || style.display === 'none') continue;
+      const box = target.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      // Links inside running text: the inline exception.
+      if (target.matches('p a, li > a:not(.btn), td a, dd a, figcaption a') && (globalThis as any).getComputedStyle(target).display === 'inline') continue;
+      if (box.width + 0.5 < min || box.height + 0.5 < min) {
+        const label = (target.getAttribute('aria-label') || target.textContent || target.getAttribute('name') || '').trim().replace(/\s+/g, ' ').slice(0, 30);
+        const cls = typeof target.className === 'string' ? target.className : (target.className?.baseVal ?? '');
+        small.push(`${target.tagName.toLowerCase()}${cls ? `.${cls.trim().split(/\s+/).join('.')}` : ''} "${label}" ${Math.round(box.width)}×${Math.round(box.height)}`);
+      }
+    }
+    return small;
+  }, MIN);
+}
+
+for (const [size, viewport] of [
+  ['phone', PHONE],
+  ['desktop', DESKTOP],
+] as const) {
+  test(`${size}: every control on the lobby, rules, game and replay screens is at least ${MIN}×${MIN} px`, async () => {
+    const { context, page, errors } = await e2e.newPage(viewport);
+    // Every screen is measured before failing, so one run names every small control.
+    const small: string[] = [];
+    const expectBigTargets = async (page: Page, screen: string) => small.push(...(await smallTargets(page)).map((s) => `${screen}: ${s}`));
+    await page.goto(`${e2e.base}/`);
+    await page.waitForSelector('.lobby');
+    await expectBigTargets(page, `${size} lobby`);
+
+    await page.goto(`${e2e.base}/#/rules`);
+    await page.waitForSelector('.rules-page');
+    await expectBigTargets(page, `${size} rules page`);
+
+    // A game against a bot, with a tile placed so the follower-spot buttons are on the board.
+    await page.goto(`${e2e.base}/`);
+    await page.waitForSelector('.lobby');
+    await page.fill('input[name=name]', 'Kit');
+    await page.selectOption('select[data-opp="0"]', 'random');
+    await page.click('button[type=submit]:has-text("Create game")');
+    await page.waitForURL(/#\/g\//);
+    await page.waitForSelector('.game.my-turn');
+    await expectBigTargets(page, `${size} game screen`);
+    await page.keyboard.press('n');
+    await page.waitForSelector('.layer-tentative .tentative');
+    await expectBigTargets(page, `${size} game screen while placing`);
+    await shot(page, `touch-game-${size}`);
+    if (size === 'phone') {
+      await page.click('[data-action=sheet]');
+      await expectBigTargets(page, `${size} game screen with the sheet open`);
+    }
+
+    // A game with every expansion: the figure choice (follower, large follower, abbot) while placing.
+    await page.goto(`${e2e.base}/`);
+    await page.waitForSelector('.lobby');
+    for (const option of ['river', 'innsCathedrals', 'abbot']) await page.check(`input[name=${option}]`);
+    await page.selectOption('select[data-opp="0"]', 'random');
+    await expectBigTargets(page, `${size} create form with the expansions`);
+    await page.click('button[type=submit]:has-text("Create game")');
+    await page.waitForURL(/#\/g\//);
+    await page.waitForSelector('.game.my-turn');
+    await page.keyboard.press('n');
+    await page.waitForSelector('.layer-tentative .tentative');
+    await page.waitForSelector('.figures [data-figure-choice=large]');
+    await expectBigTargets(page, `${size} expansion game while placing`);
+    await shot(page, `touch-expansion-game-${size}`);
+
+    await page.goto(`${e2e.base}/#/replay/${finishedId}`);
+    await page.waitForSelector('.replay-controls');
+    await expectBigTargets(page, `${size} replay viewer`);
+    await shot(page, `touch-replay-${size}`);
+    assert.deepEqual(small, [], `controls under ${MIN}×${MIN} px`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
