@@ -5,11 +5,12 @@
 // worst ~1 s p99 from /api/pool. Run it against two builds to compare them.
 //
 //   node bench/main-thread/run.ts <checkout with dist/server built> [--people=200] [--from=20] [--to=80]
-//     [--protocol=2] [--node-args=--max-semi-space-size=8,--heap-growing-percent=100] [--nice]
+//     [--protocol=2] [--node-args=--max-semi-space-size=8] [--nice]
 // --nice runs the load generator (this process, after the server has started) at nice 19: a
 // model of it on another machine, so the server's loop figures lose most of the CPU contention.
 // --protocol=1 for a server that speaks only version 1 (whole views, no deltas); --node-args adds
-// V8 flags (comma- or space-separated) to the server's command line, to choose them by measurement.
+// V8 flags (comma- or space-separated) after the shipped ones (SHIPPED_NODE_FLAGS), to choose them
+// by measurement.
 
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runLoad, windowStats } from '../games/load.ts';
 import { machine, machineLine } from '../lib/proc.ts';
-import { startServer } from '../lib/server.ts';
+import { SHIPPED_NODE_FLAGS, startServer } from '../lib/server.ts';
 import { progress, round } from '../lib/stats.ts';
 
 const { values, positionals } = parseArgs({
@@ -129,7 +130,7 @@ const loop = windowStats(load, a.atMs, b.atMs);
 const result = {
   server: root,
   protocol: values.protocol ?? 'latest',
-  nodeArgs,
+  nodeArgs: [...SHIPPED_NODE_FLAGS, ...nodeArgs],
   loadGeneratorNice: values.nice ? 19 : 0,
   machine: machineLine(m0, machine()),
   windowS: round(seconds, 1),
@@ -162,5 +163,5 @@ const result = {
 };
 console.log(JSON.stringify(result, null, 2));
 console.log(
-  `| ${root} v${result.protocol} ${nodeArgs.join(' ')}${values.nice ? ' (load at nice 19)' : ''} | ${result.cpuUsPerMove} | ${result.fullGcsPerS} (pause mean ${result.fullGcPauseMs.mean}, max ${result.fullGcPauseMs.max} ms) | ${result.loopWorstWindowP99Ms} (median window ${result.loopMedianWindowP99Ms}) | ${result.movesPerS} |`,
+  `| ${root} v${result.protocol} ${result.nodeArgs.join(' ')}${values.nice ? ' (load at nice 19)' : ''} | ${result.cpuUsPerMove} | ${result.fullGcsPerS} (pause mean ${result.fullGcPauseMs.mean}, max ${result.fullGcPauseMs.max} ms) | ${result.loopWorstWindowP99Ms} (median window ${result.loopMedianWindowP99Ms}) | ${result.movesPerS} |`,
 );
