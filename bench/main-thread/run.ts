@@ -45,10 +45,11 @@ const statFields = (path: string): string[] => {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 };
 
-/** CPU seconds of the main thread (its thread id is the process id): utime + stime. */
-const mainThreadCpuS = (pid: number): number => {
+/** CPU seconds of the main thread (its thread id is the process id): user (utime) and kernel
+ * (stime: socket writes, SQLite's write() calls, epoll, waking the worker). */
+const mainThreadCpuS = (pid: number): { user: number; kernel: number } => {
   const f = statFields(`/proc/${pid}/task/${pid}/stat`);
-  return (Number(f[11]) + Number(f[12])) / TICKS_PER_S;
+  return { user: Number(f[11]) / TICKS_PER_S, kernel: Number(f[12]) / TICKS_PER_S };
 };
 
 /** How long the process has run, ms: --trace-gc stamps count from (about) its start. */
@@ -72,7 +73,7 @@ const total = (n: Record<string, number>) => Object.values(n).reduce((a, b) => a
 interface Edge {
   atMs: number;
   ageMs: number;
-  cpuS: number;
+  cpuS: { user: number; kernel: number };
   person: number;
   botSeen: number;
   botServed: Promise<Record<string, number>>;
@@ -115,6 +116,8 @@ const personMoves = b.person - a.person;
 const [servedA, servedB] = [await a.botServed, await b.botServed];
 const botMoves = total(servedB) - total(servedA);
 const moves = personMoves + botMoves;
+const cpu = { user: b.cpuS.user - a.cpuS.user, kernel: b.cpuS.kernel - a.cpuS.kernel };
+const cpuS = cpu.user + cpu.kernel;
 
 // --trace-gc prints every isolate's collections as "[pid:isolate] <ms since start> ms: <kind> ...";
 // the main isolate is the first to collect (while the server loads, before any worker exists).
@@ -140,9 +143,12 @@ const result = {
   /** The window's bot moves by source: `fallback` ones were chosen on the main thread (greedy). */
   botMovesBySource: Object.fromEntries(Object.keys(servedB).map((k) => [k, servedB[k] - (servedA[k] ?? 0)])),
   botMovesSeenByPeople: b.botSeen - a.botSeen,
-  mainThreadCpuS: round(b.cpuS - a.cpuS, 2),
-  mainThreadCores: round((b.cpuS - a.cpuS) / seconds, 3),
-  cpuUsPerMove: Math.round(((b.cpuS - a.cpuS) * 1e6) / moves),
+  mainThreadCpuS: round(cpuS, 2),
+  mainThreadCores: round(cpuS / seconds, 3),
+  cpuUsPerMove: Math.round((cpuS * 1e6) / moves),
+  /** The same split into user and kernel time (utime, stime). */
+  cpuUsPerMoveUser: Math.round((cpu.user * 1e6) / moves),
+  cpuUsPerMoveKernel: Math.round((cpu.kernel * 1e6) / moves),
   fullGcs: full.length,
   fullGcsPerS: round(full.length / seconds, 2),
   /** Why V8 started the main isolate's full GCs in the window (the end of its --trace-gc line). */
@@ -163,5 +169,5 @@ const result = {
 };
 console.log(JSON.stringify(result, null, 2));
 console.log(
-  `| ${root} v${result.protocol} ${result.nodeArgs.join(' ')}${values.nice ? ' (load at nice 19)' : ''} | ${result.cpuUsPerMove} | ${result.fullGcsPerS} (pause mean ${result.fullGcPauseMs.mean}, max ${result.fullGcPauseMs.max} ms) | ${result.loopWorstWindowP99Ms} (median window ${result.loopMedianWindowP99Ms}) | ${result.movesPerS} |`,
+  `| ${root} v${result.protocol} ${result.nodeArgs.join(' ')}${values.nice ? ' (load at nice 19)' : ''} | ${result.cpuUsPerMove} (user ${result.cpuUsPerMoveUser}, kernel ${result.cpuUsPerMoveKernel}) | ${result.fullGcsPerS} (pause mean ${result.fullGcPauseMs.mean}, max ${result.fullGcPauseMs.max} ms) | ${result.loopWorstWindowP99Ms} (median window ${result.loopMedianWindowP99Ms}) | ${result.movesPerS} |`,
 );
