@@ -45,6 +45,9 @@ const RETRY_BUDGET_MS = 250;
 const HUNG_MS = 1000;
 /** Main-thread move without search. */
 const FALLBACK_LEVEL: BotLevel = 'greedy';
+/** How long the fallback may hold the event loop: greedy over every move late in a game takes up
+ * to ~20 ms, so it plays the best of the moves it scored in this time. */
+const FALLBACK_BUDGET_MS = 2;
 
 class SearchFailed extends Error {
   readonly reason: string;
@@ -128,7 +131,8 @@ export class BotScheduler {
         }
       }
     }
-    const move = resolvedToMove(view, chooseMove(view, FALLBACK_LEVEL, seed));
+    const until = performance.now() + FALLBACK_BUDGET_MS;
+    const move = resolvedToMove(view, chooseMove(view, FALLBACK_LEVEL, seed, { shouldStop: () => performance.now() >= until }));
     log.warn({ botLevel: FALLBACK_LEVEL }, 'bot move chosen on the main thread: the pool could not answer in time');
     const next = view.clone();
     const outcome = playMove(next, move);

@@ -173,6 +173,44 @@ test('a raised stop stops the search promptly and still returns a legal move', (
   }
 });
 
+test('greedy under a control: bounded on late-game positions, legal, and with no stop exactly greedy', () => {
+  const never = { shouldStop: () => false };
+  let bounded = 0;
+  for (const players of [2, 3, 4]) {
+    // Late in a game, where final scoring over every move is slowest (the main-thread fallback's case).
+    for (const turns of [40, 55, 65, 70]) {
+      const s = midGame(`greedy-bound-${players}-${turns}`, players, turns);
+      if (bagEmpty(s)) continue;
+      const all = listMoves(s, new Int32Array(MAX_MOVES));
+      for (const seed of [1, 2, 3]) {
+        const free = chooseMove(view(s), 'greedy', seed, never);
+        assert.deepEqual(free, chooseMove(view(s), 'greedy', seed), `${players}p turn ${turns}: a control that never stops changes nothing`);
+        let polls = 0;
+        const cut = chooseMove(view(s), 'greedy', seed, { shouldStop: () => ++polls >= 3 });
+        assertLegal(s, cut, `${players}p turn ${turns}`);
+        if (all <= 3) continue;
+        assert.equal(cut.iterations, 3, 'scores until the control says stop');
+        assert.ok(cut.iterations < all && cut.stopped);
+        assert.deepEqual(
+          cut,
+          chooseMove(view(s), 'greedy', seed, {
+            shouldStop: (
+              (k) => () =>
+                ++k >= 3
+            )(0),
+          }),
+          'same seed, same move',
+        );
+        const first = chooseMove(view(s), 'greedy', seed, { shouldStop: () => true });
+        assert.equal(first.iterations, 1, 'an immediate stop still scores one move');
+        assertLegal(s, first, 'immediate stop');
+        bounded++;
+      }
+    }
+  }
+  assert.ok(bounded >= 20, `${bounded} bounded positions`);
+});
+
 test('search budgets: rollouts and their length follow the level table at 2 to 5 players', () => {
   for (const horizon of [1, 2, 3, 4, 6]) assert.equal(rolloutPlies(horizon, 2), Math.max(2, horizon), 'two players: the horizon as given');
   for (const players of [3, 4, 5]) {

@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SHIPPED_NODE_FLAGS } from '../bench/lib/server.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const scripts: Record<string, string> = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts;
@@ -80,4 +81,19 @@ test('CI runs the suite once: `npm test` with COVERAGE=1 measures coverage and f
   const plain = run({ COVERAGE: '' });
   assert.equal(plain.status, 0, plain.stdout.slice(-2000));
   assert.doesNotMatch(plain.stdout, /coverage report/);
+});
+
+test('npm start, the Dockerfile and the benchmarks run the server with the same node flags', () => {
+  const start = /\bnode ((?:--\S+ )*)dist\/server\/main\.js/.exec(scripts.start);
+  assert.ok(start, `npm start runs dist/server/main.js: ${scripts.start}`);
+  const cmdLine = readFileSync(join(root, 'Dockerfile'), 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('CMD '));
+  assert.ok(cmdLine, 'the Dockerfile has a CMD');
+  const cmd: string[] = JSON.parse(cmdLine.slice(4));
+  assert.equal(cmd[0], 'node');
+  assert.equal(cmd.at(-1), 'dist/server/main.js');
+  const shipped = start[1].split(' ').filter(Boolean);
+  assert.deepEqual(cmd.slice(1, -1), shipped, 'the Dockerfile CMD and npm start');
+  assert.deepEqual([...SHIPPED_NODE_FLAGS], shipped, 'bench/lib/server.ts and npm start');
 });

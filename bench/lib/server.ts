@@ -40,10 +40,15 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The node flags `npm start` and the Dockerfile run the server with (test/build-config.test.ts
+ * holds the three in step): benchmarks measure the server as shipped. */
+export const SHIPPED_NODE_FLAGS: readonly string[] = ['--heap-growing-percent=100'];
+
 export interface ServerPlace {
   /** A checkout whose dist/server/main.js to run (default: this one), e.g. another commit's build. */
   root?: string;
-  /** Node flags before the entry point, e.g. ['--trace-gc']. */
+  /** Node flags after the shipped ones, before the entry point, e.g. ['--trace-gc'] (V8 takes a
+   * repeated flag's last value, so these override). */
   nodeArgs?: string[];
 }
 
@@ -53,7 +58,7 @@ export async function startServer(env: Record<string, string> = {}, place: Serve
   const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-'));
   const logFile = join(dir, 'server.log');
   const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...(place.nodeArgs ?? []), place.root ? join(root, 'dist', 'server', 'main.js') : serverMain], {
+  const child = spawn(process.execPath, [...SHIPPED_NODE_FLAGS, ...(place.nodeArgs ?? []), place.root ? join(root, 'dist', 'server', 'main.js') : serverMain], {
     cwd: root,
     env: {
       ...process.env,

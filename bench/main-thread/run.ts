@@ -5,11 +5,12 @@
 // worst ~1 s p99 from /api/pool. Run it against two builds to compare them.
 //
 //   node bench/main-thread/run.ts <checkout with dist/server built> [--people=200] [--from=20] [--to=80]
-//     [--protocol=2] [--node-args=--max-semi-space-size=8,--heap-growing-percent=100] [--nice]
+//     [--protocol=2] [--node-args=--max-semi-space-size=8] [--nice]
 // --nice runs the load generator (this process, after the server has started) at nice 19: a
 // model of it on another machine, so the server's loop figures lose most of the CPU contention.
 // --protocol=1 for a server that speaks only version 1 (whole views, no deltas); --node-args adds
-// V8 flags (comma- or space-separated) to the server's command line, to choose them by measurement.
+// V8 flags (comma- or space-separated) after the shipped ones (SHIPPED_NODE_FLAGS), to choose them
+// by measurement.
 
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runLoad, windowStats } from '../games/load.ts';
 import { machine, machineLine } from '../lib/proc.ts';
-import { startServer } from '../lib/server.ts';
+import { SHIPPED_NODE_FLAGS, startServer } from '../lib/server.ts';
 import { progress, round } from '../lib/stats.ts';
 
 const { values, positionals } = parseArgs({
@@ -44,10 +45,11 @@ const statFields = (path: string): string[] => {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 };
 
-/** CPU seconds of the main thread (its thread id is the process id): utime + stime. */
-const mainThreadCpuS = (pid: number): number => {
+/** CPU seconds of the main thread (its thread id is the process id): user (utime) and kernel
+ * (stime: socket writes, SQLite's write() calls, epoll, waking the worker). */
+const mainThreadCpuS = (pid: number): { user: number; kernel: number } => {
   const f = statFields(`/proc/${pid}/task/${pid}/stat`);
-  return (Number(f[11]) + Number(f[12])) / TICKS_PER_S;
+  return { user: Number(f[11]) / TICKS_PER_S, kernel: Number(f[12]) / TICKS_PER_S };
 };
 
 /** How long the process has run, ms: --trace-gc stamps count from (about) its start. */
@@ -71,7 +73,7 @@ const total = (n: Record<string, number>) => Object.values(n).reduce((a, b) => a
 interface Edge {
   atMs: number;
   ageMs: number;
-  cpuS: number;
+  cpuS: { user: number; kernel: number };
   person: number;
   botSeen: number;
   botServed: Promise<Record<string, number>>;
@@ -114,6 +116,8 @@ const personMoves = b.person - a.person;
 const [servedA, servedB] = [await a.botServed, await b.botServed];
 const botMoves = total(servedB) - total(servedA);
 const moves = personMoves + botMoves;
+const cpu = { user: b.cpuS.user - a.cpuS.user, kernel: b.cpuS.kernel - a.cpuS.kernel };
+const cpuS = cpu.user + cpu.kernel;
 
 // --trace-gc prints every isolate's collections as "[pid:isolate] <ms since start> ms: <kind> ...";
 // the main isolate is the first to collect (while the server loads, before any worker exists).
@@ -129,7 +133,7 @@ const loop = windowStats(load, a.atMs, b.atMs);
 const result = {
   server: root,
   protocol: values.protocol ?? 'latest',
-  nodeArgs,
+  nodeArgs: [...SHIPPED_NODE_FLAGS, ...nodeArgs],
   loadGeneratorNice: values.nice ? 19 : 0,
   machine: machineLine(m0, machine()),
   windowS: round(seconds, 1),
@@ -139,9 +143,12 @@ const result = {
   /** The window's bot moves by source: `fallback` ones were chosen on the main thread (greedy). */
   botMovesBySource: Object.fromEntries(Object.keys(servedB).map((k) => [k, servedB[k] - (servedA[k] ?? 0)])),
   botMovesSeenByPeople: b.botSeen - a.botSeen,
-  mainThreadCpuS: round(b.cpuS - a.cpuS, 2),
-  mainThreadCores: round((b.cpuS - a.cpuS) / seconds, 3),
-  cpuUsPerMove: Math.round(((b.cpuS - a.cpuS) * 1e6) / moves),
+  mainThreadCpuS: round(cpuS, 2),
+  mainThreadCores: round(cpuS / seconds, 3),
+  cpuUsPerMove: Math.round((cpuS * 1e6) / moves),
+  /** The same split into user and kernel time (utime, stime). */
+  cpuUsPerMoveUser: Math.round((cpu.user * 1e6) / moves),
+  cpuUsPerMoveKernel: Math.round((cpu.kernel * 1e6) / moves),
   fullGcs: full.length,
   fullGcsPerS: round(full.length / seconds, 2),
   /** Why V8 started the main isolate's full GCs in the window (the end of its --trace-gc line). */
@@ -162,5 +169,5 @@ const result = {
 };
 console.log(JSON.stringify(result, null, 2));
 console.log(
-  `| ${root} v${result.protocol} ${nodeArgs.join(' ')}${values.nice ? ' (load at nice 19)' : ''} | ${result.cpuUsPerMove} | ${result.fullGcsPerS} (pause mean ${result.fullGcPauseMs.mean}, max ${result.fullGcPauseMs.max} ms) | ${result.loopWorstWindowP99Ms} (median window ${result.loopMedianWindowP99Ms}) | ${result.movesPerS} |`,
+  `| ${root} v${result.protocol} ${result.nodeArgs.join(' ')}${values.nice ? ' (load at nice 19)' : ''} | ${result.cpuUsPerMove} (user ${result.cpuUsPerMoveUser}, kernel ${result.cpuUsPerMoveKernel}) | ${result.fullGcsPerS} (pause mean ${result.fullGcPauseMs.mean}, max ${result.fullGcPauseMs.max} ms) | ${result.loopWorstWindowP99Ms} (median window ${result.loopMedianWindowP99Ms}) | ${result.movesPerS} |`,
 );

@@ -43,7 +43,7 @@ export function chooseMove(view: GameState, level: BotLevel, seed: number, contr
       return { ...m, iterations: 1, stopped: false };
     }
     case 'greedy':
-      return greedyMove(own, seed);
+      return greedyMove(own, seed, control);
     case 'heuristic':
       return heuristicMove(own, seed);
     default:
