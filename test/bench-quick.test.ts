@@ -31,7 +31,10 @@ test('bench tiny mode runs the HTTP, pool-study, games, classes, capacity and so
       assert.ok(md.includes(`<!-- ${name}:start -->`) && md.includes(`<!-- ${name}:end -->`), `section ${name}`);
     // The fixed-vs-dynamic target compares at the same maximum thread count, as the pool study
     // does (tiny mode runs no dynamic pool).
-    assert.match(md, /\| fixed pool bot p99 under bursts ≥ 2× better than dynamic \(same maximum thread count\) \| (not measured|1 thread: [\d.]+ vs [\d.]+ ms \([\d.]+×\)[^|]*) \| (not measured|met|\*\*missed\*\*) \|/);
+    assert.match(
+      md,
+      /\| fixed pool bot p99 under bursts ≥ 2× better than dynamic \(same maximum thread count\) \| (not measured|1 thread: [\d.]+ vs [\d.]+ ms \([\d.]+×\)[^|]*) \| (not measured|met|\*\*missed\*\*) \|/,
+    );
     // Every section says how much CPU the host took away during its run (Linux: /proc/stat).
     assert.equal(md.match(/CPU steal \d+\.\d % of the run/g)?.length, 7, 'CPU steal in every section');
 
