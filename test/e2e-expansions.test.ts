@@ -60,6 +60,8 @@ test('a six-seat game with the River, Inns & Cathedrals and the Abbot, by keyboa
       assert.equal(view.seats.length, 6);
       assert.equal(view.board[0].tile, 'RA', 'the spring is the start tile');
       assert.ok(/^R/.test(view.tile), `the river comes first: ${view.tile}`);
+      // Each player's large follower and abbot are shown in hand beside the followers.
+      for (const figure of ['large', 'abbot']) assert.equal(await page.locator(`.players .player .meeple-icon.${figure}`).count(), 6, figure);
       await shot(page, '09-river-desktop');
     }
     if (i === 6) {

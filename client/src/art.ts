@@ -460,7 +460,6 @@ export const MEEPLE_DEFS = `<path id="meeple-shape" d="${MEEPLE_PATH}"/><path id
 /** How much bigger the large follower (Inns & Cathedrals) is drawn than a follower. */
 export const LARGE_SCALE = 1.45;
 
-/** A follower of `player` at (x, y) in the caller's units; farmers lie down. */
 /** A figure of `player` at (x, y) in the caller's units: a follower (farmers lie down), the large
  * follower (drawn bigger) or the abbot (its own shape). */
 export function meepleMarkup(player: number, x: number, y: number, opts: { farmer?: boolean; scale?: number; ghost?: boolean; figure?: 'follower' | 'large' | 'abbot' } = {}): string {
@@ -484,10 +483,11 @@ export function tileIcon(tile: string | null, rotation = 0, size = 96): string {
   return `<svg class="tile-icon" width="${size}" height="${size}" viewBox="-2 -2 104 104" aria-hidden="true"><use href="#tile-${tile}" transform="rotate(${rotation} 50 50)"/></svg>`;
 }
 
-/** A small standalone meeple icon in a player's colour. */
-export function meepleIcon(player: number, size = 18, empty = false): string {
+/** A small standalone figure icon in a player's colour (hollow: not in the supply). */
+export function meepleIcon(player: number, size = 18, empty = false, figure: 'follower' | 'large' | 'abbot' = 'follower'): string {
   const color = PLAYER_COLORS[player] ?? '#888';
-  return `<svg class="meeple-icon" width="${size}" height="${size}" viewBox="-13 -14 26 28" aria-hidden="true"><path d="${MEEPLE_PATH}" fill="${empty ? 'none' : color}" stroke="${empty ? '#9aa' : '#1b1b1b'}" stroke-width="1.4"/></svg>`;
+  const px = figure === 'large' ? Math.round(size * LARGE_SCALE) : size;
+  return `<svg class="meeple-icon${figure === 'follower' ? '' : ` ${figure}`}" width="${px}" height="${px}" viewBox="-13 -14 26 28" aria-hidden="true"><path d="${figure === 'abbot' ? ABBOT_PATH : MEEPLE_PATH}" fill="${empty ? 'none' : color}" stroke="${empty ? '#9aa' : '#1b1b1b'}" stroke-width="1.4"/></svg>`;
 }
 
 export { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD };

@@ -1,4 +1,5 @@
-// The players panel: each seat with its score, role, followers in supply and points by kind.
+// The players panel: each seat with its score, role, figures in supply (followers, and the
+// expansions' large follower and abbot) and points by kind.
 
 import { PLAYER_COLORS, PLAYER_GLYPHS, meepleIcon } from '../art.ts';
 import { esc, patch } from '../dom.ts';
@@ -14,7 +15,14 @@ export function renderPlayers(box: HTMLElement, v: GameView): void {
 function playerRow(v: GameView, s: SeatView): string {
   const current = v.status === 'playing' && v.currentSeat === s.seat;
   const you = v.you === s.seat;
-  const followers = Array.from({ length: FOLLOWERS }, (_, i) => meepleIcon(s.seat, 14, i >= s.followers)).join('');
+  // The expansions' figures after the followers, present only with their option.
+  const extra = [...(s.large !== undefined ? [meepleIcon(s.seat, 14, s.large === 0, 'large')] : []), ...(s.abbots !== undefined ? [meepleIcon(s.seat, 14, s.abbots === 0, 'abbot')] : [])];
+  const followers = Array.from({ length: FOLLOWERS }, (_, i) => meepleIcon(s.seat, 14, i >= s.followers)).join('') + extra.join('');
+  const inHand = [
+    `${s.followers} of ${FOLLOWERS} followers`,
+    ...(s.large !== undefined ? [`large follower ${s.large ? 'in supply' : 'placed'}`] : []),
+    ...(s.abbots !== undefined ? [`abbot ${s.abbots ? 'in supply' : 'placed'}`] : []),
+  ].join(', ');
   const p = s.points;
   const chip = current && v.botThinking ? '<span class="chip">thinking…</span>' : current ? '<span class="chip">to play</span>' : '';
   return `<li class="player${current ? ' current' : ''}${you ? ' you' : ''}" style="--pc:${PLAYER_COLORS[s.seat]}" data-seat="${s.seat}">
@@ -22,7 +30,7 @@ function playerRow(v: GameView, s: SeatView): string {
 <span class="p-name">${esc(seatName(v.seats, s.seat))}${you ? ' <em>(you)</em>' : ''}</span>
 <span class="p-score" aria-label="score">${s.score}</span></div>
 <div class="p-sub"><span class="p-role${s.kind === 'person' && s.name && !s.connected ? ' away' : ''}">${esc(seatRole(s))} · ${esc(glyphName(s.seat))}</span>${chip}</div>
-<div class="p-followers" role="img" aria-label="${s.followers} followers left" title="${s.followers} of ${FOLLOWERS} followers in supply">${followers}</div>
+<div class="p-followers" role="img" aria-label="${esc(inHand)}" title="${esc(inHand)}">${followers}</div>
 <div class="p-points" title="Points by feature"><span>City ${p.city}</span><span>Road ${p.road}</span><span>Monastery ${p.monastery}</span><span>Farm ${p.farm}</span></div>
 </li>`;
 }
