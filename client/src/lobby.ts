@@ -1,6 +1,6 @@
-// The lobby: create a game (1–4 opponents, 5 with Inns & Cathedrals, any mix of bot levels and open seats for people,
-// rule options), open games to join, this browser's games to resume or replay, and a game to
-// watch by its link or id.
+// The lobby: create a game (1–4 opponents, 5 with Inns & Cathedrals, any mix of bot levels and
+// open seats for people, the expansions and rule options), open games to join, this browser's
+// games to resume or replay, and a game to watch by its link or id.
 
 import { HttpError, api, savedName, saveName, seats as heldSeats } from './api.ts';
 import type { SeatRequest } from './protocol.ts';
@@ -10,17 +10,8 @@ import { esc, toast } from './dom.ts';
 import { EXPANSION_NAMES, rulesText, seatLabel } from './text.ts';
 import { BOT_LEVELS, LEVEL_SUMMARY, type GameSummary } from './protocol.ts';
 import { MAX_PLAYERS, MAX_SEATS } from '../../bot-engine/state.ts';
-import { normalizeRules } from '../../bot-engine/game.ts';
 
-/** The expansions this build's engine plays (the server runs the same engine): the others are not offered. */
-const EXPANSIONS = (Object.keys(EXPANSION_NAMES) as (keyof typeof EXPANSION_NAMES)[]).filter((key) => {
-  try {
-    normalizeRules({ [key]: true });
-    return true;
-  } catch {
-    return false;
-  }
-});
+const EXPANSIONS = Object.keys(EXPANSION_NAMES) as (keyof typeof EXPANSION_NAMES)[];
 const EXPANSION_HINTS: Record<keyof typeof EXPANSION_NAMES, string> = {
   innsCathedrals: '18 more tiles, inns and cathedrals, a large follower each, up to 6 players',
   river: 'the game starts with 12 river tiles',

@@ -145,12 +145,17 @@ export class GameScreenState {
 
   /** Spots open to the selection's figure. */
   spots(s: Selection | null = this.selection): string[] {
-    return s ? (this.legal.get(`${s.x},${s.y}`)?.get(s.rotation)?.[s.figure] ?? []) : [];
+    return this.openAt(s)?.[s!.figure] ?? [];
+  }
+
+  /** What the selection's placement offers, or undefined. */
+  private openAt(s: Selection | null): SpotsByFigure | undefined {
+    return s ? this.legal.get(`${s.x},${s.y}`)?.get(s.rotation) : undefined;
   }
 
   /** The figures with a spot open at the selection (the follower always listed: "none" is its choice). */
   figures(s: Selection | null = this.selection): Figure[] {
-    const open = s ? this.legal.get(`${s.x},${s.y}`)?.get(s.rotation) : undefined;
+    const open = this.openAt(s);
     return FIGURES.filter((f) => f === 'follower' || (open?.[f].length ?? 0) > 0);
   }
 
@@ -215,7 +220,7 @@ export class GameScreenState {
 
   /** May the selection come with taking the abbot back? */
   mayReturnAbbot(s: Selection | null = this.selection): boolean {
-    return !!s && this.legal.get(`${s.x},${s.y}`)?.get(s.rotation)?.returnAbbot === true;
+    return this.openAt(s)?.returnAbbot === true;
   }
 
   /** Takes the abbot back with this placement (no figure then), or gives that up. */
