@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { Piscina } from 'piscina';
 import { BOT_LEVELS, type BotLevel, isBotLevel } from '../bot-engine/bots/index.ts';
 import { SEARCH_LEVELS } from '../bot-engine/bots/rollout.ts';
-import { normalizeRules } from '../bot-engine/game.ts';
+import { EXPANSION_KEYS, type ExpansionKey, normalizeRules } from '../bot-engine/game.ts';
 import type { Rules } from '../bot-engine/rules.ts';
 import type { PairResult, PairTask } from './tournament-worker.ts';
 
@@ -87,15 +87,15 @@ function parseRules(text: string | undefined): Rules {
     .filter(Boolean)) {
     const [k, v] = part.split('=');
     if (k === 'farmers') out.farmers = v as Rules['farmers'];
-    else if (k === 'tinyCity' || (EXPANSIONS as readonly string[]).includes(k)) out[k as 'tinyCity' | Expansion] = v === undefined || v === 'true';
-    else throw new Error(`unknown rule ${k} (tinyCity, ${EXPANSIONS.join(', ')}: =true|false; farmers=1st|2nd|3rd)`);
+    else if (k === 'tinyCity' || (EXPANSION_KEYS as readonly string[]).includes(k)) out[k as 'tinyCity' | ExpansionKey] = v === undefined || v === 'true';
+    else throw new Error(`unknown rule ${k} (tinyCity, ${EXPANSION_KEYS.join(', ')}: =true|false; farmers=1st|2nd|3rd)`);
   }
   return normalizeRules(out);
 }
 
-const EXPANSIONS = ['innsCathedrals', 'river', 'abbot'] as const;
-type Expansion = (typeof EXPANSIONS)[number];
-const EXPANSION_TAGS: Record<Expansion, string> = { innsCathedrals: 'ic', river: 'river', abbot: 'abbot' };
+/** Each expansion's tag in result file names, in the order files and the ladder name them. */
+const EXPANSION_TAGS: Record<ExpansionKey, string> = { innsCathedrals: 'ic', river: 'river', abbot: 'abbot' };
+const EXPANSIONS = Object.keys(EXPANSION_TAGS) as ExpansionKey[];
 
 /** The rules in a result's file name: "tiny-f3rd", "ic-river-abbot-f3rd". */
 function ruleTag(rules: Rules): string {

@@ -62,7 +62,8 @@ export interface MoveOutcome {
 const RULE_KEYS: readonly string[] = Object.keys(DEFAULT_RULES);
 /** The expansion options of docs/RULES.md the engine plays: `true` turns one on; `false` is
  * accepted and dropped, so the base game's records stay as they are. */
-const EXPANSION_KEYS = ['river', 'innsCathedrals', 'abbot'] as const;
+export const EXPANSION_KEYS = ['river', 'innsCathedrals', 'abbot'] as const;
+export type ExpansionKey = (typeof EXPANSION_KEYS)[number];
 
 export function normalizeRules(rules: Partial<Rules> | undefined): Rules {
   const on: Partial<Rules> = {};
@@ -71,7 +72,7 @@ export function normalizeRules(rules: Partial<Rules> | undefined): Rules {
     if ((EXPANSION_KEYS as readonly string[]).includes(key)) {
       if (value === false) continue;
       if (value !== true) throw new Error(`rules.${key} must be true or false`);
-      on[key as (typeof EXPANSION_KEYS)[number]] = true;
+      on[key as ExpansionKey] = true;
       continue;
     }
     throw new Error(`unknown rule "${key}" (known: ${[...RULE_KEYS, ...EXPANSION_KEYS].join(', ')})`);

@@ -10,9 +10,10 @@ import { esc, toast } from './dom.ts';
 import { EXPANSION_NAMES, rulesText, seatLabel } from './text.ts';
 import { BOT_LEVELS, LEVEL_SUMMARY, type GameSummary } from './protocol.ts';
 import { MAX_PLAYERS, MAX_SEATS } from '../../bot-engine/state.ts';
+import type { ExpansionKey } from '../../bot-engine/game.ts';
 
-const EXPANSIONS = Object.keys(EXPANSION_NAMES) as (keyof typeof EXPANSION_NAMES)[];
-const EXPANSION_HINTS: Record<keyof typeof EXPANSION_NAMES, string> = {
+const EXPANSIONS = Object.keys(EXPANSION_NAMES) as ExpansionKey[];
+const EXPANSION_HINTS: Record<ExpansionKey, string> = {
   innsCathedrals: '18 more tiles, inns and cathedrals, a large follower each, up to 6 players',
   river: 'the game starts with 12 river tiles',
   abbot: 'gardens, and an abbot each for a monastery or a garden',

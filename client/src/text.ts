@@ -3,6 +3,7 @@
 import { EXPANSION_TILES, type ExpansionTileDef } from '../../bot-engine/expansion-tiles.ts';
 import { KIND_CITY, KIND_GARDEN, KIND_MONASTERY, KIND_ROAD } from '../../bot-engine/tiles.ts';
 import { PLAYER_GLYPH_NAMES, spotDirection } from './art.ts';
+import type { ExpansionKey } from '../../bot-engine/game.ts';
 import type { LastMove, Rules, ScoreEvent, SeatView } from './protocol.ts';
 
 const DIR: Record<string, string> = { N: 'north', E: 'east', S: 'south', W: 'west', NE: 'north-east', SE: 'south-east', SW: 'south-west', NW: 'north-west' };
@@ -143,10 +144,10 @@ export function moveWhere(last: Pick<LastMove, 'tile' | 'move'>): string {
 }
 
 /** The expansions' names, in the order the create form offers them. */
-export const EXPANSION_NAMES = { innsCathedrals: 'Inns & Cathedrals', river: 'the River', abbot: 'the Abbot' } as const;
+export const EXPANSION_NAMES: Readonly<Record<ExpansionKey, string>> = { innsCathedrals: 'Inns & Cathedrals', river: 'the River', abbot: 'the Abbot' };
 
 /** "Inns & Cathedrals · small cities · farmers 3rd": a game's options in one line. */
 export function rulesText(rules: Partial<Rules> | undefined): string {
-  const expansions = (Object.keys(EXPANSION_NAMES) as (keyof typeof EXPANSION_NAMES)[]).filter((k) => rules?.[k]).map((k) => EXPANSION_NAMES[k]);
+  const expansions = (Object.keys(EXPANSION_NAMES) as ExpansionKey[]).filter((k) => rules?.[k]).map((k) => EXPANSION_NAMES[k]);
   return [...expansions, ...(rules?.tinyCity ? ['small cities'] : []), `farmers ${rules?.farmers ?? '3rd'}`].join(' · ');
 }
