@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { normalizeRules } from '../../bot-engine/game.ts';
 import { type GameRecord, replayRecord } from '../../bot-engine/record.ts';
-import type { Rules } from '../../bot-engine/rules.ts';
+import { type Rules, maxPlayers } from '../../bot-engine/rules.ts';
+import { MAX_SEATS } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import { DEFAULTS } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
@@ -110,6 +111,11 @@ export class GameService {
   }
 
   async create(request: CreateGameRequest, rematchOf?: string): Promise<Room> {
+    // Bad input first, whatever the server's state. The schema has checked the rules' shape; how
+    // many players they seat is the engine's answer (a rematch and any instance ask here too).
+    const rules = normalizeRules(request.rules);
+    const seats = maxPlayers(rules);
+    if (request.seats.length > seats) throw new CodedError('bad_request', `these rules seat at most ${seats} players (${MAX_SEATS} with Inns & Cathedrals)`);
     const storage = this.store.failing();
     if (storage) throw new StorageError(storage.message, { kind: storage.kind });
     const busy = this.options.overloaded();
@@ -120,7 +126,7 @@ export class GameService {
       id: randomBytes(12).toString('base64url'),
       createdAt: new Date().toISOString(),
       seed: randomBytes(16).toString('hex'),
-      rules: normalizeRules(request.rules),
+      rules,
       seats: request.seats.map((s) => (s.kind === 'bot' ? { kind: s.kind, level: s.level } : { kind: s.kind })),
       clock: {
         turnSeconds: request.clock?.turnSeconds !== undefined ? request.clock.turnSeconds : people > 1 ? DEFAULT_TURN_SECONDS : null,

@@ -6,8 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { BOT_LEVELS } from '../../bot-engine/bots/levels.ts';
 import { MAX_PLAYERS, MAX_SEATS } from '../../bot-engine/state.ts';
-import { normalizeRules } from '../../bot-engine/game.ts';
-import { maxPlayers } from '../../bot-engine/rules.ts';
 import type { ReadableGame } from '../games/records.ts';
 import { hasVisibleText } from '../games/table-talk.ts';
 import { CodedError } from '../errors.ts';
@@ -67,9 +65,6 @@ async function routes(root: FastifyInstance): Promise<void> {
       const people = seats.filter((s) => s.kind === 'person').length;
       if (people === 0) throw new CodedError('bad_request', 'a game needs at least one person seat');
       if (hints && people > 1) throw new CodedError('bad_request', 'hints are for one person against bots, never in a game with other people');
-      // The schema has checked the rules' shape: the engine reads them as given.
-      const limit = maxPlayers(normalizeRules(rules));
-      if (seats.length > limit) throw new CodedError('bad_request', `these rules seat at most ${limit} players (${MAX_SEATS} with Inns & Cathedrals)`);
       const created = await games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules, clock, standIn, listed, hints });
       return reply.code(201).send(summary(created));
     },
