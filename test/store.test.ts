@@ -87,10 +87,7 @@ for (const [name, make] of stores) {
   test(`${name} store: unfinished games for recovery; finished ones listed newest first, paged, by player`, async () => {
     const store = await make();
     for (let i = 0; i < 5; i++) {
-      await store.create(setup(`f${i}`), [
-        { name: i % 2 ? 'Alice' : 'Bob', tokenHash: null },
-        { name: 'Bot', tokenHash: null },
-      ]);
+      await store.create(setup(`f${i}`), [i % 2 ? { name: 'Alice', tokenHash: null, playerId: 'p-alice' } : { name: 'Bob', tokenHash: null }, { name: 'Bot', tokenHash: null }]);
       await store.appendMoves(`f${i}`, [move(i)], i < 4 ? { abandoned: i === 0, scores: [i, 7] } : null);
       await new Promise((r) => setTimeout(r, 3)); // distinct finish times
     }
@@ -117,6 +114,12 @@ for (const [name, make] of stores) {
       ['f3', 'f1'],
     );
     assert.deepEqual((await listFinished(store, { player: 'nobody' })).games, []);
+    assert.deepEqual(
+      (await listFinished(store, { playerId: 'p-alice' })).games.map((g) => g.setup.id),
+      ['f3', 'f1'],
+      'a signed-in player finds the seats they hold',
+    );
+    assert.deepEqual((await listFinished(store, { playerId: 'p-bob' })).games, []);
     await store.close();
   });
 }

@@ -230,6 +230,10 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
       params.push(query.player);
       where.push(`EXISTS (SELECT 1 FROM seat_names n WHERE n.game_id = g.id AND lower(n.name) = lower($${params.length}))`);
     }
+    if (query.playerId) {
+      params.push(JSON.stringify([{ playerId: query.playerId }]));
+      where.push(`g.holders @> $${params.length}::jsonb`);
+    }
     if (query.before) {
       const [key, id] = decodeCursor(query.before);
       params.push(key, id);

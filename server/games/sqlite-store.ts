@@ -205,6 +205,10 @@ export class SqliteStore implements GameStore, StoreMaintenance {
       where.push('EXISTS (SELECT 1 FROM seat_names n WHERE n.game_id = g.id AND n.name = ?)');
       params.push(query.player);
     }
+    if (query.playerId) {
+      where.push("EXISTS (SELECT 1 FROM json_each(g.holders) h WHERE h.type = 'object' AND json_extract(h.value, '$.playerId') = ?)");
+      params.push(query.playerId);
+    }
     if (query.before) {
       const [key, id] = decodeCursor(query.before);
       where.push(`(${at} < ? OR (${at} = ? AND g.id < ?))`);

@@ -43,12 +43,17 @@ export interface GameSetup {
   listed?: boolean;
   /** The person may ask for the strongest move (games with one person and bots only). */
   hints?: boolean;
+  /** Rated: every person seat is held by a signed-in player, and the result moves ratings. */
+  rated?: boolean;
 }
 
 export interface SeatHolder {
   name: string;
   /** SHA-256 of the seat token, hex; null for bots. The token itself is never stored. */
   tokenHash: string | null;
+  /** The signed-in player who took the seat: the seat is theirs on every device. Absent for
+   * bots and for seats taken without a session (the token alone holds those). */
+  playerId?: string;
 }
 
 /** How a game ended: played to the last tile, or abandoned (expired; scored as it stood). */
@@ -204,6 +209,8 @@ export interface GameQuery {
   open?: boolean;
   /** Only games where a seat holder has this name (any case). */
   player?: string;
+  /** Only games where a seat is held by this signed-in player. */
+  playerId?: string;
   /** Page size: 1 to 100, 20 when unset. */
   limit?: number;
   /** Cursor from the previous page's `next`. */
