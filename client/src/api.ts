@@ -14,7 +14,8 @@ export class HttpError extends Error {
   }
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** One JSON call; a failure status becomes an HttpError with the server's catalogue code. */
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
   const text = await res.text();
   let data: unknown = null;
@@ -31,8 +32,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 }
 
 export const api = {
-  createGame: (seats: SeatRequest[], rules?: Partial<Rules>, clock?: { turnSeconds: number | null }, listed = false, hints = false) =>
-    call<GameSummary>('POST', '/api/games', { seats, ...(rules ? { rules } : {}), ...(clock ? { clock } : {}), ...(listed ? { listed } : {}), ...(hints ? { hints } : {}) }),
+  createGame: (seats: SeatRequest[], options: GameOptions = {}) => call<GameSummary>('POST', '/api/games', { seats, ...options }),
   finishedGames: (limit = 8) => call<FinishedGames>('GET', `/api/games/finished?limit=${limit}`),
   openGames: (limit = 50) => call<OpenGames>('GET', `/api/games?limit=${limit}`),
   game: (id: string) => call<GameSummary>('GET', `/api/games/${encodeURIComponent(id)}`),
@@ -43,6 +43,16 @@ export const api = {
   analysis: (id: string) => call<AnalysisAnswer | AnalysisNotAsked>('GET', `/api/games/${encodeURIComponent(id)}/analysis?orNone=true`),
   rematch: (id: string, token: string) => call<SeatGrant>('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
 };
+
+/** What a new game may choose besides its seats; absent means the server's default. */
+export interface GameOptions {
+  rules?: Partial<Rules>;
+  clock?: { turnSeconds: number | null };
+  listed?: boolean;
+  hints?: boolean;
+  /** Every person seat must be a signed-in player; the result changes ratings. */
+  rated?: boolean;
+}
 
 // ---- seats held by this browser ----
 

@@ -9,15 +9,31 @@ const n = (x: number): string => (Math.round(x * 10) / 10).toString();
 /** Report colours: one per series, in order. */
 export const COLORS = ['#d62728', '#1f77b4', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#17becf'];
 
+/** The "nice" step (1, 2, 2.5, 5 × 10^k) that covers `span` in about `count` steps. */
+function niceStep(span: number, count: number): number {
+  const raw = span / count;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw * (1 - 1e-9)) ?? 10 * mag;
+}
+
 /** Axis ticks from 0 in "nice" steps (1, 2, 2.5, 5 × 10^k); the last one is ≥ max. */
 export function ticks(max: number, count = 4): number[] {
   if (!(max > 0)) return [0, 1];
-  const raw = max / count;
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw * (1 - 1e-9)) ?? 10 * mag;
+  const step = niceStep(max, count);
   const out: number[] = [];
   for (let i = 0; out.at(-1) === undefined || out.at(-1)! < max * (1 - 1e-9); i++) out.push(Math.round(i * step * 1e6) / 1e6);
   return out.length > 1 ? out : [0, step];
+}
+
+/** Ticks in nice steps around the values' own range, for values far from 0 (a rating): the
+ * first is ≤ min, the last ≥ max. */
+export function rangeTicks(min: number, max: number, count = 4): number[] {
+  const span = max - min > 0 ? max - min : Math.max(1, Math.abs(max) / 10);
+  const step = niceStep(span, count);
+  const start = Math.floor(min / step) * step;
+  const out: number[] = [];
+  for (let v = start; out.length < 2 || out.at(-1)! < max - step * 1e-9; v += step) out.push(Math.round(v * 1e6) / 1e6);
+  return out;
 }
 
 export function fmt(v: number, unit = ''): string {
@@ -104,6 +120,10 @@ export function lineChart(opts: {
   seconds?: number;
   label?: string;
   minMax?: number;
+  /** The y axis spans the values' own range instead of starting at 0. */
+  fitY?: boolean;
+  /** The labels under the two ends of the x axis (default: "−N s" and "now"). */
+  xLabels?: [string, string];
 }): string {
   const W = opts.width ?? 420;
   const H = opts.height ?? 170;
@@ -111,12 +131,19 @@ export function lineChart(opts: {
   const count = Math.max(2, ...opts.series.map((s) => s.values.length));
   const all = opts.series.flatMap((s) => s.values.filter((v): v is number => v !== null && Number.isFinite(v)));
   const refMax = Math.max(0, ...(opts.refs ?? []).map((r) => r.value));
-  const yt = opts.yMax ? [0, opts.yMax / 4, opts.yMax / 2, (3 * opts.yMax) / 4, opts.yMax] : ticks(Math.max(...all, refMax * 1.05, opts.minMax ?? 1e-9));
-  const max = yt.at(-1)!;
+  const yt = opts.yMax
+    ? [0, opts.yMax / 4, opts.yMax / 2, (3 * opts.yMax) / 4, opts.yMax]
+    : opts.fitY && all.length
+      ? rangeTicks(Math.min(...all), Math.max(...all))
+      : ticks(Math.max(...all, refMax * 1.05, opts.minMax ?? 1e-9));
+  const [min, max] = [yt[0], yt.at(-1)!];
   const sx = (i: number) => f.x + (f.w * i) / (count - 1);
-  const sy = (v: number) => f.y + f.h * (1 - Math.min(v, max) / max);
-  const parts = [`<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(opts.label ?? 'chart')}">`, gridY(f, yt, sy, (v) => fmt(v, opts.unit))];
-  parts.push(`<text x="${f.x}" y="${H - 5}">−${Math.round(opts.seconds ?? count - 1)} s</text><text x="${f.x + f.w}" y="${H - 5}" text-anchor="end">now</text>`);
+  const sy = (v: number) => f.y + f.h * (1 - (Math.min(v, max) - min) / (max - min));
+  // A fitted axis spans a narrow range far from 0: "1.5k" on every tick would hide it.
+  const yLabel = opts.fitY ? (v: number) => `${v}${opts.unit ?? ''}` : (v: number) => fmt(v, opts.unit);
+  const parts = [`<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(opts.label ?? 'chart')}">`, gridY(f, yt, sy, yLabel)];
+  const [left, right] = opts.xLabels ?? [`−${Math.round(opts.seconds ?? count - 1)} s`, 'now'];
+  parts.push(`<text x="${f.x}" y="${H - 5}">${esc(left)}</text><text x="${f.x + f.w}" y="${H - 5}" text-anchor="end">${esc(right)}</text>`);
   for (const r of opts.refs ?? []) if (r.value <= max) parts.push(refLine(f, sy(r.value), r.label, r.color));
   for (const s of opts.series) {
     const off = count - s.values.length;
@@ -124,7 +151,7 @@ export function lineChart(opts: {
     const d = path(points, sx, sy);
     if (!d) continue;
     const drawn = points.filter(([, v]) => v !== null && Number.isFinite(v));
-    if (s.area) parts.push(`<path d="${d}L${n(sx(drawn.at(-1)![0]))} ${n(sy(0))}L${n(sx(drawn[0][0]))} ${n(sy(0))}Z" fill="${s.color}" opacity=".18"/>`);
+    if (s.area) parts.push(`<path d="${d}L${n(sx(drawn.at(-1)![0]))} ${n(sy(min))}L${n(sx(drawn[0][0]))} ${n(sy(min))}Z" fill="${s.color}" opacity=".18"/>`);
     parts.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="2" stroke-linejoin="round"${s.dashed ? ' stroke-dasharray="4 3"' : ''}/>`);
   }
   parts.push(axisLines(f), '</svg>');

@@ -1,8 +1,14 @@
 // The lobby: create a game (1–4 opponents, 5 with Inns & Cathedrals, any mix of bot levels and
-// open seats for people, the expansions and rule options), open games to join, this browser's
-// games to resume or replay, and a game to watch by its link or id.
+// open seats for people, the expansions and rule options, rated or not), open games to join, the
+// player's games (on any device) and this browser's to resume or replay, and a game to watch by
+// its link or id. The name field is the player's name.
 
-import { HttpError, api, savedName, saveName, seats as heldSeats } from './api.ts';
+import { accountApi, seatPlayerId, seatRating } from './account-api.ts';
+import { mountAccountBar } from './account-bar.ts';
+import { type GameOptions, HttpError, api, savedName, saveName, seats as heldSeats } from './api.ts';
+import { type MyGame, mergeMyGames } from './my-games.ts';
+import { playerName, ratingBadge } from './player-text.ts';
+import { currentPlayer, nameProblem, onSessionChange, type SessionState, sessionState, updatePlayer } from './session.ts';
 import type { SeatRequest } from './protocol.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
@@ -26,6 +32,7 @@ export function mountLobby(root: HTMLElement): () => void {
   const opponents: Opp[] = ['greedy'];
   root.innerHTML = `
 <div class="lobby">
+  <nav class="account-bar lobby-account" aria-label="Players"></nav>
   <header class="hero">
     <div class="hero-tiles" aria-hidden="true">${['C', 'R', 'D', 'V', 'B', 'L', 'N'].map((t, i) => tileIcon(t, (i * 90) % 360, 56)).join('')}</div>
     <h1><span class="brand-mark" aria-hidden="true"></span>Tessera</h1>
@@ -35,11 +42,13 @@ export function mountLobby(root: HTMLElement): () => void {
     <section class="card create" aria-labelledby="create-title">
       <h2 id="create-title">New game</h2>
       <form data-form="create">
-        <label class="field">Your name <input name="name" required maxlength="32" autocomplete="nickname" placeholder="e.g. Ada" value="${esc(savedName())}"></label>
+        <label class="field name-field">Your name <input name="name" required maxlength="32" autocomplete="nickname" placeholder="e.g. Ada" value="${esc(savedName())}" aria-describedby="name-note"></label>
+        <p class="field-note" id="name-note" aria-live="polite"></p>
         <fieldset class="seats"><legend>Table</legend><ol class="seat-list"></ol>
           <button type="button" class="btn small" data-action="add">+ Add opponent</button>
           <label class="check"><input type="checkbox" name="listed"> List it in Open games: anyone may take an open seat (otherwise only people you send the link to)</label></fieldset>
         <fieldset class="rules"><legend>Rules</legend>
+          <label class="check" data-choice="rated" hidden><input type="checkbox" name="rated"> Rated: the result moves everyone's rating. Every person must be a player here, so the rating follows them; no hints, so it measures the player alone</label>
           <label class="check"><input type="checkbox" name="hints"> Hints: ask the expert bot for its move (games against bots only; the end screen counts them)</label>
           ${EXPANSIONS.map((k) => `<label class="check"><input type="checkbox" name="${k}"> ${EXPANSION_NAMES[k].replace(/^the /, 'The ')}: ${EXPANSION_HINTS[k]}</label>`).join('')}
           <label class="check"><input type="checkbox" name="tinyCity"> Small cities: a finished two-tile city scores 2 (1st/2nd edition)</label>
@@ -77,7 +86,47 @@ export function mountLobby(root: HTMLElement): () => void {
   const seatList = root.querySelector<HTMLElement>('.seat-list')!;
   const openList = root.querySelector<HTMLElement>('[data-list=open]')!;
   const mineList = root.querySelector<HTMLElement>('[data-list=mine]')!;
+  const nameInput = root.querySelector<HTMLInputElement>('input[name=name]')!;
+  const nameNote = root.querySelector<HTMLElement>('#name-note')!;
+  const unbar = mountAccountBar(root.querySelector<HTMLElement>('.account-bar')!);
+  const typedName = nameInput.value;
+  let claiming: { name: string; done: Promise<boolean> } | null = null;
   let busy = false;
+
+  /** The name field follows the player until the person types in it. */
+  function onSession(s: SessionState): void {
+    root.querySelector<HTMLElement>('[data-choice=rated]')!.hidden = s.kind !== 'player';
+    if (s.kind === 'player' && nameInput.value === typedName) nameInput.value = s.player.name;
+    if (s.kind !== 'loading') void loadMine();
+  }
+
+  function showNameNote(text: string, problem: boolean): void {
+    nameNote.textContent = text;
+    nameNote.classList.toggle('error', problem);
+    if (problem) nameInput.setAttribute('aria-invalid', 'true');
+    else nameInput.removeAttribute('aria-invalid');
+  }
+
+  /** Makes the typed name the player's (names are unique); false, said next to the field, when
+   * it cannot be. Without players (an older server) every name goes. */
+  function claimName(name: string): Promise<boolean> {
+    const player = currentPlayer();
+    if (!player || name === player.name) return Promise.resolve(true);
+    if (claiming?.name === name) return claiming.done;
+    const done = accountApi.rename(name).then(
+      (p) => {
+        if (p) updatePlayer(p);
+        showNameNote('', false);
+        return true;
+      },
+      (e: unknown) => {
+        showNameNote(nameProblem(e), true);
+        return false;
+      },
+    );
+    claiming = { name, done };
+    return done;
+  }
 
   function renderSeats(): void {
     const you = `<li class="seat-row" style="--pc:${PLAYER_COLORS[0]}"><span class="swatch">${PLAYER_GLYPHS[0]}</span><span>You</span></li>`;
@@ -100,7 +149,10 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
 
   function seatsText(g: GameSummary): string {
     return g.seats
-      .map((s) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[s.seat]}">${PLAYER_GLYPHS[s.seat]} ${esc(s.kind === 'bot' ? seatLabel(g.seats, s.seat) : (s.name ?? 'open'))}</span>`)
+      .map(
+        (s) =>
+          `<span class="seat-pill" style="--pc:${PLAYER_COLORS[s.seat]}">${PLAYER_GLYPHS[s.seat]} ${playerName(s.kind === 'bot' ? seatLabel(g.seats, s.seat) : (s.name ?? 'open'), seatPlayerId(s))}${ratingBadge(seatRating(s))}</span>`,
+      )
       .join(' ');
   }
 
@@ -145,45 +197,50 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
   }
 
   async function loadMine(): Promise<void> {
-    const held = heldSeats.list().slice(0, 8);
-    if (!held.length) {
-      mineList.innerHTML = '<li class="muted">Games you play appear here, to resume after a refresh or on another day.</li>';
+    const playerGames = currentPlayer() ? await accountApi.myGames().catch(() => []) : [];
+    const mine = mergeMyGames(playerGames, heldSeats.list());
+    if (!mine.length) {
+      mineList.innerHTML = '<li class="muted">Games you play appear here, to resume after a refresh, on another day or on another device.</li>';
       return;
     }
     const results = await Promise.all(
-      held.map((h) =>
-        api.game(h.gameId).then(
-          (g) => ({ h, g }),
-          () => ({ h, g: null as GameSummary | null }),
-        ),
+      mine.map((m) =>
+        m.game
+          ? m
+          : api.game(m.gameId).then(
+              (game) => ({ ...m, game }),
+              () => m,
+            ),
       ),
     );
-    mineList.innerHTML = results
-      .map(({ h, g }) => {
-        const status = g
-          ? g.status === 'finished'
-            ? 'finished'
-            : g.status === 'waiting'
-              ? 'waiting for players'
-              : g.currentSeat === h.seat
-                ? '<strong>your turn</strong>'
-                : 'playing'
-          : 'gone from the server';
-        const action = !g
-          ? `<button class="btn small ghost" data-action="forget" data-id="${esc(h.gameId)}">Forget</button>`
-          : g.status === 'finished'
-            ? `<a class="btn small" href="#/replay/${encodeURIComponent(h.gameId)}">Replay</a> <a class="btn small ghost" href="#/g/${encodeURIComponent(h.gameId)}">Scores</a>`
-            : `<a class="btn small primary" href="#/g/${encodeURIComponent(h.gameId)}">Resume</a>`;
-        return `<li class="game-item"><div>${g ? seatsText(g) : `<code>${esc(h.gameId)}</code>`}<div class="muted small">as ${esc(h.name)} · ${status}${g?.tilesLeft !== undefined && g.status === 'playing' ? ` · ${g.tilesLeft} tiles left` : ''}</div></div><div>${action}</div></li>`;
-      })
-      .join('');
+    mineList.innerHTML = results.map(myGameItem).join('');
+  }
+
+  function myGameItem(m: MyGame): string {
+    const g = m.game;
+    const status = g
+      ? g.status === 'finished'
+        ? 'finished'
+        : g.status === 'waiting'
+          ? 'waiting for players'
+          : g.currentSeat === m.seat
+            ? '<strong>your turn</strong>'
+            : 'playing'
+      : 'gone from the server';
+    const id = encodeURIComponent(m.gameId);
+    const action = !g
+      ? `<button class="btn small ghost" data-action="forget" data-id="${esc(m.gameId)}">Forget</button>`
+      : g.status === 'finished'
+        ? `<a class="btn small" href="#/replay/${id}">Replay</a> <a class="btn small ghost" href="#/g/${id}">Scores</a>`
+        : `<a class="btn small primary" href="#/g/${id}">Resume</a>`;
+    return `<li class="game-item"><div>${g ? seatsText(g) : `<code>${esc(m.gameId)}</code>`}<div class="muted small">as ${esc(m.name)} · ${status}${g?.tilesLeft !== undefined && g.status === 'playing' ? ` · ${g.tilesLeft} tiles left` : ''}</div></div><div>${action}</div></li>`;
   }
 
   async function create(form: HTMLFormElement): Promise<void> {
     if (busy) return;
     const data = new FormData(form);
     const name = String(data.get('name') ?? '').trim();
-    if (!name) return;
+    if (!name || !(await claimName(name))) return nameInput.focus();
     saveName(name);
     const setup: SeatRequest[] = [{ kind: 'person' }, ...opponents.map((o): SeatRequest => (o === 'open' ? { kind: 'person' } : { kind: 'bot', level: o }))];
     const rules = {
@@ -196,7 +253,12 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     busy = true;
     try {
       const againstBots = opponents.every((o) => o !== 'open');
-      const g = await api.createGame(setup, rules, clock, data.get('listed') === 'on', againstBots && data.get('hints') === 'on');
+      const options: GameOptions = { rules, ...(clock ? { clock } : {}) };
+      if (data.get('listed') === 'on') options.listed = true;
+      const rated = data.get('rated') === 'on';
+      if (rated) options.rated = true;
+      else if (againstBots && data.get('hints') === 'on') options.hints = true;
+      const g = await api.createGame(setup, options);
       const joined = await api.join(g.id, name, 0);
       heldSeats.put({ gameId: g.id, seat: joined.seat, token: joined.token, name, at: Date.now() });
       location.hash = `#/g/${encodeURIComponent(g.id)}`;
@@ -208,13 +270,13 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
   }
 
   async function join(id: string): Promise<void> {
-    const input = root.querySelector<HTMLInputElement>('input[name=name]')!;
-    const name = input.value.trim();
+    const name = nameInput.value.trim();
     if (!name) {
-      input.focus();
+      nameInput.focus();
       toast('Type your name first.');
       return;
     }
+    if (!(await claimName(name))) return nameInput.focus();
     saveName(name);
     try {
       const joined = await api.join(id, name);
@@ -245,6 +307,8 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
   };
   const onChange = (e: Event) => {
     const t = e.target as HTMLSelectElement;
+    if (t === (nameInput as unknown) && t.value.trim()) void claimName(t.value.trim());
+    if (t.name === 'rated') syncRated();
     if (t.dataset.opp !== undefined) opponents[Number(t.dataset.opp)] = t.value as Opp;
     if (t.name === 'innsCathedrals') {
       opponents.length = Math.min(opponents.length, maxOpponents());
@@ -265,12 +329,24 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
   root.addEventListener('click', onClick);
   root.addEventListener('change', onChange);
   root.addEventListener('submit', onSubmit);
+  /** A rated game has no hints: the choice is taken away while Rated is ticked. */
+  function syncRated(): void {
+    const rated = root.querySelector<HTMLInputElement>('input[name=rated]')!.checked;
+    const hints = root.querySelector<HTMLInputElement>('input[name=hints]')!;
+    hints.disabled = rated;
+    if (rated) hints.checked = false;
+  }
+
   renderSeats();
   void loadOpen();
-  void loadMine();
   void loadFinished();
+  const unlisten = onSessionChange(onSession);
+  onSession(sessionState());
+  if (sessionState().kind === 'loading') void loadMine();
   const timer = window.setInterval(() => void loadOpen(), 5000);
   return () => {
+    unbar();
+    unlisten();
     clearInterval(timer);
     root.removeEventListener('click', onClick);
     root.removeEventListener('change', onChange);

@@ -1,11 +1,16 @@
-// The browser client's entry: a hash router over the lobby (#/), a game (#/g/<id>) and a replay
-// (#/replay/<id>). Hash routes keep the server's static serving trivial: everything is index.html.
+// The browser client's entry: a hash router over the lobby (#/), a game (#/g/<id>), a replay
+// (#/replay/<id>), the player pages (#/me, #/leaderboard, #/players/<id>), the tiles and the
+// rules. Hash routes keep the server's static serving trivial: everything is index.html.
 
+import { mountAccount } from './account-page.ts';
 import { mountGallery } from './gallery.ts';
 import { mountGame } from './game/screen.ts';
+import { mountLeaderboard } from './leaderboard.ts';
 import { mountLobby } from './lobby.ts';
+import { mountProfile } from './profile-page.ts';
 import { mountReplay } from './replay.ts';
 import { mountRules } from './rules-page.ts';
+import { startSession } from './session.ts';
 
 const root = document.getElementById('app')!;
 let unmount: (() => void) | null = null;
@@ -18,21 +23,35 @@ function route(): void {
     history.replaceState(null, '', `/#/g/${q ?? pathGame}`);
   }
   const hash = location.hash.replace(/^#/, '');
-  const game = hash.match(/^\/g\/([^/?#]+)/);
-  const replay = hash.match(/^\/replay\/([^/?#]+)/);
   unmount?.();
   unmount = null;
   root.innerHTML = '';
-  const tiles = hash.startsWith('/tiles');
-  const rules = hash.startsWith('/rules');
-  document.body.dataset.route = game ? 'game' : replay ? 'replay' : tiles ? 'tiles' : rules ? 'rules' : 'lobby';
-  if (tiles) unmount = mountGallery(root);
-  else if (rules) unmount = mountRules(root);
-  else if (game) unmount = mountGame(root, decodeURIComponent(game[1]));
-  else if (replay) unmount = mountReplay(root, decodeURIComponent(replay[1]), /[?&]analyse\b/.test(hash));
-  else unmount = mountLobby(root);
+  const page = pageOf(hash);
+  document.body.dataset.route = page.name;
+  unmount = page.mount(root);
   window.scrollTo(0, 0);
 }
 
+/** The page a hash route shows: its name (body's data-route, for the CSS) and how to mount it. */
+function pageOf(hash: string): { name: string; mount: (root: HTMLElement) => () => void } {
+  const arg = (pattern: RegExp) => {
+    const m = hash.match(pattern);
+    return m ? decodeURIComponent(m[1]) : null;
+  };
+  const game = arg(/^\/g\/([^/?#]+)/);
+  const replay = arg(/^\/replay\/([^/?#]+)/);
+  const player = arg(/^\/players\/([^/?#]+)/);
+  if (game) return { name: 'game', mount: (r) => mountGame(r, game) };
+  if (replay) return { name: 'replay', mount: (r) => mountReplay(r, replay, /[?&]analyse\b/.test(hash)) };
+  if (player) return { name: 'player', mount: (r) => mountProfile(r, player) };
+  if (hash.startsWith('/tiles')) return { name: 'tiles', mount: mountGallery };
+  if (hash.startsWith('/rules')) return { name: 'rules', mount: mountRules };
+  if (hash.startsWith('/me')) return { name: 'me', mount: mountAccount };
+  if (hash.startsWith('/leaderboard')) return { name: 'leaderboard', mount: mountLeaderboard };
+  return { name: 'lobby', mount: mountLobby };
+}
+
+// The player is made (or found) at once, whichever page opens first: no sign-up, no click.
+void startSession();
 window.addEventListener('hashchange', route);
 route();

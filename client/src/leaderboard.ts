@@ -1,0 +1,56 @@
+// #/leaderboard: people and bot levels by rating, a page at a time; a provisional rating (too
+// few rated games) is marked, so a new player's lucky first game does not read as a measure.
+
+import { type LeaderboardEntry, accountApi } from './account-api.ts';
+import { mountAccountBar } from './account-bar.ts';
+import { esc } from './dom.ts';
+import { playerName, ratingText } from './player-text.ts';
+import { currentPlayer } from './session.ts';
+
+export function mountLeaderboard(root: HTMLElement): () => void {
+  root.innerHTML = `<div class="page leaderboard-page">
+<header class="page-head"><a class="btn small" href="#/">← Lobby</a><h1>Leaderboard</h1><nav class="account-bar" aria-label="Players"></nav></header>
+<main class="page-body">
+<p class="muted">Ratings from rated games of 2 to 6 players. Bots are rated players too: each level has one rating to aim for.
+<span class="rating-note">A rating marked <span class="rating">?</span> is provisional: too few rated games yet.</span></p>
+<div class="table-wrap"><table class="board-table"><caption class="sr-only">Players by rating</caption>
+<thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">Rating</th><th scope="col">Games</th></tr></thead><tbody><tr><td colspan="4" class="muted">Loading…</td></tr></tbody></table></div>
+<div class="row"><button class="btn" data-action="more" hidden>More players</button></div></main></div>`;
+  const tbody = root.querySelector<HTMLElement>('tbody')!;
+  const more = root.querySelector<HTMLButtonElement>('[data-action=more]')!;
+  const unbar = mountAccountBar(root.querySelector<HTMLElement>('.account-bar')!);
+  const shown: LeaderboardEntry[] = [];
+  let next: string | null = null;
+
+  async function load(): Promise<void> {
+    more.disabled = true;
+    try {
+      const page = await accountApi.leaderboard(next ?? undefined);
+      shown.push(...page.players);
+      next = page.next;
+      tbody.innerHTML = shown.length ? shown.map((p, i) => row(p, i + 1, currentPlayer()?.id ?? null)).join('') : '<tr><td colspan="4" class="muted">No rated game has been played yet.</td></tr>';
+      more.hidden = next === null;
+    } catch {
+      tbody.innerHTML = '<tr><td colspan="4" class="muted">The leaderboard is not available on this server.</td></tr>';
+    } finally {
+      more.disabled = false;
+    }
+  }
+
+  const onClick = (e: MouseEvent) => {
+    if ((e.target as HTMLElement).closest('[data-action=more]')) void load();
+  };
+  root.addEventListener('click', onClick);
+  void load();
+  return () => {
+    unbar();
+    root.removeEventListener('click', onClick);
+  };
+}
+
+function row(p: LeaderboardEntry, place: number, me: string | null): string {
+  const kind = p.bot ? ' <span class="tag">bot</span>' : '';
+  const you = p.playerId === me ? ' <em>(you)</em>' : '';
+  const rating = `${ratingText(p.rating)}${p.provisional ? '<span class="provisional" title="provisional: too few rated games yet">?</span>' : ''}`;
+  return `<tr class="${p.playerId === me ? 'me' : ''}${p.bot ? ' bot' : ''}"><td>${place}</td><th scope="row">${playerName(p.name, p.playerId)}${kind}${you}</th><td class="num">${rating}</td><td class="num">${esc(p.games)}</td></tr>`;
+}

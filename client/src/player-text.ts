@@ -1,0 +1,66 @@
+// Words and small markup for players: a rating beside a name, a name that links to its profile,
+// places, results and the analysis figures of a profile, and the rating chart's data. No DOM:
+// unit-tested in test/client-players.test.ts.
+
+import type { RatingPoint } from './account-api.ts';
+// charts.ts's escaping, not dom.ts's: this module stays free of the DOM for its Node tests.
+import { esc } from './charts.ts';
+
+/** Ratings are shown whole: the decimals are noise next to the model's uncertainty. */
+export const ratingText = (rating: number): string => String(Math.round(rating));
+
+/** The rating beside a name, or nothing when there is none; `provisional` marks it with "?". */
+export function ratingBadge(rating: number | null, provisional = false): string {
+  if (rating === null || !Number.isFinite(rating)) return '';
+  const title = provisional ? 'Rating (provisional: too few rated games yet)' : 'Rating';
+  return ` <span class="rating" title="${title}"><span class="sr-only">rating </span>${ratingText(rating)}${provisional ? '?' : ''}</span>`;
+}
+
+/** The player's page for an id, bots (`bot:expert`) included. */
+export const profileHref = (playerId: string): string => `#/players/${encodeURIComponent(playerId)}`;
+
+/** A name, escaped, linking to the player's page when the player is known. */
+export const playerName = (name: string, playerId: string | null): string => (playerId ? `<a class="player-link" href="${profileHref(playerId)}">${esc(name)}</a>` : esc(name));
+
+const ORDINALS = ['th', 'st', 'nd', 'rd'];
+
+/** 1 → "1st", 2 → "2nd", 11 → "11th". */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  return `${n}${tens >= 11 && tens <= 13 ? 'th' : (ORDINALS[n % 10] ?? 'th')}`;
+}
+
+/** A mean place to one decimal ("1.8"), or "–" without games. */
+export const meanPlaceText = (place: number | null): string => (place === null || !Number.isFinite(place) ? '–' : place.toFixed(1));
+
+/** "3 of 7 (43 %)": wins out of games. */
+export function winsText(wins: number, games: number): string {
+  if (games === 0) return '–';
+  return `${wins} of ${games} (${Math.round((100 * wins) / games)} %)`;
+}
+
+/** Points lost per move with what it rests on: "1.4 points per move (over 212 moves)". */
+export function lostPerMoveText(perMove: number | null, moves: number): string {
+  if (perMove === null || moves === 0) return 'No analysed game yet: rated games are analysed on their own once they finish.';
+  return `${perMove.toFixed(perMove < 10 ? 2 : 1)} points per move (over ${moves} analysed ${moves === 1 ? 'move' : 'moves'})`;
+}
+
+/** What the rating chart draws: the ratings in order and the dates at its two ends. */
+export interface RatingChartData {
+  values: number[];
+  from: string;
+  to: string;
+}
+
+/** The rating after each rated game, oldest first (the history may come newest first). */
+export function ratingChartData(points: RatingPoint[]): RatingChartData | null {
+  if (!points.length) return null;
+  const ordered = [...points].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  return { values: ordered.map((p) => p.rating), from: shortDate(ordered[0].at), to: shortDate(ordered.at(-1)!.at) };
+}
+
+/** "27 Nov 2026" in English whatever the browser's locale: the page is in English. */
+export function shortDate(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+}

@@ -1,0 +1,85 @@
+// #/players/<id>: a player's page. The rating over time (a chart), what the analysis of their
+// games found (points lost per move, the most common kind of mistake), results by number of
+// players and by options, and recent games with replay and analysis links.
+
+import { type Profile, type ProfileGame, type RatingPoint, type ResultRow, accountApi } from './account-api.ts';
+import { mountAccountBar } from './account-bar.ts';
+import { HttpError } from './api.ts';
+import { PLAYER_COLORS, PLAYER_GLYPHS } from './art.ts';
+import { lineChart } from './charts.ts';
+import { esc } from './dom.ts';
+import { lostPerMoveText, meanPlaceText, ordinal, playerName, ratingChartData, ratingText, shortDate, winsText } from './player-text.ts';
+import { rulesText } from './text.ts';
+
+export function mountProfile(root: HTMLElement, playerId: string): () => void {
+  root.innerHTML = `<div class="page profile-page">
+<header class="page-head"><a class="btn small" href="#/">← Lobby</a><h1>Player</h1><nav class="account-bar" aria-label="Players"></nav></header>
+<main class="page-body"><p class="muted">Loading…</p></main></div>`;
+  const unbar = mountAccountBar(root.querySelector<HTMLElement>('.account-bar')!);
+  void load(root, playerId);
+  return unbar;
+}
+
+async function load(root: HTMLElement, playerId: string): Promise<void> {
+  const body = root.querySelector<HTMLElement>('.page-body')!;
+  const title = root.querySelector<HTMLElement>('h1')!;
+  // The rating history is its own route (ratings); a profile without one still shows.
+  const [profile, ratings] = await Promise.all([accountApi.profile(playerId).catch((e: unknown) => e), accountApi.ratings(playerId).catch((): RatingPoint[] => [])]);
+  if (!body.isConnected) return;
+  if (profile instanceof Error) {
+    body.innerHTML = `<p>${profile instanceof HttpError && profile.status === 404 ? 'No such player: the link may be wrong, or the player was deleted.' : 'The profile could not be loaded.'}</p>`;
+    return;
+  }
+  const p = profile as Profile;
+  title.textContent = p.name;
+  document.title = `${p.name} · Tessera`;
+  body.innerHTML = [ratingSection(p, ratings), analysisSection(p), resultsSection(p), recentSection(p)].join('');
+}
+
+function ratingSection(p: Profile, ratings: RatingPoint[]): string {
+  const data = ratingChartData(ratings);
+  const now = data ? data.values.at(-1)! : null;
+  const chart =
+    data && data.values.length > 1
+      ? `<div class="chart">${lineChart({ series: [{ name: 'rating', color: '#2f6f4e', values: data.values, area: true }], fitY: true, xLabels: [data.from, data.to], height: 190, label: `${p.name}'s rating over ${data.values.length} rated games, from ${ratingText(data.values[0])} to ${ratingText(now!)}` })}</div>`
+      : '';
+  const summary =
+    now === null
+      ? '<p class="muted">No rated game yet.</p>'
+      : `<p class="big-number">${ratingText(now)} <span class="muted small">after ${data!.values.length} rated ${data!.values.length === 1 ? 'game' : 'games'}</span></p>`;
+  return `<section class="card" aria-labelledby="rating-title"><h2 id="rating-title">Rating</h2>${summary}${chart}<p class="muted small">${p.games} ${p.games === 1 ? 'game' : 'games'} played in all. <a href="#/leaderboard">Leaderboard</a></p></section>`;
+}
+
+function analysisSection(p: Profile): string {
+  const a = p.analysis;
+  return `<section class="card" aria-labelledby="analysis-title"><h2 id="analysis-title">What the analysis found</h2>
+<dl class="facts"><dt>Points lost per move, against the expert bot’s choice</dt><dd>${esc(lostPerMoveText(a.pointsLostPerMove, a.analysedMoves))}</dd>
+<dt>Most common kind of mistake</dt><dd>${a.commonMistake ? esc(a.commonMistake) : '–'}</dd></dl></section>`;
+}
+
+function resultsTable(caption: string, rows: ResultRow[]): string {
+  if (!rows.length) return '';
+  const body = rows
+    .map((r) => `<tr><th scope="row">${esc(r.label)}</th><td class="num">${r.games}</td><td class="num">${esc(winsText(r.wins, r.games))}</td><td class="num">${meanPlaceText(r.meanPlace)}</td></tr>`)
+    .join('');
+  return `<div class="table-wrap"><table class="board-table"><caption>${esc(caption)}</caption><thead><tr><th scope="col">Table</th><th scope="col">Games</th><th scope="col">Wins</th><th scope="col">Mean place</th></tr></thead><tbody>${body}</tbody></table></div>`;
+}
+
+function resultsSection(p: Profile): string {
+  const tables = resultsTable('By number of players', p.byPlayerCount) + resultsTable('By options', p.byOptions);
+  return `<section class="card" aria-labelledby="results-title"><h2 id="results-title">Results</h2>${tables || '<p class="muted">No finished game yet.</p>'}</section>`;
+}
+
+function recentSection(p: Profile): string {
+  const items = p.recent.map((g) => gameItem(g)).join('');
+  return `<section class="card" aria-labelledby="recent-title"><h2 id="recent-title">Recent games</h2><ul class="game-list">${items || '<li class="muted">No finished game yet.</li>'}</ul></section>`;
+}
+
+function gameItem(g: ProfileGame): string {
+  const order = [...g.players].sort((a, b) => b.score - a.score);
+  const place = order.filter((o) => o.score > (g.players.find((x) => x.seat === g.seat)?.score ?? 0)).length + 1;
+  const pills = order.map((o) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[o.seat]}">${PLAYER_GLYPHS[o.seat]} ${playerName(o.name, o.playerId ?? null)} ${o.score}</span>`).join(' ');
+  const id = encodeURIComponent(g.id);
+  const analysis = `<a class="btn small ghost" href="#/replay/${id}?analyse">${g.analysed ? 'Analysis' : 'Analyse'}</a>`;
+  return `<li class="game-item"><div>${pills}<div class="muted small">${ordinal(place)} of ${g.players.length}${g.rated ? ' · rated' : ''} · ${esc(rulesText(g.rules))} · ${esc(shortDate(g.finishedAt))}</div></div><div class="row"><a class="btn small" href="#/replay/${id}">Replay</a>${analysis}</div></li>`;
+}

@@ -1,0 +1,74 @@
+// The player this browser plays as, known once per page load: asked for on start, made as a
+// guest at once when there is none (no sign-up, no click), changed by renaming, signing in with
+// a passkey, signing out or deleting. Pages listen for changes instead of asking again.
+
+import { type Player, accountApi } from './account-api.ts';
+import { HttpError, savedName } from './api.ts';
+
+/** `unavailable`: this server has no players (an older server): the client plays as before. */
+export type SessionState = { kind: 'loading' } | { kind: 'unavailable' } | { kind: 'player'; player: Player };
+
+let state: SessionState = { kind: 'loading' };
+let started: Promise<SessionState> | null = null;
+const listeners = new Set<(s: SessionState) => void>();
+
+export const sessionState = (): SessionState => state;
+
+/** The signed-in player, or null (still loading, or no players on this server). */
+export const currentPlayer = (): Player | null => (state.kind === 'player' ? state.player : null);
+
+/** Calls `fn` on every change; returns the unsubscribe. */
+export function onSessionChange(fn: (s: SessionState) => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+function set(next: SessionState): SessionState {
+  state = next;
+  for (const fn of listeners) fn(state);
+  return state;
+}
+
+/** The session, asked for once per page load; a guest player is made when there is none. */
+export function startSession(): Promise<SessionState> {
+  started ??= (async () => {
+    try {
+      const player = (await accountApi.session()) ?? (await newGuest());
+      return set(player ? { kind: 'player', player } : { kind: 'unavailable' });
+    } catch {
+      return set({ kind: 'unavailable' });
+    }
+  })();
+  return started;
+}
+
+/** A new guest keeps the name this browser played under before players existed, if it is free. */
+async function newGuest(): Promise<Player | null> {
+  const guest = await accountApi.startSession();
+  const name = savedName();
+  if (!guest || !name || name === guest.name) return guest;
+  try {
+    return await accountApi.rename(name);
+  } catch {
+    return guest;
+  }
+}
+
+/** Asks the server again (after signing in, out or deleting: the cookie changed). */
+export async function reloadSession(): Promise<SessionState> {
+  started = null;
+  return startSession();
+}
+
+/** The player as the server just answered it (a rename, a passkey added). */
+export function updatePlayer(player: Player): void {
+  set({ kind: 'player', player });
+}
+
+/** Words for a refused name, shown next to the name field. */
+export function nameProblem(e: unknown): string {
+  if (e instanceof HttpError && e.code === 'name_taken') return 'That name is taken: choose another.';
+  if (e instanceof HttpError && e.code === 'name_invalid') return e.message || 'Names are 1 to 32 letters, digits or spaces.';
+  if (e instanceof HttpError && e.status === 429) return 'Too many changes at once: try again in a minute.';
+  return 'Could not save the name: the server did not answer.';
+}

@@ -1,0 +1,114 @@
+// The browser client's player pages without a browser: ratings and results in words, names that
+// link to profiles, the rating chart's data and axis, and "your games" merged from the player's
+// list and this browser's seat tokens.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { PlayerGame } from '../client/src/account-api.ts';
+import type { HeldSeat } from '../client/src/api.ts';
+import { lineChart, rangeTicks } from '../client/src/charts.ts';
+import { mergeMyGames } from '../client/src/my-games.ts';
+import { lostPerMoveText, meanPlaceText, ordinal, playerName, profileHref, ratingBadge, ratingChartData, ratingText, shortDate, winsText } from '../client/src/player-text.ts';
+import type { GameSummary } from '../client/src/protocol.ts';
+
+test('a rating is shown whole beside a name, marked when provisional, absent when the view has none', () => {
+  assert.equal(ratingText(1234.5), '1235');
+  assert.equal(ratingText(-3.4), '-3');
+  assert.equal(ratingBadge(null), '');
+  assert.equal(ratingBadge(Number.NaN), '');
+  const badge = ratingBadge(1500.2);
+  assert.match(badge, /<span class="rating" title="Rating"><span class="sr-only">rating <\/span>1500<\/span>/);
+  assert.match(ratingBadge(1500, true), /1500\?<\/span>$/);
+  assert.match(ratingBadge(1500, true), /provisional/);
+});
+
+test('names link to the player page, escaped; a seat without a player is plain text', () => {
+  assert.equal(profileHref('bot:expert'), '#/players/bot%3Aexpert');
+  assert.equal(playerName('<Ada>', 'p_abc'), '<a class="player-link" href="#/players/p_abc">&lt;Ada&gt;</a>');
+  assert.equal(playerName('Bo & Co', null), 'Bo &amp; Co');
+});
+
+test('places, wins and points lost read as words', () => {
+  assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 112].map(ordinal), ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st', '112th']);
+  assert.equal(meanPlaceText(1.75), '1.8');
+  assert.equal(meanPlaceText(null), '–');
+  assert.equal(winsText(3, 7), '3 of 7 (43 %)');
+  assert.equal(winsText(0, 0), '–');
+  assert.equal(lostPerMoveText(1.234, 212), '1.23 points per move (over 212 analysed moves)');
+  assert.equal(lostPerMoveText(12.34, 1), '12.3 points per move (over 1 analysed move)');
+  assert.match(lostPerMoveText(null, 0), /^No analysed game yet/);
+  assert.equal(shortDate('2026-11-27T00:30:00Z'), '27 Nov 2026');
+  assert.equal(shortDate('not a date'), '');
+});
+
+test('the rating chart runs oldest to newest whatever order the history comes in', () => {
+  assert.equal(ratingChartData([]), null);
+  const data = ratingChartData([
+    { gameId: 'c', at: '2026-11-03T10:00:00Z', rating: 1530 },
+    { gameId: 'a', at: '2026-11-01T10:00:00Z', rating: 1500 },
+    { gameId: 'b', at: '2026-11-02T10:00:00Z', rating: 1480 },
+  ]);
+  assert.deepEqual(data, { values: [1500, 1480, 1530], from: '1 Nov 2026', to: '3 Nov 2026' });
+});
+
+test('a fitted axis spans the values in nice steps instead of starting at 0', () => {
+  // A span of 50 in about 4 steps: 12.5 rounds up to the nice step 20.
+  assert.deepEqual(rangeTicks(1480, 1530), [1480, 1500, 1520, 1540]);
+  assert.deepEqual(rangeTicks(1473, 1538), [1460, 1480, 1500, 1520, 1540]);
+  assert.deepEqual(rangeTicks(1500, 1500), [1500, 1550], 'one value still gets an axis');
+  assert.deepEqual(rangeTicks(-12, 7), [-15, -10, -5, 0, 5, 10]);
+  for (const [lo, hi] of [
+    [0.3, 0.9],
+    [980, 2150],
+    [-40, -3],
+  ]) {
+    const t = rangeTicks(lo, hi);
+    assert.ok(t[0] <= lo && t.at(-1)! >= hi && t.length >= 2 && t.length <= 7, `${lo}..${hi}: ${t}`);
+  }
+  const chart = lineChart({ series: [{ name: 'rating', color: '#000', values: [1500, 1480, 1530] }], fitY: true, xLabels: ['1 Nov', '3 Nov'] });
+  assert.match(chart, />1480<\/text>/, 'the lowest tick is labelled');
+  assert.doesNotMatch(chart, />0<\/text>/, 'no 0 on a fitted axis');
+  assert.match(chart, />1 Nov<\/text>.*>3 Nov<\/text>/);
+  // The frame is 138 high from y = 10 over 1480..1540: 1480 on its bottom (148), 1500 a third up
+  // (148 − 46 = 102), 1530 five sixths up (148 − 115 = 33).
+  const ys = [...chart.matchAll(/[ML][\d.]+ ([\d.]+)/g)].map((m) => Number(m[1]));
+  assert.deepEqual(ys, [102, 148, 33]);
+});
+
+const summary = (id: string, createdAt: string, names: string[]): GameSummary => ({
+  id,
+  createdAt,
+  status: 'playing',
+  rules: { tinyCity: false, farmers: '3rd' } as GameSummary['rules'],
+  turn: 3,
+  seats: names.map((name, seat) => ({ seat, name, kind: 'person', connected: true, standIn: null, score: 0, followers: 7, points: { city: 0, road: 0, monastery: 0, farm: 0 } })),
+  openSeats: [],
+  currentSeat: 0,
+  tile: 'D',
+  tilesLeft: 60,
+  botThinking: false,
+  clock: { turnSeconds: null, deadline: null },
+  rematch: null,
+});
+
+test("your games: the player's games and this browser's seats, one entry per game, newest first", () => {
+  const playerGames: PlayerGame[] = [
+    { game: summary('g1', '2026-11-27T00:10:00Z', ['Ada', 'Bo']), seat: 0 },
+    { game: summary('g2', '2026-11-26T00:10:00Z', ['Cy', 'Ada']), seat: 1 },
+  ];
+  const held: HeldSeat[] = [
+    { gameId: 'g2', seat: 1, token: 't2', name: 'Ada', at: Date.parse('2026-11-27T01:00:00Z') },
+    { gameId: 'old', seat: 0, token: 't0', name: 'Ada before players', at: Date.parse('2026-11-20T00:00:00Z') },
+  ];
+  const mine = mergeMyGames(playerGames, held);
+  assert.deepEqual(
+    mine.map((m) => [m.gameId, m.seat, m.name, m.game?.id ?? null]),
+    [
+      ['g2', 1, 'Ada', 'g2'],
+      ['g1', 0, 'Ada', 'g1'],
+      ['old', 0, 'Ada before players', null],
+    ],
+  );
+  assert.equal(mergeMyGames(playerGames, held, 2).length, 2, 'the list is bounded');
+  assert.deepEqual(mergeMyGames([], []), []);
+});
