@@ -32,7 +32,7 @@ test('places, wins and points lost read as words', () => {
   assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 112].map(ordinal), ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st', '112th']);
   assert.equal(meanPlaceText(1.75), '1.8');
   assert.equal(meanPlaceText(null), '–');
-  assert.equal(winsText(3, 7), '3 of 7 (43 %)');
+  assert.equal(winsText(3, 7), '3 (43 %)');
   assert.equal(winsText(0, 0), '–');
   assert.equal(lostPerMoveText(1.234, 212), '1.23 points per move (over 212 analysed moves)');
   assert.equal(lostPerMoveText(12.34, 1), '12.3 points per move (over 1 analysed move)');

@@ -8,7 +8,7 @@ import { mountAccountBar } from './account-bar.ts';
 import { HttpError, saveName } from './api.ts';
 import { esc, toast } from './dom.ts';
 import { profileHref } from './player-text.ts';
-import { type SessionState, nameProblem, onSessionChange, reloadSession, sessionState, startSession, updatePlayer } from './session.ts';
+import { type SessionState, claimName, onSessionChange, reloadSession, sessionState, startSession, updatePlayer } from './session.ts';
 
 export function mountAccount(root: HTMLElement): () => void {
   root.innerHTML = `<div class="page account-page">
@@ -87,15 +87,14 @@ export function mountAccount(root: HTMLElement): () => void {
     const input = form.querySelector<HTMLInputElement>('input[name=name]')!;
     const note = form.querySelector<HTMLElement>('.field-note')!;
     const name = input.value.trim();
-    try {
-      const player = await accountApi.rename(name);
-      if (player) updatePlayer(player);
+    const problem = await claimName(name);
+    note.textContent = problem ?? `Saved: you play as ${name}.`;
+    note.classList.toggle('error', problem !== null);
+    if (problem === null) {
+      input.removeAttribute('aria-invalid');
       saveName(name);
-      toast(`Your name is now ${name}.`);
-    } catch (err) {
+    } else {
       input.setAttribute('aria-invalid', 'true');
-      note.textContent = nameProblem(err);
-      note.classList.add('error');
       input.focus();
     }
   }

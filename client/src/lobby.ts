@@ -3,12 +3,12 @@
 // player's games (on any device) and this browser's to resume or replay, and a game to watch by
 // its link or id. The name field is the player's name.
 
-import { accountApi, seatPlayerId, seatRating } from './account-api.ts';
+import { accountApi, isRated, seatRating } from './account-api.ts';
 import { mountAccountBar } from './account-bar.ts';
 import { type GameOptions, HttpError, api, savedName, saveName, seats as heldSeats } from './api.ts';
 import { type MyGame, mergeMyGames } from './my-games.ts';
-import { playerName, ratingBadge } from './player-text.ts';
-import { currentPlayer, nameProblem, onSessionChange, type SessionState, sessionState, updatePlayer } from './session.ts';
+import { ratingBadge } from './player-text.ts';
+import { claimName, currentPlayer, onSessionChange, type SessionState, sessionState } from './session.ts';
 import type { SeatRequest } from './protocol.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
@@ -48,7 +48,7 @@ export function mountLobby(root: HTMLElement): () => void {
           <button type="button" class="btn small" data-action="add">+ Add opponent</button>
           <label class="check"><input type="checkbox" name="listed"> List it in Open games: anyone may take an open seat (otherwise only people you send the link to)</label></fieldset>
         <fieldset class="rules"><legend>Rules</legend>
-          <label class="check" data-choice="rated" hidden><input type="checkbox" name="rated"> Rated: the result moves everyone's rating. Every person must be a player here, so the rating follows them; no hints, so it measures the player alone</label>
+          <label class="check" data-choice="rated" hidden><input type="checkbox" name="rated"> Rated: the result moves everyone's rating. Every person at the table must be a player here, and there are no hints: the rating measures you alone</label>
           <label class="check"><input type="checkbox" name="hints"> Hints: ask the expert bot for its move (games against bots only; the end screen counts them)</label>
           ${EXPANSIONS.map((k) => `<label class="check"><input type="checkbox" name="${k}"> ${EXPANSION_NAMES[k].replace(/^the /, 'The ')}: ${EXPANSION_HINTS[k]}</label>`).join('')}
           <label class="check"><input type="checkbox" name="tinyCity"> Small cities: a finished two-tile city scores 2 (1st/2nd edition)</label>
@@ -90,7 +90,6 @@ export function mountLobby(root: HTMLElement): () => void {
   const nameNote = root.querySelector<HTMLElement>('#name-note')!;
   const unbar = mountAccountBar(root.querySelector<HTMLElement>('.account-bar')!);
   const typedName = nameInput.value;
-  let claiming: { name: string; done: Promise<boolean> } | null = null;
   let busy = false;
 
   /** The name field follows the player until the person types in it. */
@@ -107,25 +106,11 @@ export function mountLobby(root: HTMLElement): () => void {
     else nameInput.removeAttribute('aria-invalid');
   }
 
-  /** Makes the typed name the player's (names are unique); false, said next to the field, when
-   * it cannot be. Without players (an older server) every name goes. */
-  function claimName(name: string): Promise<boolean> {
-    const player = currentPlayer();
-    if (!player || name === player.name) return Promise.resolve(true);
-    if (claiming?.name === name) return claiming.done;
-    const done = accountApi.rename(name).then(
-      (p) => {
-        if (p) updatePlayer(p);
-        showNameNote('', false);
-        return true;
-      },
-      (e: unknown) => {
-        showNameNote(nameProblem(e), true);
-        return false;
-      },
-    );
-    claiming = { name, done };
-    return done;
+  /** Makes the typed name the player's; false, said next to the field, when it cannot be. */
+  async function claimTypedName(name: string): Promise<boolean> {
+    const problem = await claimName(name);
+    showNameNote(problem ?? '', problem !== null);
+    return problem === null;
   }
 
   function renderSeats(): void {
@@ -151,7 +136,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     return g.seats
       .map(
         (s) =>
-          `<span class="seat-pill" style="--pc:${PLAYER_COLORS[s.seat]}">${PLAYER_GLYPHS[s.seat]} ${playerName(s.kind === 'bot' ? seatLabel(g.seats, s.seat) : (s.name ?? 'open'), seatPlayerId(s))}${ratingBadge(seatRating(s))}</span>`,
+          `<span class="seat-pill" style="--pc:${PLAYER_COLORS[s.seat]}">${PLAYER_GLYPHS[s.seat]} ${esc(s.kind === 'bot' ? seatLabel(g.seats, s.seat) : (s.name ?? 'open'))}${ratingBadge(seatRating(s))}</span>`,
       )
       .join(' ');
   }
@@ -165,7 +150,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
         ? list
             .map(
               (g) =>
-                `<li class="game-item"><div>${seatsText(g)}<div class="muted small">${esc(rulesText(g.rules))} · ${timeAgo(g.createdAt)}</div></div><button class="btn small primary" data-action="join" data-id="${esc(g.id)}">Join</button></li>`,
+                `<li class="game-item"><div>${seatsText(g)}<div class="muted small">${isRated(g) ? 'rated · ' : ''}${esc(rulesText(g.rules))} · ${timeAgo(g.createdAt)}</div></div><button class="btn small primary" data-action="join" data-id="${esc(g.id)}">Join</button></li>`,
             )
             .join('')
         : '<li class="muted">No open games right now. Create one and share its link.</li>';
@@ -240,7 +225,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     if (busy) return;
     const data = new FormData(form);
     const name = String(data.get('name') ?? '').trim();
-    if (!name || !(await claimName(name))) return nameInput.focus();
+    if (!name || !(await claimTypedName(name))) return nameInput.focus();
     saveName(name);
     const setup: SeatRequest[] = [{ kind: 'person' }, ...opponents.map((o): SeatRequest => (o === 'open' ? { kind: 'person' } : { kind: 'bot', level: o }))];
     const rules = {
@@ -276,7 +261,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
       toast('Type your name first.');
       return;
     }
-    if (!(await claimName(name))) return nameInput.focus();
+    if (!(await claimTypedName(name))) return nameInput.focus();
     saveName(name);
     try {
       const joined = await api.join(id, name);
@@ -307,7 +292,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
   };
   const onChange = (e: Event) => {
     const t = e.target as HTMLSelectElement;
-    if (t === (nameInput as unknown) && t.value.trim()) void claimName(t.value.trim());
+    if (t === (nameInput as unknown) && t.value.trim()) void claimTypedName(t.value.trim());
     if (t.name === 'rated') syncRated();
     if (t.dataset.opp !== undefined) opponents[Number(t.dataset.opp)] = t.value as Opp;
     if (t.name === 'innsCathedrals') {

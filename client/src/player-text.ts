@@ -33,10 +33,10 @@ export function ordinal(n: number): string {
 /** A mean place to one decimal ("1.8"), or "–" without games. */
 export const meanPlaceText = (place: number | null): string => (place === null || !Number.isFinite(place) ? '–' : place.toFixed(1));
 
-/** "3 of 7 (43 %)": wins out of games. */
+/** "3 (43 %)": wins, and their share of the games (the games stand in the next column). */
 export function winsText(wins: number, games: number): string {
   if (games === 0) return '–';
-  return `${wins} of ${games} (${Math.round((100 * wins) / games)} %)`;
+  return `${wins} (${Math.round((100 * wins) / games)} %)`;
 }
 
 /** Points lost per move with what it rests on: "1.4 points per move (over 212 moves)". */

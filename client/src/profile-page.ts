@@ -8,7 +8,7 @@ import { HttpError } from './api.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS } from './art.ts';
 import { lineChart } from './charts.ts';
 import { esc } from './dom.ts';
-import { lostPerMoveText, meanPlaceText, ordinal, playerName, ratingChartData, ratingText, shortDate, winsText } from './player-text.ts';
+import { lostPerMoveText, meanPlaceText, ordinal, ratingChartData, ratingText, shortDate, winsText } from './player-text.ts';
 import { rulesText } from './text.ts';
 
 export function mountProfile(root: HTMLElement, playerId: string): () => void {
@@ -33,15 +33,17 @@ async function load(root: HTMLElement, playerId: string): Promise<void> {
   const p = profile as Profile;
   title.textContent = p.name;
   document.title = `${p.name} · Tessera`;
-  body.innerHTML = [ratingSection(p, ratings), analysisSection(p), resultsSection(p), recentSection(p)].join('');
+  // The chart is drawn at the card's width in CSS px, so its text is the page's size.
+  const chartWidth = Math.max(280, Math.min(800, body.clientWidth - 40));
+  body.innerHTML = [ratingSection(p, ratings, chartWidth), analysisSection(p), resultsSection(p), recentSection(p)].join('');
 }
 
-function ratingSection(p: Profile, ratings: RatingPoint[]): string {
+function ratingSection(p: Profile, ratings: RatingPoint[], width: number): string {
   const data = ratingChartData(ratings);
   const now = data ? data.values.at(-1)! : null;
   const chart =
     data && data.values.length > 1
-      ? `<div class="chart">${lineChart({ series: [{ name: 'rating', color: '#2f6f4e', values: data.values, area: true }], fitY: true, xLabels: [data.from, data.to], height: 190, label: `${p.name}'s rating over ${data.values.length} rated games, from ${ratingText(data.values[0])} to ${ratingText(now!)}` })}</div>`
+      ? `<div class="chart">${lineChart({ series: [{ name: 'rating', color: '#2f6f4e', values: data.values, area: true }], fitY: true, xLabels: [data.from, data.to], width, height: 200, label: `${p.name}'s rating over ${data.values.length} rated games, from ${ratingText(data.values[0])} to ${ratingText(now!)}` })}</div>`
       : '';
   const summary =
     now === null
@@ -78,7 +80,7 @@ function recentSection(p: Profile): string {
 function gameItem(g: ProfileGame): string {
   const order = [...g.players].sort((a, b) => b.score - a.score);
   const place = order.filter((o) => o.score > (g.players.find((x) => x.seat === g.seat)?.score ?? 0)).length + 1;
-  const pills = order.map((o) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[o.seat]}">${PLAYER_GLYPHS[o.seat]} ${playerName(o.name, o.playerId ?? null)} ${o.score}</span>`).join(' ');
+  const pills = order.map((o) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[o.seat]}">${PLAYER_GLYPHS[o.seat]} ${esc(o.name)} ${o.score}</span>`).join(' ');
   const id = encodeURIComponent(g.id);
   const analysis = `<a class="btn small ghost" href="#/replay/${id}?analyse">${g.analysed ? 'Analysis' : 'Analyse'}</a>`;
   return `<li class="game-item"><div>${pills}<div class="muted small">${ordinal(place)} of ${g.players.length}${g.rated ? ' · rated' : ''} · ${esc(rulesText(g.rules))} · ${esc(shortDate(g.finishedAt))}</div></div><div class="row"><a class="btn small" href="#/replay/${id}">Replay</a>${analysis}</div></li>`;

@@ -65,6 +65,26 @@ export function updatePlayer(player: Player): void {
   set({ kind: 'player', player });
 }
 
+let claiming: { name: string; done: Promise<string | null> } | null = null;
+
+/** Makes `name` the player's (names are unique among players): null once it is, else the words
+ * why not. Without players (an older server) every name goes. One request per name at a time:
+ * the field's change and the form's submit come together. */
+export function claimName(name: string): Promise<string | null> {
+  const player = currentPlayer();
+  if (!player || name === player.name) return Promise.resolve(null);
+  if (claiming?.name === name) return claiming.done;
+  const done = accountApi.rename(name).then(
+    (renamed) => {
+      if (renamed) updatePlayer(renamed);
+      return null;
+    },
+    (e: unknown) => nameProblem(e),
+  );
+  claiming = { name, done };
+  return done;
+}
+
 /** Words for a refused name, shown next to the name field. */
 export function nameProblem(e: unknown): string {
   if (e instanceof HttpError && e.code === 'name_taken') return 'That name is taken: choose another.';

@@ -3,6 +3,7 @@
 // is open (unless "just watch" was chosen), neither once play starts.
 
 import { savedName } from '../api.ts';
+import { currentPlayer } from '../session.ts';
 import type { GameView } from '../protocol.ts';
 import { hasOpenSeat } from './board-panel.ts';
 import { endScreen, joinDialog, missingDialog } from './dialogs.ts';
@@ -69,7 +70,7 @@ export class Overlay {
   }
 
   private showJoin(v: GameView): void {
-    this.show(joinDialog(v, savedName()));
+    this.show(joinDialog(v, currentPlayer()?.name ?? savedName()));
     this.el.querySelector<HTMLInputElement>('input[name=name]')?.focus();
   }
 

@@ -3,6 +3,7 @@
 
 import { HttpError, api, saveName, seats as heldSeats, type HeldSeat } from '../api.ts';
 import { toast } from '../dom.ts';
+import { claimName } from '../session.ts';
 import type { GameView } from '../protocol.ts';
 
 export class SeatKeeper {
@@ -22,6 +23,11 @@ export class SeatKeeper {
 
   /** Takes an open seat under `name`; false (and a toast saying why) when refused. */
   async join(name: string): Promise<boolean> {
+    const problem = await claimName(name);
+    if (problem) {
+      toast(problem, 'error', 5000);
+      return false;
+    }
     try {
       const r = await api.join(this.gameId, name);
       saveName(name);
