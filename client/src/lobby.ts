@@ -89,13 +89,13 @@ export function mountLobby(root: HTMLElement): () => void {
   const nameInput = root.querySelector<HTMLInputElement>('input[name=name]')!;
   const nameNote = root.querySelector<HTMLElement>('#name-note')!;
   const unbar = mountAccountBar(root.querySelector<HTMLElement>('.account-bar')!);
-  const typedName = nameInput.value;
+  let shownName = nameInput.value;
   let busy = false;
 
   /** The name field follows the player until the person types in it. */
   function onSession(s: SessionState): void {
     root.querySelector<HTMLElement>('[data-choice=rated]')!.hidden = s.kind !== 'player';
-    if (s.kind === 'player' && nameInput.value === typedName) nameInput.value = s.player.name;
+    if (s.kind === 'player' && nameInput.value === shownName) nameInput.value = shownName = s.player.name;
     if (s.kind !== 'loading') void loadMine();
   }
 

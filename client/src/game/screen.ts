@@ -64,6 +64,8 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   // The score track lies over the board's bottom edge: fitting keeps the tiles above it.
   board.insetBottom = 46;
   const placing = new Placing(state, board, { sendMove: (turn, move) => socket.sendMove(turn, move), sendHint: (turn) => socket.sendHint(turn) }, render);
+  /** A seat is this browser's by its token, or by the player signed in here (the view says so). */
+  const holdsSeat = () => seat.held !== null || (state.view?.you ?? null) !== null;
   let socket = connect();
 
   function connect(): GameSocket {
@@ -93,7 +95,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
         render();
       },
       onConnState: (s, detail) => {
-        renderConn(ui.conn, s, detail, seat.held?.seat ?? null);
+        renderConn(ui.conn, s, detail, seat.held?.seat ?? state.view?.you ?? null);
         if (s === 'reconnecting') state.pending = false;
       },
       onHint: (turn, move) => {
@@ -113,10 +115,10 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     const arrived = state.arrived;
     if (arrived) showScorings(board, v, arrived);
     if (arrived && v.status === 'finished' && arrived.events.some((e) => e.phase === 'final'))
-      finalScoring.start(board, ui.finalBanner, v, arrived, () => overlay.afterFinalScoring(state.view ?? v, seat.held !== null, false));
+      finalScoring.start(board, ui.finalBanner, v, arrived, () => overlay.afterFinalScoring(state.view ?? v, holdsSeat(), false));
     herald.hear(prev, v, last);
     render();
-    overlay.follow(v, seat.held !== null, finalScoring.running);
+    overlay.follow(v, holdsSeat(), finalScoring.running);
   }
 
   function render(): void {
@@ -134,7 +136,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     renderScoreTrack(ui.track, v);
     renderBag(ui.bag, v, state.discarded);
     renderLog(ui.log, state.log, v);
-    renderBanner(ui.banner, v, seat.held !== null);
+    renderBanner(ui.banner, v, holdsSeat());
   }
 
   const ticker = window.setInterval(() => tickTurn(ui.turn, state), 250);
@@ -155,10 +157,10 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     invite: () => void copyText(gameLink(gameId)).then((ok) => toast(ok ? 'Invite link copied.' : gameLink(gameId))),
     'skip-final': (v) => {
       finalScoring.stop();
-      if (v) overlay.afterFinalScoring(v, seat.held !== null, true);
+      if (v) overlay.afterFinalScoring(v, holdsSeat(), true);
     },
     'show-end': (v) => {
-      if (v) overlay.reopenEnd(v, seat.held !== null);
+      if (v) overlay.reopenEnd(v, holdsSeat());
     },
     'close-overlay': () => overlay.closeEnd(),
     rematch: (v) => {
