@@ -8,8 +8,21 @@ import type { PlayerGame } from '../client/src/account-api.ts';
 import type { HeldSeat } from '../client/src/api.ts';
 import { lineChart, rangeTicks } from '../client/src/charts.ts';
 import { mergeMyGames } from '../client/src/my-games.ts';
-import { lostPerMoveText, meanPlaceText, ordinal, playerName, profileHref, ratingBadge, ratingChartData, ratingText, shortDate, winsText } from '../client/src/player-text.ts';
-import type { GameSummary } from '../client/src/protocol.ts';
+import {
+  MISTAKE_WORDS,
+  lostPerMoveText,
+  meanPlaceText,
+  mistakeWords,
+  optionLabel,
+  ordinal,
+  playerName,
+  profileHref,
+  ratingBadge,
+  ratingChartData,
+  ratingText,
+  shortDate,
+  winsText,
+} from '../client/src/player-text.ts';
 
 test('a rating is shown whole beside a name, marked when provisional, absent when the view has none', () => {
   assert.equal(ratingText(1234.5), '1235');
@@ -39,6 +52,24 @@ test('places, wins and points lost read as words', () => {
   assert.match(lostPerMoveText(null, 0), /^No analysed game yet/);
   assert.equal(shortDate('2026-11-27T00:30:00Z'), '27 Nov 2026');
   assert.equal(shortDate('not a date'), '');
+});
+
+test("a profile's option rows and mistake kinds read as words, unknown ones too", () => {
+  assert.deepEqual(
+    [
+      ['innsCathedrals', 'on'],
+      ['river', 'off'],
+      ['tinyCity', 'on'],
+      ['rated', 'on'],
+      ['rated', 'off'],
+      ['farmers', '2nd'],
+      ['newOption', 'on'],
+    ].map(([o, v]) => optionLabel(o, v)),
+    ['With Inns & Cathedrals', 'Without the River', 'With small cities', 'Rated', 'Not rated', 'Farmers 2nd edition', 'With newOption'],
+  );
+  assert.equal(mistakeWords('figure_withheld'), 'keeping a figure back where placing one was better');
+  assert.equal(mistakeWords('a_new_kind'), 'a new kind', 'a kind this client does not know yet');
+  assert.equal(new Set(Object.values(MISTAKE_WORDS)).size, 6, 'six kinds, each in its own words');
 });
 
 test('the rating chart runs oldest to newest whatever order the history comes in', () => {
@@ -75,40 +106,27 @@ test('a fitted axis spans the values in nice steps instead of starting at 0', ()
   assert.deepEqual(ys, [102, 148, 33]);
 });
 
-const summary = (id: string, createdAt: string, names: string[]): GameSummary => ({
-  id,
-  createdAt,
-  status: 'playing',
-  rules: { tinyCity: false, farmers: '3rd' } as GameSummary['rules'],
-  turn: 3,
-  seats: names.map((name, seat) => ({ seat, name, kind: 'person', connected: true, standIn: null, score: 0, followers: 7, points: { city: 0, road: 0, monastery: 0, farm: 0 } })),
-  openSeats: [],
-  currentSeat: 0,
-  tile: 'D',
-  tilesLeft: 60,
-  botThinking: false,
-  clock: { turnSeconds: null, deadline: null },
-  rematch: null,
-});
-
 test("your games: the player's games and this browser's seats, one entry per game, newest first", () => {
+  const at = (iso: string) => Date.parse(iso);
   const playerGames: PlayerGame[] = [
-    { game: summary('g1', '2026-11-27T00:10:00Z', ['Ada', 'Bo']), seat: 0 },
-    { game: summary('g2', '2026-11-26T00:10:00Z', ['Cy', 'Ada']), seat: 1 },
+    { gameId: 'g1', seat: 0, name: 'Ada', at: at('2026-11-27T00:10:00Z') },
+    { gameId: 'g2', seat: 1, name: 'Ada', at: at('2026-11-26T00:10:00Z') },
   ];
   const held: HeldSeat[] = [
-    { gameId: 'g2', seat: 1, token: 't2', name: 'Ada', at: Date.parse('2026-11-27T01:00:00Z') },
-    { gameId: 'old', seat: 0, token: 't0', name: 'Ada before players', at: Date.parse('2026-11-20T00:00:00Z') },
+    { gameId: 'g2', seat: 1, token: 't2', name: 'Ada (old name)', at: at('2026-11-27T01:00:00Z') },
+    { gameId: 'old', seat: 0, token: 't0', name: 'Ada before players', at: at('2026-11-20T00:00:00Z') },
   ];
   const mine = mergeMyGames(playerGames, held);
   assert.deepEqual(
-    mine.map((m) => [m.gameId, m.seat, m.name, m.game?.id ?? null]),
+    mine.map((m) => [m.gameId, m.seat, m.name]),
     [
-      ['g2', 1, 'Ada', 'g2'],
-      ['g1', 0, 'Ada', 'g1'],
-      ['old', 0, 'Ada before players', null],
+      ['g2', 1, 'Ada'],
+      ['g1', 0, 'Ada'],
+      ['old', 0, 'Ada before players'],
     ],
+    "a game in both lists keeps the player's seat name and the later time",
   );
+  assert.equal(playerGames[1].at, at('2026-11-26T00:10:00Z'), 'the lists given are not changed');
   assert.equal(mergeMyGames(playerGames, held, 2).length, 2, 'the list is bounded');
   assert.deepEqual(mergeMyGames([], []), []);
 });

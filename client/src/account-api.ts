@@ -4,7 +4,7 @@
 
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/browser';
 import { call } from './api.ts';
-import type { GameSummary, Rules, SeatView } from './protocol.ts';
+import type { FinishedGames, Rules, SeatView } from './protocol.ts';
 
 /** The player this browser's session belongs to. */
 export interface Player {
@@ -37,47 +37,67 @@ export interface RatingPoint {
   rating: number;
 }
 
-export interface ResultRow {
-  /** What the row groups: "2 players", "Inns & Cathedrals", … */
-  label: string;
+/** Results over a group of games (all, by number of players, by an option's value). */
+export interface Results {
   games: number;
   wins: number;
-  /** Mean place, 1 = first. */
+  /** Mean place, 1 = first; null without games. */
   meanPlace: number | null;
 }
+
+export type MistakeKind = 'abbot_timing' | 'figure_withheld' | 'figure_wasted' | 'wrong_feature' | 'wrong_figure' | 'tile_placement';
 
 export interface ProfileGame {
   id: string;
   finishedAt: string;
   rules: Rules;
   rated: boolean;
-  players: { seat: number; name: string; score: number; playerId?: string }[];
-  /** The profile's own seat in it. */
+  abandoned: boolean;
+  players: FinishedGames['games'][number]['players'];
+  /** The profile's own seat in it, and its place there. */
   seat: number;
+  place: number;
   analysed: boolean;
 }
 
-export interface Profile {
+/** GET /api/players/:id/profile (server/wire/profile.ts). */
+export interface Profile extends Results {
   id: string;
   name: string;
-  games: number;
-  recent: ProfileGame[];
-  byPlayerCount: ResultRow[];
-  byOptions: ResultRow[];
+  byPlayers: (Results & { players: number })[];
+  byOption: (Results & { option: string; value: string })[];
   analysis: {
-    /** Mean points lost per analysed move, or null with no analysed game. */
+    games: number;
+    moves: number;
     pointsLostPerMove: number | null;
-    analysedMoves: number;
-    /** The kind of mistake made most often, in words, or null. */
-    commonMistake: string | null;
+    /** Moves that lost 3 points or more, all and by kind. */
+    mistakes: number;
+    byKind: Partial<Record<MistakeKind, number>>;
+    commonMistake: MistakeKind | null;
   };
+  recent: ProfileGame[];
+  /** The numbers count at most this many of the latest finished games. */
+  window: number;
 }
 
 /** A game the signed-in player holds a seat in (on any device). */
 export interface PlayerGame {
-  game: GameSummary;
+  gameId: string;
   seat: number;
+  /** The name the seat is held under. */
+  name: string;
+  /** Epoch ms it finished, or was created while it is not finished. */
+  at: number;
 }
+
+/** GET /api/me/games: a page of the player's games, waiting and playing, or finished. */
+interface MyGames {
+  games: { id: string; createdAt: string; finishedAt: string | null; seats: string[]; mySeats: number[]; rated: boolean }[];
+  next: string | null;
+}
+
+const playerGames = (page: MyGames): PlayerGame[] =>
+  page.games.flatMap((g) => (g.mySeats.length ? [{ gameId: g.id, seat: g.mySeats[0], name: g.seats[g.mySeats[0]] ?? '', at: Date.parse(g.finishedAt ?? g.createdAt) || 0 }] : []));
 
 /** What a seat view carries in issue R beyond today's fields: read only through these. */
 type RatedSeat = SeatView & { playerId?: string | null; rating?: number | null };
@@ -92,26 +112,28 @@ export const seatPlayerId = (seat: SeatView): string | null => (seat as RatedSea
 export const isRated = (game: object): boolean => (game as { rated?: boolean }).rated === true;
 
 interface SessionReply {
-  player: { id: string; name: string; passkeys: number | unknown[] } | null;
+  player: Player | null;
 }
-
-const toPlayer = (reply: SessionReply): Player | null =>
-  reply.player ? { id: reply.player.id, name: reply.player.name, passkeys: Array.isArray(reply.player.passkeys) ? reply.player.passkeys.length : reply.player.passkeys } : null;
 
 const enc = encodeURIComponent;
 
 export const accountApi = {
-  session: async () => toPlayer(await call<SessionReply>('GET', '/api/session')),
-  /** Makes a guest player and its session cookie when the browser has none. */
-  startSession: async () => toPlayer(await call<SessionReply>('POST', '/api/session')),
-  rename: async (name: string) => toPlayer({ player: await call<NonNullable<SessionReply['player']>>('PATCH', '/api/me', { name }) }),
-  deletePlayer: () => call<unknown>('DELETE', '/api/me'),
-  signOut: () => call<unknown>('POST', '/api/session/sign-out'),
-  myGames: async () => (await call<{ games: (GameSummary & { you: number })[] }>('GET', '/api/me/games')).games.map((g): PlayerGame => ({ game: g, seat: g.you })),
+  session: async () => (await call<SessionReply>('GET', '/api/session')).player,
+  /** Makes a guest player and its session cookie when the browser has none (named `name`, or
+   * "Guest" and digits); already signed in, that player. */
+  startSession: async (name?: string) => (await call<SessionReply>('POST', '/api/session', name ? { name } : {})).player,
+  rename: (name: string) => call<Player>('PATCH', '/api/me', { name }),
+  deletePlayer: () => call<null>('DELETE', '/api/me'),
+  signOut: () => call<null>('POST', '/api/session/sign-out'),
+  /** The player's games on any device: those still waiting or playing, then finished ones. */
+  myGames: async (limit = 8) => {
+    const [open, finished] = await Promise.all([false, true].map((done) => call<MyGames>('GET', `/api/me/games?finished=${done}&limit=${limit}`)));
+    return [...playerGames(open), ...playerGames(finished)];
+  },
   registrationOptions: () => call<PublicKeyCredentialCreationOptionsJSON>('POST', '/api/passkeys/registration/options'),
-  register: async (response: RegistrationResponseJSON) => toPlayer(await call<SessionReply>('POST', '/api/passkeys/registration', { response })),
+  register: (response: RegistrationResponseJSON) => call<Player>('POST', '/api/passkeys/registration', response),
   authenticationOptions: () => call<PublicKeyCredentialRequestOptionsJSON>('POST', '/api/passkeys/authentication/options'),
-  authenticate: async (response: AuthenticationResponseJSON) => toPlayer(await call<SessionReply>('POST', '/api/passkeys/authentication', { response })),
+  authenticate: async (response: AuthenticationResponseJSON) => (await call<SessionReply>('POST', '/api/passkeys/authentication', response)).player,
   leaderboard: (before?: string) => call<Leaderboard>('GET', `/api/leaderboard?limit=50${before ? `&before=${enc(before)}` : ''}`),
   ratings: async (id: string) => (await call<{ points: RatingPoint[] }>('GET', `/api/players/${enc(id)}/ratings`)).points,
   profile: (id: string) => call<Profile>('GET', `/api/players/${enc(id)}/profile`),

@@ -42,8 +42,7 @@ export function mountAccount(root: HTMLElement): () => void {
   const actions: Record<string, () => Promise<void>> = {
     'add-passkey': async () => {
       const response = await startRegistration({ optionsJSON: await accountApi.registrationOptions() });
-      const player = await accountApi.register(response);
-      if (player) updatePlayer(player);
+      updatePlayer(await accountApi.register(response));
       toast('Passkey added: sign in with it on any device.');
     },
     'sign-in': async () => {

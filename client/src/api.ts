@@ -41,8 +41,7 @@ export const api = {
   analyse: (id: string) => call<AnalysisAnswer>('POST', `/api/games/${encodeURIComponent(id)}/analysis`),
   // `orNone`: a game nobody asked to analyse is a 200 `none`, not a 404 the console would log.
   analysis: (id: string) => call<AnalysisAnswer | AnalysisNotAsked>('GET', `/api/games/${encodeURIComponent(id)}/analysis?orNone=true`),
-  // Without a token the seat is the signed-in player's: the session cookie says whose it is.
-  rematch: (id: string, token?: string) => call<SeatGrant>('POST', `/api/games/${encodeURIComponent(id)}/rematch`, token ? { token } : {}),
+  rematch: (id: string, token: string) => call<SeatGrant>('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
 };
 
 /** What a new game may choose besides its seats; absent means the server's default. */

@@ -190,19 +190,16 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     }
     const results = await Promise.all(
       mine.map((m) =>
-        m.game
-          ? m
-          : api.game(m.gameId).then(
-              (game) => ({ ...m, game }),
-              () => m,
-            ),
+        api.game(m.gameId).then(
+          (g) => ({ m, g }),
+          () => ({ m, g: null }),
+        ),
       ),
     );
-    mineList.innerHTML = results.map(myGameItem).join('');
+    mineList.innerHTML = results.map(({ m, g }) => myGameItem(m, g)).join('');
   }
 
-  function myGameItem(m: MyGame): string {
-    const g = m.game;
+  function myGameItem(m: MyGame, g: GameSummary | null): string {
     const status = g
       ? g.status === 'finished'
         ? 'finished'

@@ -4,29 +4,17 @@
 
 import type { PlayerGame } from './account-api.ts';
 import type { HeldSeat } from './api.ts';
-import type { GameSummary } from './protocol.ts';
 
-export interface MyGame {
-  gameId: string;
-  seat: number;
-  /** The name the seat was taken under. */
-  name: string;
-  /** Epoch ms, for the order: newest first. */
-  at: number;
-  /** The summary when the server sent it with the list; otherwise the lobby asks for it. */
-  game: GameSummary | null;
-}
+export type MyGame = PlayerGame;
 
-/** One entry per game, newest first; a game in both lists keeps the server's summary. */
+/** One entry per game, newest first; the player's list wins where both hold a game. */
 export function mergeMyGames(playerGames: PlayerGame[], held: HeldSeat[], limit = 8): MyGame[] {
   const byId = new Map<string, MyGame>();
-  for (const { game, seat } of playerGames) {
-    byId.set(game.id, { gameId: game.id, seat, name: game.seats[seat]?.name ?? '', at: Date.parse(game.createdAt) || 0, game });
-  }
+  for (const g of playerGames) byId.set(g.gameId, { ...g });
   for (const h of held) {
     const known = byId.get(h.gameId);
     if (known) known.at = Math.max(known.at, h.at);
-    else byId.set(h.gameId, { gameId: h.gameId, seat: h.seat, name: h.name, at: h.at, game: null });
+    else byId.set(h.gameId, { gameId: h.gameId, seat: h.seat, name: h.name, at: h.at });
   }
   return [...byId.values()].sort((a, b) => b.at - a.at).slice(0, limit);
 }

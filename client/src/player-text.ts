@@ -2,7 +2,7 @@
 // places, results and the analysis figures of a profile, and the rating chart's data. No DOM:
 // unit-tested in test/client-players.test.ts.
 
-import type { RatingPoint } from './account-api.ts';
+import type { MistakeKind, RatingPoint } from './account-api.ts';
 // charts.ts's escaping, not dom.ts's: this module stays free of the DOM for its Node tests.
 import { esc } from './charts.ts';
 
@@ -63,4 +63,27 @@ export function ratingChartData(points: RatingPoint[]): RatingChartData | null {
 export function shortDate(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+}
+
+/** A kind of mistake (server/profiles/mistakes.ts) as a player reads it. */
+export const MISTAKE_WORDS: Readonly<Record<MistakeKind, string>> = {
+  abbot_timing: 'taking the abbot back at the wrong time',
+  figure_withheld: 'keeping a figure back where placing one was better',
+  figure_wasted: 'placing a figure where keeping it was better',
+  wrong_feature: 'a figure on the wrong kind of feature',
+  wrong_figure: 'the wrong figure on the right feature',
+  tile_placement: 'the tile in a worse spot',
+};
+
+/** Words for an unknown kind too: a newer server may know more kinds than this client. */
+export const mistakeWords = (kind: string): string => MISTAKE_WORDS[kind as MistakeKind] ?? kind.replace(/_/g, ' ');
+
+const OPTION_NAMES: Record<string, string> = { tinyCity: 'small cities', river: 'the River', innsCathedrals: 'Inns & Cathedrals', abbot: 'the Abbot' };
+
+/** A profile's results row by option: "With Inns & Cathedrals", "Not rated", "Farmers 2nd edition". */
+export function optionLabel(option: string, value: string): string {
+  if (option === 'rated') return value === 'on' ? 'Rated' : 'Not rated';
+  if (option === 'farmers') return `Farmers ${value} edition`;
+  const name = OPTION_NAMES[option] ?? option;
+  return `${value === 'on' ? 'With' : 'Without'} ${name}`;
 }

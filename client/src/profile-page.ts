@@ -2,13 +2,13 @@
 // games found (points lost per move, the most common kind of mistake), results by number of
 // players and by options, and recent games with replay and analysis links.
 
-import { type Profile, type ProfileGame, type RatingPoint, type ResultRow, accountApi } from './account-api.ts';
+import { type Profile, type ProfileGame, type RatingPoint, type Results, accountApi } from './account-api.ts';
 import { mountAccountBar } from './account-bar.ts';
 import { HttpError } from './api.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS } from './art.ts';
 import { lineChart } from './charts.ts';
 import { esc } from './dom.ts';
-import { lostPerMoveText, meanPlaceText, ordinal, ratingChartData, ratingText, shortDate, winsText } from './player-text.ts';
+import { lostPerMoveText, meanPlaceText, mistakeWords, optionLabel, ordinal, ratingChartData, ratingText, shortDate, winsText } from './player-text.ts';
 import { rulesText } from './text.ts';
 
 export function mountProfile(root: HTMLElement, playerId: string): () => void {
@@ -49,14 +49,25 @@ function ratingSection(p: Profile, ratings: RatingPoint[], width: number): strin
     now === null
       ? '<p class="muted">No rated game yet.</p>'
       : `<p class="big-number">${ratingText(now)} <span class="muted small">after ${data!.values.length} rated ${data!.values.length === 1 ? 'game' : 'games'}</span></p>`;
-  return `<section class="card" aria-labelledby="rating-title"><h2 id="rating-title">Rating</h2>${summary}${chart}<p class="muted small">${p.games} ${p.games === 1 ? 'game' : 'games'} played in all. <a href="#/leaderboard">Leaderboard</a></p></section>`;
+  return `<section class="card" aria-labelledby="rating-title"><h2 id="rating-title">Rating</h2>${summary}${chart}<p class="muted small"><a href="#/leaderboard">Leaderboard</a></p></section>`;
 }
 
 function analysisSection(p: Profile): string {
   const a = p.analysis;
+  const kinds = Object.entries(a.byKind)
+    .filter(([, n]) => n > 0)
+    .sort((x, y) => y[1] - x[1])
+    .map(([kind, n]) => `<li>${esc(mistakeWords(kind))}: ${n}</li>`)
+    .join('');
+  const mistakes = a.mistakes
+    ? `<dt>Mistakes (moves that lost 3 points or more)</dt><dd>${a.mistakes} in ${a.games} analysed ${a.games === 1 ? 'game' : 'games'}; the most common: <strong>${esc(mistakeWords(a.commonMistake ?? ''))}</strong><ul class="kinds">${kinds}</ul></dd>`
+    : '';
   return `<section class="card" aria-labelledby="analysis-title"><h2 id="analysis-title">What the analysis found</h2>
-<dl class="facts"><dt>Points lost per move, against the expert bot’s choice</dt><dd>${esc(lostPerMoveText(a.pointsLostPerMove, a.analysedMoves))}</dd>
-<dt>Most common kind of mistake</dt><dd>${a.commonMistake ? esc(a.commonMistake) : '–'}</dd></dl></section>`;
+<dl class="facts"><dt>Points lost per move, against the expert bot’s choice</dt><dd>${esc(lostPerMoveText(a.pointsLostPerMove, a.moves))}</dd>${mistakes}</dl></section>`;
+}
+
+interface ResultRow extends Results {
+  label: string;
 }
 
 function resultsTable(caption: string, rows: ResultRow[]): string {
@@ -64,12 +75,23 @@ function resultsTable(caption: string, rows: ResultRow[]): string {
   const body = rows
     .map((r) => `<tr><th scope="row">${esc(r.label)}</th><td class="num">${r.games}</td><td class="num">${esc(winsText(r.wins, r.games))}</td><td class="num">${meanPlaceText(r.meanPlace)}</td></tr>`)
     .join('');
-  return `<div class="table-wrap"><table class="board-table"><caption>${esc(caption)}</caption><thead><tr><th scope="col">Table</th><th scope="col">Games</th><th scope="col">Wins</th><th scope="col">Mean place</th></tr></thead><tbody>${body}</tbody></table></div>`;
+  return `<div class="table-wrap"><table class="board-table"><caption>${esc(caption)}</caption><thead><tr><th scope="col">Games of</th><th scope="col">Games</th><th scope="col">Wins</th><th scope="col">Mean place</th></tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 function resultsSection(p: Profile): string {
-  const tables = resultsTable('By number of players', p.byPlayerCount) + resultsTable('By options', p.byOptions);
-  return `<section class="card" aria-labelledby="results-title"><h2 id="results-title">Results</h2>${tables || '<p class="muted">No finished game yet.</p>'}</section>`;
+  const overall = p.games
+    ? `<p>${p.games} ${p.games === 1 ? 'game' : 'games'}, ${esc(winsText(p.wins, p.games))} won, mean place ${meanPlaceText(p.meanPlace)}${p.games >= p.window ? ` (the latest ${p.window})` : ''}.</p>`
+    : '';
+  const tables =
+    resultsTable(
+      'By number of players',
+      p.byPlayers.map((r) => ({ ...r, label: `${r.players} players` })),
+    ) +
+    resultsTable(
+      'By options',
+      p.byOption.map((r) => ({ ...r, label: optionLabel(r.option, r.value) })),
+    );
+  return `<section class="card" aria-labelledby="results-title"><h2 id="results-title">Results</h2>${overall}${tables || '<p class="muted">No finished game yet.</p>'}</section>`;
 }
 
 function recentSection(p: Profile): string {
@@ -79,9 +101,9 @@ function recentSection(p: Profile): string {
 
 function gameItem(g: ProfileGame): string {
   const order = [...g.players].sort((a, b) => b.score - a.score);
-  const place = order.filter((o) => o.score > (g.players.find((x) => x.seat === g.seat)?.score ?? 0)).length + 1;
   const pills = order.map((o) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[o.seat]}">${PLAYER_GLYPHS[o.seat]} ${esc(o.name)} ${o.score}</span>`).join(' ');
   const id = encodeURIComponent(g.id);
   const analysis = `<a class="btn small ghost" href="#/replay/${id}?analyse">${g.analysed ? 'Analysis' : 'Analyse'}</a>`;
-  return `<li class="game-item"><div>${pills}<div class="muted small">${ordinal(place)} of ${g.players.length}${g.rated ? ' · rated' : ''} · ${esc(rulesText(g.rules))} · ${esc(shortDate(g.finishedAt))}</div></div><div class="row"><a class="btn small" href="#/replay/${id}">Replay</a>${analysis}</div></li>`;
+  const about = [`${ordinal(g.place)} of ${g.players.length}`, ...(g.rated ? ['rated'] : []), ...(g.abandoned ? ['abandoned'] : []), rulesText(g.rules), shortDate(g.finishedAt)];
+  return `<li class="game-item"><div>${pills}<div class="muted small">${esc(about.join(' · '))}</div></div><div class="row"><a class="btn small" href="#/replay/${id}">Replay</a>${analysis}</div></li>`;
 }

@@ -42,16 +42,18 @@ export function startSession(): Promise<SessionState> {
   return started;
 }
 
-/** A new guest keeps the name this browser played under before players existed, if it is free. */
+/** A new guest keeps the name this browser played under before players existed, if it is free;
+ * otherwise the server names it. */
 async function newGuest(): Promise<Player | null> {
-  const guest = await accountApi.startSession();
   const name = savedName();
-  if (!guest || !name || name === guest.name) return guest;
-  try {
-    return await accountApi.rename(name);
-  } catch {
-    return guest;
+  if (name) {
+    try {
+      return await accountApi.startSession(name);
+    } catch (e) {
+      if (!(e instanceof HttpError && (e.code === 'name_taken' || e.code === 'name_invalid'))) throw e;
+    }
   }
+  return accountApi.startSession();
 }
 
 /** Asks the server again (after signing in, out or deleting: the cookie changed). */
@@ -76,7 +78,7 @@ export function claimName(name: string): Promise<string | null> {
   if (claiming?.name === name) return claiming.done;
   const done = accountApi.rename(name).then(
     (renamed) => {
-      if (renamed) updatePlayer(renamed);
+      updatePlayer(renamed);
       return null;
     },
     (e: unknown) => nameProblem(e),

@@ -64,8 +64,6 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   // The score track lies over the board's bottom edge: fitting keeps the tiles above it.
   board.insetBottom = 46;
   const placing = new Placing(state, board, { sendMove: (turn, move) => socket.sendMove(turn, move), sendHint: (turn) => socket.sendHint(turn) }, render);
-  /** A seat is this browser's by its token, or by the player signed in here (the view says so). */
-  const holdsSeat = () => seat.held !== null || (state.view?.you ?? null) !== null;
   let socket = connect();
 
   function connect(): GameSocket {
@@ -115,10 +113,10 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     const arrived = state.arrived;
     if (arrived) showScorings(board, v, arrived);
     if (arrived && v.status === 'finished' && arrived.events.some((e) => e.phase === 'final'))
-      finalScoring.start(board, ui.finalBanner, v, arrived, () => overlay.afterFinalScoring(state.view ?? v, holdsSeat(), false));
+      finalScoring.start(board, ui.finalBanner, v, arrived, () => overlay.afterFinalScoring(state.view ?? v, seat.held !== null, false));
     herald.hear(prev, v, last);
     render();
-    overlay.follow(v, holdsSeat(), finalScoring.running);
+    overlay.follow(v, seat.held !== null, finalScoring.running);
   }
 
   function render(): void {
@@ -136,7 +134,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     renderScoreTrack(ui.track, v);
     renderBag(ui.bag, v, state.discarded);
     renderLog(ui.log, state.log, v);
-    renderBanner(ui.banner, v, holdsSeat());
+    renderBanner(ui.banner, v, seat.held !== null);
   }
 
   const ticker = window.setInterval(() => tickTurn(ui.turn, state), 250);
@@ -157,10 +155,10 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     invite: () => void copyText(gameLink(gameId)).then((ok) => toast(ok ? 'Invite link copied.' : gameLink(gameId))),
     'skip-final': (v) => {
       finalScoring.stop();
-      if (v) overlay.afterFinalScoring(v, holdsSeat(), true);
+      if (v) overlay.afterFinalScoring(v, seat.held !== null, true);
     },
     'show-end': (v) => {
-      if (v) overlay.reopenEnd(v, holdsSeat());
+      if (v) overlay.reopenEnd(v, seat.held !== null);
     },
     'close-overlay': () => overlay.closeEnd(),
     rematch: (v) => {

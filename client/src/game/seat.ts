@@ -40,15 +40,13 @@ export class SeatKeeper {
     }
   }
 
-  /** Starts (or joins) the rematch of a finished game and goes there with this seat's token, or
-   * as the player signed in here when the seat is the player's (no token in this browser). */
+  /** Starts (or joins) the rematch of a finished game and goes there with this seat's token. */
   async rematch(v: GameView): Promise<void> {
     const held = this.held;
-    if (!held && v.you === null) return;
+    if (!held) return;
     try {
-      const r = await api.rematch(v.gameId, held?.token);
-      const name = held?.name ?? v.seats[v.you ?? 0]?.name ?? '';
-      heldSeats.put({ name, gameId: r.gameId, seat: r.seat, token: r.token, at: Date.now() });
+      const r = await api.rematch(v.gameId, held.token);
+      heldSeats.put({ ...held, gameId: r.gameId, seat: r.seat, token: r.token, at: Date.now() });
       location.hash = `#/g/${encodeURIComponent(r.gameId)}`;
     } catch (e) {
       toast(e instanceof HttpError ? e.message : 'Could not start a rematch.', 'error', 5000);
