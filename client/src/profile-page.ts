@@ -79,13 +79,14 @@ function resultsTable(caption: string, rows: ResultRow[]): string {
 }
 
 function resultsSection(p: Profile): string {
+  const share = p.games ? Math.round((100 * p.wins) / p.games) : 0;
   const overall = p.games
-    ? `<p>${p.games} ${p.games === 1 ? 'game' : 'games'}, ${esc(winsText(p.wins, p.games))} won, mean place ${meanPlaceText(p.meanPlace)}${p.games >= p.window ? ` (the latest ${p.window})` : ''}.</p>`
+    ? `<p>${p.games} ${p.games === 1 ? 'game' : 'games'}${p.games >= p.window ? ` (the latest ${p.window})` : ''}, ${p.wins} won (${share} %), mean place ${meanPlaceText(p.meanPlace)}.</p>`
     : '';
   const tables =
     resultsTable(
       'By number of players',
-      p.byPlayers.map((r) => ({ ...r, label: `${r.players} players` })),
+      p.byPlayers.map((r) => ({ ...r, label: `${r.players}\u00a0players` })),
     ) +
     resultsTable(
       'By options',
