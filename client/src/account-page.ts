@@ -2,13 +2,13 @@
 // another device (a passkey is the device's own screen lock: no password, no e-mail); signing in
 // with a passkey made elsewhere (one prompt, no name asked); signing out; deleting the player.
 
-import { browserSupportsWebAuthn, startAuthentication, startRegistration, WebAuthnError } from '@simplewebauthn/browser';
 import { type Player, accountApi } from './account-api.ts';
 import { mountAccountBar } from './account-bar.ts';
-import { HttpError, saveName } from './api.ts';
+import { saveName } from './api.ts';
 import { esc, toast } from './dom.ts';
+import { addPasskey, passkeyProblem, passkeysWork, signInWithPasskey } from './passkeys.ts';
 import { profileHref } from './player-text.ts';
-import { type SessionState, claimName, onSessionChange, reloadSession, sessionState, startSession, updatePlayer } from './session.ts';
+import { type SessionState, claimName, currentPlayer, onSessionChange, reloadSession, startSession } from './session.ts';
 
 export function mountAccount(root: HTMLElement): () => void {
   root.innerHTML = `<div class="page account-page">
@@ -33,7 +33,7 @@ export function mountAccount(root: HTMLElement): () => void {
     try {
       await work();
     } catch (e) {
-      toast(actionProblem(e), 'error', 7000);
+      toast(passkeyProblem(e), 'error', 7000);
     } finally {
       busy = false;
     }
@@ -41,14 +41,11 @@ export function mountAccount(root: HTMLElement): () => void {
 
   const actions: Record<string, () => Promise<void>> = {
     'add-passkey': async () => {
-      const response = await startRegistration({ optionsJSON: await accountApi.registrationOptions() });
-      updatePlayer(await accountApi.register(response));
+      await addPasskey();
       toast('Passkey added: sign in with it on any device.');
     },
     'sign-in': async () => {
-      const response = await startAuthentication({ optionsJSON: await accountApi.authenticationOptions() });
-      await accountApi.authenticate(response);
-      const s = await reloadSession();
+      const s = await signInWithPasskey();
       toast(s.kind === 'player' ? `Signed in: you play as ${s.player.name}.` : 'Signed in.');
     },
     'sign-out': async () => {
@@ -57,7 +54,7 @@ export function mountAccount(root: HTMLElement): () => void {
       toast('Signed out: this browser plays as a new guest.');
     },
     'ask-delete': async () => {
-      const player = sessionState().kind === 'player' ? (sessionState() as { player: Player }).player : null;
+      const player = currentPlayer();
       if (!player) return;
       dialog.innerHTML = deleteMarkup(player);
       dialog.showModal();
@@ -110,24 +107,42 @@ export function mountAccount(root: HTMLElement): () => void {
   };
 }
 
+/** A guest (no passkey) may be someone on a new device: signing in comes first for them. */
 function playerMarkup(p: Player): string {
-  const webauthn = browserSupportsWebAuthn();
-  const passkeys =
-    p.passkeys === 0
-      ? `<p>No passkey yet: <strong>${esc(p.name)}</strong> lives only in this browser. Add a passkey to keep this player, its games and its rating on your other devices. A passkey is your device's own screen lock or security key: no password, no e-mail.</p>`
-      : `<p>${p.passkeys === 1 ? 'One passkey' : `${p.passkeys} passkeys`}: sign in with ${p.passkeys === 1 ? 'it' : 'one'} on any device to play as <strong>${esc(p.name)}</strong> there.</p>`;
-  const noWebauthn = webauthn ? '' : '<p class="error">This browser cannot use passkeys.</p>';
+  const sections = [nameSection(p), passkeySection(p), signInSection(p), leaveSection(p)];
+  if (p.passkeys === 0) sections.unshift(sections.splice(2, 1)[0]);
+  return sections.join('');
+}
+
+const noWebauthn = () => (passkeysWork() ? '' : '<p class="error">This browser cannot use passkeys.</p>');
+const disabled = () => (passkeysWork() ? '' : ' disabled');
+
+function nameSection(p: Player): string {
   return `<section class="card" aria-labelledby="name-title"><h2 id="name-title">Name</h2>
 <form data-form="rename" class="rename">
 <label class="field">Your name <input name="name" required maxlength="32" autocomplete="nickname" value="${esc(p.name)}" aria-describedby="rename-note"></label>
 <p class="field-note" id="rename-note">Names are unique: the name is yours until you change it. Games already played keep the name they were played under.</p>
-<div class="row"><button class="btn primary" type="submit">Save the name</button><a class="btn ghost" href="${profileHref(p.id)}">Your profile</a></div></form></section>
-<section class="card" aria-labelledby="passkey-title"><h2 id="passkey-title">Passkeys</h2>${passkeys}${noWebauthn}
-<div class="row"><button class="btn primary" data-action="add-passkey"${webauthn ? '' : ' disabled'}>Add a passkey</button></div></section>
-<section class="card" aria-labelledby="signin-title"><h2 id="signin-title">Played on another device?</h2>
-<p>Sign in with the passkey you added there: this browser then plays as that player, with its games and rating.${p.passkeys === 0 ? ` Without a passkey, <strong>${esc(p.name)}</strong> cannot be reached again once this browser plays as someone else.` : ''}</p>
-<div class="row"><button class="btn" data-action="sign-in"${webauthn ? '' : ' disabled'}>Sign in with a passkey</button></div></section>
-<section class="card" aria-labelledby="leave-title"><h2 id="leave-title">Sign out or delete</h2>
+<div class="row"><button class="btn primary" type="submit">Save the name</button><a class="btn ghost" href="${profileHref(p.id)}">Your profile</a></div></form></section>`;
+}
+
+function passkeySection(p: Player): string {
+  const text =
+    p.passkeys === 0
+      ? `<p>No passkey yet: <strong>${esc(p.name)}</strong> lives only in this browser. Add a passkey to keep this player, its games and its rating on your other devices. A passkey is your device's own screen lock or security key: no password, no e-mail.</p>`
+      : `<p>${p.passkeys === 1 ? 'One passkey' : `${p.passkeys} passkeys`}: sign in with ${p.passkeys === 1 ? 'it' : 'one'} on any device to play as <strong>${esc(p.name)}</strong> there.</p>`;
+  return `<section class="card" aria-labelledby="passkey-title"><h2 id="passkey-title">Passkeys</h2>${text}${noWebauthn()}
+<div class="row"><button class="btn primary" data-action="add-passkey"${disabled()}>Add a passkey</button></div></section>`;
+}
+
+function signInSection(p: Player): string {
+  const lost = p.passkeys === 0 ? ` Without a passkey, <strong>${esc(p.name)}</strong> cannot be reached again once this browser plays as someone else.` : '';
+  return `<section class="card" aria-labelledby="signin-title"><h2 id="signin-title">Played on another device?</h2>
+<p>Sign in with the passkey you added there: this browser then plays as that player, with its games and rating.${lost}</p>${noWebauthn()}
+<div class="row"><button class="btn" data-action="sign-in"${disabled()}>Sign in with a passkey</button></div></section>`;
+}
+
+function leaveSection(p: Player): string {
+  return `<section class="card" aria-labelledby="leave-title"><h2 id="leave-title">Sign out or delete</h2>
 <p>Signing out makes this browser a new guest; ${p.passkeys === 0 ? `with no passkey, ${esc(p.name)} is lost to it` : 'your passkey signs you in again'}.</p>
 <div class="row"><button class="btn" data-action="sign-out">Sign out</button><button class="btn danger" data-action="ask-delete">Delete this player…</button></div></section>`;
 }
@@ -136,14 +151,4 @@ function deleteMarkup(p: Player): string {
   return `<h2 id="delete-title">Delete ${esc(p.name)}?</h2>
 <p>Your passkeys and sessions are removed and the name is free for anyone. The games you played stay, for the other players, with your name replaced by “deleted player”; your rating and profile are gone. This cannot be undone.</p>
 <div class="row"><button class="btn danger" data-action="confirm-delete">Delete the player</button><button class="btn" data-action="cancel-delete" autofocus>Keep it</button></div>`;
-}
-
-/** Words for a failed account action: a passkey prompt dismissed is not an error. */
-function actionProblem(e: unknown): string {
-  if (e instanceof WebAuthnError && e.code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') return 'This device already holds a passkey for this player.';
-  if (e instanceof Error && (e.name === 'NotAllowedError' || e.name === 'AbortError')) return 'The passkey prompt was closed: nothing changed.';
-  if (e instanceof WebAuthnError) return `The passkey did not work: ${e.message}`;
-  if (e instanceof HttpError && e.status === 429) return 'Too many tries: wait a minute and try again.';
-  if (e instanceof HttpError) return e.message;
-  return 'Could not reach the server: nothing changed.';
 }
