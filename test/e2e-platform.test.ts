@@ -78,11 +78,12 @@ const myTurnAfter = (page: Page, turn: number) =>
     turn,
     { timeout: WAIT },
   );
-/** Creates a game against a random bot from the lobby and waits for the first turn. */
-async function startBotGame(page: Page): Promise<void> {
+/** Creates a game against a random bot from the lobby and waits for the first turn. Names are
+ * unique among players, and each browser here is a player of its own: `name` differs per test. */
+async function startBotGame(page: Page, name = 'Kit'): Promise<void> {
   await page.goto(`${base}/`);
   await page.waitForSelector('.lobby');
-  await page.fill('input[name=name]', 'Kit');
+  await page.fill('input[name=name]', name);
   await page.selectOption('select[data-opp="0"]', 'random');
   await page.click('button[type=submit]:has-text("Create game")');
   await page.waitForURL(/#\/g\//);
@@ -349,7 +350,7 @@ test('phone size: axe finds nothing serious on the lobby, the rules page, the ga
   await page.goto(`${base}/#/rules`);
   await page.waitForSelector('.rules-page');
   assert.deepEqual(await axeProblems(page), [], 'phone rules page');
-  await startBotGame(page);
+  await startBotGame(page, 'Kim');
   assert.deepEqual(await axeProblems(page), [], 'phone game screen');
   // While placing: the follower choices and Confirm are on screen.
   await page.keyboard.press('n');

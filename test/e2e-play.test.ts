@@ -218,7 +218,8 @@ test('phone upright and sideways: the lobby fits, the turn is played from a bott
     const overflow = () => page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).innerWidth);
     assert.ok((await overflow()) <= 0, `the lobby has no horizontal overflow (${tag})`);
     await shot(page, `k04-lobby-${tag}`);
-    await createGame(page, 'Bea', ['random']);
+    // Names are unique among players: each browser here is a player of its own.
+    await createGame(page, tag === 'upright' ? 'Bea' : 'Bo', ['random']);
     assert.equal(await waitMyTurn(page), 'mine');
     const onScreen = async (sel: string) => {
       const b = await page.locator(sel).first().boundingBox();

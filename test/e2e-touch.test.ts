@@ -83,7 +83,8 @@ for (const [size, viewport] of [
     // A game against a bot, with a tile placed so the follower-spot buttons are on the board.
     await page.goto(`${e2e.base}/`);
     await page.waitForSelector('.lobby');
-    await page.fill('input[name=name]', 'Kit');
+    // Names are unique among players: each browser here is a player of its own.
+    await page.fill('input[name=name]', size === 'phone' ? 'Kit' : 'Kim');
     await page.selectOption('select[data-opp="0"]', 'random');
     await page.click('button[type=submit]:has-text("Create game")');
     await page.waitForURL(/#\/g\//);
