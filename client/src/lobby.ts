@@ -91,6 +91,8 @@ export function mountLobby(root: HTMLElement): () => void {
   const unbar = mountAccountBar(root.querySelector<HTMLElement>('.account-bar')!);
   let shownName = nameInput.value;
   let busy = false;
+  /** The player's games from the server (any device): not offered again under Open games. */
+  let playerGameIds: string[] = [];
 
   /** The name field follows the player until the person types in it. */
   function onSession(s: SessionState): void {
@@ -144,7 +146,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
   async function loadOpen(): Promise<void> {
     try {
       const { games } = await api.openGames(20);
-      const mine = new Set(heldSeats.list().map((s) => s.gameId));
+      const mine = new Set([...heldSeats.list().map((s) => s.gameId), ...playerGameIds]);
       const list = games.filter((g) => !mine.has(g.id));
       openList.innerHTML = list.length
         ? list
@@ -183,6 +185,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
 
   async function loadMine(): Promise<void> {
     const playerGames = currentPlayer() ? await accountApi.myGames().catch(() => []) : [];
+    playerGameIds = playerGames.map((g) => g.gameId);
     const mine = mergeMyGames(playerGames, heldSeats.list());
     if (!mine.length) {
       mineList.innerHTML = '<li class="muted">Games you play appear here, to resume after a refresh, on another day or on another device.</li>';
