@@ -9,17 +9,14 @@
 // Needs `npm run build` (the bot worker and the client bundle).
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { CHROMIUM, needing } from './support/needs.ts';
 import type { BrowserContext, Page } from 'playwright-core';
 import { Client, createGame, playUntilOver } from './server-helpers.ts';
-import { type E2E, shot, startE2E, turnOf } from './support/e2e.ts';
+import { type E2E, axeProblems, shot, startE2E, turnOf } from './support/e2e.ts';
 
 // Without Chromium, skipped with one line each; under CI=true they fail.
 const { test, before, after } = needing([CHROMIUM]);
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 // The machine running the tests may be busy: waits are generous.
 const WAIT = 30000;
 
@@ -47,15 +44,6 @@ before(async () => {
 after(() => e2e?.close());
 
 const newPage = (viewport?: { width: number; height: number }) => e2e.newPage(viewport);
-
-/** Runs axe-core in the page; returns the serious and critical violations, readable. */
-async function axeProblems(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.addScriptTag({ content: AXE });
-  const result = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
-  return result.violations
-    .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v: any) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n: any) => n.target.join(' ')).join(' | ')}`);
-}
 
 /** Puts a seat token into the browser's storage as the lobby would after taking the seat. */
 async function holdSeat(context: BrowserContext, gameId: string, seat: number, token: string, name: string): Promise<void> {

@@ -12,11 +12,10 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { CHROMIUM, needing } from './support/needs.ts';
 import { Client, createGame, playUntilOver } from './server-helpers.ts';
-import { type E2E, shot, startE2E } from './support/e2e.ts';
+import { type E2E, MIN_TARGET, shot, smallTargets, startE2E } from './support/e2e.ts';
 
 const { test, before, after } = needing([CHROMIUM]);
 
-const MIN = 44;
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
@@ -35,39 +34,11 @@ before(async () => {
 
 after(() => e2e?.close());
 
-/** Every visible control of the page smaller than 44×44 CSS px, named so the failure says where. */
-function smallTargets(page: Page): Promise<string[]> {
-  return page.evaluate((min) => {
-    const d = (globalThis as any).document;
-    const controls = d.querySelectorAll('button, a[href], input, select, textarea, summary, [role=button], .spot, .layer-spots [data-spot]');
-    const small: string[] = [];
-    const seen = new Set();
-    for (const control of controls) {
-      // A box or a radio is aimed at through the label around it.
-      const target = control.matches('input[type=checkbox], input[type=radio]') ? (control.closest('label') ?? control) : control;
-      if (seen.has(target)) continue;
-      seen.add(target);
-      const style = (globalThis as any).getComputedStyle(target);
-      if (style.visibility === 'hidden' || style.display === 'none') continue;
-      const box = target.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0) continue;
-      // Links inside running text: the inline exception.
-      if (target.matches('p a, li > a:not(.btn), td a, dd a, figcaption a') && (globalThis as any).getComputedStyle(target).display === 'inline') continue;
-      if (box.width + 0.5 < min || box.height + 0.5 < min) {
-        const label = (target.getAttribute('aria-label') || target.textContent || target.getAttribute('name') || '').trim().replace(/\s+/g, ' ').slice(0, 30);
-        const cls = typeof target.className === 'string' ? target.className : (target.className?.baseVal ?? '');
-        small.push(`${target.tagName.toLowerCase()}${cls ? `.${cls.trim().split(/\s+/).join('.')}` : ''} "${label}" ${Math.round(box.width)}×${Math.round(box.height)}`);
-      }
-    }
-    return small;
-  }, MIN);
-}
-
 for (const [size, viewport] of [
   ['phone', PHONE],
   ['desktop', DESKTOP],
 ] as const) {
-  test(`${size}: every control on the lobby, rules, game and replay screens is at least ${MIN}×${MIN} px`, async () => {
+  test(`${size}: every control on the lobby, rules, game and replay screens is at least ${MIN_TARGET}×${MIN_TARGET} px`, async () => {
     const { context, page, errors } = await e2e.newPage(viewport);
     // Every screen is measured before failing, so one run names every small control.
     const small: string[] = [];
@@ -118,7 +89,7 @@ for (const [size, viewport] of [
     await page.waitForSelector('.replay-controls');
     await expectBigTargets(page, `${size} replay viewer`);
     await shot(page, `touch-replay-${size}`);
-    assert.deepEqual(small, [], `controls under ${MIN}×${MIN} px`);
+    assert.deepEqual(small, [], `controls under ${MIN_TARGET}×${MIN_TARGET} px`);
     assert.deepEqual(errors, []);
     await context.close();
   });

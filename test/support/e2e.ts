@@ -1,12 +1,14 @@
 // Shared set-up of the browser e2e tests: the real server (buildApp on 127.0.0.1, port 0, a
 // temp data dir, one warm bot worker) and Debian's Chromium via playwright-core (nothing
-// downloaded), pages with reduced motion, screenshots in test-results/e2e/, and the helpers
-// that play a turn by clicking. Needs `npm run build` (the bot worker and the client bundle).
+// downloaded), pages with reduced motion, screenshots in test-results/e2e/, the helpers
+// that play a turn by clicking, and the page checks every screen gets: axe-core's serious
+// problems and controls under 44 px. Needs `npm run build` (the bot worker and the client bundle).
 // The client has no test handle: the helpers read the page (what a person sees) and the game's
 // WebSocket frames, watched from outside the client (watchWire).
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -100,6 +102,48 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Runs axe-core in the page; returns the serious and critical violations, readable. */
+export async function axeProblems(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.addScriptTag({ content: AXE });
+  const result = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v: any) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n: any) => n.target.join(' ')).join(' | ')}`);
+}
+
+/** The smallest touch target, CSS px (WCAG 2.5.5). */
+export const MIN_TARGET = 44;
+
+/** Every visible control of the page smaller than 44×44 CSS px, named so the failure says where. */
+export function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate((min) => {
+    const d = (globalThis as any).document;
+    const controls = d.querySelectorAll('button, a[href], input, select, textarea, summary, [role=button], .spot, .layer-spots [data-spot]');
+    const small: string[] = [];
+    const seen = new Set();
+    for (const control of controls) {
+      // A box or a radio is aimed at through the label around it.
+      const target = control.matches('input[type=checkbox], input[type=radio]') ? (control.closest('label') ?? control) : control;
+      if (seen.has(target)) continue;
+      seen.add(target);
+      const style = (globalThis as any).getComputedStyle(target);
+      if (style.visibility === 'hidden' || style.display === 'none') continue;
+      const box = target.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      // Links inside running text: the inline exception.
+      if (target.matches('p a, li > a:not(.btn), td a, dd a, figcaption a') && (globalThis as any).getComputedStyle(target).display === 'inline') continue;
+      if (box.width + 0.5 < min || box.height + 0.5 < min) {
+        const label = (target.getAttribute('aria-label') || target.textContent || target.getAttribute('name') || '').trim().replace(/\s+/g, ' ').slice(0, 30);
+        const cls = typeof target.className === 'string' ? target.className : (target.className?.baseVal ?? '');
+        small.push(`${target.tagName.toLowerCase()}${cls ? `.${cls.trim().split(/\s+/).join('.')}` : ''} "${label}" ${Math.round(box.width)}×${Math.round(box.height)}`);
+      }
+    }
+    return small;
+  }, MIN_TARGET);
 }
 
 export const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
