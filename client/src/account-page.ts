@@ -4,7 +4,7 @@
 
 import { type Player, accountApi } from './account-api.ts';
 import { mountAccountBar } from './account-bar.ts';
-import { saveName } from './api.ts';
+import { forgetName, saveName } from './api.ts';
 import { esc, toast } from './dom.ts';
 import { addPasskey, passkeyProblem, passkeysWork, signInWithPasskey } from './passkeys.ts';
 import { profileHref } from './player-text.ts';
@@ -50,6 +50,7 @@ export function mountAccount(root: HTMLElement): () => void {
     },
     'sign-out': async () => {
       await accountApi.signOut();
+      forgetName();
       await reloadSession();
       toast('Signed out: this browser plays as a new guest.');
     },
@@ -62,6 +63,7 @@ export function mountAccount(root: HTMLElement): () => void {
     'cancel-delete': async () => dialog.close(),
     'confirm-delete': async () => {
       await accountApi.deletePlayer();
+      forgetName();
       dialog.close();
       await reloadSession();
       toast('Your player was deleted.');

@@ -124,3 +124,12 @@ export function saveName(name: string): void {
     /* ignore */
   }
 }
+
+/** After signing out or deleting the player, the next guest must not take the name back. */
+export function forgetName(): void {
+  try {
+    localStorage.removeItem(NAME_KEY);
+  } catch {
+    /* ignore */
+  }
+}
