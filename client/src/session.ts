@@ -29,7 +29,8 @@ function set(next: SessionState): SessionState {
   return state;
 }
 
-/** The session, asked for once per page load; a guest player is made when there is none. */
+/** The session, asked for once per page load; a guest player is made when there is none. It
+ * resolves to the state as it is now, not as first loaded: a rename may have come since. */
 export function startSession(): Promise<SessionState> {
   started ??= (async () => {
     try {
@@ -39,7 +40,7 @@ export function startSession(): Promise<SessionState> {
       return set({ kind: 'unavailable' });
     }
   })();
-  return started;
+  return started.then(() => state);
 }
 
 /** A new guest keeps the name this browser played under before players existed, if it is free;
