@@ -18,6 +18,13 @@ export const ERRORS = {
       'the request breaks the API: a malformed request line, path, header or body (a path that is not valid percent-encoding, a path parameter over 100 characters), or a field outside its schema or of another type; `message` says which',
   },
   bad_token: { status: 403, ws: true, meaning: 'the token holds no seat in this game' },
+  cross_origin: { status: 403, ws: false, meaning: 'a request that changes state carried the session cookie from a page of another site (its `Origin` is not this server’s); nothing changed' },
+  not_signed_in: { status: 401, ws: false, meaning: 'this needs a player session (the session cookie): `POST /api/session` starts one' },
+  passkey_refused: {
+    status: 401,
+    ws: false,
+    meaning: 'the passkey answer did not verify (unknown or expired challenge, a credential this server does not know, a bad signature): nothing changed; the same answer whatever the cause',
+  },
   origin_not_allowed: { status: 403, ws: false, meaning: 'the WebSocket upgrade came from a browser origin outside the allow-list' },
   not_found: { status: 404, ws: false, meaning: 'no such route' },
   unknown_game: { status: 404, ws: true, meaning: 'no game with that id' },
@@ -26,12 +33,22 @@ export const ERRORS = {
   too_many_requests: {
     status: 429,
     ws: false,
-    meaning: 'this address created games, took seats or asked for analyses too often (`TESSERA_CREATES_PER_MINUTE` a minute for each); retry after `Retry-After` seconds',
+    meaning:
+      'this address created games, took seats, asked for analyses, started sessions or used passkeys too often (`TESSERA_CREATES_PER_MINUTE` a minute for each); retry after `Retry-After` seconds',
   },
   analysis_queue_full: { status: 429, ws: false, meaning: 'as many game analyses wait as allowed (`TESSERA_MAX_ANALYSES`); retry after `Retry-After` seconds' },
   too_many_connections: { status: 429, ws: false, meaning: 'this address holds as many WebSocket connections as allowed (`TESSERA_WS_PER_IP`)' },
   no_seat: { status: 409, ws: false, meaning: 'the seat asked for is not open (or none is left)' },
-  name_taken: { status: 409, ws: false, meaning: 'another seat of this game holds that name' },
+  name_taken: {
+    status: 409,
+    ws: false,
+    meaning: 'another seat of this game holds that name, or (a player name) another player holds it or one that looks the same (case, width and confusable letters folded)',
+  },
+  name_invalid: {
+    status: 400,
+    ws: false,
+    meaning: "a player name must have 1 to 24 characters, start with a letter or digit, hold only letters, digits, spaces and _ . ' -, and not read as a bot's or a deleted player's",
+  },
   not_finished: { status: 409, ws: false, meaning: 'the game is still being played (its record holds the bag order)' },
   too_large: { status: 413, ws: true, meaning: 'over the size limit: an HTTP body over 16 KiB, a WebSocket message over the message limit (`TESSERA_WS_MAX_MESSAGE`)' },
   unsupported_media_type: { status: 415, ws: false, meaning: 'the body is not `application/json`' },
