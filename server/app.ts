@@ -11,14 +11,17 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { GameStore } from './games/store.ts';
+import { accountRoutes } from './http/accounts.ts';
 import { analysisRoutes } from './http/analysis.ts';
 import { clientRoutes } from './http/client.ts';
 import { clientErrorHandler, onRouterError } from './http/errors.ts';
 import { gameRoutes } from './http/games.ts';
 import { opsRoutes } from './http/ops.ts';
+import { sessionPlugin } from './http/session.ts';
 import { httpSetup } from './http/setup.ts';
 import { buildValidator } from './http/validation.ts';
 import { createLogger } from './log.ts';
+import { accountsPlugin } from './plugins/accounts.ts';
 import { analysisPlugin } from './plugins/analysis.ts';
 import { botSchedulerPlugin } from './plugins/bot-scheduler.ts';
 import { configPlugin } from './plugins/config.ts';
@@ -58,6 +61,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(readinessPlugin);
     await app.register(metricsPlugin);
     await app.register(storePlugin, { store: options.store });
+    await app.register(accountsPlugin);
     await app.register(poolPlugin);
     await app.register(botSchedulerPlugin);
     await app.register(analysisPlugin);
@@ -72,6 +76,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(httpSetup);
   await app.register(opsRoutes);
+  await app.register(sessionPlugin);
+  await app.register(accountRoutes);
   await app.register(gameRoutes);
   await app.register(analysisRoutes);
   await app.register(clientRoutes);

@@ -29,7 +29,7 @@ type Message =
   | { t: 'close'; conn: string }
   | { t: 'out'; conn: string; data: string }
   | { t: 'closed'; conn: string; code: number; reason: string }
-  | { t: 'join'; id: string; edge: string; gameId: string; name: string; seat?: number; forRematch?: boolean }
+  | { t: 'join'; id: string; edge: string; gameId: string; name: string; seat?: number; forRematch?: boolean; playerId?: string }
   | { t: 'joined'; id: string; result: JoinResult }
   | { t: 'beat' };
 
@@ -164,7 +164,7 @@ export class Relay {
   }
 
   /** Takes a seat in a game owned by another instance. */
-  async join(gameId: string, name: string, seat?: number, forRematch = false): Promise<JoinResult> {
+  async join(gameId: string, name: string, seat?: number, forRematch = false, playerId?: string): Promise<JoinResult> {
     if (this.broken) return { error: 'game_elsewhere', message: `game ${gameId} is played on another instance, out of reach now: retry in a few seconds` };
     const owner = await this.ownerElsewhere(gameId);
     if (!owner) return { error: 'game_elsewhere', message: `game ${gameId} is being taken over: retry in a few seconds` };
@@ -178,7 +178,7 @@ export class Relay {
         clearTimeout(timer);
         resolve('error' in result ? result : { ...result, instance: owner });
       });
-      this.send(owner, { t: 'join', id, edge: this.instance, gameId, name, ...(seat === undefined ? {} : { seat }), ...(forRematch ? { forRematch } : {}) });
+      this.send(owner, { t: 'join', id, edge: this.instance, gameId, name, ...(seat === undefined ? {} : { seat }), ...(forRematch ? { forRematch } : {}), ...(playerId ? { playerId } : {}) });
     });
   }
 
@@ -247,7 +247,7 @@ export class Relay {
     let result: JoinResult;
     try {
       const room = await this.options.games.room(m.gameId);
-      result = room ? await room.join(m.name, m.seat, m.forRematch === true) : { error: 'unknown_game', message: `no game ${JSON.stringify(m.gameId)}` };
+      result = room ? await room.join(m.name, m.seat, m.forRematch === true, m.playerId) : { error: 'unknown_game', message: `no game ${JSON.stringify(m.gameId)}` };
     } catch (e) {
       if (e instanceof DamagedGameError) result = { error: 'game_damaged', message: e.message };
       else if (e instanceof GameElsewhereError) result = { error: 'game_elsewhere', message: e.message };

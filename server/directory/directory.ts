@@ -25,7 +25,7 @@ export interface GameDirectory {
   connect(gameId: string, peer: Peer, hello: string): Promise<Reached | undefined>;
   /** Takes a person seat (`forRematch`: the seat reserved for that player) wherever the game is
    * played; a refusal is thrown as a CodedError. */
-  takeSeat(gameId: string, name: string, seat: number | undefined, forRematch: boolean): Promise<SeatTaken>;
+  takeSeat(gameId: string, name: string, seat: number | undefined, forRematch: boolean, playerId?: string): Promise<SeatTaken>;
   /** Listed games with an open seat, newest first. */
   listOpen(limit: number): Promise<ReadableGame[]>;
   /** A game to read (its summary): live here, or as its stored record stands. */

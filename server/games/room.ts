@@ -182,15 +182,15 @@ export class Room {
 
   /** Takes an open person seat; returns the seat token (shown once, stored only as a hash).
    * A rematch's seats are kept for the previous game's players (`forRematch`). */
-  join(name: string, seat?: number, forRematch = false): Promise<{ seat: number; token: string } | JoinRefusal> {
-    return this.serial(() => this.joinNow(name, seat, forRematch));
+  join(name: string, seat?: number, forRematch = false, playerId?: string): Promise<{ seat: number; token: string } | JoinRefusal> {
+    return this.serial(() => this.joinNow(name, seat, forRematch, playerId));
   }
 
-  private async joinNow(name: string, seat: number | undefined, forRematch: boolean): Promise<{ seat: number; token: string } | JoinRefusal> {
+  private async joinNow(name: string, seat: number | undefined, forRematch: boolean, playerId: string | undefined): Promise<{ seat: number; token: string } | JoinRefusal> {
     const place = this.seats.placeFor(name, seat, this.setup.rematchOf, forRematch);
     if ('error' in place) return place;
     const chosen = place.seat;
-    const token = await this.takeSeat(chosen, name);
+    const token = await this.takeSeat(chosen, name, playerId);
     if (place.again) return { seat: chosen, token };
     this.activity.seated(Date.now());
     this.log.info({ seat: chosen, name }, 'seat taken');
@@ -204,8 +204,8 @@ export class Room {
   }
 
   /** Stores a new holder for `seat`; returns its token. */
-  private async takeSeat(seat: number, name: string): Promise<string> {
-    const { token, holder } = issueToken(name);
+  private async takeSeat(seat: number, name: string, playerId: string | undefined): Promise<string> {
+    const { token, holder } = issueToken(name, playerId);
     try {
       await takeSeat(this.deps.store, this.id, seat, holder);
     } catch (e) {
@@ -220,6 +220,11 @@ export class Room {
   /** The seat a token holds, or null. */
   seatOf(token: string): number | null {
     return this.seats.seatOf(token);
+  }
+
+  /** The seat a signed-in player holds, or null. */
+  seatOfPlayer(playerId: string): number | null {
+    return this.seats.seatOfPlayer(playerId);
   }
 
   holderName(seat: number): string | null {
