@@ -1,12 +1,13 @@
-// The accounts' tables, as one migration step of each store (appended to their lists).
+// The accounts' tables, as one migration step of each store (appended to their lists). SQLite's
+// step may meet its tables already made (a file whose user_version was set back by hand).
 
 export const SQLITE_ACCOUNTS_MIGRATION = `
-  CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT UNIQUE, created_at TEXT NOT NULL, deleted_at TEXT) STRICT;
-  CREATE TABLE sessions (id_hash TEXT PRIMARY KEY, player_id TEXT NOT NULL REFERENCES players (id), expires_at INTEGER NOT NULL) STRICT;
-  CREATE INDEX sessions_by_player ON sessions (player_id);
-  CREATE TABLE passkeys (id TEXT PRIMARY KEY, player_id TEXT NOT NULL REFERENCES players (id), public_key TEXT NOT NULL, counter INTEGER NOT NULL, transports TEXT NOT NULL, created_at TEXT NOT NULL) STRICT;
-  CREATE INDEX passkeys_by_player ON passkeys (player_id);
-  CREATE TABLE webauthn_challenges (challenge TEXT PRIMARY KEY, player_id TEXT, expires_at INTEGER NOT NULL) STRICT;`;
+  CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT UNIQUE, created_at TEXT NOT NULL, deleted_at TEXT) STRICT;
+  CREATE TABLE IF NOT EXISTS sessions (id_hash TEXT PRIMARY KEY, player_id TEXT NOT NULL REFERENCES players (id), expires_at INTEGER NOT NULL) STRICT;
+  CREATE INDEX IF NOT EXISTS sessions_by_player ON sessions (player_id);
+  CREATE TABLE IF NOT EXISTS passkeys (id TEXT PRIMARY KEY, player_id TEXT NOT NULL REFERENCES players (id), public_key TEXT NOT NULL, counter INTEGER NOT NULL, transports TEXT NOT NULL, created_at TEXT NOT NULL) STRICT;
+  CREATE INDEX IF NOT EXISTS passkeys_by_player ON passkeys (player_id);
+  CREATE TABLE IF NOT EXISTS webauthn_challenges (challenge TEXT PRIMARY KEY, player_id TEXT, expires_at INTEGER NOT NULL) STRICT;`;
 
 export const POSTGRES_ACCOUNTS_MIGRATION = `
   CREATE TABLE players (id text PRIMARY KEY, name text NOT NULL, name_key text UNIQUE, created_at text NOT NULL, deleted_at text);
