@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { Client, type Injected, injectServer } from './server-helpers.ts';
+import { Client, type Injected, injectServer, testConfig, twoPeopleSetup } from './server-helpers.ts';
+import { loadConfig } from '../server/config.ts';
+import { hashToken } from '../server/games/seats.ts';
 import { DELETED_NAME } from '../server/accounts/names.ts';
 
 let server: Injected;
@@ -214,4 +216,41 @@ test('signing out ends the session', async () => {
   const out = await call(app, 'POST', '/api/session/sign-out', { cookie: p.cookie });
   assert.equal(out.statusCode, 204);
   assert.deepEqual((await call(app, 'GET', '/api/session', { cookie: p.cookie })).json(), { player: null });
+});
+
+test("a rematch asked for while signed in is the player's seat too", async () => {
+  const p = await guest(app, 'Rematcher');
+  const token = 'finished-seat-token';
+  await app.store.create(twoPeopleSetup('done-for-rematch'), [
+    { name: 'Rematcher', tokenHash: hashToken(token).toString('hex'), playerId: p.id },
+    { name: 'Other', tokenHash: hashToken('other').toString('hex') },
+  ]);
+  await app.store.appendMoves('done-for-rematch', [], { abandoned: true, scores: [0, 0] });
+  const res = await call(app, 'POST', '/api/games/done-for-rematch/rematch', { cookie: p.cookie, body: { token } });
+  assert.equal(res.statusCode, 201, res.body);
+  const { gameId, seat } = res.json();
+  assert.deepEqual(
+    (await app.store.get(gameId))?.holders.map((h) => h && [h.name, h.playerId]),
+    [['Rematcher', p.id], null],
+  );
+  assert.equal(seat, 0);
+});
+
+test('with TESSERA_PUBLIC_ORIGIN, passkeys are bound to its host and cookie-carried changes must come from it; behind a TLS proxy the cookie is Secure', async () => {
+  const behind = await injectServer({ publicOrigin: 'https://play.example.org', trustProxy: true });
+  try {
+    const https = { 'x-forwarded-proto': 'https' };
+    const started = await call(behind.app, 'POST', '/api/session', { headers: https, body: {} });
+    assert.equal(started.cookies[0]?.secure, true);
+    const cookie = cookieOf(started);
+    const options = (await call(behind.app, 'POST', '/api/passkeys/registration/options', { cookie, headers: https, origin: 'https://play.example.org' })).json();
+    assert.equal(options.rp.id, 'play.example.org');
+    const own = await call(behind.app, 'POST', '/api/passkeys/registration/options', { cookie, origin: OWN });
+    assert.equal(own.json().code, 'cross_origin', "the request's own Host is not the configured origin");
+  } finally {
+    await behind.app.close();
+  }
+  assert.throws(() => loadConfig({ TESSERA_PUBLIC_ORIGIN: 'https://play.example.org/path' }), /TESSERA_PUBLIC_ORIGIN/);
+  assert.equal(testConfig().publicOrigin, null);
+  assert.equal(loadConfig({ TESSERA_PUBLIC_ORIGIN: 'https://Play.Example.org:8443' }).publicOrigin, 'https://play.example.org:8443');
 });
