@@ -31,7 +31,7 @@ export interface ClusterDirectoryOptions {
   /** A relayed client whose socket does not drain is dropped past this many bytes. */
   maxBufferedBytes: number;
   /** Serves a client relayed here as an ordinary connection of this instance. */
-  serve(peer: Peer, log: Logger): PeerHandler;
+  serve(peer: Peer, log: Logger, playerId: string | null): PeerHandler;
 }
 
 export class ClusterDirectory implements GameDirectory {
@@ -67,13 +67,13 @@ export class ClusterDirectory implements GameDirectory {
     }
   }
 
-  async connect(gameId: string, peer: Peer, hello: string): Promise<Reached | undefined> {
+  async connect(gameId: string, peer: Peer, hello: string, playerId: string | null = null): Promise<Reached | undefined> {
     try {
       const room = await this.here(gameId, (id) => this.games.room(id));
       return room && { room };
     } catch (e) {
       if (!(e instanceof GameElsewhereError)) throw e;
-      const link = await this.relay?.open(peer, gameId, hello);
+      const link = await this.relay?.open(peer, gameId, hello, playerId);
       if (link) return { link };
       throw e;
     }

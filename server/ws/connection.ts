@@ -195,7 +195,7 @@ export class Connection implements Subscriber, PeerHandler {
     if (!SUPPORTED_VERSIONS.includes(frame.v)) return this.error('unsupported_version', `this server speaks protocol versions ${SUPPORTED_VERSIONS.join(' and ')}`, frame.id);
     let reached: Reached | undefined;
     try {
-      reached = await this.options.directory.connect(frame.gameId, this.peer, JSON.stringify(frame));
+      reached = await this.options.directory.connect(frame.gameId, this.peer, JSON.stringify(frame), this.options.playerId ?? null);
     } catch (e) {
       if (e instanceof CodedError && (e.code === 'game_damaged' || e.code === 'game_elsewhere')) return this.error(e.code, e.message, frame.id);
       throw e;
