@@ -254,3 +254,18 @@ test('with TESSERA_PUBLIC_ORIGIN, passkeys are bound to its host and cookie-carr
   assert.equal(testConfig().publicOrigin, null);
   assert.equal(loadConfig({ TESSERA_PUBLIC_ORIGIN: 'https://Play.Example.org:8443' }).publicOrigin, 'https://play.example.org:8443');
 });
+
+test('the OpenAPI document describes every player route', async () => {
+  const { paths } = (await call(app, 'GET', '/openapi.json')).json();
+  const routes = {
+    '/api/session': ['get', 'post'],
+    '/api/session/sign-out': ['post'],
+    '/api/me': ['patch', 'delete'],
+    '/api/me/games': ['get'],
+    '/api/passkeys/registration/options': ['post'],
+    '/api/passkeys/registration': ['post'],
+    '/api/passkeys/authentication/options': ['post'],
+    '/api/passkeys/authentication': ['post'],
+  };
+  for (const [path, methods] of Object.entries(routes)) for (const method of methods) assert.deepEqual(paths[path]?.[method]?.tags, ['players'], `${method} ${path}`);
+});
