@@ -9,6 +9,7 @@ import { Client, type Injected, injectServer, testConfig, twoPeopleSetup } from 
 import { loadConfig } from '../server/config.ts';
 import { hashToken } from '../server/games/seats.ts';
 import { DELETED_NAME } from '../server/accounts/names.ts';
+import { SoftAuthenticator } from './support/soft-authenticator.ts';
 
 let server: Injected;
 let app: FastifyInstance;
@@ -268,4 +269,44 @@ test('the OpenAPI document describes every player route', async () => {
     '/api/passkeys/authentication': ['post'],
   };
   for (const [path, methods] of Object.entries(routes)) for (const method of methods) assert.deepEqual(paths[path]?.[method]?.tags, ['players'], `${method} ${path}`);
+});
+
+test('a passkey added by a guest signs in on a fresh browser with one prompt: the same player, name and games; an answer is good once', async () => {
+  const authenticator = new SoftAuthenticator();
+  const p = await guest(app, 'Traveller');
+  const created = (await call(app, 'POST', '/api/games', { body: { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] } })).json();
+  assert.equal((await call(app, 'POST', `/api/games/${created.id}/seats`, { cookie: p.cookie, body: { name: 'x' } })).statusCode, 201);
+
+  const creation = (await call(app, 'POST', '/api/passkeys/registration/options', { cookie: p.cookie, origin: OWN })).json();
+  const registered = await call(app, 'POST', '/api/passkeys/registration', { cookie: p.cookie, origin: OWN, body: authenticator.create(creation, OWN) });
+  assert.equal(registered.statusCode, 201, registered.body);
+  assert.deepEqual(registered.json(), { id: p.id, name: 'Traveller', passkeys: 1 });
+  const again = (await call(app, 'POST', '/api/passkeys/registration/options', { cookie: p.cookie })).json();
+  assert.equal(again.excludeCredentials.length, 1, 'the same authenticator is not registered twice');
+
+  // A fresh browser: no cookie. One prompt, no name.
+  const request = (await call(app, 'POST', '/api/passkeys/authentication/options', { origin: OWN })).json();
+  const assertion = authenticator.get(request, OWN);
+  const signedIn = await call(app, 'POST', '/api/passkeys/authentication', { origin: OWN, body: assertion });
+  assert.equal(signedIn.statusCode, 200, signedIn.body);
+  assert.deepEqual(signedIn.json(), { player: { id: p.id, name: 'Traveller', passkeys: 1 } });
+  const second = cookieOf(signedIn);
+  assert.notEqual(second, p.cookie);
+  assert.deepEqual(
+    (await call(app, 'GET', '/api/me/games', { cookie: second })).json().games.map((g: { id: string }) => g.id),
+    [created.id],
+  );
+  const replayed = await call(app, 'POST', '/api/passkeys/authentication', { origin: OWN, body: assertion });
+  assert.equal(replayed.json().code, 'passkey_refused', 'the challenge was taken');
+
+  // A signature that does not match is refused, and the guest it came from stays signed in as itself.
+  const other = await guest(app);
+  const fresh = (await call(app, 'POST', '/api/passkeys/authentication/options')).json();
+  const forged = authenticator.get(fresh, OWN);
+  forged.response.signature = authenticator.get(fresh, OWN).response.signature.replace(/^.{8}/, 'AAAAAAAA');
+  assert.equal((await call(app, 'POST', '/api/passkeys/authentication', { cookie: other.cookie, origin: OWN, body: forged })).json().code, 'passkey_refused');
+  assert.equal((await call(app, 'GET', '/api/session', { cookie: other.cookie })).json().player.id, other.id);
+  // From another site's page the answer is bound to that origin: refused too.
+  const elsewhere = (await call(app, 'POST', '/api/passkeys/authentication/options')).json();
+  assert.equal((await call(app, 'POST', '/api/passkeys/authentication', { body: authenticator.get(elsewhere, 'https://evil.example') })).json().code, 'passkey_refused');
 });
