@@ -74,6 +74,10 @@ for (const [name, make] of stores) {
     assert.equal(await accounts.rename('p_nobody', 'Carol'), false);
     assert.equal((await accounts.player(bob.id))?.name, 'Robert');
     await newPlayer(accounts, 'Bob');
+    // Two players racing for one name (and a rename racing them): exactly one gets it.
+    const raced = await Promise.allSettled([newPlayer(accounts, 'Dora'), newPlayer(accounts, 'DORA'), accounts.rename(bob.id, 'dora')]);
+    assert.equal(raced.filter((r) => r.status === 'fulfilled').length, 1, JSON.stringify(raced.map((r) => r.status)));
+    assert.ok(raced.every((r) => r.status === 'fulfilled' || codeOf('name_taken')(r.reason)));
     await accounts.endSession(sessionHash(alice.session));
     assert.equal(await accounts.playerBySession(sessionHash(alice.session), Date.now()), undefined);
     await games.close();

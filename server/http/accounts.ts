@@ -49,10 +49,14 @@ async function routes(root: FastifyInstance): Promise<void> {
         response: { 200: SessionReply, 201: SessionReply, 400: error, 403: error, 409: error, 429: error, 503: error },
       },
       config: limited,
+      // No body at all is the plain "make me a guest".
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
     },
     async (request, reply) => {
       if (request.player) return { player: await me(request.player) };
-      const chosen = request.body?.name === undefined ? null : validName(request.body.name);
+      const chosen = request.body.name === undefined ? null : validName(request.body.name);
       // A guest name is drawn again on the rare clash; a chosen one is the player's to change.
       for (let attempt = 0; ; attempt++) {
         const name = chosen ?? `Guest ${randomInt(100_000, 1_000_000)}`;
