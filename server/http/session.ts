@@ -27,6 +27,7 @@ declare module 'fastify' {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const PLAYER_PATHS = /^\/(api|ws)(\/|\?|$)/;
 
 /** The origin browsers reach this server at: configured, else this request's scheme and Host. */
 export function ownOrigin(request: FastifyRequest, config: Config): string {
@@ -72,6 +73,9 @@ async function session(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
   app.decorateRequest('player', null);
   app.addHook('onRequest', async (request) => {
+    // The page and its assets need no player: they load without a store read (and while the
+    // store is out of reach).
+    if (!PLAYER_PATHS.test(request.url)) return;
     const hash = carriedSession(request);
     if (!hash) return;
     const ownPage = fromOwnOrigin(request, config);
