@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { Client, type Injected, injectServer, testConfig, twoPeopleSetup } from './server-helpers.ts';
+import { Client, type Injected, injectServer, startServer, testConfig, twoPeopleSetup } from './server-helpers.ts';
+import { once } from 'node:events';
+import { WebSocket as WsSocket } from 'ws';
 import { loadConfig } from '../server/config.ts';
 import { hashToken } from '../server/games/seats.ts';
 import { DELETED_NAME } from '../server/accounts/names.ts';
@@ -309,4 +311,29 @@ test('a passkey added by a guest signs in on a fresh browser with one prompt: th
   // From another site's page the answer is bound to that origin: refused too.
   const elsewhere = (await call(app, 'POST', '/api/passkeys/authentication/options')).json();
   assert.equal((await call(app, 'POST', '/api/passkeys/authentication', { body: authenticator.get(elsewhere, 'https://evil.example') })).json().code, 'passkey_refused');
+});
+
+test('with any origin allowed to open a socket, one from another site carrying the cookie only watches', async () => {
+  // A real socket: the upgrade's own origin is its scheme and Host.
+  const open = await startServer({ allowedOrigins: ['*'] });
+  const socket = async (cookie: string, origin: string) => {
+    const ws = new WsSocket(open.ws, { headers: { cookie, origin } });
+    await once(ws, 'open');
+    return new Client(ws as never);
+  };
+  try {
+    const p = await guest(open.app, 'Open Door');
+    const created = (await call(open.app, 'POST', '/api/games', { body: { seats: [{ kind: 'person' }, { kind: 'person' }] } })).json();
+    await call(open.app, 'POST', `/api/games/${created.id}/seats`, { cookie: p.cookie, body: { name: 'x' } });
+    const foreign = await socket(p.cookie, 'https://evil.example');
+    await foreign.hello(created.id);
+    assert.equal(foreign.welcome.seat, null);
+    const own = await socket(p.cookie, open.base);
+    await own.hello(created.id);
+    assert.equal(own.welcome.seat, 0);
+    foreign.close();
+    own.close();
+  } finally {
+    await open.app.close();
+  }
 });

@@ -17,8 +17,8 @@ import {
 import { DELETED_NAME, NameTakenError, validName } from '../accounts/names.ts';
 import { type Challenge, newPlayerId } from '../accounts/store.ts';
 import { CodedError } from '../errors.ts';
-import { isDamaged } from '../games/store.ts';
-import { Me, MyGames, MyGamesQuery, PasskeyAnswer, PasskeyOptions, RenameBody, SessionReply, StartSessionBody } from '../wire/accounts.ts';
+import { isDamaged, type ListedGame } from '../games/store.ts';
+import { Me, type MyGame, MyGames, MyGamesQuery, PasskeyAnswer, PasskeyOptions, RenameBody, SessionReply, StartSessionBody } from '../wire/accounts.ts';
 import { carriedSession, clearSession, newSession, ownOrigin, sendSession, signedIn } from './session.ts';
 
 const error = { $ref: 'Error#' } as const;
@@ -140,21 +140,7 @@ async function routes(root: FastifyInstance): Promise<void> {
         if (e instanceof RangeError) throw new CodedError('bad_request', e.message);
         throw e;
       }
-      const games = page.games.flatMap((g) =>
-        isDamaged(g)
-          ? []
-          : [
-              {
-                id: g.setup.id,
-                createdAt: g.setup.createdAt,
-                finishedAt: g.finishedAt,
-                seats: g.holders.map((h) => h?.name ?? ''),
-                mySeats: g.holders.flatMap((h, i) => (h?.playerId === player.id ? [i] : [])),
-                rated: g.setup.rated === true,
-              },
-            ],
-      );
-      return { games, next: page.next };
+      return { games: page.games.flatMap((g) => (isDamaged(g) ? [] : [myGame(g, player.id)])), next: page.next };
     },
   );
 
@@ -269,6 +255,18 @@ async function routes(root: FastifyInstance): Promise<void> {
     const taken = await accounts.takeChallenge(challenge, Date.now());
     return taken !== undefined && fits(taken);
   }
+}
+
+/** A game as the player's list shows it. */
+function myGame(g: ListedGame, playerId: string): MyGame {
+  return {
+    id: g.setup.id,
+    createdAt: g.setup.createdAt,
+    finishedAt: g.finishedAt,
+    seats: g.holders.map((h) => h?.name ?? ''),
+    mySeats: g.holders.flatMap((h, i) => (h?.playerId === playerId ? [i] : [])),
+    rated: g.setup.rated === true,
+  };
 }
 
 /** Encapsulated (its limits stay its own); needs the session plugin for `request.player`. */
