@@ -16,6 +16,7 @@ import { clientRoutes } from './http/client.ts';
 import { clientErrorHandler, onRouterError } from './http/errors.ts';
 import { gameRoutes } from './http/games.ts';
 import { opsRoutes } from './http/ops.ts';
+import { profileRoutes } from './http/profiles.ts';
 import { httpSetup } from './http/setup.ts';
 import { buildValidator } from './http/validation.ts';
 import { createLogger } from './log.ts';
@@ -74,6 +75,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(opsRoutes);
   await app.register(gameRoutes);
   await app.register(analysisRoutes);
+  await app.register(profileRoutes);
   await app.register(clientRoutes);
   // Last: its preClose (sockets closed with 1001) follows the services' (games saved first).
   await app.register(wsRoutes);

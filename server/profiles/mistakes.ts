@@ -3,22 +3,9 @@
 // its game. The checks run from the coarsest difference to the finest: the first that differs names it.
 
 import type { Move } from '../../bot-engine/game.ts';
+import { MISTAKE_KINDS, type MistakeKind } from '../wire/profile.ts';
 
-export const MISTAKE_KINDS = [
-  /** One of the two took the abbot back and the other did not. */
-  'abbot_timing',
-  /** The best move placed a figure; the played one placed none. */
-  'figure_withheld',
-  /** The played move placed a figure; the best one placed none. */
-  'figure_wasted',
-  /** Both placed a figure, on different kinds of feature (road, city, monastery, field, garden). */
-  'wrong_feature',
-  /** Same kind of feature, another figure (follower, large follower, abbot). */
-  'wrong_figure',
-  /** The same figure choice; the tile (or the figure on it) went to a worse spot. */
-  'tile_placement',
-] as const;
-export type MistakeKind = (typeof MISTAKE_KINDS)[number];
+export { MISTAKE_KINDS, type MistakeKind };
 
 /** The kind of feature a figure spot names: "city:N" → "city", "monastery" → "monastery". */
 export function featureKind(spot: string): string {
