@@ -28,6 +28,7 @@ import { directoryPlugin } from './plugins/directory.ts';
 import { gamesPlugin } from './plugins/games.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { poolPlugin } from './plugins/pool.ts';
+import { ratedAnalysesPlugin } from './plugins/rated-analyses.ts';
 import { readinessPlugin } from './plugins/readiness.ts';
 import { storePlugin } from './plugins/store.ts';
 import { wsRoutes } from './ws/plugin.ts';
@@ -63,6 +64,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(botSchedulerPlugin);
     await app.register(analysisPlugin);
     await app.register(gamesPlugin);
+    await app.register(ratedAnalysesPlugin);
     await app.register(directoryPlugin);
     await app.register(connectionsPlugin);
   } catch (e) {
