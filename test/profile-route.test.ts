@@ -88,3 +88,25 @@ test('an unknown player is 404 unknown_player; a malformed id is 400 and reads n
   assert.equal(malformed.status, 400);
   assert.equal((malformed.body as { code: string }).code, 'bad_request');
 });
+
+test('an analysis stored after a profile was read shows in the next read', async () => {
+  const first = (await get(app, `/api/players/${bo}/profile`)).body as PlayerProfile;
+  assert.deepEqual(
+    first.recent.map((g) => [g.id, g.analysed]),
+    [
+      ['g-new', true],
+      ['g-old', false],
+    ],
+  );
+  await saveAnalysis(app.store, 'g-old', analysisOf([position(1, 4, 'road:E', null)]));
+  const next = (await get(app, `/api/players/${bo}/profile`)).body as PlayerProfile;
+  assert.deepEqual(
+    next.recent.map((g) => [g.id, g.analysed]),
+    [
+      ['g-new', true],
+      ['g-old', true],
+    ],
+  );
+  // Bo's moves: 8 (a road where a city was due) in g-new, 4 (a figure for nothing) in g-old.
+  assert.deepEqual([next.analysis.games, next.analysis.moves, next.analysis.pointsLostPerMove, next.analysis.mistakes], [2, 2, 6, 2]);
+});

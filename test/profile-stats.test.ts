@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import type { Move } from '../bot-engine/game.ts';
 import type { StoredAnalysis, StoredPosition } from '../server/analysis/stored.ts';
 import { mistakeKind } from '../server/profiles/mistakes.ts';
-import { type PlayedGame, placeOf, playerStats } from '../server/profiles/stats.ts';
+import { mistakesBySeat, type PlayedGame, placeOf, playerStats } from '../server/profiles/stats.ts';
 
 const at = (x: number, y: number, rotation = 0, meeple: string | null = null, extra: Partial<Move> = {}): Move => ({ x, y, rotation, meeple, ...extra });
 
@@ -52,7 +52,7 @@ function game(id: string, scores: number[], mySeat: number, rules: Partial<Playe
     holders: scores.map((_, i) => (i === mySeat ? { name: 'Ann', tokenHash: 'h', playerId: me } : i === 0 ? { name: 'Bo', tokenHash: 'h', playerId: other } : { name: 'Bot', tokenHash: null })),
     end: { abandoned: false, scores },
     finishedAt: '2026-11-01T01:00:00.000Z',
-    ...(analysis ? { analysis } : {}),
+    ...(analysis ? { analysis: mistakesBySeat(analysis) } : {}),
   };
 }
 

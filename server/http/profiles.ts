@@ -4,14 +4,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { CodedError } from '../errors.ts';
-import { playerProfile, PROFILE_WINDOW } from '../profiles/profile.ts';
+import { PROFILE_WINDOW, profileReader } from '../profiles/profile.ts';
 import { PlayerParams, PlayerProfile } from '../wire/profile.ts';
 
 const error = { $ref: 'Error#' } as const;
 
 async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { store } = app;
+  const profileOf = profileReader(app.store);
   app.get(
     '/api/players/:id/profile',
     {
@@ -23,7 +23,7 @@ async function routes(root: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const profile = await playerProfile(store, request.params.id);
+      const profile = await profileOf(request.params.id);
       if (!profile) throw new CodedError('unknown_player', `no player ${JSON.stringify(request.params.id)}`);
       return profile;
     },

@@ -5,12 +5,15 @@ import { upgrade } from '../analysis/stored.ts';
 import { type GameStore, isDamaged } from '../games/store.ts';
 import { type FinishedEntry, getAnalysis, listFinished } from '../games/store-operations.ts';
 import type { PlayerProfile, ProfileGame } from '../wire/profile.ts';
-import { type PlayedGame, placeOf, playerStats, seatOf } from './stats.ts';
+import { mistakesBySeat, type PlayedGame, placeOf, playerStats, type SeatMistakes, seatOf } from './stats.ts';
 
 /** The profile counts at most this many of the player's latest finished games (one store page). */
 export const PROFILE_WINDOW = 100;
 /** Recent games listed on the profile. */
 export const RECENT_GAMES = 20;
+/** Games whose analysis, summed by seat, is kept: a stored analysis never changes, and reading and
+ * parsing 100 of them is most of a profile's cost. */
+export const SUMMARIES_KEPT = 5000;
 
 type ProfileStore = Pick<GameStore, 'list' | 'getDocument'>;
 
@@ -29,26 +32,38 @@ export async function findPlayer(store: ProfileStore, playerId: string): Promise
   return name === undefined ? undefined : { name, games };
 }
 
-/** The player's profile, or undefined for an unknown player. */
-export async function playerProfile(store: ProfileStore, playerId: string): Promise<PlayerProfile | undefined> {
-  const found = await findPlayer(store, playerId);
-  if (!found) return undefined;
-  // Games stored before final scores were kept predate player ids: none of a player's lacks them.
-  const scored = found.games.filter((g): g is FinishedEntry & PlayedGame => g.end.scores !== null);
-  const played = await Promise.all(scored.map(async (g) => ({ ...g, ...(await storedAnalysis(store, g.setup.id)) })));
-  return {
-    id: playerId,
-    name: found.name,
-    ...playerStats(playerId, played),
-    recent: played.slice(0, RECENT_GAMES).map((g) => recentGame(g, playerId)),
-    window: PROFILE_WINDOW,
+/** Reads profiles from `store`, keeping the analyses it read summed by seat (the oldest read first out). */
+export function profileReader(store: ProfileStore, kept = SUMMARIES_KEPT): (playerId: string) => Promise<PlayerProfile | undefined> {
+  const summaries = new Map<string, SeatMistakes[]>();
+  const summaryOf = async (gameId: string): Promise<SeatMistakes[] | undefined> => {
+    const known = summaries.get(gameId);
+    if (known) return known;
+    const analysis = upgrade(await getAnalysis(store, gameId));
+    if (!analysis) return undefined; // not kept: it may be stored later
+    if (summaries.size >= kept) summaries.delete(summaries.keys().next().value!);
+    const summary = mistakesBySeat(analysis);
+    summaries.set(gameId, summary);
+    return summary;
   };
-}
-
-/** A game's stored analysis in its current form; none when absent or in no known form. */
-async function storedAnalysis(store: ProfileStore, gameId: string): Promise<Pick<PlayedGame, 'analysis'>> {
-  const analysis = upgrade(await getAnalysis(store, gameId));
-  return analysis ? { analysis } : {};
+  return async (playerId) => {
+    const found = await findPlayer(store, playerId);
+    if (!found) return undefined;
+    // Games stored before final scores were kept predate player ids: none of a player's lacks them.
+    const scored = found.games.filter((g): g is FinishedEntry & PlayedGame => g.end.scores !== null);
+    const played = await Promise.all(
+      scored.map(async (g) => {
+        const analysis = await summaryOf(g.setup.id);
+        return analysis ? { ...g, analysis } : g;
+      }),
+    );
+    return {
+      id: playerId,
+      name: found.name,
+      ...playerStats(playerId, played),
+      recent: played.slice(0, RECENT_GAMES).map((g) => recentGame(g, playerId)),
+      window: PROFILE_WINDOW,
+    };
+  };
 }
 
 function recentGame(g: PlayedGame, playerId: string): ProfileGame {

@@ -6,13 +6,21 @@ import { MISTAKE_POINTS } from '../analysis/stored.ts';
 import type { GameEnd, GameSetup, SeatHolder } from '../games/store.ts';
 import { MISTAKE_KINDS, type MistakeKind, mistakeKind } from './mistakes.ts';
 
-/** One finished game of the player, as listed, with its analysis when one is stored. */
+/** What a game's analysis found of one seat's moves: all a profile keeps of it. */
+export interface SeatMistakes {
+  moves: number;
+  lost: number;
+  mistakes: number;
+  byKind: Partial<Record<MistakeKind, number>>;
+}
+
+/** One finished game of the player, as listed, with its analysis by seat when one is stored. */
 export interface PlayedGame {
   setup: GameSetup;
   holders: (SeatHolder | null)[];
   end: GameEnd & { scores: number[] };
   finishedAt: string;
-  analysis?: StoredAnalysis;
+  analysis?: SeatMistakes[];
 }
 
 export interface Results {
@@ -113,6 +121,22 @@ export function playerStats(playerId: string, games: PlayedGame[]): PlayerStats 
   };
 }
 
+/** An analysis summed by seat: small enough to keep for many games (profile.ts caches it). */
+export function mistakesBySeat(analysis: StoredAnalysis): SeatMistakes[] {
+  const seats: SeatMistakes[] = [];
+  for (const p of analysis.positions) {
+    seats[p.seat] ??= { moves: 0, lost: 0, mistakes: 0, byKind: {} };
+    const seat = seats[p.seat];
+    seat.moves++;
+    seat.lost += p.loss;
+    if (p.loss < MISTAKE_POINTS) continue;
+    seat.mistakes++;
+    const kind = mistakeKind(p.played, p.best);
+    if (kind) seat.byKind[kind] = (seat.byKind[kind] ?? 0) + 1;
+  }
+  return seats;
+}
+
 /** Points lost per move and the mistakes by kind, over the player's moves in analysed games. */
 export function analysisStats(playerId: string, games: PlayedGame[]): AnalysisStats {
   const byKind = Object.fromEntries(MISTAKE_KINDS.map((k) => [k, 0])) as Record<MistakeKind, number>;
@@ -124,15 +148,12 @@ export function analysisStats(playerId: string, games: PlayedGame[]): AnalysisSt
     const seat = seatOf(game, playerId);
     if (!game.analysis || seat < 0) continue;
     analysed++;
-    for (const p of game.analysis.positions) {
-      if (p.seat !== seat) continue;
-      moves++;
-      lost += p.loss;
-      if (p.loss < MISTAKE_POINTS) continue;
-      mistakes++;
-      const kind = mistakeKind(p.played, p.best);
-      if (kind) byKind[kind]++;
-    }
+    const own = game.analysis[seat];
+    if (!own) continue;
+    moves += own.moves;
+    lost += own.lost;
+    mistakes += own.mistakes;
+    for (const kind of MISTAKE_KINDS) byKind[kind] += own.byKind[kind] ?? 0;
   }
   const common = MISTAKE_KINDS.reduce<MistakeKind | null>((top, k) => (byKind[k] > 0 && (top === null || byKind[k] > byKind[top]) ? k : top), null);
   return { games: analysed, moves, pointsLostPerMove: moves ? round(lost / moves) : null, mistakes, byKind, commonMistake: common };
