@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { newGame } from '../bot-engine/game.ts';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
 import type { GameSetup } from '../server/games/store.ts';
-import { Client, createGame, get, injectServer, playTurns, randomRecordMoves, twoPeopleSetup } from './server-helpers.ts';
+import { Client, createGame, get, injectServer, playTurns, playUntilOver, randomRecordMoves, twoPeopleSetup, WAIT } from './server-helpers.ts';
 
 const holders = [
   { name: 'Ann', tokenHash: 'aa', playerId: 'p_annAAAAAAAAAAAAAAAAAAA' },
@@ -37,6 +37,8 @@ test('rated games get their analysis stored on idle workers, after a restart too
 
   const { app } = await injectServer({ dataDir, expireAwaySeconds: 1 });
   try {
+    const ended: string[] = [];
+    app.games.onFinished((setup) => ended.push(setup.id));
     // A person plays a bot while the analyses run.
     const { id, tokens } = await createGame(app, [{ kind: 'person' }, { kind: 'bot', level: 'heuristic' }]);
     const ann = await Client.join(app, id, tokens.get(0));
@@ -45,6 +47,12 @@ test('rated games get their analysis stored on idle workers, after a restart too
     // One automatic analysis at a time: the other waits in its backlog (not yet asked: "none").
     const meanwhile = await Promise.all(['rated-before-restart', 'rated-ends-here'].map(async (g) => (await get(app, `/api/games/${g}/analysis?orNone=true`)).body.status));
     assert.ok(meanwhile.includes('running'), `an analysis ran while the bot played (${meanwhile})`);
+    // Played out to the last tile (back in the seat: a fresh view to play from), the game is
+    // announced as finished; unrated, it is not analysed.
+    const back = await Client.join(app, id, tokens.get(0));
+    await playUntilOver(new Map([[0, back]]), 60_000);
+    back.close();
+    await t.waitFor(() => assert.ok(ended.includes(id)), WAIT);
 
     const analysed = async (gameId: string) => {
       const answer = await get(app, `/api/games/${gameId}/analysis?orNone=true`);
@@ -54,7 +62,8 @@ test('rated games get their analysis stored on idle workers, after a restart too
     await t.waitFor(() => analysed('rated-ends-here'), { timeout: 120_000, interval: 100 });
     const restarted = await t.waitFor(() => analysed('rated-before-restart'), { timeout: 120_000, interval: 100 });
     assert.equal(restarted.moves.length, longOne, 'every placement judged');
-    assert.deepEqual((await get(app, '/api/games/unrated/analysis?orNone=true')).body, { gameId: 'unrated', status: 'none' }, 'an unrated game waits for someone to ask');
+    for (const unrated of ['unrated', id])
+      assert.deepEqual((await get(app, `/api/games/${unrated}/analysis?orNone=true`)).body, { gameId: unrated, status: 'none' }, 'an unrated game waits for someone to ask');
 
     const classes = app.pool.summary().classes!;
     assert.ok(classes.analysis.runMs.count >= longOne, 'the positions ran in the pool’s analysis class');
