@@ -8,7 +8,7 @@ import { MISTAKE_KINDS, type MistakeKind } from '../wire/profile.ts';
 export { MISTAKE_KINDS, type MistakeKind };
 
 /** The kind of feature a figure spot names: "city:N" → "city", "monastery" → "monastery". */
-export function featureKind(spot: string): string {
+function featureKind(spot: string): string {
   return spot.split(':')[0];
 }
 
