@@ -18,6 +18,7 @@ import { clientErrorHandler, onRouterError } from './http/errors.ts';
 import { gameRoutes } from './http/games.ts';
 import { opsRoutes } from './http/ops.ts';
 import { sessionPlugin } from './http/session.ts';
+import { profileRoutes } from './http/profiles.ts';
 import { httpSetup } from './http/setup.ts';
 import { buildValidator } from './http/validation.ts';
 import { createLogger } from './log.ts';
@@ -30,6 +31,7 @@ import { directoryPlugin } from './plugins/directory.ts';
 import { gamesPlugin } from './plugins/games.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { poolPlugin } from './plugins/pool.ts';
+import { ratedAnalysesPlugin } from './plugins/rated-analyses.ts';
 import { readinessPlugin } from './plugins/readiness.ts';
 import { storePlugin } from './plugins/store.ts';
 import { wsRoutes } from './ws/plugin.ts';
@@ -66,6 +68,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(botSchedulerPlugin);
     await app.register(analysisPlugin);
     await app.register(gamesPlugin);
+    await app.register(ratedAnalysesPlugin);
     await app.register(directoryPlugin);
     await app.register(connectionsPlugin);
   } catch (e) {
@@ -80,6 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(accountRoutes);
   await app.register(gameRoutes);
   await app.register(analysisRoutes);
+  await app.register(profileRoutes);
   await app.register(clientRoutes);
   // Last: its preClose (sockets closed with 1001) follows the services' (games saved first).
   await app.register(wsRoutes);

@@ -117,6 +117,7 @@ test('every HTTP error code of the catalogue answers with its status and the one
   expect('passkey_refused', await ask(json('POST', '/api/passkeys/authentication', answer)));
   expect('unknown_game', await ask(json('GET', '/api/games/nope')));
   expect('no_analysis', await ask(json('GET', `/api/games/${pair}/analysis`)));
+  expect('unknown_player', await ask(json('GET', '/api/players/p_nobodyAAAAAAAAAAAAAAAA/profile')));
   const limit = app.config.createsPerMinute;
   let limited: Answer | undefined;
   for (let i = 0; i <= limit; i++) limited = await ask(json('POST', '/api/games/nope/analysis', undefined, '10.0.0.7'));

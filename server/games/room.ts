@@ -57,6 +57,8 @@ export interface RoomDeps {
   log: Logger;
   /** The store refused a write: another instance owns the game now (a cluster). */
   lost?(room: Room): void;
+  /** The game's end is stored (played out or abandoned). */
+  finished?(room: Room): void;
 }
 
 /** A bot move whose write failed is tried again after this long (the disk may have room again). */
@@ -412,7 +414,10 @@ export class Room {
     this.activity.moved(Date.now());
     this.lastMove = last;
     this.moves.push(last);
-    if (end) this.log.info({ scores: end.scores }, 'game finished');
+    if (end) {
+      this.log.info({ scores: end.scores }, 'game finished');
+      this.deps.finished?.(this);
+    }
     this.clock.armTurn();
     this.changed();
     return last;
@@ -471,6 +476,7 @@ export class Room {
     this.ended = end;
     this.clock.stop();
     this.log.info({ why, scores: end.scores }, 'game abandoned');
+    this.deps.finished?.(this);
     this.broadcast();
     return true;
   }

@@ -92,6 +92,7 @@ export class GameService {
   /** Games whose stored data does not parse or replay, with why: set aside, never served. */
   private readonly damaged = new Map<string, string>();
   private readonly setAsideListeners: ((id: string) => void)[] = [];
+  private readonly finishedListeners: ((setup: GameSetup) => void)[] = [];
 
   constructor(options: ServiceOptions) {
     this.options = options;
@@ -269,6 +270,11 @@ export class GameService {
   /** Told of each game set aside (whoever hands games to this service must not hand it again). */
   onSetAside(listener: (id: string) => void): void {
     this.setAsideListeners.push(listener);
+  }
+
+  /** Told of each game whose end this instance stores (played out or abandoned). */
+  onFinished(listener: (setup: GameSetup) => void): void {
+    this.finishedListeners.push(listener);
   }
 
   /** Counts a damaged game, logs it once (one line, no stack), and tells the listeners. */
@@ -488,7 +494,23 @@ export class GameService {
   }
 
   private deps(): RoomDeps {
-    return { store: this.store, bots: this.options.bots, hints: this.options.hints, log: this.options.log, lost: (room) => this.rooms.get(room.id) === room && this.drop(room.id) };
+    return {
+      store: this.store,
+      bots: this.options.bots,
+      hints: this.options.hints,
+      log: this.options.log,
+      lost: (room) => this.rooms.get(room.id) === room && this.drop(room.id),
+      finished: (room) => {
+        // A listener's fault is logged here: the game's end is stored and stays.
+        for (const listener of this.finishedListeners) {
+          try {
+            listener(room.setup);
+          } catch (e) {
+            room.log.error({ err: (e as Error).message }, 'a listener of finished games failed');
+          }
+        }
+      },
+    };
   }
 
   private async summarizeFinished(g: FinishedEntry): Promise<FinishedGame> {
