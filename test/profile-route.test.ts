@@ -1,11 +1,13 @@
-// GET /api/players/:id/profile on the real app and its default store (SQLite): a player's games
-// found by the seats they held, their stored analyses counted, unknown and malformed ids refused.
+// GET /api/players/:id/profile on the real app and its default store (SQLite): a player's name
+// from the players table, their games found by the seats they held, their stored analyses
+// counted, unknown, deleted and malformed ids refused.
 
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { StoredAnalysis } from '../server/analysis/stored.ts';
+import { newSessionId, sessionHash } from '../server/accounts/store.ts';
 import { saveAnalysis } from '../server/games/store-operations.ts';
 import type { SeatHolder } from '../server/games/store.ts';
 import type { PlayerProfile } from '../server/wire/profile.ts';
@@ -42,8 +44,14 @@ const position = (seat: number, loss: number, meeplePlayed: string | null, meepl
   loss,
 });
 
+/** A player as the session routes make one (a guest with a session). */
+const signUp = (id: string, name: string) =>
+  app.accounts.createPlayer({ id, name, createdAt: new Date().toISOString() }, { hash: sessionHash(newSessionId()), playerId: id, expiresAt: Date.now() + 60_000 });
+
 before(async () => {
   ({ app } = await injectServer({}, false));
+  await signUp(ann, 'Annie');
+  await signUp(bo, 'Bo');
   await finishedGame('g-old', [holder('Ann', ann), holder('Bo', bo)], [20, 30]);
   await finishedGame('g-guest', [holder('Ann'), holder('Cy')], [50, 10]); // Ann without a session: not hers
   await finishedGame('g-new', [holder('Bo', bo), holder('Annie', ann)], [25, 25], true);
@@ -51,7 +59,7 @@ before(async () => {
 });
 after(() => app.close());
 
-test('a player’s profile: their latest name, their games newest first, results and analysis', async () => {
+test('a player’s profile: their name now, their games newest first, results and analysis', async () => {
   const { status, body } = await get(app, `/api/players/${ann}/profile`);
   assert.equal(status, 200);
   const profile = body as PlayerProfile;
@@ -64,11 +72,12 @@ test('a player’s profile: their latest name, their games newest first, results
     ],
   );
   assert.deepEqual(
-    profile.recent[0].players.map((p) => [p.name, p.score]),
+    profile.recent[0].players.map((p) => [p.name, p.playerId, p.score]),
     [
-      ['Bo', 25],
-      ['Annie', 25],
+      ['Bo', bo, 25],
+      ['Annie', ann, 25],
     ],
+    'each seat held by a player links to their profile',
   );
   assert.deepEqual({ games: profile.games, wins: profile.wins, meanPlace: profile.meanPlace }, { games: 2, wins: 1, meanPlace: 1.5 });
   assert.deepEqual(profile.byPlayers, [{ players: 2, games: 2, wins: 1, meanPlace: 1.5 }]);
@@ -80,10 +89,17 @@ test('a player’s profile: their latest name, their games newest first, results
   assert.deepEqual({ ...profile.analysis, byKind: profile.analysis.byKind.figure_withheld }, { games: 1, moves: 2, pointsLostPerMove: 3, mistakes: 1, byKind: 1, commonMistake: 'figure_withheld' });
 });
 
-test('an unknown player is 404 unknown_player; a malformed id is 400 and reads nothing', async () => {
+test('an unknown or deleted player is 404 unknown_player; a malformed id is 400 and reads nothing', async () => {
   const unknown = await get(app, '/api/players/p_zzzzzzzzzzzzzzzzzzzzzz/profile');
   assert.equal(unknown.status, 404);
   assert.equal((unknown.body as { code: string }).code, 'unknown_player');
+  const cy = 'p_cyCCCCCCCCCCCCCCCCCCCC';
+  await signUp(cy, 'Cy');
+  await finishedGame('g-cy', [holder('Cy', cy), holder('Bo')], [3, 4]);
+  assert.equal((await get(app, `/api/players/${cy}/profile`)).status, 200);
+  await app.accounts.deletePlayer(cy, 'deleted player', new Date().toISOString());
+  const deleted = await get(app, `/api/players/${cy}/profile`);
+  assert.equal(deleted.status, 404, 'a deleted player has no profile');
   const malformed = await get(app, '/api/players/Ann/profile');
   assert.equal(malformed.status, 400);
   assert.equal((malformed.body as { code: string }).code, 'bad_request');

@@ -18,6 +18,7 @@ import { damageOf } from './integrity.ts';
 import { type ExpirySettings, expiryReason } from './expiry.ts';
 import { FinishedTable, type ReadableGame, recordOf, snapshotOf } from './records.ts';
 import { FinishedGames } from './finished-games.ts';
+import { finishedPlayers } from './view.ts';
 import {
   type ClockSetup,
   type DamagedGame,
@@ -514,14 +515,13 @@ export class GameService {
   }
 
   private async summarizeFinished(g: FinishedEntry): Promise<FinishedGame> {
-    const names = g.holders.map((h, i) => h?.name ?? `open seat ${i + 1}`);
     const scores = g.end.scores ?? (await this.replayScores(g));
     return {
       id: g.setup.id,
       createdAt: g.setup.createdAt,
       finishedAt: g.finishedAt,
       rules: g.setup.rules,
-      players: g.setup.seats.map((s, i) => ({ seat: i, name: names[i], kind: s.kind, ...(s.level ? { level: s.level } : {}), score: scores[i] })),
+      players: finishedPlayers(g.setup, g.holders, scores),
       abandoned: g.end.abandoned,
     };
   }

@@ -1,9 +1,11 @@
 // A player's profile, read from the store: their latest finished games (a bounded window, so a
 // player with thousands of games costs the same) and the analyses stored for those games.
 
+import type { AccountStore } from '../accounts/store.ts';
 import { upgrade } from '../analysis/stored.ts';
 import { type GameStore, isDamaged } from '../games/store.ts';
 import { type FinishedEntry, getAnalysis, listFinished } from '../games/store-operations.ts';
+import { finishedPlayers } from '../games/view.ts';
 import type { PlayerProfile, ProfileGame } from '../wire/profile.ts';
 import { mistakesBySeat, type PlayedGame, placeOf, playerStats, type SeatMistakes, seatOf } from './stats.ts';
 
@@ -22,10 +24,14 @@ export interface PlayerGames {
   games: FinishedEntry[];
 }
 
-/** The player's name and latest finished games, or undefined for a player nobody knows. Until the
- * players table exists a player is known by the seats they held: the name is their latest seat's. */
-export async function findPlayer(store: ProfileStore, playerId: string): Promise<PlayerGames | undefined> {
+/** The player's name and latest finished games, or undefined for a player nobody knows. A person
+ * is known by the players table (a deleted player is gone: their seats were unlinked); any other id
+ * (a bot's) by the seats it held, named as its latest seat. */
+export async function findPlayer(store: ProfileStore, accounts: Pick<AccountStore, 'player'>, playerId: string): Promise<PlayerGames | undefined> {
+  const account = playerId.startsWith('p_') ? await accounts.player(playerId) : undefined;
+  if (playerId.startsWith('p_') && !account) return undefined;
   const { games } = await listFinished(store, { playerId, limit: PROFILE_WINDOW });
+  if (account) return { name: account.name, games };
   // A player whose only games are still being played is known too.
   const latest = games[0] ?? (await store.list({ finished: false, playerId, limit: 1 })).games.find((g) => !isDamaged(g));
   const name = latest?.holders[seatOf(latest, playerId)]?.name;
@@ -33,7 +39,7 @@ export async function findPlayer(store: ProfileStore, playerId: string): Promise
 }
 
 /** Reads profiles from `store`, keeping the analyses it read summed by seat (the oldest read first out). */
-export function profileReader(store: ProfileStore, kept = SUMMARIES_KEPT): (playerId: string) => Promise<PlayerProfile | undefined> {
+export function profileReader(store: ProfileStore, accounts: Pick<AccountStore, 'player'>, kept = SUMMARIES_KEPT): (playerId: string) => Promise<PlayerProfile | undefined> {
   const summaries = new Map<string, SeatMistakes[]>();
   const summaryOf = async (gameId: string): Promise<SeatMistakes[] | undefined> => {
     const known = summaries.get(gameId);
@@ -46,7 +52,7 @@ export function profileReader(store: ProfileStore, kept = SUMMARIES_KEPT): (play
     return summary;
   };
   return async (playerId) => {
-    const found = await findPlayer(store, playerId);
+    const found = await findPlayer(store, accounts, playerId);
     if (!found) return undefined;
     // Games stored before final scores were kept predate player ids: none of a player's lacks them.
     const scored = found.games.filter((g): g is FinishedEntry & PlayedGame => g.end.scores !== null);
@@ -74,7 +80,7 @@ function recentGame(g: PlayedGame, playerId: string): ProfileGame {
     rules: g.setup.rules,
     rated: Boolean(g.setup.rated),
     abandoned: g.end.abandoned,
-    players: g.setup.seats.map((s, i) => ({ seat: i, name: g.holders[i]?.name ?? `open seat ${i + 1}`, kind: s.kind, ...(s.level ? { level: s.level } : {}), score: g.end.scores[i] })),
+    players: finishedPlayers(g.setup, g.holders, g.end.scores),
     seat,
     place: placeOf(g.end.scores, seat),
     analysed: g.analysis !== undefined,
