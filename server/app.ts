@@ -11,14 +11,18 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { GameStore } from './games/store.ts';
+import { accountRoutes } from './http/accounts.ts';
 import { analysisRoutes } from './http/analysis.ts';
 import { clientRoutes } from './http/client.ts';
 import { clientErrorHandler, onRouterError } from './http/errors.ts';
 import { gameRoutes } from './http/games.ts';
 import { opsRoutes } from './http/ops.ts';
+import { sessionPlugin } from './http/session.ts';
+import { profileRoutes } from './http/profiles.ts';
 import { httpSetup } from './http/setup.ts';
 import { buildValidator } from './http/validation.ts';
 import { createLogger } from './log.ts';
+import { accountsPlugin } from './plugins/accounts.ts';
 import { analysisPlugin } from './plugins/analysis.ts';
 import { botSchedulerPlugin } from './plugins/bot-scheduler.ts';
 import { configPlugin } from './plugins/config.ts';
@@ -27,6 +31,7 @@ import { directoryPlugin } from './plugins/directory.ts';
 import { gamesPlugin } from './plugins/games.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { poolPlugin } from './plugins/pool.ts';
+import { ratedAnalysesPlugin } from './plugins/rated-analyses.ts';
 import { readinessPlugin } from './plugins/readiness.ts';
 import { storePlugin } from './plugins/store.ts';
 import { wsRoutes } from './ws/plugin.ts';
@@ -58,10 +63,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(readinessPlugin);
     await app.register(metricsPlugin);
     await app.register(storePlugin, { store: options.store });
+    await app.register(accountsPlugin);
     await app.register(poolPlugin);
     await app.register(botSchedulerPlugin);
     await app.register(analysisPlugin);
     await app.register(gamesPlugin);
+    await app.register(ratedAnalysesPlugin);
     await app.register(directoryPlugin);
     await app.register(connectionsPlugin);
   } catch (e) {
@@ -72,8 +79,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(httpSetup);
   await app.register(opsRoutes);
+  await app.register(sessionPlugin);
+  await app.register(accountRoutes);
   await app.register(gameRoutes);
   await app.register(analysisRoutes);
+  await app.register(profileRoutes);
   await app.register(clientRoutes);
   // Last: its preClose (sockets closed with 1001) follows the services' (games saved first).
   await app.register(wsRoutes);

@@ -53,6 +53,9 @@ export interface Config {
   watchersPerGame: number;
   /** Behind a reverse proxy: take the client IP and scheme from X-Forwarded-For/-Proto. */
   trustProxy: boolean;
+  /** The origin browsers reach this server at (passkeys are bound to its host name, and a
+   * cookie-carried change must come from it); null = each request's own scheme and Host. */
+  publicOrigin: string | null;
   /** PostgreSQL instead of the SQLite file: games shared by several instances; null = SQLite. */
   databaseUrl: string | null;
   /** Redis relaying connections to the instance owning their game; null = none. */
@@ -96,6 +99,7 @@ export const DEFAULTS: Config = {
   wsPerIp: 20,
   watchersPerGame: 50,
   trustProxy: false,
+  publicOrigin: null,
   databaseUrl: null,
   redisUrl: null,
   instanceId: null,
@@ -122,6 +126,20 @@ function str(env: Env, name: string, fallback: string): string {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** `https://play.example.org` as an origin (no path), or null when unset. */
+function publicOrigin(raw: string | undefined): string | null {
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`TESSERA_PUBLIC_ORIGIN must be an origin such as https://play.example.org, got ${JSON.stringify(raw)}`);
+  }
+  if (!/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash)
+    throw new ConfigError(`TESSERA_PUBLIC_ORIGIN must be an http(s) origin with no path, got ${JSON.stringify(raw)}`);
+  return url.origin;
+}
 
 /** Builds the configuration from `env` (process.env by default) and explicit overrides. */
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
@@ -166,6 +184,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     wsPerIp: int(env, 'TESSERA_WS_PER_IP', DEFAULTS.wsPerIp, 1, 1000000),
     watchersPerGame: int(env, 'TESSERA_WATCHERS_PER_GAME', DEFAULTS.watchersPerGame, 0, 1000000),
     trustProxy: str(env, 'TESSERA_TRUST_PROXY', '0') === '1',
+    publicOrigin: publicOrigin(env.TESSERA_PUBLIC_ORIGIN),
     databaseUrl: env.TESSERA_DATABASE_URL || null,
     redisUrl: env.TESSERA_REDIS_URL || null,
     instanceId: env.TESSERA_INSTANCE_ID || null,

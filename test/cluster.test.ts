@@ -5,6 +5,8 @@
 // with a private Redis, two players each connected to a different instance play one game.
 
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { WebSocket as WsSocket } from 'ws';
 import pg from 'pg';
 import type { ClusterDirectory } from '../server/cluster/directory.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
@@ -203,6 +205,36 @@ test('with Redis, any instance serves any game: two people, each connected to a 
     rematch.close();
     onA.close();
     onB.close();
+  } finally {
+    await Promise.all([a.app.close(), b.app.close()]);
+  }
+});
+
+test('with Redis, a signed-in player is the same player on every instance: a seat taken through one, played by the cookie alone through the other', { timeout: 60_000 }, async () => {
+  const [a, b] = await inProcess(['player-a', 'player-b'], services.redis.url);
+  try {
+    const started = await fetch(`${b.base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Cluster Carol' }) });
+    const cookie = (started.headers.get('set-cookie') ?? '').split(';')[0];
+    const { player: me } = (await (await fetch(`${a.base}/api/session`, { headers: { cookie } })).json()) as { player: { id: string; name: string } };
+    assert.equal(me.name, 'Cluster Carol', 'the session is in the shared database');
+    const created = await post(a.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }], clock: { turnSeconds: null } });
+    const id = created.body.id;
+    // Through b, relayed to a (the owner): the seat is stored with the player's id.
+    const seat = await fetch(`${b.base}/api/games/${id}/seats`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'ignored', seat: 1 }) });
+    assert.equal(seat.status, 201);
+    const holder = (await a.app.store.get(id))?.holders[1];
+    assert.deepEqual([holder?.name, holder?.playerId], ['Cluster Carol', me.id]);
+    const socket = new WsSocket(b.ws, { headers: { cookie } });
+    await once(socket, 'open');
+    const byCookie = new Client(socket as never);
+    await byCookie.hello(id);
+    assert.equal(byCookie.welcome.seat, 1, 'b relays the hello with the player; a seats it');
+    const games = (await (await fetch(`${a.base}/api/me/games`, { headers: { cookie } })).json()) as { games: { id: string; mySeats: number[] }[] };
+    assert.deepEqual(
+      games.games.map((g) => [g.id, g.mySeats]),
+      [[id, [1]]],
+    );
+    byCookie.close();
   } finally {
     await Promise.all([a.app.close(), b.app.close()]);
   }

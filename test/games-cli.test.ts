@@ -15,6 +15,7 @@ import { PostgresStore } from '../server/games/postgres-store.ts';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
 import type { GameStore } from '../server/games/store.ts';
 import { get, injectServer, twoPeopleSetup } from './server-helpers.ts';
+import { accountsBeside } from '../server/accounts/open.ts';
 
 // Without PostgreSQL installed, its PostgreSQL tests are skipped (the others run); under CI=true they fail.
 const { test, before, after, skip: noPostgres } = needing([POSTGRES], (name) => name.startsWith('games cli on PostgreSQL'));
@@ -84,6 +85,22 @@ test('games cli on SQLite: lists, exports and removes a damaged game; healthy on
   }
   assert.equal(run(['damaged'], { TESSERA_DATA_DIR: join(dataDir, 'missing') }).lines[0].error.startsWith('no database at'), true);
   assert.equal(run([]).status, 2);
+});
+
+test('games cli on SQLite: delete-player deletes a player as DELETE /api/me does', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tessera-cli-'));
+  const store = new SqliteStore({ path: join(dataDir, 'tessera.db') });
+  const accounts = accountsBeside(store);
+  await accounts.createPlayer({ id: 'p_leaving', name: 'Leaving', createdAt: new Date().toISOString() }, { hash: 'h', playerId: 'p_leaving', expiresAt: Date.now() + 60_000 });
+  await store.create(twoPeopleSetup('g'), [{ name: 'Leaving', tokenHash: null, playerId: 'p_leaving' }, null]);
+  await store.close();
+  const env = { TESSERA_DATA_DIR: dataDir };
+  assert.deepEqual(run(['delete-player', 'p_leaving'], env).lines, [{ deletedPlayer: 'p_leaving' }]);
+  assert.deepEqual(run(['delete-player', 'p_leaving'], env), { status: 1, lines: [{ error: 'no player p_leaving' }], stderr: '' });
+  const reopened = new SqliteStore({ path: join(dataDir, 'tessera.db') });
+  assert.deepEqual((await reopened.get('g'))?.holders[0], { name: 'deleted player', tokenHash: null });
+  assert.equal(await accountsBeside(reopened).playerBySession('h', Date.now()), undefined);
+  await reopened.close();
 });
 
 let postgres: PrivatePostgres;

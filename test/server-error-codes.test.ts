@@ -107,8 +107,17 @@ test('every HTTP error code of the catalogue answers with its status and the one
   expect('bad_token', await ask(json('POST', '/api/games/done/rematch', { token: 'not-a-seat-token' })));
   expect('origin_not_allowed', await ask(upgrade('https://evil.example')));
   expect('not_found', await ask(json('GET', '/nope')));
+  // The player API: a guest session, then its cookie from another site, a bad name, a bad passkey.
+  const started = await app.inject(json('POST', '/api/session', { name: 'Catalogue' }));
+  const cookie = `tessera_session=${started.cookies[0]?.value}`;
+  expect('not_signed_in', await ask(json('PATCH' as 'POST', '/api/me', { name: 'Nobody' })));
+  expect('cross_origin', await ask({ ...json('PATCH' as 'POST', '/api/me', { name: 'Evil' }), headers: { cookie, origin: 'https://evil.example' } }));
+  expect('name_invalid', await ask({ ...json('PATCH' as 'POST', '/api/me', { name: 'Robot bot' }), headers: { cookie } }));
+  const answer = { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30' }, clientExtensionResults: {} };
+  expect('passkey_refused', await ask(json('POST', '/api/passkeys/authentication', answer)));
   expect('unknown_game', await ask(json('GET', '/api/games/nope')));
   expect('no_analysis', await ask(json('GET', `/api/games/${pair}/analysis`)));
+  expect('unknown_player', await ask(json('GET', '/api/players/p_nobodyAAAAAAAAAAAAAAAA/profile')));
   const limit = app.config.createsPerMinute;
   let limited: Answer | undefined;
   for (let i = 0; i <= limit; i++) limited = await ask(json('POST', '/api/games/nope/analysis', undefined, '10.0.0.7'));

@@ -108,9 +108,10 @@ export function createGame(base: Endpoint, ...rest: Parameters<typeof createGame
 
 /** The game client, connected to a listening server's /ws or through app.injectWS. */
 export class Client extends GameSocket {
-  static override async connect(to: Endpoint): Promise<Client> {
+  /** `headers` (in-process only): the upgrade request's, such as a session cookie. */
+  static override async connect(to: Endpoint, headers: Record<string, string> = {}): Promise<Client> {
     if (typeof to === 'string') return new Client(await openWebSocket(to));
-    const socket = await to.injectWS('/ws');
+    const socket = await to.injectWS('/ws', { headers });
     // injectWS joins the two ends with in-memory streams that never emit 'close' after a clean
     // WebSocket close, so ws on each side would wait out its 30-s close timeout: the client's end
     // of the stream is destroyed instead, which both sides see at once, as after a TCP close.

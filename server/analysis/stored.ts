@@ -64,8 +64,8 @@ export function toWire(gameId: string, stored: StoredAnalysis): GameAnalysis {
   };
 }
 
-/** The current stored form of a stored analysis, or undefined when it is in no known form. */
-function upgrade(stored: unknown): StoredAnalysis | undefined {
+/** The current stored form of a stored analysis, or undefined when it is in no known form (profiles read it too). */
+export function upgrade(stored: unknown): StoredAnalysis | undefined {
   if (typeof stored !== 'object' || stored === null) return undefined;
   const body = stored as Record<string, unknown>;
   if (body.v === 1 && Array.isArray(body.positions) && Array.isArray(body.names)) return body as unknown as StoredAnalysis;

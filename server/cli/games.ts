@@ -7,12 +7,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { replayRecord } from '../../bot-engine/record.ts';
 import { damageOf } from '../games/integrity.ts';
+import { DELETED_NAME } from '../accounts/names.ts';
+import { accountsBeside } from '../accounts/open.ts';
 import { PostgresStore } from '../games/postgres-store.ts';
 import { recordOf } from '../games/records.ts';
 import { SqliteStore } from '../games/sqlite-store.ts';
 import { DamagedGameError, type GameStore, type StoreMaintenance } from '../games/store.ts';
 
-const USAGE = 'usage: npm run --silent games -- damaged | export ID | remove ID [--force]   [--db FILE]\n';
+const USAGE = 'usage: npm run --silent games -- damaged | export ID | remove ID [--force] | delete-player PLAYER_ID   [--db FILE]\n';
 
 type Store = GameStore & StoreMaintenance;
 
@@ -55,6 +57,12 @@ async function run(store: Store, [command, id]: string[], force: boolean): Promi
       if (reason) print({ id: each, damaged: reason });
     }
     return 0;
+  }
+  if (command === 'delete-player' && id) {
+    // The same deletion as the player's own DELETE /api/me, in one transaction.
+    const deleted = await accountsBeside(store).deletePlayer(id, DELETED_NAME, new Date().toISOString());
+    print(deleted ? { deletedPlayer: id } : { error: `no player ${id}` });
+    return deleted ? 0 : 1;
   }
   if ((command !== 'export' && command !== 'remove') || !id) {
     process.stderr.write(USAGE);

@@ -31,7 +31,7 @@ export interface ClusterDirectoryOptions {
   /** A relayed client whose socket does not drain is dropped past this many bytes. */
   maxBufferedBytes: number;
   /** Serves a client relayed here as an ordinary connection of this instance. */
-  serve(peer: Peer, log: Logger): PeerHandler;
+  serve(peer: Peer, log: Logger, playerId: string | null): PeerHandler;
 }
 
 export class ClusterDirectory implements GameDirectory {
@@ -67,30 +67,30 @@ export class ClusterDirectory implements GameDirectory {
     }
   }
 
-  async connect(gameId: string, peer: Peer, hello: string): Promise<Reached | undefined> {
+  async connect(gameId: string, peer: Peer, hello: string, playerId: string | null = null): Promise<Reached | undefined> {
     try {
       const room = await this.here(gameId, (id) => this.games.room(id));
       return room && { room };
     } catch (e) {
       if (!(e instanceof GameElsewhereError)) throw e;
-      const link = await this.relay?.open(peer, gameId, hello);
+      const link = await this.relay?.open(peer, gameId, hello, playerId);
       if (link) return { link };
       throw e;
     }
   }
 
-  async takeSeat(gameId: string, name: string, seat: number | undefined, forRematch: boolean): Promise<SeatTaken> {
+  async takeSeat(gameId: string, name: string, seat: number | undefined, forRematch: boolean, playerId?: string): Promise<SeatTaken> {
     try {
       const room = await this.here(gameId, (id) => this.games.room(id));
       if (!room) throw new CodedError('unknown_game', `no game ${JSON.stringify(gameId)}`);
       // A room held here may turn out lost to another instance on writing the seat: then too
       // the seat is asked for where the game went.
-      const taken = await room.join(name, seat, forRematch);
+      const taken = await room.join(name, seat, forRematch, playerId);
       if ('error' in taken) throw new CodedError(taken.error, taken.message);
       return { ...taken, instance: this.instance };
     } catch (e) {
       if (!(e instanceof GameElsewhereError) || !this.relay) throw e;
-      const taken = await this.relay.join(gameId, name, seat, forRematch);
+      const taken = await this.relay.join(gameId, name, seat, forRematch, playerId);
       if (!('error' in taken)) return taken;
       throw taken.error === 'game_elsewhere' ? new GameElsewhereError(taken.message) : new CodedError(taken.error, taken.message);
     }

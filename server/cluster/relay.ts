@@ -24,12 +24,12 @@ import { CLOSE } from '../wire/close.ts';
 type JoinResult = { seat: number; token: string; instance?: string } | { error: 'no_seat' | 'name_taken' | 'unknown_game' | 'game_elsewhere' | 'game_damaged' | 'internal'; message: string };
 
 type Message =
-  | { t: 'open'; conn: string; edge: string; data: string }
+  | { t: 'open'; conn: string; edge: string; data: string; playerId?: string }
   | { t: 'in'; conn: string; data: string }
   | { t: 'close'; conn: string }
   | { t: 'out'; conn: string; data: string }
   | { t: 'closed'; conn: string; code: number; reason: string }
-  | { t: 'join'; id: string; edge: string; gameId: string; name: string; seat?: number; forRematch?: boolean }
+  | { t: 'join'; id: string; edge: string; gameId: string; name: string; seat?: number; forRematch?: boolean; playerId?: string }
   | { t: 'joined'; id: string; result: JoinResult }
   | { t: 'beat' };
 
@@ -90,7 +90,8 @@ export interface RelayOptions {
   games: GameService;
   log: Logger;
   /** Serves a relayed client on this (owner) instance as an ordinary connection. */
-  serve(peer: Peer, log: Logger): PeerHandler;
+  /** Serves a relayed peer here, as the signed-in player its upgrade carried (or none). */
+  serve(peer: Peer, log: Logger, playerId: string | null): PeerHandler;
   /** A relayed socket whose client does not read its frames is dropped past this many bytes. */
   maxBufferedBytes: number;
 }
@@ -145,15 +146,15 @@ export class Relay {
     return owner && !owner.finished && owner.live && owner.owner && owner.owner !== this.instance ? owner.owner : null;
   }
 
-  /** Relays `peer` (whose hello is `hello`) to the game's owner; null when no live owner. */
-  async open(peer: Peer, gameId: string, hello: string): Promise<RemoteLink | null> {
+  /** Relays `peer` (whose hello is `hello`, signed in as `playerId`) to the game's owner; null when no live owner. */
+  async open(peer: Peer, gameId: string, hello: string, playerId: string | null = null): Promise<RemoteLink | null> {
     if (this.broken) return null;
     const owner = await this.ownerElsewhere(gameId);
     if (!owner) return null;
     const conn = `${this.instance}:${randomBytes(8).toString('hex')}`;
     this.edges.set(conn, { peer, owner, gameId, unansweredSince: Date.now() });
     this.options.metrics.relayed.set(this.edges.size);
-    this.send(owner, { t: 'open', conn, edge: this.instance, data: hello });
+    this.send(owner, { t: 'open', conn, edge: this.instance, data: hello, ...(playerId ? { playerId } : {}) });
     return {
       forward: (data) => this.send(owner, { t: 'in', conn, data }),
       closed: () => {
@@ -164,7 +165,7 @@ export class Relay {
   }
 
   /** Takes a seat in a game owned by another instance. */
-  async join(gameId: string, name: string, seat?: number, forRematch = false): Promise<JoinResult> {
+  async join(gameId: string, name: string, seat?: number, forRematch = false, playerId?: string): Promise<JoinResult> {
     if (this.broken) return { error: 'game_elsewhere', message: `game ${gameId} is played on another instance, out of reach now: retry in a few seconds` };
     const owner = await this.ownerElsewhere(gameId);
     if (!owner) return { error: 'game_elsewhere', message: `game ${gameId} is being taken over: retry in a few seconds` };
@@ -178,7 +179,7 @@ export class Relay {
         clearTimeout(timer);
         resolve('error' in result ? result : { ...result, instance: owner });
       });
-      this.send(owner, { t: 'join', id, edge: this.instance, gameId, name, ...(seat === undefined ? {} : { seat }), ...(forRematch ? { forRematch } : {}) });
+      this.send(owner, { t: 'join', id, edge: this.instance, gameId, name, ...(seat === undefined ? {} : { seat }), ...(forRematch ? { forRematch } : {}), ...(playerId ? { playerId } : {}) });
     });
   }
 
@@ -193,7 +194,7 @@ export class Relay {
         return;
       case 'open': {
         const peer = new RelayedPeer(m.conn, m.edge, (out) => this.send(m.edge, out));
-        const served = this.options.serve(peer, this.options.log.child({ relayedFrom: m.edge }));
+        const served = this.options.serve(peer, this.options.log.child({ relayedFrom: m.edge }), m.playerId ?? null);
         peer.handler = {
           receive: (data, isBinary) => served.receive(data, isBinary),
           closed: () => {
@@ -247,7 +248,7 @@ export class Relay {
     let result: JoinResult;
     try {
       const room = await this.options.games.room(m.gameId);
-      result = room ? await room.join(m.name, m.seat, m.forRematch === true) : { error: 'unknown_game', message: `no game ${JSON.stringify(m.gameId)}` };
+      result = room ? await room.join(m.name, m.seat, m.forRematch === true, m.playerId) : { error: 'unknown_game', message: `no game ${JSON.stringify(m.gameId)}` };
     } catch (e) {
       if (e instanceof DamagedGameError) result = { error: 'game_damaged', message: e.message };
       else if (e instanceof GameElsewhereError) result = { error: 'game_elsewhere', message: e.message };

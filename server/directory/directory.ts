@@ -22,10 +22,10 @@ export interface GameDirectory {
   /** The game a hello names, for `peer` (whose hello it is): played here, or through a link to
    * where it is played; undefined: no such game. Throws a CodedError (game_elsewhere,
    * game_damaged) when it cannot be reached now. */
-  connect(gameId: string, peer: Peer, hello: string): Promise<Reached | undefined>;
+  connect(gameId: string, peer: Peer, hello: string, playerId?: string | null): Promise<Reached | undefined>;
   /** Takes a person seat (`forRematch`: the seat reserved for that player) wherever the game is
    * played; a refusal is thrown as a CodedError. */
-  takeSeat(gameId: string, name: string, seat: number | undefined, forRematch: boolean): Promise<SeatTaken>;
+  takeSeat(gameId: string, name: string, seat: number | undefined, forRematch: boolean, playerId?: string): Promise<SeatTaken>;
   /** Listed games with an open seat, newest first. */
   listOpen(limit: number): Promise<ReadableGame[]>;
   /** A game to read (its summary): live here, or as its stored record stands. */

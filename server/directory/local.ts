@@ -18,10 +18,10 @@ export class LocalDirectory implements GameDirectory {
     return room && { room };
   }
 
-  async takeSeat(gameId: string, name: string, seat: number | undefined, forRematch: boolean): Promise<SeatTaken> {
+  async takeSeat(gameId: string, name: string, seat: number | undefined, forRematch: boolean, playerId?: string): Promise<SeatTaken> {
     const room = await this.games.room(gameId);
     if (!room) throw new CodedError('unknown_game', `no game ${JSON.stringify(gameId)}`);
-    const taken = await room.join(name, seat, forRematch);
+    const taken = await room.join(name, seat, forRematch, playerId);
     if ('error' in taken) throw new CodedError(taken.error, taken.message);
     return taken;
   }

@@ -2,6 +2,8 @@
 // runs in its own transaction (PostgreSQL's DDL is transactional), under an advisory lock so
 // instances starting together migrate once. Append new ones; never edit an applied one.
 
+import { POSTGRES_ACCOUNTS_MIGRATION } from '../accounts/schema.ts';
+
 export const MIGRATIONS: string[] = [
   // 1: games, their moves, and seat names for the finished-games search, as in the SQLite store;
   // plus each unfinished game's owner: instance, fencing epoch and lease expiry (docs/OPERATIONS.md).
@@ -48,4 +50,6 @@ export const MIGRATIONS: string[] = [
   // person last seen). Games stored before it count from the boot that migrates them.
   `ALTER TABLE games ADD COLUMN last_activity_at bigint, ADD COLUMN last_person_at bigint;
    UPDATE games SET last_activity_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint, last_person_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint WHERE NOT finished;`,
+  // 4: players, their sessions, passkeys and WebAuthn challenges (server/accounts/).
+  POSTGRES_ACCOUNTS_MIGRATION,
 ];

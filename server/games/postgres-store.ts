@@ -8,6 +8,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
 import type { RecordMove } from '../../bot-engine/record.ts';
+import { CodedError } from '../errors.ts';
 import { MIGRATIONS } from './postgres-migrations.ts';
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
 import {
@@ -434,6 +435,27 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
     } catch (e) {
       throw storageError(e);
     }
+  }
+
+  /** A transaction for the tables kept beside the games (server/accounts/): the same rollback
+   * and error mapping as the games' own. Not fenced: accounts belong to no instance. */
+  async write<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+    let result: T | undefined;
+    await this.transaction(async (c) => {
+      try {
+        result = await fn(c);
+      } catch (e) {
+        // A rule of the caller's (a name taken) stays what it is.
+        if (e instanceof CodedError) refusals.add(e);
+        throw e;
+      }
+    });
+    return result as T;
+  }
+
+  /** One read statement for those tables. */
+  query(sql: string, params: unknown[] = []): Promise<pg.QueryResult<Row>> {
+    return this.read(sql, params);
   }
 
   /** One transaction; on any failure it is rolled back and nothing of it is kept. */

@@ -57,6 +57,8 @@ export interface RoomDeps {
   log: Logger;
   /** The store refused a write: another instance owns the game now (a cluster). */
   lost?(room: Room): void;
+  /** The game's end is stored (played out or abandoned). */
+  finished?(room: Room): void;
 }
 
 /** A bot move whose write failed is tried again after this long (the disk may have room again). */
@@ -182,15 +184,15 @@ export class Room {
 
   /** Takes an open person seat; returns the seat token (shown once, stored only as a hash).
    * A rematch's seats are kept for the previous game's players (`forRematch`). */
-  join(name: string, seat?: number, forRematch = false): Promise<{ seat: number; token: string } | JoinRefusal> {
-    return this.serial(() => this.joinNow(name, seat, forRematch));
+  join(name: string, seat?: number, forRematch = false, playerId?: string): Promise<{ seat: number; token: string } | JoinRefusal> {
+    return this.serial(() => this.joinNow(name, seat, forRematch, playerId));
   }
 
-  private async joinNow(name: string, seat: number | undefined, forRematch: boolean): Promise<{ seat: number; token: string } | JoinRefusal> {
+  private async joinNow(name: string, seat: number | undefined, forRematch: boolean, playerId: string | undefined): Promise<{ seat: number; token: string } | JoinRefusal> {
     const place = this.seats.placeFor(name, seat, this.setup.rematchOf, forRematch);
     if ('error' in place) return place;
     const chosen = place.seat;
-    const token = await this.takeSeat(chosen, name);
+    const token = await this.takeSeat(chosen, name, playerId);
     if (place.again) return { seat: chosen, token };
     this.activity.seated(Date.now());
     this.log.info({ seat: chosen, name }, 'seat taken');
@@ -204,8 +206,8 @@ export class Room {
   }
 
   /** Stores a new holder for `seat`; returns its token. */
-  private async takeSeat(seat: number, name: string): Promise<string> {
-    const { token, holder } = issueToken(name);
+  private async takeSeat(seat: number, name: string, playerId: string | undefined): Promise<string> {
+    const { token, holder } = issueToken(name, playerId);
     try {
       await takeSeat(this.deps.store, this.id, seat, holder);
     } catch (e) {
@@ -220,6 +222,11 @@ export class Room {
   /** The seat a token holds, or null. */
   seatOf(token: string): number | null {
     return this.seats.seatOf(token);
+  }
+
+  /** The seat a signed-in player holds, or null. */
+  seatOfPlayer(playerId: string): number | null {
+    return this.seats.seatOfPlayer(playerId);
   }
 
   holderName(seat: number): string | null {
@@ -407,7 +414,10 @@ export class Room {
     this.activity.moved(Date.now());
     this.lastMove = last;
     this.moves.push(last);
-    if (end) this.log.info({ scores: end.scores }, 'game finished');
+    if (end) {
+      this.log.info({ scores: end.scores }, 'game finished');
+      this.deps.finished?.(this);
+    }
     this.clock.armTurn();
     this.changed();
     return last;
@@ -466,6 +476,7 @@ export class Room {
     this.ended = end;
     this.clock.stop();
     this.log.info({ why, scores: end.scores }, 'game abandoned');
+    this.deps.finished?.(this);
     this.broadcast();
     return true;
   }

@@ -9,10 +9,10 @@ export type JoinRefusal = { error: 'no_seat' | 'name_taken'; message: string };
 
 export const hashToken = (token: string): Buffer => createHash('sha256').update(token).digest();
 
-/** A new seat token and the holder to store for it. */
-export function issueToken(name: string): { token: string; holder: SeatHolder } {
+/** A new seat token and the holder to store for it (the signed-in player's, when one took it). */
+export function issueToken(name: string, playerId?: string): { token: string; holder: SeatHolder } {
   const token = randomBytes(24).toString('base64url');
-  return { token, holder: { name, tokenHash: hashToken(token).toString('hex') } };
+  return { token, holder: { name, tokenHash: hashToken(token).toString('hex'), ...(playerId ? { playerId } : {}) } };
 }
 
 /** A new game's holders: bot seats are filled at once, person seats are open. */
@@ -64,6 +64,12 @@ export class Seats {
       if (h && timingSafeEqual(Buffer.from(h, 'hex'), hash)) return i;
     }
     return null;
+  }
+
+  /** The first seat the signed-in player holds, or null. */
+  seatOfPlayer(playerId: string): number | null {
+    const seat = this.holders.findIndex((h) => h?.playerId === playerId);
+    return seat === -1 ? null : seat;
   }
 
   /** Where `name` may sit: the seat asked for (or the first open one), `again` when it is their

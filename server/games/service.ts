@@ -18,6 +18,7 @@ import { damageOf } from './integrity.ts';
 import { type ExpirySettings, expiryReason } from './expiry.ts';
 import { FinishedTable, type ReadableGame, recordOf, snapshotOf } from './records.ts';
 import { FinishedGames } from './finished-games.ts';
+import { finishedPlayers } from './view.ts';
 import {
   type ClockSetup,
   type DamagedGame,
@@ -92,6 +93,7 @@ export class GameService {
   /** Games whose stored data does not parse or replay, with why: set aside, never served. */
   private readonly damaged = new Map<string, string>();
   private readonly setAsideListeners: ((id: string) => void)[] = [];
+  private readonly finishedListeners: ((setup: GameSetup) => void)[] = [];
 
   constructor(options: ServiceOptions) {
     this.options = options;
@@ -269,6 +271,11 @@ export class GameService {
   /** Told of each game set aside (whoever hands games to this service must not hand it again). */
   onSetAside(listener: (id: string) => void): void {
     this.setAsideListeners.push(listener);
+  }
+
+  /** Told of each game whose end this instance stores (played out or abandoned). */
+  onFinished(listener: (setup: GameSetup) => void): void {
+    this.finishedListeners.push(listener);
   }
 
   /** Counts a damaged game, logs it once (one line, no stack), and tells the listeners. */
@@ -488,18 +495,33 @@ export class GameService {
   }
 
   private deps(): RoomDeps {
-    return { store: this.store, bots: this.options.bots, hints: this.options.hints, log: this.options.log, lost: (room) => this.rooms.get(room.id) === room && this.drop(room.id) };
+    return {
+      store: this.store,
+      bots: this.options.bots,
+      hints: this.options.hints,
+      log: this.options.log,
+      lost: (room) => this.rooms.get(room.id) === room && this.drop(room.id),
+      finished: (room) => {
+        // A listener's fault is logged here: the game's end is stored and stays.
+        for (const listener of this.finishedListeners) {
+          try {
+            listener(room.setup);
+          } catch (e) {
+            room.log.error({ err: (e as Error).message }, 'a listener of finished games failed');
+          }
+        }
+      },
+    };
   }
 
   private async summarizeFinished(g: FinishedEntry): Promise<FinishedGame> {
-    const names = g.holders.map((h, i) => h?.name ?? `open seat ${i + 1}`);
     const scores = g.end.scores ?? (await this.replayScores(g));
     return {
       id: g.setup.id,
       createdAt: g.setup.createdAt,
       finishedAt: g.finishedAt,
       rules: g.setup.rules,
-      players: g.setup.seats.map((s, i) => ({ seat: i, name: names[i], kind: s.kind, ...(s.level ? { level: s.level } : {}), score: scores[i] })),
+      players: finishedPlayers(g.setup, g.holders, scores),
       abandoned: g.end.abandoned,
     };
   }

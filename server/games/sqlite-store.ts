@@ -31,6 +31,7 @@ import {
   type StoredGame,
 } from './store.ts';
 import { WalCheckpointer } from './wal-checkpointer.ts';
+import { SQLITE_ACCOUNTS_MIGRATION } from '../accounts/schema.ts';
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
 
 export interface SqliteStoreOptions {
@@ -85,6 +86,7 @@ const MIGRATIONS = [
   `ALTER TABLE games ADD COLUMN last_activity_at INTEGER;
    ALTER TABLE games ADD COLUMN last_person_at INTEGER;
    UPDATE games SET last_activity_at = CAST(unixepoch('subsec') * 1000 AS INTEGER), last_person_at = CAST(unixepoch('subsec') * 1000 AS INTEGER) WHERE finished = 0;`,
+  SQLITE_ACCOUNTS_MIGRATION,
 ];
 
 type Row = Record<string, unknown>;
@@ -283,6 +285,21 @@ export class SqliteStore implements GameStore, StoreMaintenance {
       found = Number(this.db.prepare('DELETE FROM games WHERE id = ?').run(id).changes) > 0;
     });
     return found;
+  }
+
+  /** A transaction over this database for the tables kept beside the games (server/accounts/):
+   * the same commit, rollback and error mapping as the games' own. */
+  write<T>(fn: (db: DatabaseSync) => T): T {
+    let result: T | undefined;
+    this.transaction(() => {
+      result = fn(this.db);
+    });
+    return result as T;
+  }
+
+  /** Reads outside a transaction (one statement each). */
+  get database(): DatabaseSync {
+    return this.db;
   }
 
   /** One transaction; on any failure nothing of it is kept. SQLite rolls back by itself on some

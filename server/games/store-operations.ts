@@ -86,7 +86,7 @@ export function getAnalysis(store: Pick<GameStore, 'getDocument'>, id: string): 
 }
 
 /** Finished games, most recent first; a damaged one is left out of its page. */
-export async function listFinished(store: GameStore, query: ListFinishedQuery): Promise<FinishedPage> {
+export async function listFinished(store: Pick<GameStore, 'list'>, query: ListFinishedQuery): Promise<FinishedPage> {
   const page = await store.list({ ...query, finished: true });
   const games = page.games.flatMap((g) => (isDamaged(g) || !g.end || g.finishedAt === null ? [] : [{ setup: g.setup, holders: g.holders, end: g.end, finishedAt: g.finishedAt }]));
   return { games, next: page.next };

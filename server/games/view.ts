@@ -7,7 +7,8 @@ import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/levels.ts';
 import type { ClockView, GameStatus, GameView, LastMove, SeatKind, StandInReason } from '../wire/game.ts';
 import type { DeltaView } from '../wire/frames.ts';
-import type { GameSetup } from './store.ts';
+import type { FinishedPlayer } from '../wire/api.ts';
+import type { GameSetup, SeatHolder } from './store.ts';
 
 export interface SeatInfo {
   name: string | null;
@@ -165,4 +166,20 @@ export class ViewFrames {
     const view = { ...this.partial(), board: boardTiles(this.input.state) };
     return JSON.stringify(seq === undefined ? { type: 'state', view, last: this.last } : { type: 'state', view, last: this.last, seq });
   }
+}
+
+/** A finished game's seats as listed (the finished list, a profile's recent games): who held each,
+ * the signed-in player's id where one did (a link to their profile), and the final score. */
+export function finishedPlayers(setup: Pick<GameSetup, 'seats'>, holders: readonly (SeatHolder | null)[], scores: readonly number[]): FinishedPlayer[] {
+  return setup.seats.map((s, i) => {
+    const holder = holders[i];
+    return {
+      seat: i,
+      name: holder?.name ?? `open seat ${i + 1}`,
+      kind: s.kind,
+      ...(s.level ? { level: s.level } : {}),
+      ...(holder?.playerId ? { playerId: holder.playerId } : {}),
+      score: scores[i],
+    };
+  });
 }

@@ -90,9 +90,10 @@ async function routes(root: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const id = request.params.id;
-      const name = request.body.name.trim();
+      // A signed-in player sits under their player name, and the seat is theirs on any device.
+      const name = request.player?.name ?? request.body.name.trim();
       if (!hasVisibleText(name)) throw new CodedError('bad_request', 'name has no visible character');
-      const taken = await directory.takeSeat(id, name, request.body.seat, false);
+      const taken = await directory.takeSeat(id, name, request.body.seat, false, request.player?.id);
       return reply
         .code(201)
         .header('cache-control', 'no-store')
@@ -135,7 +136,7 @@ async function routes(root: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { gameId, name, seat } = await games.rematch(request.params.id, request.body.token);
-      const taken = await directory.takeSeat(gameId, name, seat, true);
+      const taken = await directory.takeSeat(gameId, name, seat, true, request.player?.id);
       return reply
         .code(201)
         .header('cache-control', 'no-store')
@@ -167,4 +168,4 @@ async function routes(root: FastifyInstance): Promise<void> {
 }
 
 /** Encapsulated (its hooks and limits stay its own), refused at boot without the services it uses. */
-export const gameRoutes = fp(routes, { name: 'game-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'games', 'directory'] });
+export const gameRoutes = fp(routes, { name: 'game-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'games', 'directory', 'session'] });

@@ -32,9 +32,10 @@ export class Connections {
     };
   }
 
-  /** Serves `peer` (a /ws socket, or one another instance holds) as a connection of this instance. */
-  accept(peer: Peer, log: Logger): Connection {
-    return new Connection(peer, { ...this.policy, log });
+  /** Serves `peer` (a /ws socket, or one another instance holds) as a connection of this instance;
+   * `playerId`: the signed-in player whose seats it may play without a token. */
+  accept(peer: Peer, log: Logger, playerId: string | null = null): Connection {
+    return new Connection(peer, { ...this.policy, log, playerId });
   }
 
   get count(): number {

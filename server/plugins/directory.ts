@@ -44,7 +44,7 @@ async function clusterMember(app: FastifyInstance): Promise<void> {
     spareCapacity: () => config.maxGames - games.activeCount(),
     maxBufferedBytes: config.maxBufferedBytes,
     // Connections are a later plugin; a client from another instance only comes once the app is up.
-    serve: (peer, log) => app.connections.accept(peer, log),
+    serve: (peer, log, playerId) => app.connections.accept(peer, log, playerId),
   });
   app.decorate('directory', directory);
   app.log.info({ instance: directory.instance, leaseSeconds: config.leaseSeconds, relay: config.redisUrl !== null }, 'cluster member: games in PostgreSQL, owned by lease');

@@ -99,7 +99,15 @@ export const SeatGrant = Type.Object({
   instance: Type.Optional(Type.String({ description: 'in a cluster, the instance that plays the game: `/ws?instance=` reaches it directly' })),
 });
 
-export const FinishedPlayer = Type.Object({ seat: Int, name: Type.String(), kind: SeatKind, level: Type.Optional(BotLevel), score: Int });
+export const FinishedPlayer = Type.Object({
+  seat: Int,
+  name: Type.String(),
+  kind: SeatKind,
+  level: Type.Optional(BotLevel),
+  playerId: Type.Optional(Type.String({ description: 'the signed-in player who held the seat: their profile is /api/players/{playerId}/profile' })),
+  score: Int,
+});
+export type FinishedPlayer = Static<typeof FinishedPlayer>;
 
 export const FinishedGame = Type.Object({
   id: Type.String(),

@@ -41,6 +41,8 @@ export interface ConnectionOptions {
   burst: number;
   maxBufferedBytes: number;
   watchersPerGame: number;
+  /** The signed-in player the upgrade carried (its session cookie): their seat needs no token. */
+  playerId?: string | null;
 }
 
 export class Connection implements Subscriber, PeerHandler {
@@ -193,7 +195,7 @@ export class Connection implements Subscriber, PeerHandler {
     if (!SUPPORTED_VERSIONS.includes(frame.v)) return this.error('unsupported_version', `this server speaks protocol versions ${SUPPORTED_VERSIONS.join(' and ')}`, frame.id);
     let reached: Reached | undefined;
     try {
-      reached = await this.options.directory.connect(frame.gameId, this.peer, JSON.stringify(frame));
+      reached = await this.options.directory.connect(frame.gameId, this.peer, JSON.stringify(frame), this.options.playerId ?? null);
     } catch (e) {
       if (e instanceof CodedError && (e.code === 'game_damaged' || e.code === 'game_elsewhere')) return this.error(e.code, e.message, frame.id);
       throw e;
@@ -208,11 +210,12 @@ export class Connection implements Subscriber, PeerHandler {
     if (!this.peer.open) return;
     if (!reached) return this.error('unknown_game', `no game ${JSON.stringify(frame.gameId)}`, frame.id);
     const { room } = reached;
-    let seat: number | null = null;
+    // Without a token, a signed-in player's own seat, from any device they are signed in on.
+    let seat: number | null = frame.token === undefined && this.options.playerId ? room.seatOfPlayer(this.options.playerId) : null;
     if (frame.token !== undefined) {
       seat = room.seatOf(frame.token);
       if (seat === null) return this.error('bad_token', 'this token holds no seat in this game', frame.id);
-    } else if (room.watchers >= this.options.watchersPerGame) {
+    } else if (seat === null && room.watchers >= this.options.watchersPerGame) {
       return this.error('too_many_watchers', `this game has its maximum of ${this.options.watchersPerGame} watchers`, frame.id);
     }
     const history = room.history();

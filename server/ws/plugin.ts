@@ -96,7 +96,7 @@ async function routes(app: FastifyInstance): Promise<void> {
         else perAddress.delete(request.ip);
       });
       const peer = new SocketPeer(socket);
-      const conn = app.connections.accept(peer, request.log as Logger);
+      const conn = app.connections.accept(peer, request.log as Logger, request.player?.id ?? null);
       peer.serve(conn);
       connections.set(conn, peer);
       metrics.sockets.set(connections.size);

@@ -1,0 +1,133 @@
+// Accounts in the games' SQLite database, through the store's own transactions (sqlite-store.ts).
+
+import type { DatabaseSync } from 'node:sqlite';
+import type { SqliteStore } from '../games/sqlite-store.ts';
+import type { SeatHolder } from '../games/store.ts';
+import { NameTakenError, nameKey } from './names.ts';
+import { type AccountStore, type Challenge, type Passkey, type Player, type SessionRow, withoutPlayer } from './store.ts';
+
+type Row = Record<string, unknown>;
+
+export class SqliteAccounts implements AccountStore {
+  private readonly store: SqliteStore;
+
+  constructor(store: SqliteStore) {
+    this.store = store;
+  }
+
+  private get db(): DatabaseSync {
+    return this.store.database;
+  }
+
+  async createPlayer(player: Player, session: SessionRow): Promise<void> {
+    this.store.write((db) => {
+      const key = freeKey(db, player.name, null);
+      db.prepare('INSERT INTO players (id, name, name_key, created_at) VALUES (?, ?, ?, ?)').run(player.id, player.name, key, player.createdAt);
+      db.prepare('INSERT INTO sessions (id_hash, player_id, expires_at) VALUES (?, ?, ?)').run(session.hash, session.playerId, session.expiresAt);
+    });
+  }
+
+  async playerBySession(hash: string, now: number): Promise<Player | undefined> {
+    const row = this.db
+      .prepare('SELECT p.id, p.name, p.created_at FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.id_hash = ? AND s.expires_at > ? AND p.name_key IS NOT NULL')
+      .get(hash, now) as Row | undefined;
+    return row && toPlayer(row);
+  }
+
+  async player(id: string): Promise<Player | undefined> {
+    const row = this.db.prepare('SELECT id, name, created_at FROM players WHERE id = ? AND name_key IS NOT NULL').get(id) as Row | undefined;
+    return row && toPlayer(row);
+  }
+
+  async rename(playerId: string, name: string): Promise<boolean> {
+    return this.store.write((db) => {
+      const key = freeKey(db, name, playerId);
+      return Number(db.prepare('UPDATE players SET name = ?, name_key = ? WHERE id = ? AND name_key IS NOT NULL').run(name, key, playerId).changes) > 0;
+    });
+  }
+
+  async deletePlayer(playerId: string, replacement: string, at: string): Promise<boolean> {
+    return this.store.write((db) => {
+      const gone = db.prepare('UPDATE players SET name = ?, name_key = NULL, deleted_at = ? WHERE id = ? AND name_key IS NOT NULL').run(replacement, at, playerId);
+      if (Number(gone.changes) === 0) return false;
+      db.prepare('DELETE FROM sessions WHERE player_id = ?').run(playerId);
+      db.prepare('DELETE FROM passkeys WHERE player_id = ?').run(playerId);
+      const games = db
+        .prepare("SELECT id, holders FROM games g WHERE EXISTS (SELECT 1 FROM json_each(g.holders) h WHERE h.type = 'object' AND json_extract(h.value, '$.playerId') = ?)")
+        .all(playerId) as Row[];
+      for (const g of games) {
+        const holders = withoutPlayer(JSON.parse(g.holders as string) as (SeatHolder | null)[], playerId, replacement);
+        if (!holders) continue;
+        db.prepare('UPDATE games SET holders = ? WHERE id = ?').run(JSON.stringify(holders), g.id as string);
+        for (const [seat, h] of holders.entries()) if (h) db.prepare('UPDATE seat_names SET name = ? WHERE game_id = ? AND seat = ?').run(h.name, g.id as string, seat);
+      }
+      return true;
+    });
+  }
+
+  async endSession(hash: string): Promise<void> {
+    this.store.write((db) => db.prepare('DELETE FROM sessions WHERE id_hash = ?').run(hash));
+  }
+
+  async putChallenge(c: Challenge): Promise<void> {
+    this.store.write((db) => {
+      // Expired challenges go with each new one: the table stays as small as the traffic.
+      db.prepare('DELETE FROM webauthn_challenges WHERE expires_at <= ?').run(Date.now());
+      db.prepare('INSERT INTO webauthn_challenges (challenge, player_id, expires_at) VALUES (?, ?, ?)').run(c.challenge, c.playerId, c.expiresAt);
+    });
+  }
+
+  async takeChallenge(challenge: string, now: number): Promise<Challenge | undefined> {
+    const row = this.store.write((db) => db.prepare('DELETE FROM webauthn_challenges WHERE challenge = ? RETURNING *').get(challenge) as Row | undefined);
+    if (!row || Number(row.expires_at) <= now) return undefined;
+    return { challenge, playerId: (row.player_id as string | null) ?? null, expiresAt: Number(row.expires_at) };
+  }
+
+  async addPasskey(k: Passkey): Promise<void> {
+    this.store.write((db) =>
+      db
+        .prepare('INSERT INTO passkeys (id, player_id, public_key, counter, transports, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(k.id, k.playerId, k.publicKey, k.counter, JSON.stringify(k.transports), k.createdAt),
+    );
+  }
+
+  async passkey(id: string): Promise<Passkey | undefined> {
+    const row = this.db.prepare('SELECT * FROM passkeys WHERE id = ?').get(id) as Row | undefined;
+    return row && toPasskey(row);
+  }
+
+  async passkeys(playerId: string): Promise<Passkey[]> {
+    return (this.db.prepare('SELECT * FROM passkeys WHERE player_id = ? ORDER BY created_at, id').all(playerId) as Row[]).map(toPasskey);
+  }
+
+  async signIn(passkeyId: string, counter: number, session: SessionRow, replaces: string | null): Promise<void> {
+    this.store.write((db) => {
+      if (Number(db.prepare('UPDATE passkeys SET counter = ? WHERE id = ?').run(counter, passkeyId).changes) === 0) throw new Error(`no passkey ${passkeyId}`);
+      if (replaces) db.prepare('DELETE FROM sessions WHERE id_hash = ?').run(replaces);
+      db.prepare('INSERT INTO sessions (id_hash, player_id, expires_at) VALUES (?, ?, ?)').run(session.hash, session.playerId, session.expiresAt);
+    });
+  }
+}
+
+/** The name's key, if no other player holds it (checked inside the writing transaction). */
+function freeKey(db: DatabaseSync, name: string, self: string | null): string {
+  const key = nameKey(name);
+  const holder = db.prepare('SELECT id FROM players WHERE name_key = ?').get(key) as Row | undefined;
+  if (holder && holder.id !== self) throw new NameTakenError();
+  return key;
+}
+
+function toPlayer(row: Row): Player {
+  return { id: row.id as string, name: row.name as string, createdAt: row.created_at as string };
+}
+
+function toPasskey(row: Row): Passkey {
+  return {
+    id: row.id as string,
+    playerId: row.player_id as string,
+    publicKey: row.public_key as string,
+    counter: Number(row.counter),
+    transports: JSON.parse(row.transports as string) as string[],
+    createdAt: row.created_at as string,
+  };
+}

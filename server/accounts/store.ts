@@ -1,0 +1,83 @@
+// Players, their sessions and their passkeys: a contract kept in the same database (and
+// connection) as the games, so an account's changes commit with the same guarantees and a
+// deleted player's seats are renamed in the same transaction. Session ids and challenges are
+// secrets the client holds: only a session id's SHA-256 is stored.
+
+import { createHash, randomBytes } from 'node:crypto';
+import type { SeatHolder } from '../games/store.ts';
+
+export interface Player {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+/** A passkey (WebAuthn credential) that signs a player in. */
+export interface Passkey {
+  /** The credential id, base64url. */
+  id: string;
+  playerId: string;
+  /** COSE public key, base64url. */
+  publicKey: string;
+  /** Signature counter last seen (0 for authenticators that keep none). */
+  counter: number;
+  transports: string[];
+  createdAt: string;
+}
+
+/** A WebAuthn challenge waiting for its answer: for registration, the player adding a passkey;
+ * for sign-in, nobody (the passkey names its player). */
+export interface Challenge {
+  challenge: string;
+  playerId: string | null;
+  expiresAt: number;
+}
+
+export interface AccountStore {
+  /** A new (guest) player and its first session, in one transaction; `name_taken` when the name's key is held. */
+  createPlayer(player: Player, session: SessionRow): Promise<void>;
+  /** The player a live session belongs to. */
+  playerBySession(sessionHash: string, now: number): Promise<Player | undefined>;
+  player(id: string): Promise<Player | undefined>;
+  /** `name_taken` when another player holds the name's key; false: no such player. */
+  rename(playerId: string, name: string): Promise<boolean>;
+  /** Sessions and passkeys gone, the name freed, the player's seats renamed `replacement` (and no
+   * longer theirs), in one transaction; false: no such player. */
+  deletePlayer(playerId: string, replacement: string, at: string): Promise<boolean>;
+  endSession(sessionHash: string): Promise<void>;
+  putChallenge(challenge: Challenge): Promise<void>;
+  /** Takes a challenge once (a second take finds nothing), if it has not expired. */
+  takeChallenge(challenge: string, now: number): Promise<Challenge | undefined>;
+  addPasskey(passkey: Passkey): Promise<void>;
+  passkey(id: string): Promise<Passkey | undefined>;
+  passkeys(playerId: string): Promise<Passkey[]>;
+  /** A verified sign-in: the passkey's counter, a new session for its player and the browser's
+   * previous session ended, in one transaction. */
+  signIn(passkeyId: string, counter: number, session: SessionRow, replaces: string | null): Promise<void>;
+}
+
+export interface SessionRow {
+  hash: string;
+  playerId: string;
+  expiresAt: number;
+}
+
+/** Player ids: `p_` and 22 base64url characters (128 random bits). */
+export function newPlayerId(): string {
+  return `p_${randomBytes(16).toString('base64url')}`;
+}
+
+/** A new session id (what the cookie holds) and the hash the store keeps of it. */
+export function newSessionId(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function sessionHash(sessionId: string): string {
+  return createHash('sha256').update(sessionId).digest('hex');
+}
+
+/** A game's holders with `playerId`'s seats renamed and unlinked; null when none is theirs. */
+export function withoutPlayer(holders: (SeatHolder | null)[], playerId: string, replacement: string): (SeatHolder | null)[] | null {
+  if (!holders.some((h) => h?.playerId === playerId)) return null;
+  return holders.map((h) => (h?.playerId === playerId ? { name: replacement, tokenHash: h.tokenHash } : h));
+}

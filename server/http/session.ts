@@ -1,0 +1,94 @@
+// The player session: a random id in an HttpOnly, SameSite=Lax cookie (Secure over https), of
+// which the store keeps only the hash. Every request carrying it gets `request.player`; a
+// state-changing request carrying it must come from this server's own origin (a page of another
+// site could otherwise make the browser send it): refused with `cross_origin`, before any handler.
+
+import cookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { newSessionId, sessionHash } from '../accounts/store.ts';
+import type { Config } from '../config.ts';
+import { CodedError } from '../errors.ts';
+
+export const SESSION_COOKIE = 'tessera_session';
+/** How long a session lasts: the longest a browser keeps a cookie (400 days). */
+export const SESSION_SECONDS = 400 * 86_400;
+
+export interface SignedInPlayer {
+  id: string;
+  name: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in player (guest or with passkeys), or null without a live session. */
+    player: SignedInPlayer | null;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const PLAYER_PATHS = /^\/(api|ws)(\/|\?|$)/;
+
+/** The origin browsers reach this server at: configured, else this request's scheme and Host. */
+export function ownOrigin(request: FastifyRequest, config: Config): string {
+  return config.publicOrigin ?? `${request.protocol}://${request.host}`;
+}
+
+/** Whether a request that changes state came from a page of this server. Browsers send Origin
+ * on such requests (and Sec-Fetch-Site); a client that sends neither is not a browser page. */
+function fromOwnOrigin(request: FastifyRequest, config: Config): boolean {
+  const origin = request.headers.origin;
+  if (origin) return origin === ownOrigin(request, config);
+  return request.headers['sec-fetch-site'] !== 'cross-site';
+}
+
+/** A new session: its id goes to the browser (`sendSession`, once stored), its hash to the store. */
+export function newSession(): { id: string; hash: string; expiresAt: number } {
+  const id = newSessionId();
+  return { id, hash: sessionHash(id), expiresAt: Date.now() + SESSION_SECONDS * 1000 };
+}
+
+export function sendSession(reply: FastifyReply, request: FastifyRequest, sessionId: string): void {
+  reply.setCookie(SESSION_COOKIE, sessionId, { httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', path: '/', maxAge: SESSION_SECONDS });
+}
+
+export function clearSession(reply: FastifyReply, request: FastifyRequest): void {
+  reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', path: '/' });
+}
+
+/** The hash of the session id this request carries, or null. */
+export function carriedSession(request: FastifyRequest): string | null {
+  const id = request.cookies[SESSION_COOKIE];
+  return id ? sessionHash(id) : null;
+}
+
+/** The signed-in player, or `not_signed_in`. */
+export function signedIn(request: FastifyRequest): SignedInPlayer {
+  if (!request.player) throw new CodedError('not_signed_in', 'sign in first: POST /api/session starts a guest session');
+  return request.player;
+}
+
+async function session(app: FastifyInstance): Promise<void> {
+  const { accounts, config } = app;
+  await app.register(cookie);
+  app.decorateRequest('player', null);
+  app.addHook('onRequest', async (request) => {
+    // The page and its assets need no player: they load without a store read (and while the
+    // store is out of reach).
+    if (!PLAYER_PATHS.test(request.url)) return;
+    const hash = carriedSession(request);
+    if (!hash) return;
+    const ownPage = fromOwnOrigin(request, config);
+    if (!SAFE_METHODS.has(request.method) && !ownPage) {
+      throw new CodedError('cross_origin', `a change carrying the session cookie must come from ${ownOrigin(request, config)}`);
+    }
+    // A WebSocket from another site's page may watch, never play the player's seats.
+    if (request.headers.upgrade && !ownPage) return;
+    const player = await accounts.playerBySession(hash, Date.now());
+    request.player = player ? { id: player.id, name: player.name } : null;
+  });
+}
+
+/** Not encapsulated: every route registered after it (the game routes, the WebSocket upgrade)
+ * sees `request.player`. */
+export const sessionPlugin = fp(session, { name: 'session', fastify: '5.x', dependencies: ['config', 'accounts', 'http-setup'] });
