@@ -1,18 +1,13 @@
 // Every call to the routes of players, passkeys, ratings and profiles (issue R), and the shapes
-// the client reads from them, in one place: the server's schemas are matched here and nowhere
-// else, so a change of shape is a change of this file.
+// the client reads from them, in one place. The answers are the server's own types
+// (server/wire/accounts.ts, profile.ts), so a change of shape fails the client's build here.
 
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/browser';
 import { call } from './api.ts';
-import type { FinishedGames, Rules, SeatView } from './protocol.ts';
+import type { Me, MistakeKind, MyGames, PlayerProfile, ProfileGame, SeatView, SessionReply } from './protocol.ts';
 
-/** The player this browser's session belongs to. */
-export interface Player {
-  id: string;
-  name: string;
-  /** Passkeys registered to the player: with none, the player lives only in this browser. */
-  passkeys: number;
-}
+/** The player this browser's session belongs to (`passkeys`: 0 for a guest, this browser only). */
+export type Player = Me;
 
 /** One row of the leaderboard: a person or a bot level (`bot:<level>`). */
 export interface LeaderboardEntry {
@@ -38,47 +33,9 @@ export interface RatingPoint {
 }
 
 /** Results over a group of games (all, by number of players, by an option's value). */
-export interface Results {
-  games: number;
-  wins: number;
-  /** Mean place, 1 = first; null without games. */
-  meanPlace: number | null;
-}
-
-export type MistakeKind = 'abbot_timing' | 'figure_withheld' | 'figure_wasted' | 'wrong_feature' | 'wrong_figure' | 'tile_placement';
-
-export interface ProfileGame {
-  id: string;
-  finishedAt: string;
-  rules: Rules;
-  rated: boolean;
-  abandoned: boolean;
-  players: FinishedGames['games'][number]['players'];
-  /** The profile's own seat in it, and its place there. */
-  seat: number;
-  place: number;
-  analysed: boolean;
-}
-
-/** GET /api/players/:id/profile (server/wire/profile.ts). */
-export interface Profile extends Results {
-  id: string;
-  name: string;
-  byPlayers: (Results & { players: number })[];
-  byOption: (Results & { option: string; value: string })[];
-  analysis: {
-    games: number;
-    moves: number;
-    pointsLostPerMove: number | null;
-    /** Moves that lost 3 points or more, all and by kind. */
-    mistakes: number;
-    byKind: Partial<Record<MistakeKind, number>>;
-    commonMistake: MistakeKind | null;
-  };
-  recent: ProfileGame[];
-  /** The numbers count at most this many of the latest finished games. */
-  window: number;
-}
+export type Results = Pick<PlayerProfile, 'games' | 'wins' | 'meanPlace'>;
+export type Profile = PlayerProfile;
+export type { MistakeKind, ProfileGame };
 
 /** A game the signed-in player holds a seat in (on any device). */
 export interface PlayerGame {
@@ -88,12 +45,6 @@ export interface PlayerGame {
   name: string;
   /** Epoch ms it finished, or was created while it is not finished. */
   at: number;
-}
-
-/** GET /api/me/games: a page of the player's games, waiting and playing, or finished. */
-interface MyGames {
-  games: { id: string; createdAt: string; finishedAt: string | null; seats: string[]; mySeats: number[]; rated: boolean }[];
-  next: string | null;
 }
 
 const playerGames = (page: MyGames): PlayerGame[] =>
@@ -110,10 +61,6 @@ export const seatPlayerId = (seat: SeatView): string | null => (seat as RatedSea
 
 /** Whether a game summary or view was created rated. */
 export const isRated = (game: object): boolean => (game as { rated?: boolean }).rated === true;
-
-interface SessionReply {
-  player: Player | null;
-}
 
 const enc = encodeURIComponent;
 

@@ -9,9 +9,13 @@ import { passkeyProblem, passkeysWork, signInWithPasskey } from './passkeys.ts';
 import { type SessionState, onSessionChange, sessionState } from './session.ts';
 
 function markup(s: SessionState): string {
-  if (s.kind !== 'player') return '';
-  const guest = s.player.passkeys === 0 && passkeysWork();
-  return `<a class="btn small ghost" href="#/leaderboard">${ICONS.trophy}<span class="btn-label">Leaderboard</span></a>${guest ? '<button class="btn small ghost" data-action="bar-sign-in" title="Played on another device? Sign in with its passkey">Sign in</button>' : ''}<a class="btn small ghost account-chip" href="#/me" title="Your player: name, passkeys, sign in on another device">${ICONS.person}<span class="account-name">${esc(s.player.name)}</span></a>`;
+  if (s.kind !== 'player' && s.kind !== 'none') return '';
+  const player = s.kind === 'player' ? s.player : null;
+  const signIn = (player?.passkeys ?? 0) === 0 && passkeysWork();
+  const leaderboard = `<a class="btn small ghost" href="#/leaderboard">${ICONS.trophy}<span class="btn-label">Leaderboard</span></a>`;
+  const button = signIn ? '<button class="btn small ghost" data-action="bar-sign-in" title="Played on another device? Sign in with its passkey">Sign in</button>' : '';
+  const chip = `<a class="btn small ghost account-chip" href="#/me" title="Your player: name, passkeys, sign in on another device">${ICONS.person}<span class="account-name">${player ? esc(player.name) : 'Your player'}</span></a>`;
+  return leaderboard + button + chip;
 }
 
 /** Draws the bar in `host` and keeps it current; returns the unsubscribe. */

@@ -4,7 +4,7 @@
 
 import { type Player, accountApi } from './account-api.ts';
 import { mountAccountBar } from './account-bar.ts';
-import { forgetName, saveName } from './api.ts';
+import { forgetName, savedName, saveName } from './api.ts';
 import { esc, toast } from './dom.ts';
 import { addPasskey, passkeyProblem, passkeysWork, signInWithPasskey } from './passkeys.ts';
 import { profileHref } from './player-text.ts';
@@ -23,7 +23,13 @@ export function mountAccount(root: HTMLElement): () => void {
   const draw = (s: SessionState) => {
     body.removeAttribute('aria-live');
     body.innerHTML =
-      s.kind === 'player' ? playerMarkup(s.player) : s.kind === 'unavailable' ? '<p>This server keeps no players: games are played under a name per game.</p>' : '<p class="muted">Loading…</p>';
+      s.kind === 'player'
+        ? playerMarkup(s.player)
+        : s.kind === 'none'
+          ? noPlayerMarkup()
+          : s.kind === 'unavailable'
+            ? '<p>This server keeps no players: games are played under a name per game.</p>'
+            : '<p class="muted">Loading…</p>';
   };
 
   /** Runs one account action at a time; a failure becomes a toast. */
@@ -52,7 +58,7 @@ export function mountAccount(root: HTMLElement): () => void {
       await accountApi.signOut();
       forgetName();
       await reloadSession();
-      toast('Signed out: this browser plays as a new guest.');
+      toast('Signed out.');
     },
     'ask-delete': async () => {
       const player = currentPlayer();
@@ -109,6 +115,16 @@ export function mountAccount(root: HTMLElement): () => void {
   };
 }
 
+/** No player yet in this browser: signing in (a new device), or choosing a name makes one. */
+function noPlayerMarkup(): string {
+  return `${signInSection(null)}<section class="card" aria-labelledby="name-title"><h2 id="name-title">Or start a player here</h2>
+<p>A player is made the first time you play, or now with a name: it keeps the name, the games and a rating in this browser, and a passkey takes it to your other devices.</p>
+<form data-form="rename" class="rename">
+<label class="field">Your name <input name="name" required maxlength="24" autocomplete="nickname" value="${esc(savedName())}" aria-describedby="rename-note"></label>
+<p class="field-note" id="rename-note">Names are unique among players.</p>
+<div class="row"><button class="btn primary" type="submit">Start my player</button></div></form></section>`;
+}
+
 /** A guest (no passkey) may be someone on a new device: signing in comes first for them. */
 function playerMarkup(p: Player): string {
   const sections = [nameSection(p), passkeySection(p), signInSection(p), leaveSection(p)];
@@ -122,7 +138,7 @@ const disabled = () => (passkeysWork() ? '' : ' disabled');
 function nameSection(p: Player): string {
   return `<section class="card" aria-labelledby="name-title"><h2 id="name-title">Name</h2>
 <form data-form="rename" class="rename">
-<label class="field">Your name <input name="name" required maxlength="32" autocomplete="nickname" value="${esc(p.name)}" aria-describedby="rename-note"></label>
+<label class="field">Your name <input name="name" required maxlength="24" autocomplete="nickname" value="${esc(p.name)}" aria-describedby="rename-note"></label>
 <p class="field-note" id="rename-note">Names are unique: the name is yours until you change it. Games already played keep the name they were played under.</p>
 <div class="row"><button class="btn primary" type="submit">Save the name</button><a class="btn ghost" href="${profileHref(p.id)}">Your profile</a></div></form></section>`;
 }
@@ -136,8 +152,8 @@ function passkeySection(p: Player): string {
 <div class="row"><button class="btn primary" data-action="add-passkey"${disabled()}>Add a passkey</button></div></section>`;
 }
 
-function signInSection(p: Player): string {
-  const lost = p.passkeys === 0 ? ` Without a passkey, <strong>${esc(p.name)}</strong> cannot be reached again once this browser plays as someone else.` : '';
+function signInSection(p: Player | null): string {
+  const lost = p?.passkeys === 0 ? ` Without a passkey, <strong>${esc(p.name)}</strong> cannot be reached again once this browser plays as someone else.` : '';
   return `<section class="card" aria-labelledby="signin-title"><h2 id="signin-title">Played on another device?</h2>
 <p>Sign in with the passkey you added there: this browser then plays as that player, with its games and rating.${lost}</p>${noWebauthn()}
 <div class="row"><button class="btn" data-action="sign-in"${disabled()}>Sign in with a passkey</button></div></section>`;

@@ -96,7 +96,8 @@ export function mountLobby(root: HTMLElement): () => void {
 
   /** The name field follows the player until the person types in it. */
   function onSession(s: SessionState): void {
-    root.querySelector<HTMLElement>('[data-choice=rated]')!.hidden = s.kind !== 'player';
+    // A rated game needs players; the first game makes this browser's.
+    root.querySelector<HTMLElement>('[data-choice=rated]')!.hidden = s.kind !== 'player' && s.kind !== 'none';
     if (s.kind === 'player' && nameInput.value === shownName) nameInput.value = shownName = s.player.name;
     if (s.kind !== 'loading') void loadMine();
   }
@@ -292,7 +293,8 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
   };
   const onChange = (e: Event) => {
     const t = e.target as HTMLSelectElement;
-    if (t === (nameInput as unknown) && t.value.trim()) void claimTypedName(t.value.trim());
+    // A rename says at once whether the name is free; a player is made only by playing.
+    if (t === (nameInput as unknown) && t.value.trim() && currentPlayer()) void claimTypedName(t.value.trim());
     if (t.name === 'rated') syncRated();
     if (t.dataset.opp !== undefined) opponents[Number(t.dataset.opp)] = t.value as Opp;
     if (t.name === 'innsCathedrals') {

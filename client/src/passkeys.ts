@@ -5,12 +5,13 @@
 import { browserSupportsWebAuthn, startAuthentication, startRegistration, WebAuthnError } from '@simplewebauthn/browser';
 import { accountApi } from './account-api.ts';
 import { HttpError } from './api.ts';
-import { type SessionState, reloadSession, updatePlayer } from './session.ts';
+import { type SessionState, ensurePlayer, reloadSession, updatePlayer } from './session.ts';
 
 export const passkeysWork = (): boolean => browserSupportsWebAuthn();
 
-/** Registers a passkey of this device to the signed-in player. */
+/** Registers a passkey of this device to the player (made now if this browser has none). */
 export async function addPasskey(): Promise<void> {
+  await ensurePlayer();
   const answer = await startRegistration({ optionsJSON: await accountApi.registrationOptions() });
   updatePlayer(await accountApi.register(answer));
 }

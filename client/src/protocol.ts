@@ -12,3 +12,5 @@ export { BOT_LEVELS, LEVEL_SUMMARY, type BotLevel } from '../../bot-engine/bots/
 export type { FinishedGames, GameSummary, OpenGames, SeatGrant, SeatRequest } from '../../server/wire/api.ts';
 export type { AnalysedMove, AnalysisAnswer, AnalysisNotAsked, AnalysisProgress, GameAnalysis } from '../../server/wire/analysis.ts';
 export { CHAT_MAX_CHARS, QUICK_IDS, QUICK_MESSAGES, type ChatMessage, type QuickId } from '../../server/wire/chat.ts';
+export type { Me, MyGames, SessionReply } from '../../server/wire/accounts.ts';
+export type { MistakeKind, PlayerProfile, ProfileGame } from '../../server/wire/profile.ts';
