@@ -8,7 +8,7 @@ import { HttpError } from './api.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS } from './art.ts';
 import { lineChart } from './charts.ts';
 import { esc } from './dom.ts';
-import { lostPerMoveText, meanPlaceText, mistakeWords, optionLabel, ordinal, ratingChartData, ratingText, shortDate, winsText } from './player-text.ts';
+import { lostPerMoveText, meanPlaceText, mistakeWords, optionLabel, ordinal, profileHref, ratingChartData, ratingText, shortDate, winsText } from './player-text.ts';
 import { rulesText } from './text.ts';
 
 export function mountProfile(root: HTMLElement, playerId: string): () => void {
@@ -96,15 +96,24 @@ function resultsSection(p: Profile): string {
 }
 
 function recentSection(p: Profile): string {
-  const items = p.recent.map((g) => gameItem(g)).join('');
+  const items = p.recent.map((g) => gameItem(g, p.id)).join('');
   return `<section class="card" aria-labelledby="recent-title"><h2 id="recent-title">Recent games</h2><ul class="game-list">${items || '<li class="muted">No finished game yet.</li>'}</ul></section>`;
 }
 
-function gameItem(g: ProfileGame): string {
+function gameItem(g: ProfileGame, self: string): string {
   const order = [...g.players].sort((a, b) => b.score - a.score);
-  const pills = order.map((o) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[o.seat]}">${PLAYER_GLYPHS[o.seat]} ${esc(o.name)} ${o.score}</span>`).join(' ');
+  const pills = order.map((o) => seatPill(o, self)).join(' ');
   const id = encodeURIComponent(g.id);
   const analysis = `<a class="btn small ghost" href="#/replay/${id}?analyse">${g.analysed ? 'Analysis' : 'Analyse'}</a>`;
   const about = [`${ordinal(g.place)} of ${g.players.length}`, ...(g.rated ? ['rated'] : []), ...(g.abandoned ? ['abandoned'] : []), rulesText(g.rules), shortDate(g.finishedAt)];
   return `<li class="game-item"><div>${pills}<div class="muted small">${esc(about.join(' · '))}</div></div><div class="row"><a class="btn small" href="#/replay/${id}">Replay</a>${analysis}</div></li>`;
+}
+
+/** A seat of a recent game: the other players' link to their own pages (as a 44 px target). */
+function seatPill(o: ProfileGame['players'][number], self: string): string {
+  const text = `${PLAYER_GLYPHS[o.seat]} ${esc(o.name)} ${o.score}`;
+  const style = `--pc:${PLAYER_COLORS[o.seat]}`;
+  return o.playerId && o.playerId !== self
+    ? `<a class="seat-pill player-pill" style="${style}" href="${profileHref(o.playerId)}">${text}</a>`
+    : `<span class="seat-pill" style="${style}">${text}</span>`;
 }
