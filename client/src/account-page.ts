@@ -156,7 +156,7 @@ function signInSection(p: Player | null): string {
   const lost = p?.passkeys === 0 ? ` Without a passkey, <strong>${esc(p.name)}</strong> cannot be reached again once this browser plays as someone else.` : '';
   return `<section class="card" aria-labelledby="signin-title"><h2 id="signin-title">Played on another device?</h2>
 <p>Sign in with the passkey you added there: this browser then plays as that player, with its games and rating.${lost}</p>${noWebauthn()}
-<div class="row"><button class="btn" data-action="sign-in"${disabled()}>Sign in with a passkey</button></div></section>`;
+<div class="row"><button class="btn${p ? '' : ' primary'}" data-action="sign-in"${disabled()}>Sign in with a passkey</button></div></section>`;
 }
 
 function leaveSection(p: Player): string {
