@@ -122,7 +122,7 @@ function noPlayerMarkup(): string {
 <form data-form="rename" class="rename">
 <label class="field">Your name <input name="name" required maxlength="24" autocomplete="nickname" value="${esc(savedName())}" aria-describedby="rename-note"></label>
 <p class="field-note" id="rename-note">Names are unique among players.</p>
-<div class="row"><button class="btn primary" type="submit">Start my player</button></div></form></section>`;
+<div class="row"><button class="btn" type="submit">Start my player</button></div></form></section>`;
 }
 
 /** A guest (no passkey) may be someone on a new device: signing in comes first for them. */
