@@ -19,10 +19,12 @@ import { gameRoutes } from './http/games.ts';
 import { opsRoutes } from './http/ops.ts';
 import { sessionPlugin } from './http/session.ts';
 import { profileRoutes } from './http/profiles.ts';
+import { ratingRoutes } from './http/ratings.ts';
 import { httpSetup } from './http/setup.ts';
 import { buildValidator } from './http/validation.ts';
 import { createLogger } from './log.ts';
 import { accountsPlugin } from './plugins/accounts.ts';
+import { ratingsPlugin } from './plugins/ratings.ts';
 import { analysisPlugin } from './plugins/analysis.ts';
 import { botSchedulerPlugin } from './plugins/bot-scheduler.ts';
 import { configPlugin } from './plugins/config.ts';
@@ -64,6 +66,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(metricsPlugin);
     await app.register(storePlugin, { store: options.store });
     await app.register(accountsPlugin);
+    await app.register(ratingsPlugin);
     await app.register(poolPlugin);
     await app.register(botSchedulerPlugin);
     await app.register(analysisPlugin);
@@ -84,6 +87,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(gameRoutes);
   await app.register(analysisRoutes);
   await app.register(profileRoutes);
+  await app.register(ratingRoutes);
   await app.register(clientRoutes);
   // Last: its preClose (sockets closed with 1001) follows the services' (games saved first).
   await app.register(wsRoutes);

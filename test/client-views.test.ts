@@ -22,6 +22,7 @@ const input = (state: GameState, turn: number, botThinking = false): ViewInput =
   rematch: null,
   abandoned: false,
   hintsOn: false,
+  rated: false,
   hints: [],
 });
 

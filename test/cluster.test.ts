@@ -240,6 +240,51 @@ test('with Redis, a signed-in player is the same player on every instance: a sea
   }
 });
 
+test('with Redis, a rated game across instances: each player seated and playing through their own instance, ratings moved once, read the same on both', { timeout: 60_000 }, async () => {
+  const [a, b] = await inProcess(['rated-a', 'rated-b'], services.redis.url);
+  const guest = async (base: string, name: string) => {
+    const res = await fetch(`${base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+    return { cookie: (res.headers.get('set-cookie') ?? '').split(';')[0], id: ((await res.json()) as { player: { id: string } }).player.id };
+  };
+  try {
+    const ann = await guest(a.base, 'Rated Cluster Ann');
+    const bea = await guest(b.base, 'Rated Cluster Bea');
+    const created = await post(a.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }, { kind: 'bot', level: 'random' }], clock: { turnSeconds: null }, rated: true });
+    const id = created.body.id;
+    const take = async (base: string, cookie: string, seat: number) => {
+      const res = await fetch(`${base}/api/games/${id}/seats`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x', seat }) });
+      assert.equal(res.status, 201);
+      return ((await res.json()) as { token: string }).token;
+    };
+    const onA = await Client.join(a.ws, id, await take(a.base, ann.cookie, 0));
+    const onB = await Client.join(b.ws, id, await take(b.base, bea.cookie, 1)); // relayed to a, the owner
+    const done = await playUntilOver(
+      new Map([
+        [0, onA],
+        [1, onB],
+      ]),
+      45_000,
+    );
+    assert.equal(done.rated, true);
+    onA.close();
+    onB.close();
+    const ids = [ann.id, bea.id, 'bot:random'];
+    const onEach = await Promise.all([a, b].map(async (i) => (await get(i.base, `/api/ratings?players=${ids.join(',')}`)).body.ratings));
+    assert.deepEqual(onEach[0], onEach[1], 'one database: both instances show the same ratings');
+    assert.deepEqual(
+      onEach[0].map((r: { playerId: string; games: number }) => [r.playerId, r.games]),
+      ids.map((p) => [p, 1]),
+    );
+    const history = (await get(b.base, `/api/players/${bea.id}/ratings`)).body.changes;
+    assert.deepEqual(
+      history.map((c: { gameId: string }) => c.gameId),
+      [id],
+    );
+  } finally {
+    await Promise.all([a.app.close(), b.app.close()]);
+  }
+});
+
 test('a clean shutdown hands its games over at once: the lease is ended, not waited out; a relayed player is sent to reconnect', { timeout: 60_000 }, async () => {
   const [a, b, c] = await inProcess(['calm-a', 'calm-b', 'calm-c'], services.redis.url);
   try {

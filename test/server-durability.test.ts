@@ -280,3 +280,55 @@ test('rematch of a five-seat game: the same seats start a new game; finished gam
   );
   assert.equal((await get(server.base, '/api/games/finished?before=garbage')).status, 400);
 });
+
+/** A guest session on a child server: the cookie its answer set. */
+async function guestOn(base: string, name: string): Promise<{ cookie: string; id: string }> {
+  const res = await fetch(`${base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+  assert.equal(res.status, 201);
+  const cookie = res.headers.getSetCookie()[0].split(';')[0];
+  return { cookie, id: ((await res.json()) as { player: { id: string } }).player.id };
+}
+
+test('SIGKILL between a rated game’s end and its answer: ratings move exactly once', { timeout: 180_000 }, async () => {
+  const rng = new Rng(`rated-kill-${Date.now()}`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'tessera-rated-kill-'));
+  let server: Child | null = null;
+  try {
+    server = await startChild(dataDir);
+    const ann = await guestOn(server.base, 'Killed Ann');
+    for (let round = 0; round < 3; round++) {
+      const created = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }], rated: true });
+      const id = created.body.id as string;
+      const seat = await fetch(`${server.base}/api/games/${id}/seats`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: ann.cookie }, body: '{"name":"x"}' });
+      const { token } = (await seat.json()) as { token: string };
+      const me = await Client.join(server.ws, id, token);
+      // Play to the last tile or two, send the move that ends the game (or lets the bot end it), and
+      // kill the server a few milliseconds later: before, during or after the end's commit.
+      for (;;) {
+        const view = await viewWhere(me, (v) => v.currentSeat === 0 && v.legal !== null, 30_000);
+        const p = view.legal[rng.below(view.legal.length)];
+        me.send({ type: 'move', turn: view.turn, move: { x: p.x, y: p.y, rotation: p.rotation, meeple: null } });
+        if (view.tilesLeft <= 1) break;
+        await viewWhere(me, (v) => v.turn > view.turn, 30_000);
+      }
+      await new Promise((r) => setTimeout(r, rng.below(8)));
+      await killHard(server);
+      server = await startChild(dataDir);
+      const game = (await get(server.base, `/api/games/${id}`)).body;
+      if (game.status !== 'finished') {
+        // The end was not stored: no rating moved; the game plays on to its end after the restart.
+        const again = await Client.join(server.ws, id, token);
+        const resumed = await viewWhere(again, () => true);
+        again.frames.unshift({ type: 'state', view: resumed, last: null });
+        await playUntilOver(new Map([[0, again]]), 60_000);
+        again.close();
+      }
+      const changes = (await get(server.base, `/api/players/${ann.id}/ratings`)).body.changes as { gameId: string }[];
+      assert.equal(changes.filter((c) => c.gameId === id).length, 1, `round ${round}: one rating change for the game (it was ${game.status} after the kill)`);
+      assert.equal(changes.length, round + 1);
+    }
+  } finally {
+    if (server) await killHard(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

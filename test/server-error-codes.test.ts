@@ -82,8 +82,8 @@ before(async () => {
   await store.appendMoves('done', [], { abandoned: true, scores: [0, 0] });
   await store.create(twoPeopleSetup('bad'), [null, null]);
   db.exec("UPDATE games SET setup = substr(setup, 1, 20) WHERE id = 'bad'");
-  // maxAnalyses 0: the analysis queue is full from the start. Two games fill the server.
-  app = await buildApp(testConfig({ maxGames: 2, maxAnalyses: 0, allowedOrigins: ['https://play.example'], wsPerIp: 1 }), { store });
+  // maxAnalyses 0: the analysis queue is full from the start. Three games fill the server.
+  app = await buildApp(testConfig({ maxGames: 3, maxAnalyses: 0, allowedOrigins: ['https://play.example'], wsPerIp: 1 }), { store });
   app.addHook('preClose', () => holdClose);
   await app.listen({ port: 0, host: '127.0.0.1' });
   await app.poolStarted;
@@ -98,7 +98,8 @@ test('every HTTP error code of the catalogue answers with its status and the one
   const port = (app.server.address() as { port: number }).port;
   const pair = (await ask(json('POST', '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }] }))).body.id;
   const withBot = (await ask(json('POST', '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] }))).body.id;
-  assert.ok(pair && withBot);
+  const rated = (await ask(json('POST', '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }], rated: true }))).body.id;
+  assert.ok(pair && withBot && rated);
   assert.equal((await ask(json('POST', `/api/games/${pair}/seats`, { name: 'Ann' }))).status, 201);
   expect('name_taken', await ask(json('POST', `/api/games/${pair}/seats`, { name: 'Ann' })));
   assert.equal((await ask(json('POST', `/api/games/${pair}/seats`, { name: 'Bob' }))).status, 201);
@@ -118,6 +119,7 @@ test('every HTTP error code of the catalogue answers with its status and the one
   expect('unknown_game', await ask(json('GET', '/api/games/nope')));
   expect('no_analysis', await ask(json('GET', `/api/games/${pair}/analysis`)));
   expect('unknown_player', await ask(json('GET', '/api/players/p_nobodyAAAAAAAAAAAAAAAA/profile')));
+  expect('sign_in_required', await ask(json('POST', `/api/games/${rated}/seats`, { name: 'No Session' })));
   const limit = app.config.createsPerMinute;
   let limited: Answer | undefined;
   for (let i = 0; i <= limit; i++) limited = await ask(json('POST', '/api/games/nope/analysis', undefined, '10.0.0.7'));

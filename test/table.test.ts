@@ -68,7 +68,7 @@ test('bots: which seat a bot plays and at what level; seeds are fixed by game, t
   assert.notEqual(hintSeed(s, 4, 0), botSeed(s, 4, 0));
 });
 
-test('what a view is built from: names, kinds, bot levels, bots always connected, stand-ins, the clock, hints as they were', () => {
+test('what a view is built from: names, player ids, kinds, bot levels, bots always connected, stand-ins, the clock, hints as they were', () => {
   const s = { ...setup([{ kind: 'person' }, { kind: 'bot', level: 'random' }, { kind: 'person' }]), hints: true, clock: { turnSeconds: 30, graceSeconds: 60 } };
   const state = start(s);
   const names = ['Ann', 'random bot 2', null];
@@ -79,6 +79,7 @@ test('what a view is built from: names, kinds, bot levels, bots always connected
     status: 'waiting',
     turn: 0,
     name: (i) => names[i],
+    playerId: (i) => (i === 0 ? 'p_ann' : undefined),
     connected: (i) => i === 0,
     standIn: (i) => (i === 2 ? 'away' : null),
     botThinking: true,
@@ -88,7 +89,7 @@ test('what a view is built from: names, kinds, bot levels, bots always connected
     hints,
   });
   assert.deepEqual(input.seats, [
-    { name: 'Ann', kind: 'person', connected: true, standIn: null },
+    { name: 'Ann', kind: 'person', connected: true, standIn: null, playerId: 'p_ann' },
     { name: 'random bot 2', kind: 'bot', level: 'random', connected: true, standIn: null },
     { name: null, kind: 'person', connected: false, standIn: 'away' },
   ]);

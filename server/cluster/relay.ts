@@ -21,7 +21,9 @@ import { DamagedGameError, GameElsewhereError } from '../games/store.ts';
 import type { Metrics } from '../metrics.ts';
 import { CLOSE } from '../wire/close.ts';
 
-type JoinResult = { seat: number; token: string; instance?: string } | { error: 'no_seat' | 'name_taken' | 'unknown_game' | 'game_elsewhere' | 'game_damaged' | 'internal'; message: string };
+type JoinResult =
+  | { seat: number; token: string; instance?: string }
+  | { error: 'no_seat' | 'name_taken' | 'sign_in_required' | 'unknown_game' | 'game_elsewhere' | 'game_damaged' | 'internal'; message: string };
 
 type Message =
   | { t: 'open'; conn: string; edge: string; data: string; playerId?: string }

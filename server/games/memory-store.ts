@@ -2,6 +2,7 @@
 // each call's data copied in and out so a caller can never change what is stored.
 
 import type { RecordMove } from '../../bot-engine/record.ts';
+import { MemoryRatings } from '../ratings/memory-ratings.ts';
 import {
   createdAtMs,
   type DocumentKind,
@@ -18,6 +19,8 @@ import {
 } from './store.ts';
 
 export class MemoryStore implements GameStore {
+  /** The ratings its rated ends move (server/ratings/). */
+  readonly ratings = new MemoryRatings();
   private readonly games = new Map<string, StoredGame>();
   private readonly finishedAt = new Map<string, string>();
   private readonly documents = new Map<string, GameDocument>();
@@ -45,12 +48,15 @@ export class MemoryStore implements GameStore {
 
   async appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void> {
     const g = this.must(id);
+    const at = new Date().toISOString();
+    // Rated first: a refusal there keeps nothing, like a rolled-back transaction.
+    if (end?.rated) this.ratings.rateEnd(id, end.rated, at);
     g.moves.push(...moves.map((m) => ({ ...m })));
     if (moves.length > 0) g.lastActivityAt = Date.now();
     if (!end) return;
     g.finished = true;
-    g.end = structuredClone(end);
-    this.finishedAt.set(id, new Date().toISOString());
+    g.end = { abandoned: end.abandoned, scores: end.scores && [...end.scores] };
+    this.finishedAt.set(id, at);
   }
 
   async update(id: string, change: MetadataChange): Promise<void> {

@@ -3,6 +3,7 @@
 // instances starting together migrate once. Append new ones; never edit an applied one.
 
 import { POSTGRES_ACCOUNTS_MIGRATION } from '../accounts/schema.ts';
+import { POSTGRES_RATINGS_MIGRATION } from '../ratings/schema.ts';
 
 export const MIGRATIONS: string[] = [
   // 1: games, their moves, and seat names for the finished-games search, as in the SQLite store;
@@ -52,4 +53,5 @@ export const MIGRATIONS: string[] = [
    UPDATE games SET last_activity_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint, last_person_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint WHERE NOT finished;`,
   // 4: players, their sessions, passkeys and WebAuthn challenges (server/accounts/).
   POSTGRES_ACCOUNTS_MIGRATION,
+  POSTGRES_RATINGS_MIGRATION,
 ];

@@ -9,6 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
 import type { RecordMove } from '../../bot-engine/record.ts';
 import { CodedError } from '../errors.ts';
+import { rateEndPostgres } from '../ratings/postgres-ratings.ts';
 import { MIGRATIONS } from './postgres-migrations.ts';
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
 import {
@@ -155,12 +156,14 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
         const values = moves.map((_, i) => `($1, $${2 * i + 2}, $${2 * i + 3})`).join(', ');
         await c.query(`INSERT INTO moves (game_id, seq, move) VALUES ${values}`, [id, ...moves.flatMap((m, i) => [start + i, JSON.stringify(m)])]);
       }
-      if (end)
+      if (end) {
+        const at = new Date().toISOString();
         await c.query(
           'UPDATE games SET move_count = move_count + $2, finished = true, finished_at = $3, abandoned = $4, final_scores = $5, lease_until = NULL, last_activity_at = coalesce($6, last_activity_at) WHERE id = $1',
-          [id, moves.length, new Date().toISOString(), end.abandoned, JSON.stringify(end.scores), moves.length > 0 ? Date.now() : null],
+          [id, moves.length, at, end.abandoned, JSON.stringify(end.scores), moves.length > 0 ? Date.now() : null],
         );
-      else await c.query('UPDATE games SET move_count = move_count + $2, last_activity_at = coalesce($3, last_activity_at) WHERE id = $1', [id, moves.length, moves.length > 0 ? Date.now() : null]);
+        if (end.rated) await rateEndPostgres(c, id, end.rated, at);
+      } else await c.query('UPDATE games SET move_count = move_count + $2, last_activity_at = coalesce($3, last_activity_at) WHERE id = $1', [id, moves.length, moves.length > 0 ? Date.now() : null]);
     });
     this.counts.set(id, stored);
     if (end) {

@@ -97,6 +97,7 @@ function watcherView(stored: StoredGame, seats: Seats): GameView {
     status: tableStatus(state, seats.full),
     turn: stored.moves.length,
     name: (i) => seats.name(i),
+    playerId: (i) => seats.playerId(i),
     connected: () => false,
     standIn: () => null,
     botThinking: false,

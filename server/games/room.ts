@@ -24,6 +24,7 @@ import { type ChatError, TableTalk } from './table-talk.ts';
 import { type HintAnswer, HintSearches } from './hint-searches.ts';
 import type { ChatMessage, QuickId } from '../wire/chat.ts';
 import { initialHolders, issueToken, type JoinRefusal, Seats } from './seats.ts';
+import { ranksOf } from '../ratings/model.ts';
 import { recordOf } from './records.ts';
 import { Activity, type Idle } from './expiry.ts';
 import { type Applied, abandonAt, appliedOf, applyMove, botLevel, botSeed, hintSeed, type MoveError, tableStatus, turnProblem } from './table.ts';
@@ -189,6 +190,7 @@ export class Room {
   }
 
   private async joinNow(name: string, seat: number | undefined, forRematch: boolean, playerId: string | undefined): Promise<{ seat: number; token: string } | JoinRefusal> {
+    if (this.setup.rated && !playerId) return { error: 'sign_in_required', message: 'this game is rated: its seats are for players (start a session with POST /api/session first)' };
     const place = this.seats.placeFor(name, seat, this.setup.rematchOf, forRematch);
     if ('error' in place) return place;
     const chosen = place.seat;
@@ -331,6 +333,7 @@ export class Room {
       status: this.status,
       turn: this.movesCount,
       name: (i) => this.seats.name(i),
+      playerId: (i) => this.seats.playerId(i),
       connected: (i) => this.connected(i),
       standIn: (i) => this.clock.reason(i),
       botThinking: this.botPending,
@@ -404,7 +407,8 @@ export class Room {
   /** Stores an accepted move, then makes it the game's: nothing changes if the write fails. */
   private async apply(applied: Applied | MoveError): Promise<LastMove | MoveError> {
     if ('error' in applied) return applied;
-    const { next, recorded, end, last } = applied;
+    const { next, recorded, last } = applied;
+    const end = applied.end && this.withResult(applied.end, false);
     // Stored before anything changes: a game is its record, and a failed write changes nothing.
     if (!(await this.commit((store) => store.appendMoves(this.id, recorded, end))))
       return { error: 'storage_unavailable', message: `the move could not be stored (${this.unstoredReason()}); nothing changed: try again in a few seconds` };
@@ -470,7 +474,8 @@ export class Room {
 
   private async abandonNow(why: string): Promise<boolean> {
     if (this.status === 'finished') return true;
-    const { next, end } = abandonAt(this.setup, this.state);
+    const { next, end: asItStands } = abandonAt(this.setup, this.state);
+    const end = this.withResult(asItStands, true);
     if (!(await this.commit((store) => store.appendMoves(this.id, [], end)))) return false;
     this.current = next;
     this.ended = end;
@@ -479,6 +484,19 @@ export class Room {
     this.deps.finished?.(this);
     this.broadcast();
     return true;
+  }
+
+  /** A rated game's end carries its result, for the store to move ratings with it. Leavers place
+   * last: people a stand-in plays for because they were away past the grace period and, when the
+   * game expires, the person whose turn it was. A game never fully seated moves no rating. */
+  private withResult(end: GameEnd, expired: boolean): GameEnd {
+    const players = this.setup.rated ? this.seats.players : null;
+    if (!players || !end.scores) return end;
+    const person = (seat: number) => this.setup.seats[seat].kind === 'person';
+    const leavers = players.flatMap((_, seat) => (person(seat) && this.clock.reason(seat) === 'away' ? [seat] : []));
+    const onTurn = this.state.currentPlayer;
+    if (expired && person(onTurn) && !leavers.includes(onTurn)) leavers.push(onTurn);
+    return { ...end, rated: { players, ranks: ranksOf(end.scores, leavers) } };
   }
 
   private standIn(seat: number, reason: StandInReason): void {

@@ -3,9 +3,10 @@
 // room's job, so this module knows nothing of rooms or stores.
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { botPlayerId } from '../ratings/model.ts';
 import type { GameSetup, SeatHolder } from './store.ts';
 
-export type JoinRefusal = { error: 'no_seat' | 'name_taken'; message: string };
+export type JoinRefusal = { error: 'no_seat' | 'name_taken' | 'sign_in_required'; message: string };
 
 export const hashToken = (token: string): Buffer => createHash('sha256').update(token).digest();
 
@@ -15,9 +16,10 @@ export function issueToken(name: string, playerId?: string): { token: string; ho
   return { token, holder: { name, tokenHash: hashToken(token).toString('hex'), ...(playerId ? { playerId } : {}) } };
 }
 
-/** A new game's holders: bot seats are filled at once, person seats are open. */
-export function initialHolders(setup: Pick<GameSetup, 'seats'>): (SeatHolder | null)[] {
-  return setup.seats.map((s, i) => (s.kind === 'bot' ? { name: `${s.level} bot ${i + 1}`, tokenHash: null } : null));
+/** A new game's holders: bot seats are filled at once (in a rated game by their level's rated
+ * identity), person seats are open. */
+export function initialHolders(setup: Pick<GameSetup, 'seats' | 'rated'>): (SeatHolder | null)[] {
+  return setup.seats.map((s, i) => (s.kind === 'bot' ? { name: `${s.level} bot ${i + 1}`, tokenHash: null, ...(setup.rated && s.level ? { playerId: botPlayerId(s.level) } : {}) } : null));
 }
 
 /** Names for a game's record: open seats get placeholders, never a name a person chose. */
@@ -64,6 +66,16 @@ export class Seats {
       if (h && timingSafeEqual(Buffer.from(h, 'hex'), hash)) return i;
     }
     return null;
+  }
+
+  playerId(seat: number): string | undefined {
+    return this.holders[seat]?.playerId;
+  }
+
+  /** Who holds each seat as a rated player, or null when a seat is open or held without one. */
+  get players(): string[] | null {
+    const ids = this.holders.map((h) => h?.playerId);
+    return ids.every((id) => id !== undefined) ? (ids as string[]) : null;
   }
 
   /** The first seat the signed-in player holds, or null. */

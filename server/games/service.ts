@@ -44,6 +44,7 @@ export interface CreateGameRequest {
   standIn?: BotLevel;
   listed?: boolean;
   hints?: boolean;
+  rated?: boolean;
 }
 
 export const DEFAULT_TURN_SECONDS = 120;
@@ -138,6 +139,7 @@ export class GameService {
       ...(rematchOf ? { rematchOf } : {}),
       ...(request.listed && !rematchOf ? { listed: true } : {}),
       ...(request.hints ? { hints: true } : {}),
+      ...(request.rated ? { rated: true } : {}),
     };
     const room = await Room.create(setup, this.deps());
     this.rooms.set(room.id, room);
@@ -397,8 +399,8 @@ export class GameService {
     let making = this.rematching.get(old.id);
     if (!making) {
       const finished = old;
-      const { seats, rules, clock, standIn, hints } = finished.setup;
-      making = this.create({ seats, rules, clock, standIn, hints }, finished.id).then(async (r) => {
+      const { seats, rules, clock, standIn, hints, rated } = finished.setup;
+      making = this.create({ seats, rules, clock, standIn, hints, rated }, finished.id).then(async (r) => {
         try {
           await this.linkRematch(finished, r.id);
           return r.id;

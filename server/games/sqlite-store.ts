@@ -32,6 +32,8 @@ import {
 } from './store.ts';
 import { WalCheckpointer } from './wal-checkpointer.ts';
 import { SQLITE_ACCOUNTS_MIGRATION } from '../accounts/schema.ts';
+import { SQLITE_RATINGS_MIGRATION } from '../ratings/schema.ts';
+import { rateEndSqlite } from '../ratings/sqlite-ratings.ts';
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
 
 export interface SqliteStoreOptions {
@@ -87,6 +89,7 @@ const MIGRATIONS = [
    ALTER TABLE games ADD COLUMN last_person_at INTEGER;
    UPDATE games SET last_activity_at = CAST(unixepoch('subsec') * 1000 AS INTEGER), last_person_at = CAST(unixepoch('subsec') * 1000 AS INTEGER) WHERE finished = 0;`,
   SQLITE_ACCOUNTS_MIGRATION,
+  SQLITE_RATINGS_MIGRATION,
 ];
 
 type Row = Record<string, unknown>;
@@ -165,7 +168,10 @@ export class SqliteStore implements GameStore, StoreMaintenance {
       if (!advanced) throw new Error(`no game ${id}`);
       const start = Number(advanced.move_count) - moves.length;
       for (const [i, m] of moves.entries()) this.statements.insertMove.run(id, start + i, JSON.stringify(m));
-      if (end) this.statements.end.run(new Date().toISOString(), end.abandoned ? 1 : 0, JSON.stringify(end.scores), id);
+      if (!end) return;
+      const at = new Date().toISOString();
+      this.statements.end.run(at, end.abandoned ? 1 : 0, JSON.stringify(end.scores), id);
+      if (end.rated) rateEndSqlite(this.db, id, end.rated, at);
     });
   }
 

@@ -62,6 +62,16 @@ export interface GameEnd {
   /** Final score per seat, stored so listings never replay a record; null for games finished
    * before scores were stored (their listing replays the record once). */
   scores: number[] | null;
+  /** A rated game's result, for the store to move ratings in the same transaction as the end
+   * (server/ratings/); not kept with the game (the rating changes are). */
+  rated?: RatedResult;
+}
+
+/** Who was rated in a game, by seat: the player (a person's id, a bot level's `bot:<level>`) and
+ * the place (1 = best; ties share one, leavers share the last). */
+export interface RatedResult {
+  players: string[];
+  ranks: number[];
 }
 
 export interface StoredGame {

@@ -16,6 +16,8 @@ export interface SeatInfo {
   level?: BotLevel;
   connected: boolean;
   standIn: StandInReason | null;
+  /** The rated or signed-in player holding the seat (a link to their profile and rating). */
+  playerId?: string;
 }
 
 export interface ViewInput {
@@ -30,9 +32,12 @@ export interface ViewInput {
   rematch: string | null;
   abandoned: boolean;
   hintsOn: boolean;
+  rated: boolean;
   /** Hints used per seat. */
   hints: readonly number[];
 }
+
+const withPlayerId = (playerId: string | undefined) => (playerId ? { playerId } : {});
 
 /** A table as a view reads it: a live room's, or a stored game's replayed with no room. */
 export interface TableShown {
@@ -42,6 +47,7 @@ export interface TableShown {
   /** Record entries so far: the turn a frame quotes. */
   turn: number;
   name(seat: number): string | null;
+  playerId(seat: number): string | undefined;
   connected(seat: number): boolean;
   standIn(seat: number): StandInReason | null;
   botThinking: boolean;
@@ -67,12 +73,14 @@ export function viewInputOf(table: TableShown): ViewInput {
       ...(s.level ? { level: s.level } : {}),
       connected: s.kind === 'bot' || table.connected(i),
       standIn: table.standIn(i),
+      ...withPlayerId(table.playerId(i)),
     })),
     botThinking: table.botThinking,
     clock: { turnSeconds: setup.clock.turnSeconds, deadline: table.deadline },
     rematch: table.rematch,
     abandoned: table.abandoned,
     hintsOn: setup.hints === true,
+    rated: setup.rated === true,
     // Frames are built lazily: later hints must not leak into a broadcast already made.
     hints: table.hints.slice(),
   };
@@ -115,6 +123,7 @@ function viewWithoutBoard(input: ViewInput, you: number | null): DeltaView {
     rematch: input.rematch,
     abandoned: input.abandoned,
     hints: input.hintsOn,
+    ...(input.rated ? { rated: true } : {}),
   };
 }
 

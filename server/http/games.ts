@@ -30,6 +30,7 @@ function summary(room: ReadableGame): GameSummary {
     botThinking: view.botThinking,
     clock: view.clock,
     rematch: view.rematch,
+    ...(view.rated ? { rated: true } : {}),
   };
 }
 
@@ -57,7 +58,7 @@ async function routes(root: FastifyInstance): Promise<void> {
       config: limited,
     },
     async (request, reply) => {
-      const { seats, rules, clock, standIn, listed, hints } = request.body;
+      const { seats, rules, clock, standIn, listed, hints, rated } = request.body;
       for (const [i, s] of seats.entries()) {
         if (s.kind === 'bot' && !s.level) throw new CodedError('bad_request', `seat ${i} is a bot: give its level (${BOT_LEVELS.join(', ')})`);
         if (s.kind === 'person' && s.level) throw new CodedError('bad_request', `seat ${i} is a person: it has no level`);
@@ -65,7 +66,8 @@ async function routes(root: FastifyInstance): Promise<void> {
       const people = seats.filter((s) => s.kind === 'person').length;
       if (people === 0) throw new CodedError('bad_request', 'a game needs at least one person seat');
       if (hints && people > 1) throw new CodedError('bad_request', 'hints are for one person against bots, never in a game with other people');
-      const created = await games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules, clock, standIn, listed, hints });
+      if (hints && rated) throw new CodedError('bad_request', 'a rated game has no hints: the strongest move would be the engine’s, not the player’s');
+      const created = await games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules, clock, standIn, listed, hints, rated });
       return reply.code(201).send(summary(created));
     },
   );

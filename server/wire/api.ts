@@ -45,6 +45,7 @@ export const CreateGameBody = Type.Object(
     standIn: Type.Optional(Type.Enum(BOT_LEVELS, { description: 'level of the bot that plays for a timed-out or absent person (default heuristic)' })),
     hints: Type.Optional(Type.Boolean({ description: 'let the person ask for the strongest move (default false); only for one person against bots' })),
     listed: Type.Optional(Type.Boolean({ description: "list the game's open seats in GET /api/games for anyone to take (default false: only people with the link can join)" })),
+    rated: Type.Optional(Type.Boolean({ description: 'the result moves ratings (default false): every person seat is taken by a player (a session), bots are rated by level; no hints' })),
   },
   { additionalProperties: false },
 );
@@ -87,6 +88,7 @@ export const GameSummary = Type.Object({
   botThinking: Type.Boolean(),
   clock: ClockView,
   rematch: Type.Union([Type.String(), Type.Null()]),
+  rated: Type.Optional(Type.Boolean({ description: 'present and true in a rated game' })),
 });
 
 export const OpenGames = Type.Object({ games: Type.Array(GameSummary) });

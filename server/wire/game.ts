@@ -65,6 +65,7 @@ export const SeatView = Type.Object({
   level: Type.Optional(BotLevel),
   connected: Type.Boolean(),
   standIn: Type.Union([StandInReason, Type.Null()], { description: "why a bot plays this person's seat for now, or null" }),
+  playerId: Type.Optional(Type.String({ description: 'the player holding the seat: a signed-in person (`p_…`) or, in a rated game, a bot level (`bot:<level>`); their rating: GET /api/ratings' })),
   score: Int,
   followers: Type.Integer({ description: 'followers left in the supply' }),
   large: Type.Optional(Type.Integer({ description: 'large followers left in the supply (Inns & Cathedrals)' })),
@@ -108,6 +109,7 @@ export const GameView = Type.Object({
   rematch: Type.Union([Type.String(), Type.Null()], { description: 'id of the rematch started from this finished game' }),
   abandoned: Type.Boolean({ description: 'the game ended because it expired (docs/OPERATIONS.md), scored as it stood; status is then `finished`' }),
   hints: Type.Boolean({ description: 'the person may ask for the strongest move (a `hint` frame): games of one person against bots, created with `hints: true`' }),
+  rated: Type.Optional(Type.Boolean({ description: 'present and true in a rated game: the result moves ratings' })),
 });
 
 export type BotLevel = Static<typeof BotLevel>;

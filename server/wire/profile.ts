@@ -8,10 +8,13 @@ import { Rules } from './game.ts';
 const Int = Type.Integer();
 const MeanPlace = Type.Union([Type.Number(), Type.Null()], { description: 'mean finishing place (1 = first; tied seats share the better place); null with no games' });
 
+/** A person's id (`p_` and 22 base64url characters) or a bot level's (`bot:<level>`). */
+export const PLAYER_ID_PATTERN = '^(p_[A-Za-z0-9_-]{22}|bot:[a-z]+)$';
+
 export const PlayerId = Type.String({
   minLength: 3,
   maxLength: 40,
-  pattern: '^(p_[A-Za-z0-9_-]{22}|bot:[a-z]+)$',
+  pattern: PLAYER_ID_PATTERN,
   description: 'a player id: `p_` and 22 base64url characters, or a bot level’s `bot:<level>`',
 });
 export const PlayerParams = Type.Object({ id: PlayerId });

@@ -1,0 +1,53 @@
+// Ratings in the games' SQLite database: the update runs inside the store's transaction that
+// stores a rated game's end (sqlite-store.ts), the reads beside it.
+
+import type { DatabaseSync } from 'node:sqlite';
+import type { RatedResult } from '../games/store.ts';
+import { type LeaderboardRow, type PlayerRating, type RatingChange, type RatingStore, botName, ratedEnd, toChange, toRating } from './store.ts';
+
+type Row = Record<string, unknown>;
+
+/** Moves the ratings of a rated game's players; the caller's transaction commits it with the end. */
+export function rateEndSqlite(db: DatabaseSync, gameId: string, result: RatedResult, at: string): void {
+  const ids = [...new Set(result.players)];
+  const rows = db.prepare(`SELECT player_id, mu, sigma FROM ratings WHERE player_id IN (${ids.map(() => '?').join(', ')})`).all(...ids) as Row[];
+  const stored = new Map(rows.map((r) => [r.player_id as string, { mu: r.mu as number, sigma: r.sigma as number }]));
+  const { players, changes } = ratedEnd(gameId, result, (id) => stored.get(id), at);
+  const upsert = db.prepare(
+    'INSERT INTO ratings (player_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, 1, ?) ON CONFLICT (player_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = games + 1, updated_at = excluded.updated_at',
+  );
+  for (const p of players) upsert.run(p.playerId, p.after.mu, p.after.sigma, at);
+  const insert = db.prepare('INSERT INTO rating_changes (game_id, player_id, seat, rank, mu_before, sigma_before, mu_after, sigma_after, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  for (const c of changes) insert.run(c.gameId, c.playerId, c.seat, c.rank, c.before.mu, c.before.sigma, c.after.mu, c.after.sigma, c.at);
+}
+
+export class SqliteRatings implements RatingStore {
+  private readonly db: () => DatabaseSync;
+
+  constructor(db: () => DatabaseSync) {
+    this.db = db;
+  }
+
+  async ratings(playerIds: readonly string[]): Promise<Map<string, PlayerRating>> {
+    if (playerIds.length === 0) return new Map();
+    const rows = this.db()
+      .prepare(`SELECT player_id, mu, sigma, games FROM ratings WHERE player_id IN (${playerIds.map(() => '?').join(', ')})`)
+      .all(...playerIds) as Row[];
+    return new Map(rows.map((r) => [r.player_id as string, toRating(r)]));
+  }
+
+  async leaderboard(limit: number, offset: number): Promise<LeaderboardRow[]> {
+    const rows = this.db()
+      .prepare(
+        `SELECT r.player_id, r.mu, r.sigma, r.games, p.name FROM ratings r LEFT JOIN players p ON p.id = r.player_id
+         WHERE r.player_id LIKE 'bot:%' OR p.name_key IS NOT NULL ORDER BY r.mu - 3 * r.sigma DESC, r.player_id LIMIT ? OFFSET ?`,
+      )
+      .all(limit, offset) as Row[];
+    return rows.map((r) => ({ ...toRating(r), name: botName(r.player_id as string) ?? (r.name as string) }));
+  }
+
+  async history(playerId: string, limit: number): Promise<RatingChange[]> {
+    const rows = this.db().prepare('SELECT * FROM rating_changes WHERE player_id = ? ORDER BY at DESC, game_id DESC LIMIT ?').all(playerId, limit) as Row[];
+    return rows.reverse().map(toChange);
+  }
+}

@@ -1,0 +1,68 @@
+// Ratings as the stores keep them: one row per rated player (persons and bot levels) and one
+// change per player per rated game, written in the transaction that stores the game's end
+// (sqlite-ratings.ts, postgres-ratings.ts, memory-ratings.ts), read here for the leaderboard, a
+// player's history and the ratings beside names.
+
+import type { RatedResult } from '../games/store.ts';
+import { type RatedPlayer, type Rating, rateGame } from './model.ts';
+
+export interface PlayerRating extends Rating {
+  playerId: string;
+  /** Rated games played. */
+  games: number;
+}
+
+export interface RatingChange {
+  gameId: string;
+  playerId: string;
+  seat: number;
+  rank: number;
+  before: Rating;
+  after: Rating;
+  at: string;
+}
+
+export interface LeaderboardRow extends PlayerRating {
+  /** The player's name now (a bot level's: "expert bot"). */
+  name: string;
+}
+
+export interface RatingStore {
+  /** The ratings of these players (those never rated are absent). */
+  ratings(playerIds: readonly string[]): Promise<Map<string, PlayerRating>>;
+  /** Rated players, best first by the shown rating (μ − 3σ); deleted players left out. */
+  leaderboard(limit: number, offset: number): Promise<LeaderboardRow[]>;
+  /** A player's rating changes, oldest first (the latest `limit`). */
+  history(playerId: string, limit: number): Promise<RatingChange[]>;
+}
+
+/** What a rated end writes: each player's new rating and the change, from the ratings as stored
+ * inside the end's transaction. */
+export function ratedEnd(gameId: string, result: RatedResult, stored: (playerId: string) => Rating | undefined, at: string): { players: RatedPlayer[]; changes: RatingChange[] } {
+  const players = rateGame(result.players, result.ranks, stored);
+  return { players, changes: players.map((p) => ({ gameId, playerId: p.playerId, seat: p.seats[0], rank: p.rank, before: p.before, after: p.after, at })) };
+}
+
+/** A bot level's name on the leaderboard; a person's comes from the players table. */
+export function botName(playerId: string): string | null {
+  return playerId.startsWith('bot:') ? `${playerId.slice(4)} bot` : null;
+}
+
+type Row = Record<string, unknown>;
+
+/** A rating row as either database returns it. */
+export function toRating(r: Row): PlayerRating {
+  return { playerId: r.player_id as string, mu: Number(r.mu), sigma: Number(r.sigma), games: Number(r.games) };
+}
+
+export function toChange(r: Row): RatingChange {
+  return {
+    gameId: r.game_id as string,
+    playerId: r.player_id as string,
+    seat: Number(r.seat),
+    rank: Number(r.rank),
+    before: { mu: Number(r.mu_before), sigma: Number(r.sigma_before) },
+    after: { mu: Number(r.mu_after), sigma: Number(r.sigma_after) },
+    at: r.at as string,
+  };
+}

@@ -1,0 +1,135 @@
+// Ratings move in the transaction that stores a rated game's end, on every store (memory, SQLite,
+// a private PostgreSQL): exactly once per game, nothing on a refused end, and on PostgreSQL no
+// update lost when two instances end games with a player in common at the same moment.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
+import { accountsBeside } from '../server/accounts/open.ts';
+import { newSessionId, sessionHash } from '../server/accounts/store.ts';
+import { MemoryStore } from '../server/games/memory-store.ts';
+import { PostgresStore } from '../server/games/postgres-store.ts';
+import { SqliteStore } from '../server/games/sqlite-store.ts';
+import type { GameSetup, GameStore } from '../server/games/store.ts';
+import { NEW_RATING, rateSeats } from '../server/ratings/model.ts';
+import { ratingsBeside } from '../server/ratings/open.ts';
+import type { RatingChange } from '../server/ratings/store.ts';
+import { needing, POSTGRES } from './support/needs.ts';
+
+const ann = 'p_annAAAAAAAAAAAAAAAAAAA';
+const bo = 'p_boBBBBBBBBBBBBBBBBBBBB';
+const setup = (id: string): GameSetup => ({
+  id,
+  createdAt: new Date().toISOString(),
+  seed: id,
+  rules: { tinyCity: false, farmers: '3rd' },
+  seats: [{ kind: 'person' }, { kind: 'person' }, { kind: 'bot', level: 'expert' }],
+  clock: { turnSeconds: null, graceSeconds: 60 },
+  standIn: 'heuristic',
+  rated: true,
+});
+const holders = [
+  { name: 'Ann', tokenHash: null, playerId: ann },
+  { name: 'Bo', tokenHash: null, playerId: bo },
+  { name: 'expert bot 3', tokenHash: null, playerId: 'bot:expert' },
+];
+const rated = { players: [ann, bo, 'bot:expert'], ranks: [2, 1, 3] };
+
+const { test, before, after, skip: noPostgres } = needing([POSTGRES], (name) => name.startsWith('postgres'));
+let postgres: PrivatePostgres;
+before(async () => {
+  if (!noPostgres) postgres = await startPostgres();
+});
+after(() => postgres?.stop());
+
+const stores: [string, () => Promise<GameStore>][] = [
+  ['memory', async () => new MemoryStore()],
+  ['sqlite', async () => new SqliteStore({ path: join(mkdtempSync(join(tmpdir(), 'tessera-ratings-')), 'games.db') })],
+  ['postgres', async () => PostgresStore.open({ url: await postgres.database(`ratings_${Math.random().toString(36).slice(2, 8)}`) })],
+];
+
+async function withPlayers(store: GameStore) {
+  const accounts = accountsBeside(store);
+  for (const [id, name] of [
+    [ann, 'Ann'],
+    [bo, 'Bo'],
+  ])
+    await accounts.createPlayer({ id, name, createdAt: new Date().toISOString() }, { hash: sessionHash(newSessionId()), playerId: id, expiresAt: Date.now() + 60_000 });
+  return { accounts, ratings: ratingsBeside(store, accounts) };
+}
+
+for (const [name, make] of stores) {
+  test(`${name}: a rated end moves every player's rating once, with the end`, async () => {
+    const store = await make();
+    const { accounts, ratings } = await withPlayers(store);
+    await store.create(setup('r1'), holders);
+    await store.appendMoves('r1', [], { abandoned: false, scores: [40, 52, 31], rated });
+    const expected = rateSeats([NEW_RATING, NEW_RATING, NEW_RATING], rated.ranks);
+    const now = await ratings.ratings([ann, bo, 'bot:expert', 'p_nobodyAAAAAAAAAAAAAAA']);
+    assert.equal(now.size, 3, 'a player never rated has no row');
+    for (const [seat, id] of rated.players.entries()) {
+      assert.ok(Math.abs(now.get(id)!.mu - expected[seat].mu) < 1e-9);
+      assert.equal(now.get(id)!.games, 1);
+    }
+    assert.deepEqual((await store.get('r1'))!.end, { abandoned: false, scores: [40, 52, 31] }, 'the game keeps its end; the result lives in the rating changes');
+    // The same end again (a retry after a lost answer, a second instance): refused, nothing moves.
+    await assert.rejects(() => store.appendMoves('r1', [], { abandoned: false, scores: [40, 52, 31], rated }));
+    assert.equal((await ratings.ratings([ann])).get(ann)!.games, 1);
+    assert.deepEqual(
+      (await ratings.history(bo, 10)).map((c) => [c.gameId, c.seat, c.rank]),
+      [['r1', 1, 1]],
+    );
+    // An unrated end leaves ratings alone.
+    await store.create({ ...setup('u1'), rated: false }, holders);
+    await store.appendMoves('u1', [], { abandoned: false, scores: [1, 2, 3] });
+    assert.equal((await ratings.ratings([ann])).get(ann)!.games, 1);
+    const board = await ratings.leaderboard(10, 0);
+    assert.deepEqual(
+      board.map((r) => r.name),
+      ['Bo', 'Ann', 'expert bot'],
+    );
+    // A deleted player leaves the leaderboard; their history stays with the games.
+    await accounts.deletePlayer(ann, 'deleted player', new Date().toISOString());
+    assert.deepEqual(
+      (await ratings.leaderboard(10, 0)).map((r) => r.name),
+      ['Bo', 'expert bot'],
+    );
+    await store.close();
+  });
+}
+
+test('postgres: two instances ending games with a player in common lose no rating update', async () => {
+  const url = await postgres.database('ratings_race');
+  const a = await PostgresStore.open({ url });
+  const b = await PostgresStore.open({ url });
+  const ratings = ratingsBeside(a, accountsBeside(a));
+  const games = 8;
+  for (let i = 0; i < games; i++) {
+    await a.create(setup(`a${i}`), holders);
+    await b.create(setup(`b${i}`), holders);
+  }
+  await Promise.all(
+    Array.from({ length: games }, (_, i) => [
+      a.appendMoves(`a${i}`, [], { abandoned: false, scores: [1, 2, 3], rated: { players: [ann, bo, 'bot:expert'], ranks: [3, 2, 1] } }),
+      b.appendMoves(`b${i}`, [], { abandoned: false, scores: [3, 2, 1], rated: { players: [ann, bo, 'bot:expert'], ranks: [1, 2, 3] } }),
+    ]).flat(),
+  );
+  const expert = (await ratings.ratings(['bot:expert'])).get('bot:expert')!;
+  assert.equal(expert.games, 2 * games, 'every game counted');
+  // The changes chain: each starts from the rating the previous one left, so none was computed
+  // from a rating another transaction was replacing.
+  const history: RatingChange[] = await ratings.history('bot:expert', 100);
+  assert.equal(history.length, 2 * games);
+  let at = { mu: NEW_RATING.mu, sigma: NEW_RATING.sigma };
+  const left = [...history];
+  while (left.length > 0) {
+    const next = left.findIndex((c) => Math.abs(c.before.mu - at.mu) < 1e-9 && Math.abs(c.before.sigma - at.sigma) < 1e-9);
+    assert.ok(next >= 0, `a change starts from μ ${at.mu}`);
+    at = left.splice(next, 1)[0].after;
+  }
+  assert.ok(Math.abs(at.mu - expert.mu) < 1e-9, 'the last change is the rating stored');
+  await a.close();
+  await b.close();
+});
