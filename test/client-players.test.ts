@@ -72,14 +72,12 @@ test("a profile's option rows and mistake kinds read as words, unknown ones too"
   assert.equal(new Set(Object.values(MISTAKE_WORDS)).size, 6, 'six kinds, each in its own words');
 });
 
-test('the rating chart runs oldest to newest whatever order the history comes in', () => {
+test('the rating chart starts before the first rated game and runs oldest to newest whatever order the history comes in', () => {
   assert.equal(ratingChartData([]), null);
-  const data = ratingChartData([
-    { gameId: 'c', at: '2026-11-03T10:00:00Z', rating: 1530 },
-    { gameId: 'a', at: '2026-11-01T10:00:00Z', rating: 1500 },
-    { gameId: 'b', at: '2026-11-02T10:00:00Z', rating: 1480 },
-  ]);
-  assert.deepEqual(data, { values: [1500, 1480, 1530], from: '1 Nov 2026', to: '3 Nov 2026' });
+  const change = (gameId: string, at: string, before: number, after: number) => ({ gameId, at, rank: 1, before, after, mu: 25, sigma: 8 });
+  const data = ratingChartData([change('c', '2026-11-03T10:00:00Z', 1480, 1530), change('a', '2026-11-01T10:00:00Z', 1000, 1500), change('b', '2026-11-02T10:00:00Z', 1500, 1480)]);
+  assert.deepEqual(data, { values: [1000, 1500, 1480, 1530], from: '1 Nov 2026', to: '3 Nov 2026' });
+  assert.deepEqual(ratingChartData([change('a', '2026-11-01T10:00:00Z', 1000, 1012)])?.values, [1000, 1012], 'one game is already a line');
 });
 
 test('a fitted axis spans the values in nice steps instead of starting at 0', () => {

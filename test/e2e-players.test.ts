@@ -74,20 +74,24 @@ async function playToTheEnd(page: Page): Promise<number> {
   }
 }
 
-test('a guest plays at once, adds a passkey, and signs in on a fresh browser with one prompt: same player and games, played on there', async () => {
+test('a guest plays a rated game at once, adds a passkey, and signs in on a fresh browser with one prompt: same player, games and rating, played on there', async () => {
   const a = await e2e.newPage();
   await a.page.goto(`${base}/`);
   await barDrawn(a.page);
   assert.equal(await sessionOf(a.page), null, 'opening the site makes no player');
 
-  // The first game makes the player, under the name typed: no sign-up, no extra click. A table
-  // of the person and four random bots.
+  // The first game makes the player, under the name typed: no sign-up, no extra click. A rated
+  // table of the person and four random bots (one rated player, `bot:random`).
   await a.page.fill('input[name=name]', 'Ada');
   await a.page.selectOption('select[data-opp="0"]', 'random');
   for (let i = 1; i < 4; i++) {
     await a.page.click('[data-action=add]');
     await a.page.selectOption(`select[data-opp="${i}"]`, 'random');
   }
+  await a.page.check('input[name=hints]');
+  await a.page.check('input[name=rated]');
+  assert.ok(await a.page.locator('input[name=hints]').isDisabled(), 'a rated game has no hints');
+  assert.equal(await a.page.isChecked('input[name=hints]'), false);
   await a.page.click('button[type=submit]:has-text("Create game")');
   await a.page.waitForURL(/#\/g\//);
   const gameId = decodeURIComponent(a.page.url().split('#/g/')[1]);
@@ -99,7 +103,23 @@ test('a guest plays at once, adds a passkey, and signs in on a fresh browser wit
   await a.page.waitForSelector('.dialog.end');
   const final = await gameView(a.page);
   assert.equal(final.status, 'finished');
-  await shot(a.page, 'p-01-end-screen');
+  assert.equal(final.rated, true);
+  // Every seat of a rated game is a rated player: the end screen shows five ratings, moved by it.
+  await a.page.waitForFunction(() => (globalThis as any).document.querySelectorAll('.dialog.end .scores .rating').length === 5);
+  assert.match((await a.page.textContent('.dialog.end'))!, /A rated game/);
+  const adaRow = a.page.locator('.dialog.end .scores tr', { hasText: 'Ada' });
+  const endRating = (await adaRow.locator('.rating').textContent())!.replace(/\D+/g, '');
+  assert.match(endRating, /^\d+$/);
+  await shot(a.page, 'p-01-end-screen-rated');
+
+  // The leaderboard ranks Ada and the random bot level with the same numbers.
+  await a.page.goto(`${base}/#/leaderboard`);
+  const adaLine = a.page.locator('tbody tr', { hasText: 'Ada' });
+  await adaLine.waitFor();
+  assert.equal((await adaLine.locator('td.num').first().textContent())!.replace(/\D+/g, ''), endRating);
+  assert.match((await adaLine.textContent())!, /\?/, 'one rated game: provisional');
+  assert.equal(await a.page.locator('tbody tr.bot', { hasText: /random bot/i }).count(), 1, 'the four random bots are one rated player');
+  await shot(a.page, 'p-02-leaderboard');
 
   const playerId = ada.id;
   // A passkey from the virtual authenticator: the page says so and the session counts it.
@@ -148,8 +168,11 @@ test('a guest plays at once, adds a passkey, and signs in on a fresh browser wit
   await b.page.keyboard.press('Enter');
   await b.page.waitForFunction((t) => Number((globalThis as any).document.querySelector('.game')?.dataset.turn) > t, before);
 
-  // The profile lists the finished game with its replay and analysis links.
+  // The same rating on the profile, with its chart; the finished game with replay and analysis links.
   await b.page.goto(`${base}/#/players/${encodeURIComponent(playerId)}`);
+  await b.page.waitForSelector('.big-number');
+  assert.equal(await b.page.getAttribute('.big-number', 'data-rating'), endRating);
+  await b.page.waitForSelector('.chart svg path');
   await b.page.waitForSelector(`a[href="#/replay/${encodeURIComponent(gameId)}?analyse"]`);
   assert.ok(await b.page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth), 'no horizontal overflow on a phone');
   await shot(b.page, 'p-06-profile-phone');

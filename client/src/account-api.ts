@@ -1,41 +1,28 @@
 // Every call to the routes of players, passkeys, ratings and profiles (issue R), and the shapes
 // the client reads from them, in one place. The answers are the server's own types
-// (server/wire/accounts.ts, profile.ts), so a change of shape fails the client's build here.
+// (server/wire/accounts.ts, profile.ts, ratings.ts), so a change of shape fails the client's
+// build here.
 
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/browser';
 import { call } from './api.ts';
-import type { Me, MistakeKind, MyGames, PlayerProfile, ProfileGame, SeatView, SessionReply } from './protocol.ts';
+import type { Leaderboard, Me, MistakeKind, MyGames, PlayerProfile, ProfileGame, RatingHistory, Ratings, SessionReply, ShownRating } from './protocol.ts';
 
 /** The player this browser's session belongs to (`passkeys`: 0 for a guest, this browser only). */
 export type Player = Me;
 
 /** One row of the leaderboard: a person or a bot level (`bot:<level>`). */
-export interface LeaderboardEntry {
-  playerId: string;
-  name: string;
-  rating: number;
-  games: number;
-  /** Too few games for the rating to mean much yet. */
-  provisional: boolean;
-  bot: boolean;
-}
+export type LeaderboardEntry = Leaderboard['players'][number];
 
-export interface Leaderboard {
-  players: LeaderboardEntry[];
-  next: string | null;
-}
-
-/** The rating after one rated game. */
-export interface RatingPoint {
-  gameId: string;
-  at: string;
-  rating: number;
-}
+/** A player's rating change in one rated game (the profile's chart), oldest first. */
+export type RatingChange = RatingHistory['changes'][number];
 
 /** Results over a group of games (all, by number of players, by an option's value). */
 export type Results = Pick<PlayerProfile, 'games' | 'wins' | 'meanPlace'>;
 export type Profile = PlayerProfile;
-export type { MistakeKind, ProfileGame };
+export type { MistakeKind, ProfileGame, ShownRating };
+
+/** GET /api/ratings answers this many players a call. */
+export const RATINGS_PER_CALL = 6;
 
 /** A game the signed-in player holds a seat in (on any device). */
 export interface PlayerGame {
@@ -49,18 +36,6 @@ export interface PlayerGame {
 
 const playerGames = (page: MyGames): PlayerGame[] =>
   page.games.flatMap((g) => (g.mySeats.length ? [{ gameId: g.id, seat: g.mySeats[0], name: g.seats[g.mySeats[0]] ?? '', at: Date.parse(g.finishedAt ?? g.createdAt) || 0 }] : []));
-
-/** What a seat view carries in issue R beyond today's fields: read only through these. */
-type RatedSeat = SeatView & { playerId?: string | null; rating?: number | null };
-
-/** The displayed rating of the player in a seat, when the view carries one. */
-export const seatRating = (seat: SeatView): number | null => (seat as RatedSeat).rating ?? null;
-
-/** The player id of a seat (persons signed in, bots as `bot:<level>`), when the view carries one. */
-export const seatPlayerId = (seat: SeatView): string | null => (seat as RatedSeat).playerId ?? null;
-
-/** Whether a game summary or view was created rated. */
-export const isRated = (game: object): boolean => (game as { rated?: boolean }).rated === true;
 
 const enc = encodeURIComponent;
 
@@ -81,7 +56,9 @@ export const accountApi = {
   register: (response: RegistrationResponseJSON) => call<Player>('POST', '/api/passkeys/registration', response),
   authenticationOptions: () => call<PublicKeyCredentialRequestOptionsJSON>('POST', '/api/passkeys/authentication/options'),
   authenticate: async (response: AuthenticationResponseJSON) => (await call<SessionReply>('POST', '/api/passkeys/authentication', response)).player,
-  leaderboard: (before?: string) => call<Leaderboard>('GET', `/api/leaderboard?limit=50${before ? `&before=${enc(before)}` : ''}`),
-  ratings: async (id: string) => (await call<{ points: RatingPoint[] }>('GET', `/api/players/${enc(id)}/ratings`)).points,
+  leaderboard: async (offset: number, limit: number) => (await call<Leaderboard>('GET', `/api/leaderboard?limit=${limit}&offset=${offset}`)).players,
+  /** The shown ratings of up to `RATINGS_PER_CALL` players (those without one are left out). */
+  ratings: async (ids: string[]) => (await call<Ratings>('GET', `/api/ratings?players=${ids.map(enc).join(',')}`)).ratings,
+  ratingHistory: async (id: string) => (await call<RatingHistory>('GET', `/api/players/${enc(id)}/ratings`)).changes,
   profile: (id: string) => call<Profile>('GET', `/api/players/${enc(id)}/profile`),
 };

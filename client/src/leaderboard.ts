@@ -7,6 +7,9 @@ import { esc } from './dom.ts';
 import { playerName, ratingText } from './player-text.ts';
 import { currentPlayer } from './session.ts';
 
+/** Players a page. */
+const PAGE = 50;
+
 export function mountLeaderboard(root: HTMLElement): () => void {
   root.innerHTML = `<div class="page leaderboard-page">
 <header class="page-head"><a class="btn small" href="#/">← Lobby</a><h1>Leaderboard</h1><nav class="account-bar" aria-label="Players"></nav></header>
@@ -20,16 +23,15 @@ export function mountLeaderboard(root: HTMLElement): () => void {
   const more = root.querySelector<HTMLButtonElement>('[data-action=more]')!;
   const unbar = mountAccountBar(root.querySelector<HTMLElement>('.account-bar')!);
   const shown: LeaderboardEntry[] = [];
-  let next: string | null = null;
 
   async function load(): Promise<void> {
     more.disabled = true;
     try {
-      const page = await accountApi.leaderboard(next ?? undefined);
-      shown.push(...page.players);
-      next = page.next;
-      tbody.innerHTML = shown.length ? shown.map((p, i) => row(p, i + 1, currentPlayer()?.id ?? null)).join('') : '<tr><td colspan="4" class="muted">No rated game has been played yet.</td></tr>';
-      more.hidden = next === null;
+      const page = await accountApi.leaderboard(shown.length, PAGE);
+      shown.push(...page);
+      tbody.innerHTML = shown.length ? shown.map((p) => row(p, currentPlayer()?.id ?? null)).join('') : '<tr><td colspan="4" class="muted">No rated game has been played yet.</td></tr>';
+      // A full page may have more after it.
+      more.hidden = page.length < PAGE;
     } catch {
       tbody.innerHTML = '<tr><td colspan="4" class="muted">The leaderboard is not available on this server.</td></tr>';
     } finally {
@@ -48,9 +50,10 @@ export function mountLeaderboard(root: HTMLElement): () => void {
   };
 }
 
-function row(p: LeaderboardEntry, place: number, me: string | null): string {
-  const kind = p.bot ? ' <span class="tag">bot</span>' : '';
+function row(p: LeaderboardEntry, me: string | null): string {
+  // The server names a level "expert bot": a tag would say it twice.
+  const kind = p.bot && !/\bbot$/i.test(p.name) ? ' <span class="tag">bot</span>' : '';
   const you = p.playerId === me ? ' <em>(you)</em>' : '';
   const rating = `${ratingText(p.rating)}${p.provisional ? '<span class="provisional" title="provisional: too few rated games yet">?</span>' : ''}`;
-  return `<tr class="${p.playerId === me ? 'me' : ''}${p.bot ? ' bot' : ''}"><td>${place}</td><th scope="row">${playerName(p.name, p.playerId)}${kind}${you}</th><td class="num">${rating}</td><td class="num">${esc(p.games)}</td></tr>`;
+  return `<tr class="${p.playerId === me ? 'me' : ''}${p.bot ? ' bot' : ''}"><td>${p.place}</td><th scope="row">${playerName(p.name, p.playerId)}${kind}${you}</th><td class="num">${rating}</td><td class="num">${esc(p.games)}</td></tr>`;
 }

@@ -3,11 +3,11 @@
 // player's games (on any device) and this browser's to resume or replay, and a game to watch by
 // its link or id. The name field is the player's name.
 
-import { accountApi, isRated, seatRating } from './account-api.ts';
+import { accountApi } from './account-api.ts';
 import { mountAccountBar } from './account-bar.ts';
 import { type GameOptions, HttpError, api, savedName, saveName, seats as heldSeats } from './api.ts';
 import { type MyGame, mergeMyGames } from './my-games.ts';
-import { ratingBadge } from './player-text.ts';
+import { fillRatings, loadRatings, onRatings, seatRatingBadge } from './rating-book.ts';
 import { claimName, currentPlayer, onSessionChange, type SessionState, sessionState } from './session.ts';
 import type { SeatRequest } from './protocol.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS, tileIcon } from './art.ts';
@@ -136,10 +136,12 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
   }
 
   function seatsText(g: GameSummary): string {
+    // The ratings beside the names come by id: badges drawn now, completed when they arrive.
+    void loadRatings(g.seats.flatMap((s) => (s.playerId ? [s.playerId] : [])));
     return g.seats
       .map(
         (s) =>
-          `<span class="seat-pill" style="--pc:${PLAYER_COLORS[s.seat]}">${PLAYER_GLYPHS[s.seat]} ${esc(s.kind === 'bot' ? seatLabel(g.seats, s.seat) : (s.name ?? 'open'))}${ratingBadge(seatRating(s))}</span>`,
+          `<span class="seat-pill" style="--pc:${PLAYER_COLORS[s.seat]}">${PLAYER_GLYPHS[s.seat]} ${esc(s.kind === 'bot' ? seatLabel(g.seats, s.seat) : (s.name ?? 'open'))}${seatRatingBadge(s.playerId)}</span>`,
       )
       .join(' ');
   }
@@ -153,7 +155,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
         ? list
             .map(
               (g) =>
-                `<li class="game-item"><div>${seatsText(g)}<div class="muted small">${isRated(g) ? 'rated · ' : ''}${esc(rulesText(g.rules))} · ${timeAgo(g.createdAt)}</div></div><button class="btn small primary" data-action="join" data-id="${esc(g.id)}">Join</button></li>`,
+                `<li class="game-item"><div>${seatsText(g)}<div class="muted small">${g.rated ? 'rated · ' : ''}${esc(rulesText(g.rules))} · ${timeAgo(g.createdAt)}</div></div><button class="btn small primary" data-action="join" data-id="${esc(g.id)}">Join</button></li>`,
             )
             .join('')
         : '<li class="muted">No open games right now. Create one and share its link.</li>';
@@ -328,12 +330,14 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
   void loadOpen();
   void loadFinished();
   const unlisten = onSessionChange(onSession);
+  const unratings = onRatings(() => fillRatings(root));
   onSession(sessionState());
   if (sessionState().kind === 'loading') void loadMine();
   const timer = window.setInterval(() => void loadOpen(), 5000);
   return () => {
     unbar();
     unlisten();
+    unratings();
     clearInterval(timer);
     root.removeEventListener('click', onClick);
     root.removeEventListener('change', onChange);

@@ -2,7 +2,7 @@
 // places, results and the analysis figures of a profile, and the rating chart's data. No DOM:
 // unit-tested in test/client-players.test.ts.
 
-import type { MistakeKind, RatingPoint } from './account-api.ts';
+import type { MistakeKind, RatingChange } from './account-api.ts';
 // charts.ts's escaping, not dom.ts's: this module stays free of the DOM for its Node tests.
 import { esc } from './charts.ts';
 
@@ -52,11 +52,12 @@ export interface RatingChartData {
   to: string;
 }
 
-/** The rating after each rated game, oldest first (the history may come newest first). */
-export function ratingChartData(points: RatingPoint[]): RatingChartData | null {
-  if (!points.length) return null;
-  const ordered = [...points].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
-  return { values: ordered.map((p) => p.rating), from: shortDate(ordered[0].at), to: shortDate(ordered.at(-1)!.at) };
+/** The rating before the first rated game of the history, then after each one, oldest first
+ * (sorted here: the order of the answer is not the chart's to trust). */
+export function ratingChartData(changes: RatingChange[]): RatingChartData | null {
+  if (!changes.length) return null;
+  const ordered = [...changes].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  return { values: [ordered[0].before, ...ordered.map((c) => c.after)], from: shortDate(ordered[0].at), to: shortDate(ordered.at(-1)!.at) };
 }
 
 /** "27 Nov 2026" in English whatever the browser's locale: the page is in English. */

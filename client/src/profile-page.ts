@@ -2,13 +2,14 @@
 // games found (points lost per move, the most common kind of mistake), results by number of
 // players and by options, and recent games with replay and analysis links.
 
-import { type Profile, type ProfileGame, type RatingPoint, type Results, accountApi } from './account-api.ts';
+import { type Profile, type ProfileGame, type RatingChange, type Results, type ShownRating, accountApi } from './account-api.ts';
 import { mountAccountBar } from './account-bar.ts';
 import { HttpError } from './api.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS } from './art.ts';
 import { lineChart } from './charts.ts';
 import { esc } from './dom.ts';
 import { lostPerMoveText, meanPlaceText, mistakeWords, optionLabel, ordinal, profileHref, ratingChartData, ratingText, shortDate, winsText } from './player-text.ts';
+import { loadRatings, shownRating } from './rating-book.ts';
 import { rulesText } from './text.ts';
 
 export function mountProfile(root: HTMLElement, playerId: string): () => void {
@@ -23,8 +24,8 @@ export function mountProfile(root: HTMLElement, playerId: string): () => void {
 async function load(root: HTMLElement, playerId: string): Promise<void> {
   const body = root.querySelector<HTMLElement>('.page-body')!;
   const title = root.querySelector<HTMLElement>('h1')!;
-  // The rating history is its own route (ratings); a profile without one still shows.
-  const [profile, ratings] = await Promise.all([accountApi.profile(playerId).catch((e: unknown) => e), accountApi.ratings(playerId).catch((): RatingPoint[] => [])]);
+  // The rating and its history are the ratings' routes: a profile without them still shows.
+  const [profile, history] = await Promise.all([accountApi.profile(playerId).catch((e: unknown) => e), accountApi.ratingHistory(playerId).catch((): RatingChange[] => []), loadRatings([playerId])]);
   if (!body.isConnected) return;
   if (profile instanceof Error) {
     body.innerHTML = `<p>${profile instanceof HttpError && profile.status === 404 ? 'No such player: the link may be wrong, or the player was deleted.' : 'The profile could not be loaded.'}</p>`;
@@ -35,20 +36,18 @@ async function load(root: HTMLElement, playerId: string): Promise<void> {
   document.title = `${p.name} · Tessera`;
   // The chart is drawn at the card's width in CSS px, so its text is the page's size.
   const chartWidth = Math.max(280, Math.min(800, body.clientWidth - 40));
-  body.innerHTML = [ratingSection(p, ratings, chartWidth), analysisSection(p), resultsSection(p), recentSection(p)].join('');
+  body.innerHTML = [ratingSection(p, shownRating(playerId), history, chartWidth), analysisSection(p), resultsSection(p), recentSection(p)].join('');
 }
 
-function ratingSection(p: Profile, ratings: RatingPoint[], width: number): string {
-  const data = ratingChartData(ratings);
-  const now = data ? data.values.at(-1)! : null;
-  const chart =
-    data && data.values.length > 1
-      ? `<div class="chart">${lineChart({ series: [{ name: 'rating', color: '#2f6f4e', values: data.values, area: true }], fitY: true, xLabels: [data.from, data.to], width, height: 200, label: `${p.name}'s rating over ${data.values.length} rated games, from ${ratingText(data.values[0])} to ${ratingText(now!)}` })}</div>`
-      : '';
-  const summary =
-    now === null
-      ? '<p class="muted">No rated game yet.</p>'
-      : `<p class="big-number">${ratingText(now)} <span class="muted small">after ${data!.values.length} rated ${data!.values.length === 1 ? 'game' : 'games'}</span></p>`;
+function ratingSection(p: Profile, shown: ShownRating | null, history: RatingChange[], width: number): string {
+  const data = ratingChartData(history);
+  const chart = data
+    ? `<div class="chart">${lineChart({ series: [{ name: 'rating', color: '#2f6f4e', values: data.values, area: true }], fitY: true, xLabels: [data.from, data.to], width, height: 200, label: `${p.name}'s rating over ${history.length} rated games, from ${ratingText(data.values[0])} to ${ratingText(data.values.at(-1)!)}` })}</div>`
+    : '';
+  const provisional = shown?.provisional ? '<p class="muted small">Provisional: a rating settles over the first 5 rated games.</p>' : '';
+  const summary = shown
+    ? `<p class="big-number" data-rating="${shown.rating}">${ratingText(shown.rating)} <span class="muted small">after ${shown.games} rated ${shown.games === 1 ? 'game' : 'games'}</span></p>${provisional}`
+    : '<p class="muted">No rated game yet.</p>';
   return `<section class="card" aria-labelledby="rating-title"><h2 id="rating-title">Rating</h2>${summary}${chart}<p class="muted small"><a href="#/leaderboard">Leaderboard</a></p></section>`;
 }
 

@@ -14,3 +14,4 @@ export type { AnalysedMove, AnalysisAnswer, AnalysisNotAsked, AnalysisProgress, 
 export { CHAT_MAX_CHARS, QUICK_IDS, QUICK_MESSAGES, type ChatMessage, type QuickId } from '../../server/wire/chat.ts';
 export type { Me, MyGames, SessionReply } from '../../server/wire/accounts.ts';
 export type { MistakeKind, PlayerProfile, ProfileGame } from '../../server/wire/profile.ts';
+export type { Leaderboard, RatingHistory, Ratings, ShownRating } from '../../server/wire/ratings.ts';

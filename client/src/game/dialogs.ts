@@ -2,9 +2,8 @@
 // open seat, and a game that does not exist.
 
 import { ICONS, PLAYER_COLORS, PLAYER_GLYPHS } from '../art.ts';
-import { isRated, seatPlayerId, seatRating } from '../account-api.ts';
 import { esc } from '../dom.ts';
-import { playerName, ratingBadge } from '../player-text.ts';
+import { seatRatingBadge } from '../rating-book.ts';
 import type { GameView, SeatView } from '../protocol.ts';
 import { seatLabel, seatName } from '../text.ts';
 
@@ -22,7 +21,7 @@ export function endScreen(v: GameView, holdsSeat: boolean): string {
         ? 'You win!'
         : `${seatName(v.seats, winners[0]?.seat ?? 0)} wins!`;
   return `<div class="dialog end" role="dialog" aria-modal="true" aria-labelledby="end-title">
-<h2 id="end-title">${ICONS.trophy} ${esc(title)}</h2>${v.abandoned ? '<p class="muted">The game was abandoned before its last tile: followers were scored as they stood.</p>' : ''}${isRated(v) ? '<p class="muted">A rated game: the ratings beside the names count it. <a href="#/leaderboard">Leaderboard</a></p>' : ''}
+<h2 id="end-title">${ICONS.trophy} ${esc(title)}</h2>${v.abandoned ? '<p class="muted">The game was abandoned before its last tile: followers were scored as they stood.</p>' : ''}${v.rated ? '<p class="muted">A rated game: the ratings beside the names count it. <a href="#/leaderboard">Leaderboard</a></p>' : ''}
 ${
   v.hints
     ? `<p class="hints-used">${v.seats
@@ -39,7 +38,7 @@ ${
 function scoreRow(v: GameView, s: SeatView, best: number): string {
   const p = s.points;
   const rank = v.seats.filter((o) => o.score > s.score).length + 1;
-  return `<tr class="${s.score === best ? 'winner' : ''}" style="--pc:${PLAYER_COLORS[s.seat]}"><td class="rank">${rank}</td><th scope="row"><span class="swatch" aria-hidden="true">${PLAYER_GLYPHS[s.seat]}</span> ${playerName(seatLabel(v.seats, s.seat), seatPlayerId(s))}${ratingBadge(seatRating(s))}${v.you === s.seat ? ' <em>(you)</em>' : ''}</th><td>${p.road}</td><td>${p.city}</td><td>${p.monastery}</td><td>${p.farm}</td><td class="total">${s.score}</td></tr>`;
+  return `<tr class="${s.score === best ? 'winner' : ''}" style="--pc:${PLAYER_COLORS[s.seat]}"><td class="rank">${rank}</td><th scope="row"><span class="swatch" aria-hidden="true">${PLAYER_GLYPHS[s.seat]}</span> ${esc(seatLabel(v.seats, s.seat))}${seatRatingBadge(s.playerId)}${v.you === s.seat ? ' <em>(you)</em>' : ''}</th><td>${p.road}</td><td>${p.city}</td><td>${p.monastery}</td><td>${p.farm}</td><td class="total">${s.score}</td></tr>`;
 }
 
 function scoreBar(v: GameView, s: SeatView, maxScore: number): string {

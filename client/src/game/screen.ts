@@ -8,6 +8,7 @@ import { BoardView } from '../board.ts';
 import { ensureTileDefs } from '../defs.ts';
 import { clearToast, copyText, gameLink, toast } from '../dom.ts';
 import { GameSocket } from '../net.ts';
+import { fillRatings, loadRatings, onRatings } from '../rating-book.ts';
 import type { GameView, LastMove } from '../protocol.ts';
 import { play } from '../sound.ts';
 import { renderBag } from './bag.ts';
@@ -108,6 +109,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   function onState(v: GameView, last: LastMove | null): void {
     const prev = state.view;
     state.apply(v, last);
+    followRatings(prev, v);
     // A toast belongs to the turn that raised it.
     if (prev && prev.turn !== v.turn) clearToast();
     const arrived = state.arrived;
@@ -118,6 +120,17 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     render();
     overlay.follow(v, seat.held !== null, finalScoring.running);
   }
+
+  /** The seats' ratings, asked for by player id; asked again once when a rated game ends here,
+   * since its end moved them. */
+  function followRatings(prev: GameView | null, v: GameView): void {
+    const ids = v.seats.flatMap((s) => (s.playerId ? [s.playerId] : []));
+    void loadRatings(ids, v.rated === true && v.status === 'finished' && prev?.status !== undefined && prev.status !== 'finished');
+  }
+  const unratings = onRatings(() => {
+    render();
+    fillRatings(ui.overlay);
+  });
 
   function render(): void {
     if (destroyed) return;
@@ -194,6 +207,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
 
   return () => {
     destroyed = true;
+    unratings();
     finalScoring.stop();
     clearInterval(ticker);
     socket.close();
