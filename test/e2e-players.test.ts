@@ -176,6 +176,11 @@ test('a guest plays a rated game at once, adds a passkey, and signs in on a fres
   await b.page.waitForSelector(`a[href="#/replay/${encodeURIComponent(gameId)}?analyse"]`);
   assert.ok(await b.page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth), 'no horizontal overflow on a phone');
   await shot(b.page, 'p-06-profile-phone');
+  await b.page.goto(`${base}/#/leaderboard`);
+  await b.page.waitForSelector('tbody tr.me');
+  assert.match((await b.page.textContent('tbody tr.me'))!, /Ada\s*\(you\)/, 'the signed-in player is marked on the leaderboard');
+  assert.ok(await b.page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth), 'no horizontal overflow on a phone');
+  await shot(b.page, 'p-06b-leaderboard-phone');
   assert.deepEqual([...a.errors, ...b.errors], []);
   await a.context.close();
   await b.context.close();
