@@ -111,6 +111,11 @@ test('a guest plays a rated game at once, adds a passkey, and signs in on a fres
   const endRating = (await adaRow.locator('.rating').textContent())!.replace(/\D+/g, '');
   assert.match(endRating, /^\d+$/);
   await shot(a.page, 'p-01-end-screen-rated');
+  // The ratings beside five names still fit a phone's end screen.
+  await a.page.setViewportSize(PHONE);
+  assert.ok(await a.page.$eval('.dialog.end', (d) => d.scrollWidth <= d.clientWidth), 'the end screen needs no sideways scroll on a phone');
+  await shot(a.page, 'p-01b-end-screen-rated-phone');
+  await a.page.setViewportSize({ width: 1280, height: 800 });
 
   // The leaderboard ranks Ada and the random bot level with the same numbers.
   await a.page.goto(`${base}/#/leaderboard`);
