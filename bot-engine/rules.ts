@@ -624,15 +624,16 @@ export function majority(s: GameState, root: number): number {
 /** `mods`: the feature's inn or cathedral, named in its event (then sent even at 0 points: an
  * unfinished road with an inn is worth nothing, and a player should see why). */
 function award(s: GameState, winners: number, points: number, kind: number, phase: ScoreEvent['phase'], tiles: number, events?: ScoreEvent[], mods = 0): void {
-  const players: number[] = [];
   const bucket = kind === KIND_GARDEN ? KIND_MONASTERY : kind;
   for (let p = 0; p < MAX_SEATS; p++) {
     if (!(winners & (1 << p))) continue;
     s.h[H_SCORE + p] += points;
     s.h[H_BY_KIND + p * 4 + bucket] += points;
-    if (events) players.push(p);
   }
+  // Searches score without events: nothing to allocate for them.
   if (events && (points > 0 || mods !== 0)) {
+    const players: number[] = [];
+    for (let p = 0; p < MAX_SEATS; p++) if (winners & (1 << p)) players.push(p);
     events.push({
       players,
       kind: KIND_EVENT[bucket],
@@ -691,9 +692,15 @@ export function finalScoring(s: GameState, events?: ScoreEvent[]): void {
 const cityStamp = new Int32Array(NODES);
 const paidStamp = new Int32Array(NODES * MAX_SEATS);
 let farmStampValue = 0;
+/** The cities farmCities found, in the order found: scratch, so scoring a farm allocates nothing
+ * (final scoring runs for every move a greedy search weighs). */
+const farmCityScratch = new Int32Array(NODES);
+const unpaidScratch = new Int32Array(MAX_SEATS);
 
-/** Calls fn for each distinct completed city root the farm rooted at `root` touches. */
-function forEachFarmCity(s: GameState, root: number, fn: (city: number) => void): void {
+/** The distinct completed city roots the farm rooted at `root` touches: their count, the roots in
+ * farmCityScratch[0 … count). */
+function farmCities(s: GameState, root: number): number {
+  let count = 0;
   farmStampValue++;
   let n = root;
   do {
@@ -706,11 +713,12 @@ function forEachFarmCity(s: GameState, root: number, fn: (city: number) => void)
       const city = find(s, p * MAX_SEGMENTS + c);
       if (s.open[city] === 0 && cityStamp[city] !== farmStampValue) {
         cityStamp[city] = farmStampValue;
-        fn(city);
+        farmCityScratch[count++] = city;
       }
     }
     n = s.next[n];
   } while (n !== root);
+  return count;
 }
 
 function isFarmRoot(s: GameState, n: number): boolean {
@@ -724,22 +732,22 @@ function scoreFarms(s: GameState, oncePerPlayer: boolean, events?: ScoreEvent[])
   for (let n = 0; n < nodes; n++) {
     if (!isFarmRoot(s, n) || s.meeples[n] === 0) continue;
     const winners = majority(s, n);
+    const cities = farmCities(s, n);
     if (!oncePerPlayer) {
-      let cities = 0;
-      forEachFarmCity(s, n, () => cities++);
       award(s, winners, 3 * cities, KIND_FIELD, 'final', cities, events);
       continue;
     }
     // Per winner, only cities not yet paid to that player; group winners by equal pay.
-    const unpaid = new Array<number>(MAX_SEATS).fill(0);
-    forEachFarmCity(s, n, (city) => {
+    const unpaid = unpaidScratch.fill(0);
+    for (let i = 0; i < cities; i++) {
+      const city = farmCityScratch[i];
       for (let p = 0; p < MAX_SEATS; p++) {
         if (winners & (1 << p) && paidStamp[city * MAX_SEATS + p] === 0) {
           paidStamp[city * MAX_SEATS + p] = 1;
           unpaid[p]++;
         }
       }
-    });
+    }
     let left = winners;
     while (left !== 0) {
       const first = 31 - Math.clz32(left & -left);
@@ -757,11 +765,13 @@ function scoreFarmsFirstEdition(s: GameState, events?: ScoreEvent[]): void {
   const farmersAt = new Map<number, number[]>();
   for (let n = 0; n < nodes; n++) {
     if (!isFarmRoot(s, n) || s.meeples[n] === 0) continue;
-    forEachFarmCity(s, n, (city) => {
+    const cities = farmCities(s, n);
+    for (let i = 0; i < cities; i++) {
+      const city = farmCityScratch[i];
       const counts = farmersAt.get(city) ?? new Array<number>(MAX_SEATS).fill(0);
       farmersAt.set(city, counts);
       for (let p = 0; p < MAX_SEATS; p++) counts[p] += followersOf(s, n, p);
-    });
+    }
   }
   for (const city of [...farmersAt.keys()].sort((a, b) => a - b)) {
     const counts = farmersAt.get(city)!;

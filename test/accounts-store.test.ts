@@ -2,32 +2,14 @@
 // PostgreSQL): names unique by their folded key, sessions, challenges taken once, passkeys, and a
 // deleted player's seats renamed in the same transaction.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
 import { DELETED_NAME, nameKey, validName } from '../server/accounts/names.ts';
 import { accountsBeside } from '../server/accounts/open.ts';
 import { type AccountStore, newPlayerId, newSessionId, sessionHash } from '../server/accounts/store.ts';
-import { MemoryStore } from '../server/games/memory-store.ts';
-import { PostgresStore } from '../server/games/postgres-store.ts';
-import { SqliteStore } from '../server/games/sqlite-store.ts';
-import type { GameSetup, GameStore } from '../server/games/store.ts';
+import type { GameSetup } from '../server/games/store.ts';
 import { CodedError } from '../server/errors.ts';
-import { needing, POSTGRES } from './support/needs.ts';
+import { everyStore } from './support/every-store.ts';
 
-const { test, before, after, skip: noPostgres } = needing([POSTGRES], (name) => name.startsWith('postgres'));
-let postgres: PrivatePostgres;
-before(async () => {
-  if (!noPostgres) postgres = await startPostgres();
-});
-after(() => postgres?.stop());
-
-const stores: [string, () => Promise<GameStore>][] = [
-  ['memory', async () => new MemoryStore()],
-  ['sqlite', async () => new SqliteStore({ path: join(mkdtempSync(join(tmpdir(), 'tessera-accounts-')), 'games.db') })],
-  ['postgres', async () => PostgresStore.open({ url: await postgres.database(`accounts_${Math.random().toString(36).slice(2, 8)}`) })],
-];
+const { test, stores } = everyStore('accounts');
 
 const HOUR = 3_600_000;
 const setup = (id: string): GameSetup => ({

@@ -3,20 +3,14 @@
 // update lost when two instances end games with a player in common at the same moment.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
 import { accountsBeside } from '../server/accounts/open.ts';
 import { newSessionId, sessionHash } from '../server/accounts/store.ts';
-import { MemoryStore } from '../server/games/memory-store.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
-import { SqliteStore } from '../server/games/sqlite-store.ts';
 import type { GameSetup, GameStore } from '../server/games/store.ts';
 import { NEW_RATING, rateSeats } from '../server/ratings/model.ts';
 import { ratingsBeside } from '../server/ratings/open.ts';
 import type { RatingChange } from '../server/ratings/store.ts';
-import { needing, POSTGRES } from './support/needs.ts';
+import { everyStore } from './support/every-store.ts';
 
 const ann = 'p_annAAAAAAAAAAAAAAAAAAA';
 const bo = 'p_boBBBBBBBBBBBBBBBBBBBB';
@@ -37,18 +31,7 @@ const holders = [
 ];
 const rated = { players: [ann, bo, 'bot:expert'], ranks: [2, 1, 3] };
 
-const { test, before, after, skip: noPostgres } = needing([POSTGRES], (name) => name.startsWith('postgres'));
-let postgres: PrivatePostgres;
-before(async () => {
-  if (!noPostgres) postgres = await startPostgres();
-});
-after(() => postgres?.stop());
-
-const stores: [string, () => Promise<GameStore>][] = [
-  ['memory', async () => new MemoryStore()],
-  ['sqlite', async () => new SqliteStore({ path: join(mkdtempSync(join(tmpdir(), 'tessera-ratings-')), 'games.db') })],
-  ['postgres', async () => PostgresStore.open({ url: await postgres.database(`ratings_${Math.random().toString(36).slice(2, 8)}`) })],
-];
+const { test, stores, postgresUrl } = everyStore('ratings');
 
 async function withPlayers(store: GameStore) {
   const accounts = accountsBeside(store);
@@ -101,7 +84,7 @@ for (const [name, make] of stores) {
 }
 
 test('postgres: two instances ending games with a player in common lose no rating update', async () => {
-  const url = await postgres.database('ratings_race');
+  const url = await postgresUrl('ratings_race');
   const a = await PostgresStore.open({ url });
   const b = await PostgresStore.open({ url });
   const ratings = ratingsBeside(a, accountsBeside(a));

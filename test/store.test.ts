@@ -12,8 +12,7 @@ import { SqliteStore } from '../server/games/sqlite-store.ts';
 import { COMMITS_PER_CHECKPOINT, WalCheckpointer } from '../server/games/wal-checkpointer.ts';
 import { getAnalysis, listFinished, markSeen, openGames, recordHint, saveAnalysis, setRematch, takeSeat, unfinishedGames } from '../server/games/store-operations.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
-import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
-import { needing, POSTGRES } from './support/needs.ts';
+import { everyStore } from './support/every-store.ts';
 import { randomRecordMoves } from './server-helpers.ts';
 import type { RecordMove } from '../bot-engine/record.ts';
 import { pino } from 'pino';
@@ -40,18 +39,7 @@ const setup = (id: string, createdAt = '2026-11-21T10:00:00.000Z'): GameSetup =>
 const move = (x: number): RecordMove => ({ tile: 'V', x, y: 1, rotation: 0, meeple: null });
 
 // Without PostgreSQL installed, its tests are skipped (the others run); under CI=true they fail.
-const { test, before, after, skip: noPostgres } = needing([POSTGRES], (name) => name.startsWith('postgres'));
-let postgres: PrivatePostgres;
-before(async () => {
-  if (!noPostgres) postgres = await startPostgres();
-});
-after(() => postgres?.stop());
-
-const stores: [string, () => Promise<GameStore>][] = [
-  ['memory', async () => new MemoryStore()],
-  ['sqlite', async () => new SqliteStore({ path: tempDb() })],
-  ['postgres', async () => PostgresStore.open({ url: await postgres.database('contract') })],
-];
+const { test, stores, postgresUrl } = everyStore('store');
 
 for (const [name, make] of stores) {
   test(`${name} store: a game round-trips with its seats and moves in order`, async () => {
@@ -136,7 +124,7 @@ test('sqlite store: a reopened file has every committed game and move', async ()
 });
 
 test('postgres store: two stores opening one new database migrate it once; a second open keeps the data', async () => {
-  const url = await postgres.database('migrate');
+  const url = await postgresUrl('migrate');
   const [a, b] = await Promise.all([PostgresStore.open({ url }), PostgresStore.open({ url })]);
   await a.create(setup('m1'), [null, null]);
   await b.appendMoves('m1', [move(1)], null);
@@ -285,7 +273,7 @@ const sqlStores: [string, () => Promise<{ store: SqliteStore | PostgresStore; wr
   [
     'postgres',
     async () => {
-      const url = await postgres.database('analysis');
+      const url = await postgresUrl('analysis');
       const writeRaw = async (id: string, body: object) => {
         const client = new pg.Client({ connectionString: url });
         await client.connect();
@@ -392,7 +380,7 @@ const damagers: [string, () => Promise<{ store: GameStore; damage: (id: string) 
   [
     'postgres',
     async () => {
-      const url = await postgres.database('damage');
+      const url = await postgresUrl('damage');
       const store = await PostgresStore.open({ url });
       const db = new pg.Client({ connectionString: url });
       return {

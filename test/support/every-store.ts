@@ -1,0 +1,30 @@
+// The three stores a store contract runs over (memory, SQLite in a throwaway file, a private
+// PostgreSQL started for the file), with the file's `test`: PostgreSQL's tests are skipped where it
+// is not installed (and fail under CI=true, see needs.ts).
+
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type PrivatePostgres, startPostgres } from '../../bench/lib/postgres.ts';
+import { MemoryStore } from '../../server/games/memory-store.ts';
+import { PostgresStore } from '../../server/games/postgres-store.ts';
+import { SqliteStore } from '../../server/games/sqlite-store.ts';
+import type { GameStore } from '../../server/games/store.ts';
+import { needing, POSTGRES } from './needs.ts';
+
+export function everyStore(prefix: string) {
+  const { test, before, after, skip } = needing([POSTGRES], (name) => name.startsWith('postgres'));
+  let server: PrivatePostgres | undefined;
+  before(async () => {
+    if (!skip) server = await startPostgres();
+  });
+  after(() => server?.stop());
+  /** A new database on the file's private PostgreSQL. */
+  const postgresUrl = (name = `${prefix}_${Math.random().toString(36).slice(2, 8)}`) => server!.database(name);
+  const stores: [string, () => Promise<GameStore>][] = [
+    ['memory', async () => new MemoryStore()],
+    ['sqlite', async () => new SqliteStore({ path: join(mkdtempSync(join(tmpdir(), `tessera-${prefix}-`)), 'games.db') })],
+    ['postgres', async () => PostgresStore.open({ url: await postgresUrl() })],
+  ];
+  return { test, stores, postgresUrl };
+}
