@@ -192,7 +192,7 @@ test("seats taken while signed in are the player's: named after the player, list
   for (const c of [byCookie, byToken, stranger, anonClient]) c.close();
 });
 
-test('deleting a player ends their sessions, frees the name and renames their seats; other seats stay', async () => {
+test('deleting a player ends their sessions, frees the name and renames their seats, in the store and in the games held; other seats stay', async () => {
   const p = await guest(app, 'Leaving Soon');
   const stays = await guest(app, 'Staying');
   const created = (await call(app, 'POST', '/api/games', { body: { seats: [{ kind: 'person' }, { kind: 'person' }] } })).json();
@@ -205,6 +205,14 @@ test('deleting a player ends their sessions, frees the name and renames their se
   const stored = await app.store.get(created.id);
   assert.deepEqual(
     stored?.holders.map((h) => [h?.name, h?.playerId]),
+    [
+      [DELETED_NAME, undefined],
+      ['Staying', stays.id],
+    ],
+  );
+  // The game being played here shows it at once, not after its next load.
+  assert.deepEqual(
+    (await call(app, 'GET', `/api/games/${created.id}`)).json().seats.map((s: { name: string; playerId?: string }) => [s.name, s.playerId]),
     [
       [DELETED_NAME, undefined],
       ['Staying', stays.id],

@@ -2,7 +2,8 @@
 
 import { isDamaged, type GameStore } from '../games/store.ts';
 import { NameTakenError, nameKey } from './names.ts';
-import { type AccountStore, type Challenge, type Passkey, type Player, type SessionRow, withoutPlayer } from './store.ts';
+import type { AccountStore, Challenge, Passkey, Player, SessionRow } from './store.ts';
+import { withoutPlayer } from '../games/seats.ts';
 
 export class MemoryAccounts implements AccountStore {
   private readonly players = new Map<string, Player & { key: string | null }>();

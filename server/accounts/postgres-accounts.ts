@@ -5,7 +5,8 @@ import type pg from 'pg';
 import type { PostgresStore } from '../games/postgres-store.ts';
 import type { SeatHolder } from '../games/store.ts';
 import { NameTakenError, nameKey } from './names.ts';
-import { type AccountStore, type Challenge, type Passkey, type Player, type SessionRow, withoutPlayer } from './store.ts';
+import type { AccountStore, Challenge, Passkey, Player, SessionRow } from './store.ts';
+import { withoutPlayer } from '../games/seats.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: rows as pg returns them
 type Row = Record<string, any>;

@@ -4,7 +4,8 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { SqliteStore } from '../games/sqlite-store.ts';
 import type { SeatHolder } from '../games/store.ts';
 import { NameTakenError, nameKey } from './names.ts';
-import { type AccountStore, type Challenge, type Passkey, type Player, type SessionRow, withoutPlayer } from './store.ts';
+import type { AccountStore, Challenge, Passkey, Player, SessionRow } from './store.ts';
+import { withoutPlayer } from '../games/seats.ts';
 
 type Row = Record<string, unknown>;
 

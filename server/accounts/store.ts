@@ -4,7 +4,6 @@
 // secrets the client holds: only a session id's SHA-256 is stored.
 
 import { createHash, randomBytes } from 'node:crypto';
-import type { SeatHolder } from '../games/store.ts';
 
 export interface Player {
   id: string;
@@ -74,10 +73,4 @@ export function newSessionId(): string {
 
 export function sessionHash(sessionId: string): string {
   return createHash('sha256').update(sessionId).digest('hex');
-}
-
-/** A game's holders with `playerId`'s seats renamed and unlinked; null when none is theirs. */
-export function withoutPlayer(holders: (SeatHolder | null)[], playerId: string, replacement: string): (SeatHolder | null)[] | null {
-  if (!holders.some((h) => h?.playerId === playerId)) return null;
-  return holders.map((h) => (h?.playerId === playerId ? { name: replacement, tokenHash: h.tokenHash } : h));
 }

@@ -24,6 +24,16 @@ export class FinishedGames<T extends { readonly id: string }> {
     return game;
   }
 
+  /** Every game held, least recently used first. */
+  all(): T[] {
+    return [...this.games.values()];
+  }
+
+  /** Drops the game: the next read loads it again. */
+  delete(id: string): void {
+    this.games.delete(id);
+  }
+
   /** The game, its place in the order unchanged. */
   peek(id: string): T | undefined {
     return this.games.get(id);

@@ -226,6 +226,11 @@ export class Room {
     return this.seats.seatOf(token);
   }
 
+  /** A deleted player (the store has renamed their seats already): the room shows the same. */
+  forgetPlayer(playerId: string, replacement: string): void {
+    if (this.seats.forget(playerId, replacement)) this.broadcast();
+  }
+
   /** The seat a signed-in player holds, or null. */
   seatOfPlayer(playerId: string): number | null {
     return this.seats.seatOfPlayer(playerId);

@@ -34,6 +34,12 @@ export function recordNames(holders: readonly (SeatHolder | null)[]): string[] {
   });
 }
 
+/** A game's holders with `playerId`'s seats renamed and unlinked; null when none is theirs. */
+export function withoutPlayer(holders: (SeatHolder | null)[], playerId: string, replacement: string): (SeatHolder | null)[] | null {
+  if (!holders.some((h) => h?.playerId === playerId)) return null;
+  return holders.map((h) => (h?.playerId === playerId ? { name: replacement, tokenHash: h.tokenHash } : h));
+}
+
 export class Seats {
   private readonly holders: (SeatHolder | null)[];
 
@@ -96,6 +102,15 @@ export class Seats {
     if (chosen === undefined || !open.includes(chosen)) return { error: 'no_seat', message: seat === undefined ? 'no open seat is left' : `seat ${seat} is not open` };
     if (this.holders.some((h) => h?.name === name)) return { error: 'name_taken', message: `the name ${JSON.stringify(name)} is taken in this game` };
     return { seat: chosen, again: false };
+  }
+
+  /** A deleted player's seats, renamed and no longer theirs (as the store has them now); false
+   * when the player held none here. */
+  forget(playerId: string, replacement: string): boolean {
+    const holders = withoutPlayer(this.holders, playerId, replacement);
+    if (!holders) return false;
+    this.holders.splice(0, holders.length, ...holders);
+    return true;
   }
 
   /** Records a holder the store has taken. */

@@ -451,6 +451,16 @@ export class GameService {
     return { games: games.filter((g) => g !== null), next: page.next };
   }
 
+  /** A player was deleted (their seats renamed in the store): the games held here show it too; a
+   * finished game read before is read again. */
+  forgetPlayer(playerId: string, replacement: string): void {
+    for (const room of this.rooms.values()) room.forgetPlayer(playerId, replacement);
+    for (const game of this.finishedGames.all()) {
+      if (game instanceof Room) game.forgetPlayer(playerId, replacement);
+      else this.finishedGames.delete(game.id);
+    }
+  }
+
   activeCount(): number {
     let n = 0;
     for (const r of this.rooms.values()) if (r.status !== 'finished') n++;

@@ -27,7 +27,7 @@ const refused = () => new CodedError('passkey_refused', 'the passkey could not b
 
 async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { accounts, config, store } = app;
+  const { accounts, config, store, games } = app;
   const limited = { rateLimit: { max: config.createsPerMinute, timeWindow: 60_000 } };
   const relyingParty = (request: FastifyRequest) => {
     const origin = ownOrigin(request, config);
@@ -115,6 +115,7 @@ async function routes(root: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const player = signedIn(request);
       await accounts.deletePlayer(player.id, DELETED_NAME, new Date().toISOString());
+      games.forgetPlayer(player.id, DELETED_NAME);
       clearSession(reply, request);
       return reply.code(204).send(null);
     },
@@ -270,4 +271,4 @@ function myGame(g: ListedGame, playerId: string): MyGame {
 }
 
 /** Encapsulated (its limits stay its own); needs the session plugin for `request.player`. */
-export const accountRoutes = fp(routes, { name: 'account-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'accounts', 'store', 'session'] });
+export const accountRoutes = fp(routes, { name: 'account-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'accounts', 'store', 'session', 'games'] });
