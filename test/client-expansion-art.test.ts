@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BASE_GARDENS, EDGE_RIVER, EXPANSION_TILES, INNS_TILES, RIVER_TILES } from '../bot-engine/expansion-tiles.ts';
 import { KIND_CITY, ROT_SPOT_NAMES, TILES, TILE_NAMES, TILE_TYPES, TYPE_NAMES } from '../bot-engine/tiles.ts';
-import { LARGE_SCALE, PLAYER_COLORS, meepleMarkup, rotatePoint, spotPosition, spotSegment, tileDefs } from '../client/src/art.ts';
+import { LARGE_SCALE, PLAYER_COLORS, coveredPoints, hedgeClear, meepleMarkup, rotatePoint, spotPosition, spotSegment, tileDefs } from '../client/src/art.ts';
 import { EXPANSION_TILE_NAMES, baseGardenMarkup, expansionTileDefs, expansionTileMarkup } from '../client/src/expansion-art.ts';
 import { tileWords } from '../client/src/text.ts';
 
@@ -53,6 +53,18 @@ test('a garden stands in a field: the tile edge nearest to it is never a city ed
     // Cities on all four edges leave the field in the middle.
     if (new Set(cities).size === 4) assert.deepEqual(at, [50, 50], name);
     else assert.ok(!cities.includes(nearestEdge(at)), `${name}: garden at ${at} beside a city edge`);
+  }
+});
+
+// Rg's garden used to sit on its city's wall: the nearest edge alone let a hedge reach over it.
+test("a garden's whole hedge keeps clear of the lines drawn on its tile and of the tile's other figure spots", () => {
+  for (const def of EXPANSION_TILES.filter((d) => d.name.endsWith('g'))) {
+    const t = TYPE_NAMES.indexOf(def.name);
+    const at = spotPosition(def.name, 0, 'garden')!.at;
+    assert.deepEqual(at, gardenAt(def.name.length === 2 && BASE_GARDENS.includes(def.name[0]) ? baseGardenMarkup(def.name[0]) : expansionTileMarkup(def)), def.name);
+    assert.ok(hedgeClear(at, coveredPoints(def)), `${def.name}: garden at ${at} over a city wall, road or river`);
+    const others = ROT_SPOT_NAMES[t * 4].filter((n) => n !== 'garden').map((n) => spotPosition(def.name, 0, n)!.at);
+    assert.ok(hedgeClear(at, others, 0), `${def.name}: garden at ${at} under a figure spot`);
   }
 });
 

@@ -1,13 +1,18 @@
 // The three expansions in the browser: a person creates a six-seat game with the River, Inns &
 // Cathedrals and the Abbot from the lobby, plays by keyboard through the river and beyond with
-// every figure (L the large follower, A the abbot, B the abbot back), on a desktop and on a phone.
-// Screenshots go to test-results/e2e/ (09-*).
+// every figure (L the large follower, A the abbot, B the abbot back), on a desktop and on a phone;
+// a finished game with all three opens in the replay, which steps to its end drawing the
+// expansions' tiles and figures. Screenshots go to test-results/e2e/ (09-*).
 //
 // Needs `npm run build` (the bot worker and the client bundle).
 
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { INNS_TILES } from '../bot-engine/expansion-tiles.ts';
+import { followersOnBoard } from '../bot-engine/game.ts';
+import { type GameRecord, replayRecord, replaySteps } from '../bot-engine/record.ts';
 import { CHROMIUM, needing } from './support/needs.ts';
+import { Client, createGame, playUntilOver } from './server-helpers.ts';
 import { type E2E, gameView, shot, startE2E, turnOf, waitMyTurn } from './support/e2e.ts';
 
 const { test, before, after } = needing([CHROMIUM]);
@@ -87,6 +92,57 @@ test('a six-seat game with the River, Inns & Cathedrals and the Abbot, by keyboa
   assert.ok(view.turn >= 11 * 6, `eleven rounds played: turn ${view.turn}`);
   assert.ok(placedFigure, 'the person placed the large follower or the abbot by keyboard');
   await shot(page, '09-six-seats-phone-later');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a finished game with the River, Inns & Cathedrals and the Abbot replays to its end: its tiles, large followers and abbots drawn', async () => {
+  const seats = [{ kind: 'person' as const }, ...Array.from({ length: 3 }, () => ({ kind: 'bot' as const, level: 'random' as const }))];
+  const { id, tokens } = await createGame(e2e.base, seats, () => 'Rea', { rules: { river: true, innsCathedrals: true, abbot: true } });
+  const me = await Client.join(e2e.ws, id, tokens.get(0));
+  await playUntilOver(new Map([[0, me]]), 60000);
+  me.close();
+  const record = (await (await fetch(`${e2e.base}/api/games/${id}/record`)).json()) as GameRecord;
+  const placed = record.moves.flatMap((m) => ('tile' in m ? [m.tile] : []));
+  assert.ok(placed.some((t) => INNS_TILES.some((d) => d.name === t)) && placed.some((t) => t.endsWith('g')), 'inn or cathedral tiles and gardens were played');
+  // The first step at which each expansion figure stands on the board, and how many do then.
+  const firstOnBoard = new Map<string, { step: number; count: number }>();
+  // (Each step's state is the one state, moved on: read it before the next step.)
+  let step = 0;
+  for (const { state } of replaySteps(record)) {
+    for (const figure of ['large', 'abbot']) {
+      const count = followersOnBoard(state).filter((f) => f.figure === figure).length;
+      if (count > 0 && !firstOnBoard.has(figure)) firstOnBoard.set(figure, { step, count });
+    }
+    step++;
+  }
+  // Random bots nearly always stand a large follower; an abbot only when a garden or monastery came their way.
+  assert.ok(firstOnBoard.size > 0, 'a large follower or an abbot stood on the board');
+
+  const { context, page, errors } = await e2e.newPage({ width: 1280, height: 800 });
+  await page.goto(`${e2e.base}/#/replay/${id}`);
+  await page.waitForSelector('.replay .moves li');
+  await page.click('[data-action=end]');
+  assert.equal(await page.getAttribute('.game', 'data-step'), String(record.moves.length + 1), 'the last step: final scoring');
+  // Every tile played is drawn from its own definition, the spring (the start tile) included.
+  const drawn = await page.locator('.board .layer-tiles use').evaluateAll((uses) => uses.map((u) => u.getAttribute('href')));
+  assert.deepEqual(drawn.sort(), ['RA', ...placed].map((t) => `#tile-${t}`).sort());
+  const scores = await page.$$eval('.players .p-score', (els) => els.map((e) => Number(e.textContent)));
+  assert.deepEqual(scores, Object.values(replayRecord(record).scores));
+  await shot(page, '09-replay-expansions-end');
+  for (const [figure, { step, count }] of firstOnBoard) {
+    await page.$eval(
+      '[data-action=seek]',
+      (el: any, at) => {
+        el.value = String(at);
+        el.dispatchEvent(new (globalThis as any).Event('input', { bubbles: true }));
+      },
+      step,
+    );
+    assert.equal(await page.getAttribute('.game', 'data-step'), String(step));
+    assert.equal(await page.locator(`.layer-followers .follower[data-figure=${figure}] .meeple.${figure}`).count(), count, `${figure} at step ${step}`);
+    await shot(page, `09-replay-expansions-${figure}`);
+  }
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -187,18 +187,25 @@ export function coveredPoints(def: ExpansionTileDef): Pt[] {
 /** The clearest point of a 5×5 grid over the tile (among those `allowed`): the farthest from
  * anything drawn on it. */
 export function gardenSpot(covered: Pt[], allowed: (p: Pt) => boolean = () => true): Pt {
-  let best: Pt = [50, 50];
+  return clearestPoint(GRID_5, covered, allowed) ?? [50, 50];
+}
+
+const grid = (from: number, step: number, n: number): Pt[] => Array.from({ length: n * n }, (_, i) => [from + (i % n) * step, from + ((i / n) | 0) * step]);
+const GRID_5 = grid(18, 16, 5);
+/** Finer, for a garden that must fit whole in a small field (Rg's, under its city). */
+const GRID_FINE = grid(14, 4, 19);
+
+function clearestPoint(candidates: Pt[], covered: Pt[], allowed: (p: Pt) => boolean): Pt | null {
+  let best: Pt | null = null;
   let bestD = -1;
-  for (let gy = 0; gy < 5; gy++)
-    for (let gx = 0; gx < 5; gx++) {
-      const p: Pt = [18 + gx * 16, 18 + gy * 16];
-      if (!allowed(p)) continue;
-      const d = Math.min(...covered.map((c) => Math.hypot(c[0] - p[0], c[1] - p[1])));
-      if (d > bestD + 0.01) {
-        best = p;
-        bestD = d;
-      }
+  for (const p of candidates) {
+    if (!allowed(p)) continue;
+    const d = Math.min(...covered.map((c) => Math.hypot(c[0] - p[0], c[1] - p[1])));
+    if (d > bestD + 0.01) {
+      best = p;
+      bestD = d;
     }
+  }
   return best;
 }
 
@@ -216,13 +223,30 @@ const HALF_EDGE_MIDS: Pt[] = [
   [0, 25],
 ];
 
-/** Where a tile's garden is drawn (and its abbot stands): clear of its features, and of the
- * farmers' spots a garden twin keeps from its base tile. */
+/** Where a tile's garden is drawn (and its abbot stands): its whole hedge in a field, clear of the
+ * tile's features, and of the farmers' spots a garden twin keeps from its base tile when the
+ * field has room for both (else that farmer moves: expansionSegmentSpots). */
 export function gardenAt(def: ExpansionTileDef): Pt {
   const keep = def.name.endsWith('g') ? Object.values(FIELD_SPOTS[def.name.slice(0, -1)] ?? {}) : [];
+  const covered = coveredPoints(def);
   // Only where the nearest tile edge is not a city's (cities on all four: the middle).
-  return gardenSpot([...coveredPoints(def), ...keep], (p) => def.edges[nearestHalf(p) >> 1] !== EDGE_CITY);
+  const inField = (p: Pt) => def.edges[nearestHalf(p) >> 1] !== EDGE_CITY;
+  const fits = (p: Pt) => inField(p) && hedgeClear(p, covered);
+  return (
+    clearestPoint(GRID_5, [...covered, ...keep], (p) => fits(p) && hedgeClear(p, keep)) ??
+    clearestPoint(GRID_FINE, [...covered, ...keep], (p) => fits(p) && hedgeClear(p, keep)) ??
+    clearestPoint(GRID_FINE, covered, fits) ??
+    gardenSpot(covered, inField)
+  );
 }
+
+/** Half the side of a drawn garden, hedge included (expansion-art.ts, gardenMarkup), and a margin. */
+export const GARDEN_HALF = 13.3;
+const HEDGE_MARGIN = 2;
+/** Half a lying farmer's length. */
+const FARMER_HALF = 9;
+/** True when a garden drawn at p covers none of `points` (points sample lines, hence the margin). */
+export const hedgeClear = (p: Pt, points: Pt[], margin = HEDGE_MARGIN): boolean => points.every((c) => Math.max(Math.abs(c[0] - p[0]), Math.abs(c[1] - p[1])) > GARDEN_HALF + margin);
 
 const nearestHalf = (p: Pt) => HALF_EDGE_MIDS.map((m) => Math.hypot(m[0] - p[0], m[1] - p[1])).reduce((b, d, i, all) => (d < all[b] ? i : b), 0);
 
@@ -237,9 +261,14 @@ function expansionSegmentSpots(def: ExpansionTileDef): Pt[] {
     if (seg.kind === KIND_GARDEN) return garden!;
     const placed = cityOrRoadSpot(seg.kind, seg.sides);
     if (placed) return placed;
-    // A garden twin's fields stand where its base tile's do.
+    // A garden twin's fields stand where its base tile's do, unless its garden stands there.
     const corner = seg.sides.map((h) => CORNER_NAMES[HALF_CORNER[h]]).find((c) => baseFields?.[c]);
-    if (baseFields && corner) return baseFields[corner];
+    if (baseFields && corner) {
+      if (!garden || hedgeClear(garden, [baseFields[corner]])) return baseFields[corner];
+      // Else beside the hedge at the same height, on the base spot's side of the garden.
+      const [bx, by] = baseFields[corner];
+      return [garden[0] + (bx >= garden[0] ? 1 : -1) * (GARDEN_HALF + FARMER_HALF), by];
+    }
     // The field in the middle of four cities: beside a garden there, else the middle.
     if (!seg.sides.length) return garden && garden[0] === 50 && garden[1] === 50 ? [64, 64] : [50, 50];
     // Else the clearest point nearer to this field's half-edges than to any other's.
