@@ -97,6 +97,10 @@ test('words for spots, moves and scorings', () => {
   assert.equal(moveText(last, seats), 'Ada placed a straight road with a follower on the road (centre)');
   assert.equal(moveWhere(last), 'tile U at (1, 0), turned 90°');
   assert.equal(moveText({ ...last, seat: 1, tile: 'A', move: { ...last.move, meeple: null } }, seats), 'Bertha placed a monastery with a road');
+  // The expansions' figures by name, and taking the abbot back.
+  assert.equal(moveText({ ...last, move: { ...last.move, figure: 'large' as const } }, seats), 'Ada placed a straight road with a large follower on the road (centre)');
+  assert.equal(moveText({ ...last, tile: 'B', move: { x: 1, y: 0, rotation: 0, meeple: 'monastery', figure: 'abbot' as const } }, seats), 'Ada placed a monastery with the abbot on the monastery');
+  assert.equal(moveText({ ...last, move: { x: 1, y: 0, rotation: 90, meeple: null, returnAbbot: true as const } }, seats), 'Ada placed a straight road and took the abbot back');
   assert.equal(seatLabel(seats, 1), 'Bertha (greedy bot)');
   assert.equal(eventText({ players: [0, 1], kind: 'city', points: 8, phase: 'play', tiles: 4 }, seats), 'Ada and Bertha score 8 for a completed city (4 tiles)');
   assert.equal(eventText({ players: [1], kind: 'farm', points: 6, phase: 'final', tiles: 2 }, seats), 'Bertha scores 6 for a farm (2 completed cities)');

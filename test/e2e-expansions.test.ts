@@ -141,6 +141,8 @@ test('a finished game with the River, Inns & Cathedrals and the Abbot replays to
     );
     assert.equal(await page.getAttribute('.game', 'data-step'), String(step));
     assert.equal(await page.locator(`.layer-followers .follower[data-figure=${figure}] .meeple.${figure}`).count(), count, `${figure} at step ${step}`);
+    // The move that stood it there names it.
+    assert.match((await page.textContent('.replay-controls')) ?? '', figure === 'large' ? / with a large follower on the / : / with the abbot on the /);
     await shot(page, `09-replay-expansions-${figure}`);
   }
   assert.deepEqual(errors, []);

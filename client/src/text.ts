@@ -131,10 +131,16 @@ export function capitalize(text: string): string {
 }
 
 /** What a move did, in words: no letters, no coordinates (moveWhere has those for the detail). */
+const FIGURE_WORDS = { follower: 'a follower', large: 'a large follower', abbot: 'the abbot' } as const;
+
 export function moveText(last: LastMove, seats: SeatView[] | undefined): string {
   const m = last.move;
-  const follower = m.meeple ? ` with a follower on the ${spotLabel(m.meeple, false, { tile: last.tile, rotation: m.rotation })}` : '';
-  return `${seatName(seats, last.seat)} placed ${tileWords(last.tile, true)}${follower}`;
+  const figure = m.meeple
+    ? ` with ${FIGURE_WORDS[m.figure ?? 'follower']} on the ${spotLabel(m.meeple, false, { tile: last.tile, rotation: m.rotation })}`
+    : m.returnAbbot
+      ? ' and took the abbot back'
+      : '';
+  return `${seatName(seats, last.seat)} placed ${tileWords(last.tile, true)}${figure}`;
 }
 
 /** Where a move went, for the log's detail and the replay: "tile U at (-3, -4), turned 90°". */
