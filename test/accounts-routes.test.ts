@@ -229,7 +229,7 @@ test('signing out ends the session', async () => {
   assert.deepEqual((await call(app, 'GET', '/api/session', { cookie: p.cookie })).json(), { player: null });
 });
 
-test("a rematch asked for while signed in is the player's seat too", async () => {
+test("a rematch asked for while signed in is the player's seat too, with or without the finished game's token", async () => {
   const p = await guest(app, 'Rematcher');
   const token = 'finished-seat-token';
   await app.store.create(twoPeopleSetup('done-for-rematch'), [
@@ -245,6 +245,14 @@ test("a rematch asked for while signed in is the player's seat too", async () =>
     [['Rematcher', p.id], null],
   );
   assert.equal(seat, 0);
+  // The other player's seat, asked for by the cookie alone (a device with no token): refused for a
+  // stranger, granted to the player who held it.
+  const stranger = await guest(app, 'Stranger');
+  assert.equal((await call(app, 'POST', '/api/games/done-for-rematch/rematch', { cookie: stranger.cookie, body: {} })).json().code, 'bad_token');
+  assert.equal((await call(app, 'POST', '/api/games/done-for-rematch/rematch', { body: {} })).json().code, 'bad_token');
+  const again = await call(app, 'POST', '/api/games/done-for-rematch/rematch', { cookie: p.cookie, body: {} });
+  assert.equal(again.statusCode, 201, again.body);
+  assert.deepEqual([again.json().gameId, again.json().seat], [gameId, 0], 'the same rematch, the same seat, without the token');
 });
 
 test('with TESSERA_PUBLIC_ORIGIN, passkeys are bound to its host and cookie-carried changes must come from it; behind a TLS proxy the cookie is Secure', async () => {

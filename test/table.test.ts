@@ -268,7 +268,7 @@ test('a finished game is read with one store read and no room; a room is built f
     assert.equal(await games.get('done'), read, 'kept: read again from memory');
     assert.equal(reads(), 1);
 
-    const rematch = await games.rematch('done', bea.token);
+    const rematch = await games.rematch('done', { token: bea.token });
     assert.deepEqual([rematch.name, rematch.seat], ['Bea', 1]);
     assert.equal((await memory.get('done'))?.rematch, rematch.gameId, 'the link is stored');
     assert.equal(read.view().rematch, rematch.gameId, 'and shown');

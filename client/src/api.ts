@@ -41,7 +41,8 @@ export const api = {
   analyse: (id: string) => call<AnalysisAnswer>('POST', `/api/games/${encodeURIComponent(id)}/analysis`),
   // `orNone`: a game nobody asked to analyse is a 200 `none`, not a 404 the console would log.
   analysis: (id: string) => call<AnalysisAnswer | AnalysisNotAsked>('GET', `/api/games/${encodeURIComponent(id)}/analysis?orNone=true`),
-  rematch: (id: string, token: string) => call<SeatGrant>('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
+  /** Without a token the session's player asks (a seat taken on another device). */
+  rematch: (id: string, token?: string) => call<SeatGrant>('POST', `/api/games/${encodeURIComponent(id)}/rematch`, token ? { token } : {}),
 };
 
 /** What a new game may choose besides its seats; absent means the server's default. */

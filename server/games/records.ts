@@ -84,6 +84,10 @@ export class FinishedTable implements ReadableGame {
     return this.seats.seatOf(token);
   }
 
+  seatOfPlayer(playerId: string): number | null {
+    return this.seats.seatOfPlayer(playerId);
+  }
+
   holderName(seat: number): string | null {
     return this.seats.name(seat);
   }

@@ -376,8 +376,9 @@ export class GameService {
 
   /** The same seats, rules and clock again. The first player to ask creates it; each person
    * takes their own seat in it (same seat, same name), wherever it is played: the answer says
-   * which game, and as whom. */
-  async rematch(id: string, token: string): Promise<{ gameId: string; name: string; seat: number }> {
+   * which game, and as whom. The seat of the finished game is the token's, else the signed-in
+   * player's (a seat taken on another device has no token in this browser). */
+  async rematch(id: string, asker: { token?: string; playerId?: string }): Promise<{ gameId: string; name: string; seat: number }> {
     let old: Room | FinishedTable | undefined;
     try {
       old = await this.get(id);
@@ -387,8 +388,9 @@ export class GameService {
     }
     if (!old) throw new CodedError('unknown_game', `no game ${JSON.stringify(id)}`);
     if (old.status !== 'finished') throw new CodedError('not_finished', 'a rematch starts from a finished game');
-    const seat = old.seatOf(token);
-    if (seat === null) throw new CodedError('bad_token', 'this token holds no seat in that game');
+    const seat = asker.token !== undefined ? old.seatOf(asker.token) : asker.playerId ? old.seatOfPlayer(asker.playerId) : null;
+    if (seat === null)
+      throw new CodedError('bad_token', asker.token !== undefined ? 'this token holds no seat in that game' : 'give the seat token of the finished game (or sign in as the player who held the seat)');
     const name = old.holderName(seat) ?? `seat ${seat + 1}`;
     // Another instance sharing the store may have started it: the store knows. (Read again
     // after the store: another request here may have linked it meanwhile.)

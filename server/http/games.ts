@@ -129,7 +129,7 @@ async function routes(root: FastifyInstance): Promise<void> {
       schema: {
         tags: ['games'],
         summary:
-          'From a finished game, the same seats start a new game: each person asks with their seat token of the finished game and gets their seat (same seat, same name) in the rematch, with a new token',
+          'From a finished game, the same seats start a new game: each person asks with their seat token of the finished game (or, signed in, as the player who held the seat) and gets their seat (same seat, same name) in the rematch, with a new token',
         params: IdParams,
         body: RematchBody,
         response: { 201: SeatGrant, ...errors, 403: error, 429: error, 503: error },
@@ -137,7 +137,7 @@ async function routes(root: FastifyInstance): Promise<void> {
       config: limited,
     },
     async (request, reply) => {
-      const { gameId, name, seat } = await games.rematch(request.params.id, request.body.token);
+      const { gameId, name, seat } = await games.rematch(request.params.id, { token: request.body.token, playerId: request.player?.id });
       const taken = await directory.takeSeat(gameId, name, seat, true, request.player?.id);
       return reply
         .code(201)

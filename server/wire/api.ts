@@ -58,7 +58,10 @@ export const JoinBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const RematchBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false });
+export const RematchBody = Type.Object(
+  { token: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'the seat token of the finished game; without it, the signed-in player’s seat' })) },
+  { additionalProperties: false },
+);
 
 export const OpenGamesQuery = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }) }, { additionalProperties: false });
 

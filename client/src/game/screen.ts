@@ -35,6 +35,8 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   const ui = layOut(root, gameId);
   const state = new GameScreenState();
   const seat = new SeatKeeper(gameId);
+  // A seat this browser holds: by its token, or as the signed-in player seated without one.
+  const holdsSeat = (v: GameView) => seat.held !== null || v.you !== null;
   const overlay = new Overlay(ui.overlay);
   const herald = new Herald(ui.announcer);
   const sheet = new SheetToggle(ui.game, ui.sheetToggle, ui.unread);
@@ -115,10 +117,10 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     const arrived = state.arrived;
     if (arrived) showScorings(board, v, arrived);
     if (arrived && v.status === 'finished' && arrived.events.some((e) => e.phase === 'final'))
-      finalScoring.start(board, ui.finalBanner, v, arrived, () => overlay.afterFinalScoring(state.view ?? v, seat.held !== null, false));
+      finalScoring.start(board, ui.finalBanner, v, arrived, () => overlay.afterFinalScoring(state.view ?? v, holdsSeat(state.view ?? v), false));
     herald.hear(prev, v, last);
     render();
-    overlay.follow(v, seat.held !== null, finalScoring.running);
+    overlay.follow(v, holdsSeat(v), finalScoring.running);
   }
 
   /** The seats' ratings, asked for by player id; asked again once when a rated game ends here,
@@ -147,7 +149,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     renderScoreTrack(ui.track, v);
     renderBag(ui.bag, v, state.discarded);
     renderLog(ui.log, state.log, v);
-    renderBanner(ui.banner, v, seat.held !== null);
+    renderBanner(ui.banner, v, holdsSeat(v));
   }
 
   const ticker = window.setInterval(() => tickTurn(ui.turn, state), 250);
@@ -168,10 +170,10 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     invite: () => void copyText(gameLink(gameId)).then((ok) => toast(ok ? 'Invite link copied.' : gameLink(gameId))),
     'skip-final': (v) => {
       finalScoring.stop();
-      if (v) overlay.afterFinalScoring(v, seat.held !== null, true);
+      if (v) overlay.afterFinalScoring(v, holdsSeat(v), true);
     },
     'show-end': (v) => {
-      if (v) overlay.reopenEnd(v, seat.held !== null);
+      if (v) overlay.reopenEnd(v, holdsSeat(v));
     },
     'close-overlay': () => overlay.closeEnd(),
     rematch: (v) => {

@@ -40,13 +40,14 @@ export class SeatKeeper {
     }
   }
 
-  /** Starts (or joins) the rematch of a finished game and goes there with this seat's token. */
+  /** Starts (or joins) the rematch of a finished game and goes there with this seat's token, or
+   * as the signed-in player whose seat it was (taken on another device: no token here). */
   async rematch(v: GameView): Promise<void> {
     const held = this.held;
-    if (!held) return;
+    if (!held && v.you === null) return;
     try {
-      const r = await api.rematch(v.gameId, held.token);
-      heldSeats.put({ ...held, gameId: r.gameId, seat: r.seat, token: r.token, at: Date.now() });
+      const r = await api.rematch(v.gameId, held?.token);
+      heldSeats.put({ gameId: r.gameId, seat: r.seat, token: r.token, name: held?.name ?? v.seats[r.seat]?.name ?? '', at: Date.now() });
       location.hash = `#/g/${encodeURIComponent(r.gameId)}`;
     } catch (e) {
       toast(e instanceof HttpError ? e.message : 'Could not start a rematch.', 'error', 5000);
