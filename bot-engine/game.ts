@@ -114,6 +114,14 @@ export interface LegalPlacement {
 
 const open = new Int32Array(3);
 
+/** The names of the spots whose bit is set in `mask`: a loop, not a closure per placement (the
+ * server builds these for every view of the seat on turn). */
+function spotNames(spots: readonly string[], mask: number): string[] {
+  const names: string[] = [];
+  for (let local = 0; local < spots.length; local++) if (mask & (1 << local)) names.push(spots[local]);
+  return names;
+}
+
 /** Where the current tile may go: each (x, y, rotation) with the figure spots open there. */
 export function legalPlacements(s: GameState): LegalPlacement[] {
   const type = s.currentTile;
@@ -125,11 +133,11 @@ export function legalPlacements(s: GameState): LegalPlacement[] {
     const fi = scratch[i] >> 2;
     const r = scratch[i] & 3;
     openFigureSpots(s, type, r, s.fcell[fi], open);
-    const names = (mask: number) => ROT_SPOT_NAMES[type * 4 + r].filter((_, local) => mask & (1 << local));
-    const placement: LegalPlacement = { x: s.fx[fi], y: s.fy[fi], rotation: r * 90, meeples: names(open[FIGURE_FOLLOWER]) };
-    if (options & OPTION_INNS) placement.large = names(open[FIGURE_LARGE]);
+    const spots = ROT_SPOT_NAMES[type * 4 + r];
+    const placement: LegalPlacement = { x: s.fx[fi], y: s.fy[fi], rotation: r * 90, meeples: spotNames(spots, open[FIGURE_FOLLOWER]) };
+    if (options & OPTION_INNS) placement.large = spotNames(spots, open[FIGURE_LARGE]);
     if (options & OPTION_ABBOT) {
-      placement.abbot = names(open[FIGURE_ABBOT]);
+      placement.abbot = spotNames(spots, open[FIGURE_ABBOT]);
       placement.canReturnAbbot = mayReturnAbbot(s, fi);
     }
     out.push(placement);

@@ -117,6 +117,8 @@ function view<T>(buffer: ArrayBuffer, name: string): T {
 export class GameState {
   readonly buffer: ArrayBuffer;
   readonly bytes: Uint8Array;
+  /** Every byte before the board arrays: made once, so that copyFrom allocates nothing. */
+  private readonly beforeBoard: Uint8Array;
   readonly h: Int32Array;
   /** Figures' strength on each feature root, FOLLOWER_BITS per player (`followersOf`); 0 when
    * none. At most 7 followers + 2 for the large one = 9 < 16, so joining two features adds them. */
@@ -161,6 +163,7 @@ export class GameState {
     if (buffer.byteLength !== STATE_BYTES) throw new Error(`a game state is ${STATE_BYTES} bytes, got ${buffer.byteLength}`);
     this.buffer = buffer;
     this.bytes = new Uint8Array(buffer);
+    this.beforeBoard = new Uint8Array(buffer, 0, BOARD_OFFSET);
     this.h = view(buffer, 'header');
     this.meeples = view(buffer, 'meeples');
     this.parent = view(buffer, 'parent');
@@ -195,7 +198,7 @@ export class GameState {
   copyFrom(other: GameState): this {
     if (other === this) return this;
     this.clearBoardCells();
-    this.bytes.set(other.bytes.subarray(0, BOARD_OFFSET));
+    this.bytes.set(other.beforeBoard);
     const placed = Math.min(other.h[H_PLACED], MAX_TILES);
     for (let q = 0; q < placed; q++) this.copyCell(other, other.pcell[q]);
     const frontier = Math.min(other.h[H_FRONTIER], MAX_FRONTIER);

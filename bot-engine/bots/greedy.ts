@@ -32,7 +32,7 @@ export function greedyMove(view: GameState, seed: number, control?: SearchContro
   do {
     // Greedy judges each move by final scoring alone: one at a time scores as in bulk.
     const i = order[scored++];
-    scoreMoves(view, moves.subarray(i), 1, scores.subarray(i), scratch, 'greedy');
+    scoreMoves(view, moves, 1, scores, scratch, 'greedy', i);
   } while (scored < n && !control.shouldStop());
   if (scored === n) return decision(moves[argmax(scores, n, new Rng(seed))], n, false);
   const seen = Float64Array.from(order.slice(0, scored), (i) => scores[i]);

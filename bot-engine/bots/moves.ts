@@ -66,19 +66,20 @@ let placed: GameState | null = null;
 /**
  * Value of each move for the player to move: `mode` 'greedy' = lead if the game ended right
  * after the move (immediate score plus everything as it would score now); 'heuristic' = lead by
- * the static evaluation. Writes into `scores`; uses `scratch` (clobbered).
+ * the static evaluation. Scores moves[first .. first + count) into the same places of `scores`;
+ * uses `scratch` (clobbered).
  * A follower move right after its placement's move without one (listMoves' order) is scored
  * on that placed copy, the follower added and taken back, instead of copying the state and
  * placing the tile again: the same state, a fraction of the work. The evaluation also reuses
  * what it found on that board (followers do not change it).
  */
-export function scoreMoves(s: GameState, moves: Int32Array, count: number, scores: Float64Array, scratch: GameState, mode: 'greedy' | 'heuristic'): void {
+export function scoreMoves(s: GameState, moves: Int32Array, count: number, scores: Float64Array, scratch: GameState, mode: 'greedy' | 'heuristic', first = 0): void {
   const me = s.currentPlayer;
   const players = s.players;
   placed ??= new GameState();
   let placement = -1; // the fi/r part of the move `placed` holds
   let sawPlaced = false; // the last evaluation was of `placed`'s board (the evaluation reuses it)
-  for (let i = 0; i < count; i++) {
+  for (let i = first; i < first + count; i++) {
     const m = moves[i];
     const spot = moveSpot(m);
     const lastSawPlaced = sawPlaced;

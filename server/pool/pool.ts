@@ -296,12 +296,12 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
    * and running and their measured run times (hints and analysis yield, so they count as ~free). */
   predictWaitMs(): number {
     const now = performance.now();
-    const busy = [...this.running].map((r) => (r.task.cls !== 'interactive' ? YIELD_MS : Math.max(0, r.startedAt + r.task.expectedMs - now)));
-    return predictStartMs(
-      this.size,
-      busy,
-      this.queues.interactive.map((t) => t.expectedMs),
-    );
+    const busy: number[] = [];
+    for (const r of this.running) busy.push(r.task.cls !== 'interactive' ? YIELD_MS : Math.max(0, r.startedAt + r.task.expectedMs - now));
+    const queued = this.queues.interactive;
+    const queuedMs = new Array<number>(queued.length);
+    for (let i = 0; i < queued.length; i++) queuedMs[i] = queued[i].expectedMs;
+    return predictStartMs(this.size, busy, queuedMs);
   }
 
   /** Fraction of the bot queue's bound in use (0..1); hints and analysis never count. */

@@ -14,13 +14,17 @@ export type TaskClass = 'interactive' | 'hint' | 'analysis';
  * the worker that frees first. O(workers × queued), both small.
  */
 export function predictStartMs(workers: number, busy: readonly number[], queued: readonly number[]): number {
-  const free = Array.from({ length: Math.max(1, workers) }, (_, i) => busy[i] ?? 0);
-  for (const ms of queued) {
+  // Indexed loops and one array: called on every bot move with up to the queue's bound queued.
+  const free = new Array<number>(Math.max(1, workers));
+  for (let i = 0; i < free.length; i++) free[i] = busy[i] ?? 0;
+  for (let q = 0; q < queued.length; q++) {
     let first = 0;
     for (let i = 1; i < free.length; i++) if (free[i] < free[first]) first = i;
-    free[first] += ms;
+    free[first] += queued[q];
   }
-  return Math.min(...free);
+  let soonest = free[0];
+  for (let i = 1; i < free.length; i++) if (free[i] < soonest) soonest = free[i];
+  return soonest;
 }
 
 /** Warm single-thread run times on a 2-core VPS class machine before any is measured (ms). */
