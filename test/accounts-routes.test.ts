@@ -327,6 +327,14 @@ test('a passkey added by a guest signs in on a fresh browser with one prompt: th
   // From another site's page the answer is bound to that origin: refused too.
   const elsewhere = (await call(app, 'POST', '/api/passkeys/authentication/options')).json();
   assert.equal((await call(app, 'POST', '/api/passkeys/authentication', { body: authenticator.get(elsewhere, 'https://evil.example') })).json().code, 'passkey_refused');
+  // A credential this server does not know takes the same path as a known one: verified (against
+  // a key nobody holds), refused alike, its challenge used up so the real passkey cannot take it.
+  const probe = (await call(app, 'POST', '/api/passkeys/authentication/options')).json();
+  const unknown = authenticator.get(probe, OWN);
+  const genuine = authenticator.get(probe, OWN);
+  unknown.id = unknown.rawId = 'AAAAAAAAAAAAAAAAAAAAAA';
+  assert.equal((await call(app, 'POST', '/api/passkeys/authentication', { origin: OWN, body: unknown })).json().code, 'passkey_refused');
+  assert.equal((await call(app, 'POST', '/api/passkeys/authentication', { origin: OWN, body: genuine })).json().code, 'passkey_refused', 'the challenge went with the unknown credential');
 });
 
 test('with any origin allowed to open a socket, one from another site carrying the cookie only watches', async () => {

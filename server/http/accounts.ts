@@ -5,7 +5,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { randomInt } from 'node:crypto';
+import { generateKeyPairSync, randomInt } from 'node:crypto';
+import { isoCBOR } from '@simplewebauthn/server/helpers';
 import {
   type AuthenticationResponseJSON,
   generateAuthenticationOptions,
@@ -24,6 +25,21 @@ import { carriedSession, clearSession, newSession, ownOrigin, sendSession, signe
 const error = { $ref: 'Error#' } as const;
 const CHALLENGE_MS = 5 * 60_000;
 const refused = () => new CodedError('passkey_refused', 'the passkey could not be verified: nothing changed');
+
+/** A P-256 public key (COSE) whose private half is thrown away at boot. */
+const NOBODYS_KEY = (() => {
+  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
+  const coordinate = (c: string | undefined) => Buffer.from(c ?? '', 'base64url');
+  return isoCBOR.encode(
+    new Map<number, number | Uint8Array>([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, coordinate(jwk.x)],
+      [-3, coordinate(jwk.y)],
+    ]),
+  );
+})();
 
 async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -231,16 +247,18 @@ async function routes(root: FastifyInstance): Promise<void> {
       const answer = request.body as AuthenticationResponseJSON;
       const passkey = await accounts.passkey(answer.id);
       const rp = relyingParty(request);
-      const verified =
-        passkey &&
-        (await verifyAuthenticationResponse({
-          response: answer,
-          expectedChallenge: (challenge) => takeChallenge(challenge, (c) => c.playerId === null),
-          expectedOrigin: rp.origin,
-          expectedRPID: rp.id,
-          credential: { id: passkey.id, publicKey: Buffer.from(passkey.publicKey, 'base64url'), counter: passkey.counter, transports: passkey.transports },
-          requireUserVerification: false,
-        }).catch(() => null));
+      // An unknown credential is verified too, against a key nobody holds: the answer takes the
+      // same path and time whether the credential exists or not, and uses up its challenge.
+      const verified = await verifyAuthenticationResponse({
+        response: answer,
+        expectedChallenge: (challenge) => takeChallenge(challenge, (c) => c.playerId === null),
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.id,
+        credential: passkey
+          ? { id: passkey.id, publicKey: Buffer.from(passkey.publicKey, 'base64url'), counter: passkey.counter, transports: passkey.transports }
+          : { id: answer.id, publicKey: NOBODYS_KEY, counter: 0 },
+        requireUserVerification: false,
+      }).catch(() => null);
       if (!passkey || !verified?.verified) throw refused();
       const player = await accounts.player(passkey.playerId);
       if (!player) throw refused();
