@@ -83,6 +83,9 @@ test('a rated game: seats for players only, no hints; its end moves every rating
     [1, 2, 3],
   );
   assert.ok(board.players.some((p: { name: string; bot: boolean }) => p.name === 'random bot' && p.bot));
+  // A bot level has a profile too, named as on the leaderboard, with the rated game it played.
+  const bot = (await call('GET', '/api/players/bot:random/profile')).json();
+  assert.deepEqual([bot.name, bot.recent.map((g: { id: string }) => g.id)], ['random bot', [id]]);
   const history = (await call('GET', `/api/players/${ann.id}/ratings`)).json();
   assert.deepEqual(
     history.changes.map((c: { gameId: string; before: number }) => [c.gameId, c.before]),

@@ -3,6 +3,7 @@
 
 import type { AccountStore } from '../accounts/store.ts';
 import { upgrade } from '../analysis/stored.ts';
+import { botName } from '../ratings/store.ts';
 import { type GameStore, isDamaged } from '../games/store.ts';
 import { type FinishedEntry, getAnalysis, listFinished } from '../games/store-operations.ts';
 import { finishedPlayers } from '../games/view.ts';
@@ -25,8 +26,8 @@ export interface PlayerGames {
 }
 
 /** The player's name and latest finished games, or undefined for a player nobody knows. A person
- * is known by the players table (a deleted player is gone: their seats were unlinked); any other id
- * (a bot's) by the seats it held, named as its latest seat. */
+ * is known by the players table (a deleted player is gone: their seats were unlinked); a bot level
+ * (`bot:expert`, the seats it held in rated games) by its seats. */
 export async function findPlayer(store: ProfileStore, accounts: Pick<AccountStore, 'player'>, playerId: string): Promise<PlayerGames | undefined> {
   const account = playerId.startsWith('p_') ? await accounts.player(playerId) : undefined;
   if (playerId.startsWith('p_') && !account) return undefined;
@@ -34,8 +35,9 @@ export async function findPlayer(store: ProfileStore, accounts: Pick<AccountStor
   if (account) return { name: account.name, games };
   // A player whose only games are still being played is known too.
   const latest = games[0] ?? (await store.list({ finished: false, playerId, limit: 1 })).games.find((g) => !isDamaged(g));
-  const name = latest?.holders[seatOf(latest, playerId)]?.name;
-  return name === undefined ? undefined : { name, games };
+  if (!latest) return undefined;
+  // A bot level is named as on the leaderboard ("expert bot"), not as its latest seat ("expert bot 3").
+  return { name: botName(playerId) ?? latest.holders[seatOf(latest, playerId)]?.name ?? playerId, games };
 }
 
 /** Reads profiles from `store`, keeping the analyses it read summed by seat (the oldest read first out). */
