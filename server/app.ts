@@ -65,12 +65,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(readinessPlugin);
     await app.register(metricsPlugin);
     await app.register(storePlugin, { store: options.store });
-    await app.register(accountsPlugin);
-    await app.register(ratingsPlugin);
     await app.register(poolPlugin);
     await app.register(botSchedulerPlugin);
     await app.register(analysisPlugin);
     await app.register(gamesPlugin);
+    await app.register(accountsPlugin);
+    await app.register(ratingsPlugin);
     await app.register(ratedAnalysesPlugin);
     await app.register(directoryPlugin);
     await app.register(connectionsPlugin);

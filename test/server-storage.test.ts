@@ -205,3 +205,25 @@ test('the watched store counts a failed write under what it was (a metadata chan
     await store.close();
   }
 });
+
+test('a player write that fails (starting a session) is known like a game write: 503, /readyz and /metrics, back by itself', async () => {
+  const store = new SqliteStore({ path: join(tempDir(), 'games.db') });
+  const server = await injectServer({}, false, { store });
+  try {
+    readOnly(store, true);
+    const started = await post(server.base, '/api/session', { name: 'Disk Full' });
+    assert.deepEqual([started.status, started.body.code], [503, 'storage_unavailable']);
+    assert.equal((await get(server.base, '/readyz')).status, 503);
+    assert.match((await get(server.base, '/metrics')).body as string, /tessera_store_write_failures_total\{op="create_player"\} 1/);
+    readOnly(store, false);
+    let ready = await get(server.base, '/readyz');
+    for (let i = 0; i < 30 && ready.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      ready = await get(server.base, '/readyz');
+    }
+    assert.equal(ready.status, 200);
+    assert.equal((await post(server.base, '/api/session', { name: 'Disk Fine' })).status, 201);
+  } finally {
+    await server.app.close();
+  }
+});

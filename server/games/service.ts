@@ -113,6 +113,11 @@ export class GameService {
     return this.store.problem();
   }
 
+  /** Another write to the game store's database, watched like the games' (see WatchedStore.write). */
+  watchWrite<T>(op: string, fn: () => Promise<T>): Promise<T> {
+    return this.store.write(op, fn);
+  }
+
   async create(request: CreateGameRequest, rematchOf?: string): Promise<Room> {
     // Bad input first, whatever the server's state. The schema has checked the rules' shape; how
     // many players they seat is the engine's answer (a rematch and any instance ask here too).

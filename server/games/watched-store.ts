@@ -87,9 +87,12 @@ export class WatchedStore implements GameStore {
     return this.inner.close();
   }
 
-  private async write(op: string, fn: () => Promise<void>): Promise<void> {
+  /** Runs a write of the same database (the players' and sessions', server/accounts/): a failure
+   * shows in readiness and metrics as a game write's does, and a commit clears it. */
+  async write<T>(op: string, fn: () => Promise<T>): Promise<T> {
+    let result: T;
     try {
-      await fn();
+      result = await fn();
     } catch (e) {
       if (!(e instanceof StorageError)) throw e;
       this.metrics.storeWriteFailures.inc({ op });
@@ -103,5 +106,6 @@ export class WatchedStore implements GameStore {
       this.failure = null;
       this.metrics.storeWritable.set(1);
     }
+    return result;
   }
 }

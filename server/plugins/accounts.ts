@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { accountsBeside } from '../accounts/open.ts';
 import type { AccountStore } from '../accounts/store.ts';
+import { watchedAccounts } from '../accounts/watched-accounts.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,7 +14,11 @@ declare module 'fastify' {
 
 export const accountsPlugin = fp(
   async (app: FastifyInstance) => {
-    app.decorate('accounts', accountsBeside(app.store));
+    // Watched by the games' store: a failing account write shows in readiness like a game write.
+    app.decorate(
+      'accounts',
+      watchedAccounts(accountsBeside(app.store), (op, fn) => app.games.watchWrite(op, fn)),
+    );
   },
-  { name: 'accounts', fastify: '5.x', dependencies: ['store'] },
+  { name: 'accounts', fastify: '5.x', dependencies: ['store', 'games'] },
 );
