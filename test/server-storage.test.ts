@@ -30,6 +30,17 @@ const readOnly = (store: SqliteStore, on: boolean) => dbOf(store).exec(`PRAGMA q
 
 const setup = twoPeopleSetup;
 
+/** /readyz's status after writes work again: readiness probes the store (at most once a second)
+ * and comes back by itself within a few seconds. */
+async function readinessOnceWritable(base: Parameters<typeof get>[0]): Promise<number> {
+  let ready = await get(base, '/readyz');
+  for (let i = 0; i < 30 && ready.status !== 200; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    ready = await get(base, '/readyz');
+  }
+  return ready.status;
+}
+
 test('a full disk: the store keeps nothing of the write and reports SQLite’s own error', async () => {
   const store = new SqliteStore({ path: join(tempDir(), 'games.db') });
   await store.create(setup('g'), [null, null]);
@@ -81,13 +92,7 @@ test('a person’s move whose write fails changes nothing; play resumes when wri
     assert.deepEqual([create.status, create.body.code, create.headers.get('retry-after')], [503, 'storage_unavailable', '10']);
 
     readOnly(store, false);
-    // Readiness probes the store (at most once a second) and comes back by itself.
-    let readyAgain = await get(server.base, '/readyz');
-    for (let i = 0; i < 30 && readyAgain.status !== 200; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      readyAgain = await get(server.base, '/readyz');
-    }
-    assert.equal(readyAgain.status, 200);
+    assert.equal(await readinessOnceWritable(server.base), 200);
     a.send(move);
     const after = await b.latestState((f) => f.view.turn > view.turn);
     assert.equal(after.view.currentSeat, 1);
@@ -216,12 +221,7 @@ test('a player write that fails (starting a session) is known like a game write:
     assert.equal((await get(server.base, '/readyz')).status, 503);
     assert.match((await get(server.base, '/metrics')).body as string, /tessera_store_write_failures_total\{op="create_player"\} 1/);
     readOnly(store, false);
-    let ready = await get(server.base, '/readyz');
-    for (let i = 0; i < 30 && ready.status !== 200; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      ready = await get(server.base, '/readyz');
-    }
-    assert.equal(ready.status, 200);
+    assert.equal(await readinessOnceWritable(server.base), 200);
     assert.equal((await post(server.base, '/api/session', { name: 'Disk Fine' })).status, 201);
   } finally {
     await server.app.close();

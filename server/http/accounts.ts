@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { generateKeyPairSync, randomInt } from 'node:crypto';
-import { isoCBOR } from '@simplewebauthn/server/helpers';
+import { coseP256 } from '../accounts/cose.ts';
 import {
   type AuthenticationResponseJSON,
   generateAuthenticationOptions,
@@ -27,19 +27,7 @@ const CHALLENGE_MS = 5 * 60_000;
 const refused = () => new CodedError('passkey_refused', 'the passkey could not be verified: nothing changed');
 
 /** A P-256 public key (COSE) whose private half is thrown away at boot. */
-const NOBODYS_KEY = (() => {
-  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
-  const coordinate = (c: string | undefined) => Buffer.from(c ?? '', 'base64url');
-  return isoCBOR.encode(
-    new Map<number, number | Uint8Array>([
-      [1, 2],
-      [3, -7],
-      [-1, 1],
-      [-2, coordinate(jwk.x)],
-      [-3, coordinate(jwk.y)],
-    ]),
-  );
-})();
+const NOBODYS_KEY = coseP256(generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey);
 
 async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();

@@ -5,6 +5,7 @@
 
 import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
+import { coseP256 } from '../../server/accounts/cose.ts';
 
 interface Held {
   id: Buffer;
@@ -28,16 +29,7 @@ export class SoftAuthenticator {
   /** startRegistration's answer to creation options, from a page at `origin`. */
   create(options: { challenge: string; rp: { id: string }; user: { id: string } }, origin: string) {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const jwk = publicKey.export({ format: 'jwk' });
-    const cose = isoCBOR.encode(
-      new Map<number, number | Uint8Array>([
-        [1, 2],
-        [3, -7],
-        [-1, 1],
-        [-2, Buffer.from(jwk.x as string, 'base64url')],
-        [-3, Buffer.from(jwk.y as string, 'base64url')],
-      ]),
-    );
+    const cose = coseP256(publicKey);
     const id = randomBytes(16);
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(id.length);
