@@ -7,7 +7,9 @@ import type { Logger } from 'pino';
 import { type BotLevel, BOT_LEVELS, chooseMove } from '../bot-engine/bots/index.ts';
 import { type Move, type MoveOutcome, playMove, resolvedToMove } from '../bot-engine/game.ts';
 import { GameState } from '../bot-engine/state.ts';
+import { copyOfState, giveBack } from './games/state-stock.ts';
 import type { Metrics } from './metrics.ts';
+import { CauseBudgets } from './log.ts';
 import { type BotPool, PoolBusyError } from './pool/pool.ts';
 import { CROWDED_AT } from './pool/load-policy.ts';
 
@@ -88,6 +90,10 @@ export class BotScheduler {
   private readonly deadlineMs: number;
   private readonly log: Logger;
   private readonly shutdown = new AbortController();
+  /** Overload's lines (a degraded level, a full queue, a missed deadline, a main-thread move): one per
+   * cause per 10 s, saying how many were left out; /metrics counts every one. A line per bot move
+   * would add a synchronous log write per move to an event loop that is already behind. */
+  private readonly overloadLog = new CauseBudgets(1, 10_000);
 
   constructor(options: SchedulerOptions) {
     this.pool = options.pool;
@@ -105,7 +111,9 @@ export class BotScheduler {
     const degraded = plan.level !== level;
     if (degraded) {
       this.metrics.degraded.inc({ step: plan.why === 'queue' ? 'queue' : plan.level ? 'level' : 'main-thread' });
-      log.info(
+      this.overloadLog.write(
+        log,
+        'info',
         { predictedWaitMs: Math.round(plan.waitMs), queueLoad: this.pool.load, botLevel: plan.level ?? FALLBACK_LEVEL },
         plan.why === 'queue' ? 'bot move degraded: the bot queue is crowded' : 'bot move degraded: the predicted wait leaves no time for the level asked',
       );
@@ -133,8 +141,8 @@ export class BotScheduler {
     }
     const until = performance.now() + FALLBACK_BUDGET_MS;
     const move = resolvedToMove(view, chooseMove(view, FALLBACK_LEVEL, seed, { shouldStop: () => performance.now() >= until }));
-    log.warn({ botLevel: FALLBACK_LEVEL }, 'bot move chosen on the main thread: the pool could not answer in time');
-    const next = view.clone();
+    this.overloadLog.write(log, 'warn', { botLevel: FALLBACK_LEVEL }, 'bot move chosen on the main thread: the pool could not answer in time');
+    const next = copyOfState(view);
     const outcome = playMove(next, move);
     if ('error' in outcome) throw new Error(`the main-thread bot chose an illegal move: ${outcome.error}`);
     return answer({ move, hitDeadline: false, played: { next, outcome } }, 'fallback', FALLBACK_LEVEL);
@@ -148,7 +156,9 @@ export class BotScheduler {
   private failed(e: unknown, log: Logger, attempt: string): void {
     const reason = e instanceof SearchFailed ? e.reason : 'error';
     this.metrics.searchFailures.inc({ reason });
-    log.warn({ attempt, reason, err: (e as Error).message }, 'bot search failed');
+    const fields = { attempt, reason, err: (e as Error).message };
+    if (reason === 'busy' || reason === 'deadline') this.overloadLog.write(log, 'warn', fields, 'bot search failed', reason);
+    else log.warn(fields, 'bot search failed');
   }
 
   private async attempt(view: GameState, level: BotLevel, seed: number, budgetMs: number): Promise<Found> {
@@ -175,11 +185,12 @@ export class BotScheduler {
       abort.abort();
     };
     hard = setTimeout(() => giveUp(false), budgetMs + 2 * grace);
+    // The one copy of the state per search: moved to the worker, which hands it back untouched.
+    const copy = copyOfState(view);
     try {
-      // The one copy of the state per search: moved to the worker, which hands it back untouched.
-      const result = await this.pool.search({ state: view.buffer.slice(0), level, seed, deadline: Date.now() + budgetMs, cancel }, abort.signal);
+      const result = await this.pool.search({ state: copy.buffer, level, seed, deadline: Date.now() + budgetMs, cancel }, abort.signal);
       if (result.hitDeadline || result.cancelled) this.metrics.deadlineHits.inc();
-      const next = result.state ? new GameState(result.state) : view.clone();
+      const next = result.state ? new GameState(result.state) : copyOfState(view);
       const outcome = playMove(next, result.move);
       if ('error' in outcome) throw new SearchFailed('illegal', `the worker answered an illegal move: ${outcome.error}`);
       return { move: result.move, hitDeadline: result.hitDeadline || result.cancelled, played: { next, outcome } };
@@ -193,6 +204,7 @@ export class BotScheduler {
       if (e instanceof PoolBusyError) throw new SearchFailed('busy', e.message);
       throw new SearchFailed('crash', (e as Error).message);
     } finally {
+      giveBack(copy); // unless the worker has it (then it is detached: given back as a no-op)
       clearTimeout(soft);
       clearTimeout(hard);
       this.shutdown.signal.removeEventListener('abort', onShutdown);

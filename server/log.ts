@@ -31,7 +31,7 @@ export class LogBudget {
     this.write(log, 'warn', fields, message);
   }
 
-  write(log: Logger, level: 'warn' | 'error', fields: object, message: string): void {
+  write(log: Logger, level: 'info' | 'warn' | 'error', fields: object, message: string): void {
     const now = Date.now();
     if (now - this.periodStart >= this.periodMs) {
       this.periodStart = now;
@@ -59,9 +59,9 @@ export class CauseBudgets {
     this.periodMs = periodMs;
   }
 
-  write(log: Logger, level: 'warn' | 'error', fields: object, message: string): void {
-    const budget = this.budgets.get(message) ?? new LogBudget(this.lines, this.periodMs);
-    this.budgets.set(message, budget);
+  write(log: Logger, level: 'info' | 'warn' | 'error', fields: object, message: string, cause = message): void {
+    const budget = this.budgets.get(cause) ?? new LogBudget(this.lines, this.periodMs);
+    this.budgets.set(cause, budget);
     budget.write(log, level, fields, message);
   }
 }

@@ -167,11 +167,13 @@ test('a worker module that throws at load fails the start with a clear error', a
   await missing.close();
 });
 
-test('a full queue: searches are refused at once and the bot still moves (main-thread fallback)', async (t) => {
+test('a full queue: searches are refused at once and the bot still moves (main-thread fallback), one log line per cause', async (t) => {
   const { pool, metrics, close } = makePool(fixture('pool-hang-worker.mjs'), { maxQueue: 1 });
+  const lines: { msg: string; reason?: string }[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
   try {
     await pool.start();
-    const scheduler = new BotScheduler({ pool, metrics, deadlineMs: 300, logger: silent });
+    const scheduler = new BotScheduler({ pool, metrics, deadlineMs: 300, logger });
     // One search blocks the worker, one fills the queue; the third bot move cannot queue.
     const busy = [scheduler.move(view(), 'hard', 1), scheduler.move(view(), 'hard', 2)];
     await t.waitFor(() => assert.equal(pool.load, 1), WAIT);
@@ -182,6 +184,14 @@ test('a full queue: searches are refused at once and the bot still moves (main-t
     assert.equal(answer.source, 'fallback');
     assert.ok(!('error' in resolveMove(v, answer.move)));
     assert.ok((await metrics.degraded.get()).values.length > 0, 'counted as degraded');
+    // Three more: each is counted, none logs again (an overloaded loop is not given log writes).
+    for (const seed of [4, 5, 6]) assert.equal((await scheduler.move(view(), 'hard', seed)).source, 'fallback');
+    assert.equal(await total(metrics.botMoves), 4);
+    const said = (msg: string) => lines.filter((l) => l.msg === msg).length;
+    assert.equal(said('bot move chosen on the main thread: the pool could not answer in time'), 1);
+    assert.equal(lines.filter((l) => l.msg === 'bot search failed' && l.reason === 'busy').length, 1);
+    assert.equal(lines.filter((l) => l.msg.startsWith('bot move degraded')).length, 1);
+    assert.equal(lines.length, 3);
     await Promise.all(busy);
   } finally {
     await close();

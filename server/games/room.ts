@@ -20,6 +20,7 @@ import { SeatClock } from './seat-clock.ts';
 import type { GameStatus, GameView, LastMove, StandInReason } from '../wire/game.ts';
 import { seatView, ViewFrames, type ViewInput, viewInputOf } from './view.ts';
 import { moveHistory } from './history.ts';
+import { HeldState } from './state-stock.ts';
 import { type ChatError, TableTalk } from './table-talk.ts';
 import { type HintAnswer, HintSearches } from './hint-searches.ts';
 import type { ChatMessage, QuickId } from '../wire/chat.ts';
@@ -72,7 +73,7 @@ export class Room {
   readonly setup: GameSetup;
   readonly log: Logger;
   /** Replaced, never mutated, by a move: a move whose write fails leaves it as it was. */
-  private current: GameState;
+  private readonly held: HeldState;
   private ended: GameEnd | null;
   private readonly seats: Seats;
   private readonly deps: RoomDeps;
@@ -116,7 +117,7 @@ export class Room {
     this.moves = moves;
     this.setup = stored.setup;
     this.seats = new Seats(stored.holders);
-    this.current = state;
+    this.held = new HeldState(state);
     this.boardAtBroadcast = state.placed;
     this.ended = stored.end;
     this.rematchId = stored.rematch;
@@ -160,7 +161,7 @@ export class Room {
   }
 
   get state(): GameState {
-    return this.current;
+    return this.held.current;
   }
 
   get abandoned(): boolean {
@@ -385,8 +386,8 @@ export class Room {
    * the seat's. */
   private async findHint(hints: HintSearcher, seat: number, turn: number): Promise<Move | MoveError> {
     try {
-      // No copy: a state is replaced, never changed.
-      const move = await hints.search(this.state, hintSeed(this.setup, turn, seat), this.log);
+      const lent = this.held.lend();
+      const move = await hints.search(lent.state, hintSeed(this.setup, turn, seat), this.log).finally(lent.release);
       return await this.serial(() => this.countHint(seat, turn, move));
     } catch (e) {
       if (e instanceof HintBusyError) return { error: 'hint_busy', message: `${e.message}: bot moves come first; ask again in a few seconds` };
@@ -417,7 +418,7 @@ export class Room {
     // Stored before anything changes: a game is its record, and a failed write changes nothing.
     if (!(await this.commit((store) => store.appendMoves(this.id, recorded, end))))
       return { error: 'storage_unavailable', message: `the move could not be stored (${this.unstoredReason()}); nothing changed: try again in a few seconds` };
-    this.current = next;
+    this.held.replace(next);
     this.ended = end;
     this.movesCount += recorded.length;
     this.activity.moved(Date.now());
@@ -482,7 +483,7 @@ export class Room {
     const { next, end: asItStands } = abandonAt(this.setup, this.state);
     const end = this.withResult(asItStands, true);
     if (!(await this.commit((store) => store.appendMoves(this.id, [], end)))) return false;
-    this.current = next;
+    this.held.replace(next);
     this.ended = end;
     this.clock.stop();
     this.log.info({ why, scores: end.scores }, 'game abandoned');
@@ -529,12 +530,13 @@ export class Room {
     if (!level) return false;
     this.botPending = true;
     const turn = this.movesCount;
-    // No copy here: a state is replaced, never changed. The bot sees what a player may know (the
-    // bag's contents, not its order): the search hides the order on its own copy.
-    const from = this.state;
+    // The bot sees what a player may know (the bag's contents, not its order): the search hides
+    // the order on its own copy.
+    const { state: from, release } = this.held.lend();
     this.deps.bots
       .move(from, level, botSeed(this.setup, turn, seat), this.log)
       .finally(() => {
+        release();
         this.botPending = false;
       })
       .then((answer) => this.serial(() => this.playBot(seat, turn, from, answer)))

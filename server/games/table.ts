@@ -12,6 +12,7 @@ import type { GameState } from '../../bot-engine/state.ts';
 import type { BotLevel } from '../../bot-engine/bots/levels.ts';
 import type { GameStatus, LastMove, MoveSource, StandInReason } from '../wire/game.ts';
 import type { GameEnd, GameSetup } from './store.ts';
+import { copyOfState } from './state-stock.ts';
 
 export type MoveErrorCode = 'not_started' | 'game_over' | 'not_your_turn' | 'stale_turn' | 'illegal_move' | 'storage_unavailable' | 'hints_off' | 'hint_busy';
 export interface MoveError {
@@ -87,7 +88,7 @@ export interface Applied {
 
 /** `seat`'s move on `state` (at `turn`), played on a copy: `state` is never touched. */
 export function applyMove(setup: GameSetup, state: GameState, turn: number, seat: number, move: Move, bot?: BotPlay): Applied | MoveError {
-  const next = state.clone();
+  const next = copyOfState(state);
   const outcome = playMove(next, move);
   if ('error' in outcome) return { error: 'illegal_move', message: outcome.error };
   return appliedOf(setup, state, next, outcome, turn, seat, bot);
@@ -106,7 +107,7 @@ export function appliedOf(setup: GameSetup, state: GameState, next: GameState, o
 
 /** The game ended as it stands (it expired): followers scored as at the end of a game. */
 export function abandonAt(setup: GameSetup, state: GameState): { next: GameState; end: GameEnd } {
-  const next = state.clone();
+  const next = copyOfState(state);
   finalScoring(next);
   return { next, end: endOf(setup, next, true) };
 }
