@@ -72,7 +72,7 @@ test('a buffer moved to a worker (detached) is not reused', () => {
   assert.equal(spareStates(), spare);
 });
 
-test("a room: the state a hint search reads is never overwritten by the moves played meanwhile, and is reused once the search ends", async () => {
+test('a room: the state a hint search reads is never overwritten by the moves played meanwhile, and is reused once the search ends', async () => {
   const setup: GameSetup = {
     id: 'stock1',
     createdAt: '2026-11-27T10:00:00.000Z',

@@ -3,7 +3,7 @@
 // mark-compact every ~6 s (12–18 ms pauses on the event loop) only to free them. A room gives
 // its replaced state back once nothing reads it any more (HeldState), and the next copy takes it.
 
-import { GameState } from '../../bot-engine/state.ts';
+import type { GameState } from '../../bot-engine/state.ts';
 
 /** Enough for the moves in flight at once; past it a given-back state is left to the GC. */
 const MAX_SPARE = 256;
