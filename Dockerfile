@@ -39,4 +39,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 STOPSIGNAL SIGTERM
 # V8 flags chosen by measurement (docs/BENCHMARKS.md, main thread per move): the old generation
 # may grow to twice its live size before a full GC, so far fewer full GCs pause the event loop.
-CMD ["node", "--heap-growing-percent=100", "dist/server/main.js"]
+CMD ["node", "--heap-growing-percent=100", "--max-semi-space-size=4", "dist/server/main.js"]
