@@ -6,8 +6,8 @@
 import type { Logger } from 'pino';
 import { type BotLevel, BOT_LEVELS, chooseMove } from '../bot-engine/bots/index.ts';
 import { type Move, type MoveOutcome, playMove, resolvedToMove } from '../bot-engine/game.ts';
-import { GameState } from '../bot-engine/state.ts';
-import { copyOfState, giveBack } from './games/state-stock.ts';
+import type { GameState } from '../bot-engine/state.ts';
+import { bytesForWorker, copyOfState, keepBuffer, stateFromWorker } from './games/state-stock.ts';
 import type { Metrics } from './metrics.ts';
 import { CauseBudgets } from './log.ts';
 import { type BotPool, PoolBusyError } from './pool/pool.ts';
@@ -186,11 +186,11 @@ export class BotScheduler {
     };
     hard = setTimeout(() => giveUp(false), budgetMs + 2 * grace);
     // The one copy of the state per search: moved to the worker, which hands it back untouched.
-    const copy = copyOfState(view);
+    const bytes = bytesForWorker(view);
     try {
-      const result = await this.pool.search({ state: copy.buffer, level, seed, deadline: Date.now() + budgetMs, cancel }, abort.signal);
+      const result = await this.pool.search({ state: bytes, level, seed, deadline: Date.now() + budgetMs, cancel }, abort.signal);
       if (result.hitDeadline || result.cancelled) this.metrics.deadlineHits.inc();
-      const next = result.state ? new GameState(result.state) : copyOfState(view);
+      const next = result.state ? stateFromWorker(result.state) : copyOfState(view);
       const outcome = playMove(next, result.move);
       if ('error' in outcome) throw new SearchFailed('illegal', `the worker answered an illegal move: ${outcome.error}`);
       return { move: result.move, hitDeadline: result.hitDeadline || result.cancelled, played: { next, outcome } };
@@ -204,7 +204,7 @@ export class BotScheduler {
       if (e instanceof PoolBusyError) throw new SearchFailed('busy', e.message);
       throw new SearchFailed('crash', (e as Error).message);
     } finally {
-      giveBack(copy); // unless the worker has it (then it is detached: given back as a no-op)
+      keepBuffer(bytes);
       clearTimeout(soft);
       clearTimeout(hard);
       this.shutdown.signal.removeEventListener('abort', onShutdown);

@@ -8,7 +8,7 @@ import { legalMoves, type Move, newGame, playMove } from '../bot-engine/game.ts'
 import type { GameState } from '../bot-engine/state.ts';
 import { MemoryStore } from '../server/games/memory-store.ts';
 import { type BotMover, Room } from '../server/games/room.ts';
-import { copyOfState, giveBack, HeldState, spareStates } from '../server/games/state-stock.ts';
+import { bytesForWorker, copyOfState, HeldState, keepBuffer, spareStates, stateFromWorker } from '../server/games/state-stock.ts';
 import type { GameSetup } from '../server/games/store.ts';
 import type { HintSearcher } from '../server/hints.ts';
 
@@ -32,7 +32,7 @@ test('a copy in a reused buffer is byte for byte the state copied, whatever the 
   const earlyBytes = bytes(early);
   const held = new HeldState(late);
   held.replace(early.clone());
-  assert.ok(spareStates() >= 1);
+  assert.ok(spareStates().states >= 1);
   const copy = copyOfState(early);
   assert.equal(copy, late, 'the given-back state object is the one reused');
   assert.deepEqual(bytes(copy), earlyBytes);
@@ -48,28 +48,37 @@ test('a replaced state is given back at once unless lent; then when the last loa
   const a = held.lend();
   const b = held.lend();
   assert.equal(a.state, first);
-  const spare = spareStates();
+  const spare = spareStates().states;
   held.replace(played(5, 2));
-  assert.equal(spareStates(), spare, 'lent twice: kept');
+  assert.equal(spareStates().states, spare, 'lent twice: kept');
   a.release();
   a.release();
-  assert.equal(spareStates(), spare, 'one loan left (a second release of the first changes nothing)');
+  assert.equal(spareStates().states, spare, 'one loan left (a second release of the first changes nothing)');
   b.release();
-  assert.equal(spareStates(), spare + 1, 'given back with the last loan');
+  assert.equal(spareStates().states, spare + 1, 'given back with the last loan');
   copyOfState(first);
 
   const current = held.lend();
   current.release();
-  assert.equal(spareStates(), spare, 'the current state stays');
+  assert.equal(spareStates().states, spare, 'the current state stays');
   assert.equal(held.current, current.state);
 });
 
-test('a buffer moved to a worker (detached) is not reused', () => {
-  const state = played(6, 1);
-  structuredClone(state.buffer, { transfer: [state.buffer] });
-  const spare = spareStates();
-  giveBack(state);
-  assert.equal(spareStates(), spare);
+test("a worker's round trip: the bytes go in a handed-back buffer, come back into a given-back state, and a buffer moved away is not kept", () => {
+  const asked = played(6, 9, 3);
+  // A given-back state to copy the answer into.
+  new HeldState(played(7, 20)).replace(played(8, 1));
+  const moved = bytesForWorker(asked);
+  assert.deepEqual(Buffer.from(moved), bytes(asked));
+  // The worker: the buffer is moved there and back (a new ArrayBuffer object on this side).
+  const back = structuredClone(moved, { transfer: [moved] });
+  assert.equal(moved.byteLength, 0, 'detached once moved');
+  keepBuffer(moved);
+  const { states, buffers } = spareStates();
+  const next = stateFromWorker(back);
+  assert.deepEqual(bytes(next), bytes(asked));
+  assert.deepEqual(spareStates(), { states: states - 1, buffers: buffers + 1 }, 'the state reused, the buffer kept');
+  assert.equal(bytesForWorker(played(9, 2)), back, 'the next copy to a worker goes in the handed-back buffer');
 });
 
 test('a room: the state a hint search reads is never overwritten by the moves played meanwhile, and is reused once the search ends', async () => {
@@ -109,10 +118,10 @@ test('a room: the state a hint search reads is never overwritten by the moves pl
     }
     assert.notEqual(room.state, lent.state);
     assert.deepEqual(bytes(lent.state), lent.before, 'the lent state is as it was given');
-    const spare = spareStates();
+    const spare = spareStates().states;
     answer(legalMoves(lent.state)[0]);
     assert.equal((await hint)?.error, 'stale_turn');
-    assert.equal(spareStates(), spare + 1, 'given back once the search ended');
+    assert.equal(spareStates().states, spare + 1, 'given back once the search ended');
   } finally {
     room.close();
   }

@@ -3,7 +3,10 @@
 // allocation site for `--seconds` (objects the GC has already collected included: what the heap
 // profile at exit leaves out), and prints the sites by bytes and their share.
 //
-//   node bench/main-thread/allocations.ts [--port=9339] [--after=25] [--seconds=40] [--out=file]
+//   node bench/main-thread/allocations.ts [--port=9339] [--after=25] [--seconds=40] [--out=file] [--survivors]
+//
+// --survivors leaves out what the scavenges collected: what is left outlived the young
+// generation, i.e. what the old space grows by and the full GCs collect.
 
 import { writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,7 +14,13 @@ import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 
 const { values } = parseArgs({
-  options: { port: { type: 'string', default: '9339' }, after: { type: 'string', default: '25' }, seconds: { type: 'string', default: '40' }, out: { type: 'string', default: '' } },
+  options: {
+    survivors: { type: 'boolean', default: false },
+    port: { type: 'string', default: '9339' },
+    after: { type: 'string', default: '25' },
+    seconds: { type: 'string', default: '40' },
+    out: { type: 'string', default: '' },
+  },
 });
 
 async function target(): Promise<string> {
@@ -41,7 +50,7 @@ const send = (method: string, params: object = {}) =>
   });
 
 await sleep(Number(values.after) * 1000);
-await send('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+await send('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !values.survivors });
 await sleep(Number(values.seconds) * 1000);
 const { profile } = await send('HeapProfiler.stopSampling');
 socket.close();

@@ -3,7 +3,7 @@
 // mark-compact every ~6 s (12–18 ms pauses on the event loop) only to free them. A room gives
 // its replaced state back once nothing reads it any more (HeldState), and the next copy takes it.
 
-import type { GameState } from '../../bot-engine/state.ts';
+import { GameState } from '../../bot-engine/state.ts';
 
 /** Enough for the moves in flight at once; past it a given-back state is left to the GC. */
 const MAX_SPARE = 256;
@@ -15,15 +15,44 @@ export function copyOfState(state: GameState): GameState {
   return reused ? reused.copyFrom(state) : state.clone();
 }
 
-/** States waiting to be reused (tests). */
-export function spareStates(): number {
-  return spare.length;
+/** States and buffers waiting to be reused (tests). */
+export function spareStates(): { states: number; buffers: number } {
+  return { states: spare.length, buffers: spareBuffers.length };
 }
 
 /** `state` will not be read again: its buffer may take the next copy. */
-export function giveBack(state: GameState): void {
+function giveBack(state: GameState): void {
   // A buffer moved to a worker is detached (length 0): nothing to reuse.
   if (state.buffer.byteLength > 0 && spare.length < MAX_SPARE) spare.push(state);
+}
+
+// A bot search moves a copy of the state's bytes to a worker, which hands the buffer back with
+// its answer. Wrapping that buffer in a new GameState would make its 27 typed-array views per bot
+// move, which outlive the young generation: about a quarter of what the old space grew by.
+const spareBuffers: ArrayBuffer[] = [];
+
+/** `state`'s bytes in a buffer of their own, to move to a worker: one a worker handed back when there is one. */
+export function bytesForWorker(state: GameState): ArrayBuffer {
+  const buffer = spareBuffers.pop();
+  if (!buffer) return state.buffer.slice(0);
+  new Uint8Array(buffer).set(state.bytes);
+  return buffer;
+}
+
+/** The state a worker handed back, in a given-back state when there is one (the buffer then
+ * waits for the next copy to a worker). */
+export function stateFromWorker(buffer: ArrayBuffer): GameState {
+  const reused = spare.pop();
+  if (!reused) return new GameState(buffer);
+  reused.bytes.set(new Uint8Array(buffer));
+  keepBuffer(buffer);
+  return reused;
+}
+
+/** A buffer from bytesForWorker the pool never moved to a worker (a full queue, a task dropped at
+ * its deadline); once moved it is detached, and keeping it is a no-op. */
+export function keepBuffer(buffer: ArrayBuffer): void {
+  if (buffer.byteLength > 0 && spareBuffers.length < MAX_SPARE) spareBuffers.push(buffer);
 }
 
 /** A room's current state, and the replaced ones a search still reads: each goes back to the
