@@ -94,6 +94,8 @@ export class BotScheduler {
    * cause per 10 s, saying how many were left out; /metrics counts every one. A line per bot move
    * would add a synchronous log write per move to an event loop that is already behind. */
   private readonly overloadLog = new CauseBudgets(1, 10_000);
+  /** The last fallback move's turn of the event loop (ownLoopTurn). */
+  private fallbackTurns: Promise<void> = Promise.resolve();
 
   constructor(options: SchedulerOptions) {
     this.pool = options.pool;
@@ -139,6 +141,7 @@ export class BotScheduler {
         }
       }
     }
+    await this.ownLoopTurn();
     const until = performance.now() + FALLBACK_BUDGET_MS;
     const move = resolvedToMove(view, chooseMove(view, FALLBACK_LEVEL, seed, { shouldStop: () => performance.now() >= until }));
     this.overloadLog.write(log, 'warn', { botLevel: FALLBACK_LEVEL }, 'bot move chosen on the main thread: the pool could not answer in time');
@@ -146,6 +149,15 @@ export class BotScheduler {
     const outcome = playMove(next, move);
     if ('error' in outcome) throw new Error(`the main-thread bot chose an illegal move: ${outcome.error}`);
     return answer({ move, hitDeadline: false, played: { next, outcome } }, 'fallback', FALLBACK_LEVEL);
+  }
+
+  /** Resolves in a turn of the event loop no other main-thread move has taken. A full queue
+   * refuses many bot turns at once (a burst of moves arriving together); their fallback moves,
+   * up to ~2 ms each, must not add up into one long stall of the loop. */
+  private ownLoopTurn(): Promise<void> {
+    const turn = this.fallbackTurns.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    this.fallbackTurns = turn;
+    return turn;
   }
 
   /** Aborts every search in flight (shutdown). */

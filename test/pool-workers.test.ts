@@ -191,6 +191,21 @@ test('a full queue: searches are refused at once and the bot still moves (main-t
     assert.equal(said('bot move chosen on the main thread: the pool could not answer in time'), 1);
     assert.equal(lines.filter((l) => l.msg === 'bot search failed' && l.reason === 'busy').length, 1);
     assert.equal(lines.filter((l) => l.msg.startsWith('bot move degraded')).length, 1);
+    // Three refused at once: each main-thread move in a turn of the event loop of its own.
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const moved = async (seed: number) => {
+      assert.equal((await scheduler.move(view(), 'hard', seed)).source, 'fallback');
+      return turns;
+    };
+    const at = await Promise.all([7, 8, 9].map(moved));
+    counting = false;
+    assert.ok(at[0] < at[1] && at[1] < at[2], `loop turns at each move: ${at}`);
     assert.equal(lines.length, 3);
     await Promise.all(busy);
   } finally {
