@@ -21,9 +21,6 @@ export type Results = Pick<PlayerProfile, 'games' | 'wins' | 'meanPlace'>;
 export type Profile = PlayerProfile;
 export type { MistakeKind, ProfileGame, ShownRating };
 
-/** GET /api/ratings answers this many players a call. */
-export const RATINGS_PER_CALL = 6;
-
 /** A game the signed-in player holds a seat in (on any device). */
 export interface PlayerGame {
   gameId: string;

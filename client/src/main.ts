@@ -51,7 +51,8 @@ function pageOf(hash: string): { name: string; mount: (root: HTMLElement) => () 
   return { name: 'lobby', mount: mountLobby };
 }
 
-// The player is made (or found) at once, whichever page opens first: no sign-up, no click.
+// The session is asked for once, whichever page opens first; a player is made only when one is
+// needed (session.ts).
 void startSession();
 window.addEventListener('hashchange', route);
 route();

@@ -3,7 +3,8 @@
 // (GET /api/ratings, six a call), kept for the page, and drawn where a name is. A badge drawn
 // before its rating arrived is a placeholder that `fillRatings` completes.
 
-import { accountApi, RATINGS_PER_CALL, type ShownRating } from './account-api.ts';
+import { accountApi, type ShownRating } from './account-api.ts';
+import { RATINGS_PER_CALL } from './protocol.ts';
 import { ratingBadge } from './player-text.ts';
 
 const known = new Map<string, ShownRating>();

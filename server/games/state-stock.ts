@@ -1,6 +1,6 @@
 // The main thread's game states are copied into reused buffers. A state is a 48 KB ArrayBuffer,
 // memory outside V8's heap: a new one per move (~165 moves/s at 200 games) drove V8 to a full
-// mark-compact every ~6 s (12–18 ms pauses on the event loop) only to free them. A room gives
+// mark-compact every ~7 s (14–18 ms pauses on the event loop) only to free them. A room gives
 // its replaced state back once nothing reads it any more (HeldState), and the next copy takes it.
 
 import { GameState } from '../../bot-engine/state.ts';

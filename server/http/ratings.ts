@@ -8,6 +8,7 @@ import { displayRating, PROVISIONAL_GAMES } from '../ratings/model.ts';
 import type { PlayerRating } from '../ratings/store.ts';
 import { PLAYER_ID_PATTERN, PlayerParams } from '../wire/profile.ts';
 import { Leaderboard, LeaderboardQuery, RatingHistory, Ratings, RatingsQuery, type ShownRating } from '../wire/ratings.ts';
+import { RATINGS_PER_CALL } from '../wire/rating-calls.ts';
 
 const error = { $ref: 'Error#' } as const;
 const HISTORY = 200;
@@ -33,7 +34,8 @@ async function routes(root: FastifyInstance): Promise<void> {
     { schema: { tags: ['players'], summary: 'The ratings of a few players, to show beside their names', querystring: RatingsQuery, response: { 200: Ratings, 400: error } } },
     async (request) => {
       const ids = [...new Set(request.query.players.split(','))];
-      if (ids.length > 6 || ids.some((id) => !PLAYER_ID.test(id))) throw new CodedError('bad_request', 'players: up to 6 player ids (`p_…` or `bot:<level>`), comma-separated');
+      if (ids.length > RATINGS_PER_CALL || ids.some((id) => !PLAYER_ID.test(id)))
+        throw new CodedError('bad_request', `players: up to ${RATINGS_PER_CALL} player ids (\`p_…\` or \`bot:<level>\`), comma-separated`);
       const ratings = await app.ratings.ratings(ids);
       return { ratings: ids.flatMap((id) => (ratings.has(id) ? [shown(ratings.get(id)!)] : [])) };
     },

@@ -3,6 +3,7 @@
 
 import Type, { type Static } from 'typebox';
 import { PlayerId } from './profile.ts';
+import { RATINGS_PER_CALL } from './rating-calls.ts';
 
 const Int = Type.Integer();
 
@@ -23,7 +24,7 @@ export const Leaderboard = Type.Object({
   players: Type.Array(Type.Intersect([ShownRating, Type.Object({ place: Int, name: Type.String(), bot: Type.Boolean() })])),
 });
 
-export const RatingsQuery = Type.Object({ players: Type.String({ maxLength: 400, description: 'player ids, comma-separated (at most 6)' }) }, { additionalProperties: false });
+export const RatingsQuery = Type.Object({ players: Type.String({ maxLength: 400, description: `player ids, comma-separated (at most ${RATINGS_PER_CALL})` }) }, { additionalProperties: false });
 export const Ratings = Type.Object({ ratings: Type.Array(ShownRating, { description: 'the players asked for who have a rating' }) });
 
 export const RatingHistory = Type.Object({
