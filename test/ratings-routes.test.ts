@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Room } from '../server/games/room.ts';
+import { RATINGS_PER_CALL } from '../server/wire/rating-calls.ts';
 import { Client, injectServer, playTurns, playUntilOver, WAIT } from './server-helpers.ts';
 
 let app: FastifyInstance;
@@ -92,6 +93,12 @@ test('a rated game: seats for players only, no hints; its end moves every rating
     [[id, 1000]],
   );
   assert.equal((await call('GET', '/api/ratings?players=Ann')).statusCode, 400);
+  // As many ids as a call answers, and one more.
+  // Distinct ids: the route counts each once.
+  const ids = (n: number) => Array.from({ length: n }, (_, i) => `p_${String(i).padStart(22, 'A')}`).join(',');
+  assert.equal((await call('GET', `/api/ratings?players=${ids(RATINGS_PER_CALL)}`)).statusCode, 200);
+  const tooMany = await call('GET', `/api/ratings?players=${ids(RATINGS_PER_CALL + 1)}`);
+  assert.deepEqual([tooMany.statusCode, tooMany.json().code], [400, 'bad_request']);
 });
 
 test('an expired rated game: the person whose turn it was places last', async (t) => {
