@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Room } from '../server/games/room.ts';
-import { RATINGS_PER_CALL } from '../server/wire/rating-calls.ts';
+import { RATINGS_PER_CALL } from '../server/wire/limits.ts';
 import { Client, injectServer, playTurns, playUntilOver, WAIT } from './server-helpers.ts';
 
 let app: FastifyInstance;

@@ -8,6 +8,7 @@ import { forgetName, savedName, saveName } from './api.ts';
 import { esc, toast } from './dom.ts';
 import { addPasskey, passkeyProblem, passkeysWork, signInWithPasskey } from './passkeys.ts';
 import { profileHref } from './player-text.ts';
+import { MAX_NAME_LENGTH } from './protocol.ts';
 import { type SessionState, claimName, currentPlayer, onSessionChange, reloadSession, startSession } from './session.ts';
 
 export function mountAccount(root: HTMLElement): () => void {
@@ -120,7 +121,7 @@ function noPlayerMarkup(): string {
   return `${signInSection(null)}<section class="card" aria-labelledby="name-title"><h2 id="name-title">Or start a player here</h2>
 <p>A player is made the first time you play, or now with a name: it keeps the name, the games and a rating in this browser, and a passkey takes it to your other devices.</p>
 <form data-form="rename" class="rename">
-<label class="field">Your name <input name="name" required maxlength="24" autocomplete="nickname" value="${esc(savedName())}" aria-describedby="rename-note"></label>
+<label class="field">Your name <input name="name" required maxlength="${MAX_NAME_LENGTH}" autocomplete="nickname" value="${esc(savedName())}" aria-describedby="rename-note"></label>
 <p class="field-note" id="rename-note">Names are unique among players.</p>
 <div class="row"><button class="btn" type="submit">Start my player</button></div></form></section>`;
 }
@@ -138,7 +139,7 @@ const disabled = () => (passkeysWork() ? '' : ' disabled');
 function nameSection(p: Player): string {
   return `<section class="card" aria-labelledby="name-title"><h2 id="name-title">Name</h2>
 <form data-form="rename" class="rename">
-<label class="field">Your name <input name="name" required maxlength="24" autocomplete="nickname" value="${esc(p.name)}" aria-describedby="rename-note"></label>
+<label class="field">Your name <input name="name" required maxlength="${MAX_NAME_LENGTH}" autocomplete="nickname" value="${esc(p.name)}" aria-describedby="rename-note"></label>
 <p class="field-note" id="rename-note">Names are unique: the name is yours until you change it. Games already played keep the name they were played under.</p>
 <div class="row"><button class="btn primary" type="submit">Save the name</button><a class="btn ghost" href="${profileHref(p.id)}">Your profile</a></div></form></section>`;
 }

@@ -4,8 +4,8 @@
 
 import { remove as removeConfusables } from 'confusables';
 import { CodedError } from '../errors.ts';
+import { MAX_NAME_LENGTH } from '../wire/limits.ts';
 
-export const MAX_NAME_LENGTH = 24;
 /** The name a deleted player's seats show from then on. */
 export const DELETED_NAME = 'deleted player';
 

@@ -8,7 +8,7 @@ import { displayRating, PROVISIONAL_GAMES } from '../ratings/model.ts';
 import type { PlayerRating } from '../ratings/store.ts';
 import { PLAYER_ID_PATTERN, PlayerParams } from '../wire/profile.ts';
 import { Leaderboard, LeaderboardQuery, RatingHistory, Ratings, RatingsQuery, type ShownRating } from '../wire/ratings.ts';
-import { RATINGS_PER_CALL } from '../wire/rating-calls.ts';
+import { RATINGS_PER_CALL } from '../wire/limits.ts';
 
 const error = { $ref: 'Error#' } as const;
 const HISTORY = 200;

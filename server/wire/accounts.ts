@@ -3,7 +3,7 @@
 // and return: their inner fields are checked by the WebAuthn verification, not here.
 
 import Type, { type Static } from 'typebox';
-import { MAX_NAME_LENGTH } from '../accounts/names.ts';
+import { MAX_NAME_LENGTH } from './limits.ts';
 
 export const PlayerName = Type.String({
   minLength: 1,

@@ -3,7 +3,7 @@
 
 import Type, { type Static } from 'typebox';
 import { PlayerId } from './profile.ts';
-import { RATINGS_PER_CALL } from './rating-calls.ts';
+import { RATINGS_PER_CALL } from './limits.ts';
 
 const Int = Type.Integer();
 
