@@ -10,7 +10,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
 import { saveAnalysis, setRematch, takeSeat, unfinishedGames } from '../server/games/store-operations.ts';
 import { WatchedStore } from '../server/games/watched-store.ts';
@@ -30,16 +30,9 @@ const readOnly = (store: SqliteStore, on: boolean) => dbOf(store).exec(`PRAGMA q
 
 const setup = twoPeopleSetup;
 
-/** /readyz's status after writes work again: readiness probes the store (at most once a second)
- * and comes back by itself within a few seconds. */
-async function readinessOnceWritable(base: Parameters<typeof get>[0]): Promise<number> {
-  let ready = await get(base, '/readyz');
-  for (let i = 0; i < 30 && ready.status !== 200; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    ready = await get(base, '/readyz');
-  }
-  return ready.status;
-}
+/** Readiness after writes work again: /readyz probes the store (at most once a second) and comes
+ * back by itself within a few seconds. */
+const readyAgain = (t: TestContext, base: Parameters<typeof get>[0]) => t.waitFor(async () => assert.equal((await get(base, '/readyz')).status, 200), { timeout: 3000, interval: 100 });
 
 test('a full disk: the store keeps nothing of the write and reports SQLite’s own error', async () => {
   const store = new SqliteStore({ path: join(tempDir(), 'games.db') });
@@ -60,7 +53,7 @@ test('a full disk: the store keeps nothing of the write and reports SQLite’s o
   await store.close();
 });
 
-test('a person’s move whose write fails changes nothing; play resumes when writes work', async () => {
+test('a person’s move whose write fails changes nothing; play resumes when writes work', async (t) => {
   const path = join(tempDir(), 'games.db');
   const store = new SqliteStore({ path });
   const server = await injectServer({}, true, { store });
@@ -92,7 +85,7 @@ test('a person’s move whose write fails changes nothing; play resumes when wri
     assert.deepEqual([create.status, create.body.code, create.headers.get('retry-after')], [503, 'storage_unavailable', '10']);
 
     readOnly(store, false);
-    assert.equal(await readinessOnceWritable(server.base), 200);
+    await readyAgain(t, server.base);
     a.send(move);
     const after = await b.latestState((f) => f.view.turn > view.turn);
     assert.equal(after.view.currentSeat, 1);
@@ -111,7 +104,7 @@ test('a person’s move whose write fails changes nothing; play resumes when wri
   await reopened.close();
 });
 
-test('a bot’s move whose write fails: the bot does not advance, the server stays up, the move lands later', async () => {
+test('a bot’s move whose write fails: the bot does not advance, the server stays up, the move lands later', async (t) => {
   const store = new SqliteStore({ path: join(tempDir(), 'games.db') });
   const server = await injectServer({ botDeadlineMs: 1500 }, true, { store });
   try {
@@ -120,8 +113,7 @@ test('a bot’s move whose write fails: the bot does not advance, the server sta
     readOnly(store, true);
     const person = await Client.join(server.ws, id, tokens.get(1));
     const failed = () => get(server.base, '/metrics').then((m) => /tessera_store_write_failures_total\{op="moves"\} [1-9]/.test(m.body));
-    for (let i = 0; i < 40 && !(await failed()); i++) await new Promise((r) => setTimeout(r, 100));
-    assert.ok(await failed(), 'the bot’s write was refused');
+    await t.waitFor(async () => assert.ok(await failed(), 'the bot’s write was refused'), { timeout: 4000, interval: 100 });
     assert.equal((await get(server.base, `/api/games/${id}`)).body.turn, 0, 'the bot did not advance');
     assert.equal((await store.get(id))!.moves.length, 0);
     readOnly(store, false);
@@ -211,7 +203,7 @@ test('the watched store counts a failed write under what it was (a metadata chan
   }
 });
 
-test('a player write that fails (starting a session) is known like a game write: 503, /readyz and /metrics, back by itself', async () => {
+test('a player write that fails (starting a session) is known like a game write: 503, /readyz and /metrics, back by itself', async (t) => {
   const store = new SqliteStore({ path: join(tempDir(), 'games.db') });
   const server = await injectServer({}, false, { store });
   try {
@@ -221,7 +213,7 @@ test('a player write that fails (starting a session) is known like a game write:
     assert.equal((await get(server.base, '/readyz')).status, 503);
     assert.match((await get(server.base, '/metrics')).body as string, /tessera_store_write_failures_total\{op="create_player"\} 1/);
     readOnly(store, false);
-    assert.equal(await readinessOnceWritable(server.base), 200);
+    await readyAgain(t, server.base);
     assert.equal((await post(server.base, '/api/session', { name: 'Disk Fine' })).status, 201);
   } finally {
     await server.app.close();
