@@ -83,7 +83,7 @@ export function renderBanner(banner: HTMLElement, v: GameView, holdsSeat: boolea
     const link = gameLink(v.gameId);
     patch(
       banner,
-      `<p><strong>Waiting for players.</strong> Send this link to a friend:</p><div class="row"><input class="invite-input" readonly value="${esc(link)}" aria-label="Invite link" data-focus-key="invite-input"><button class="btn primary small" data-action="invite" data-focus-key="banner-invite">Copy</button></div>${!holdsSeat && v.you === null && hasOpenSeat(v) ? '<button class="btn small" data-action="join" data-focus-key="banner-join">Take a seat</button>' : ''}`,
+      `<p><strong>Waiting for players.</strong> Send this link to a friend:</p><div class="row"><input class="invite-input" readonly value="${esc(link)}" aria-label="Invite link" data-focus-key="invite-input"><button class="btn primary small" data-action="invite" data-focus-key="banner-invite">Copy</button></div>${!holdsSeat && hasOpenSeat(v) ? '<button class="btn small" data-action="join" data-focus-key="banner-join">Take a seat</button>' : ''}`,
     );
   } else if (v.you === null && v.status === 'playing') {
     banner.hidden = false;

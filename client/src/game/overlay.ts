@@ -24,8 +24,7 @@ export class Overlay {
   /** After a state frame (`replaying`: the final scorings are still being shown). */
   follow(v: GameView, holdsSeat: boolean, replaying: boolean): void {
     if (v.status === 'finished' && !replaying && !this.endDismissed && (this.el.hidden || !this.el.querySelector('.end'))) this.showEnd(v, holdsSeat);
-    // `v.you`: a seat the signed-in player holds without a token in this browser.
-    else if (v.status === 'waiting' && !holdsSeat && v.you === null && !this.joinDismissed && this.el.hidden && hasOpenSeat(v)) this.showJoin(v);
+    else if (v.status === 'waiting' && !holdsSeat && !this.joinDismissed && this.el.hidden && hasOpenSeat(v)) this.showJoin(v);
     else if (v.status === 'playing' && this.el.querySelector('[data-form=join]')) this.hide();
   }
 
