@@ -2,6 +2,7 @@
 // Every variable is documented in README.md under "Configuration".
 
 import { isBotLevel, type BotLevel } from '../bot-engine/bots/levels.ts';
+import { WORKER_NICE } from './pool/thread-priority.ts';
 
 export interface Config {
   port: number;
@@ -13,6 +14,8 @@ export interface Config {
   /** Explicit worker count; null = usable cores − reserved cores. */
   botWorkers: number | null;
   reservedCores: number;
+  /** The bot worker threads' OS nice value (0–19): above the event loop's, so it preempts them. */
+  workerNice: number;
   /** Bound on bot searches waiting for a worker. */
   maxQueue: number;
   /** Wall-clock cap on one bot move search, queue wait included. */
@@ -74,6 +77,7 @@ export const DEFAULTS: Config = {
   dataDir: 'data',
   botWorkers: null,
   reservedCores: 1,
+  workerNice: WORKER_NICE,
   maxQueue: 64,
   botDeadlineMs: 2000,
   warmupLevel: 'hard',
@@ -156,6 +160,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataDir: str(env, 'TESSERA_DATA_DIR', DEFAULTS.dataDir),
     botWorkers: workers === undefined || workers === '' || workers === 'auto' ? null : int(env, 'TESSERA_BOT_WORKERS', 1, 1, 256),
     reservedCores: int(env, 'TESSERA_RESERVED_CORES', DEFAULTS.reservedCores, 0, 256),
+    workerNice: int(env, 'TESSERA_WORKER_NICE', DEFAULTS.workerNice, 0, 19),
     maxQueue: int(env, 'TESSERA_MAX_QUEUE', DEFAULTS.maxQueue, 1, 100000),
     botDeadlineMs: int(env, 'TESSERA_BOT_DEADLINE_MS', DEFAULTS.botDeadlineMs, 50, 60000),
     warmupLevel,

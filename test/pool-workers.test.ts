@@ -4,11 +4,13 @@
 
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { newGame, playMove, resolveMove } from '../bot-engine/game.ts';
 import { hideBag } from '../bot-engine/rules.ts';
 import { BotScheduler } from '../server/bot-scheduler.ts';
+import { ConfigError, loadConfig } from '../server/config.ts';
 import type { Metrics } from '../server/metrics.ts';
 import { type BotPool, PoolStartError } from '../server/pool/pool.ts';
 import { fixture, get, injectServer, makePool, post, startServer, WAIT } from './server-helpers.ts';
@@ -149,6 +151,49 @@ test("a bot move costs the main thread one copy of the state: the worker hands i
     ArrayBuffer.prototype.slice = slice;
     await close();
   }
+});
+
+/** Nice values of this process's threads, by Linux thread id (field 19 of /proc/.../stat). */
+function threadNices(): Map<number, number> {
+  const nices = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      nices.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {} // a thread that ended meanwhile
+  }
+  return nices;
+}
+
+test('the worker threads run below the event loop, at the nice value asked for; the loop keeps its own', { skip: process.platform !== 'linux' && 'thread priorities are Linux only' }, async () => {
+  const atNice = (n: number) => [...threadNices().values()].filter((v) => v === n).length;
+  const before = atNice(10);
+  const { pool, close } = makePool(null, { workers: 2 });
+  try {
+    await pool.start();
+    assert.deepEqual(
+      pool.summary().workers.map((w) => w.nice),
+      [10, 10],
+      'each worker reports the value it runs at',
+    );
+    assert.equal(atNice(10), before + 2, 'two more threads at nice 10: the two workers');
+    assert.equal(threadNices().get(process.pid), 0, 'the main thread (its id is the process id) is untouched');
+  } finally {
+    await close();
+  }
+  const level = makePool(null, { workerNice: 0 });
+  try {
+    await level.pool.start();
+    assert.deepEqual(
+      level.pool.summary().workers.map((w) => w.nice),
+      [0],
+    );
+  } finally {
+    await level.close();
+  }
+  assert.throws(() => makePool(null, { workerNice: 20 }), /workerNice must be an integer from 0 to 19/);
+  assert.throws(() => loadConfig({ TESSERA_WORKER_NICE: '-1' }), ConfigError);
+  assert.equal(loadConfig({}).workerNice, 10);
 });
 
 test('a worker module that throws at load fails the start with a clear error', async () => {

@@ -170,11 +170,20 @@ export const WAIT = { timeout: 10_000, interval: 10 };
 export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
 /** A real pool on its own (no server): `workerFile` null is the compiled product worker. */
-export function makePool(workerFile: string | null, opts: { workers?: number; maxQueue?: number; warmupTimeoutMs?: number } = {}) {
+export function makePool(workerFile: string | null, opts: { workers?: number; maxQueue?: number; warmupTimeoutMs?: number; workerNice?: number } = {}) {
   const metrics = new Metrics();
   const workers = opts.workers ?? 1;
   const sizing = { workers, reason: 'test', availableParallelism: 2, quotaCpus: null, quotaSource: 'test', usableCores: 2, reservedCores: 1, setting: workers };
-  const pool = new BotPool({ sizing, maxQueue: opts.maxQueue ?? 8, workerFile, warmupLevel: 'random', warmupTimeoutMs: opts.warmupTimeoutMs ?? 10000, logger: pino({ level: 'silent' }), metrics });
+  const pool = new BotPool({
+    sizing,
+    maxQueue: opts.maxQueue ?? 8,
+    workerFile,
+    warmupLevel: 'random',
+    warmupTimeoutMs: opts.warmupTimeoutMs ?? 10000,
+    workerNice: opts.workerNice,
+    logger: pino({ level: 'silent' }),
+    metrics,
+  });
   return {
     pool,
     metrics,

@@ -25,6 +25,7 @@ export const poolPlugin = fp(
       sizing,
       maxQueue: config.maxQueue,
       workerFile: config.workerFile,
+      workerNice: config.workerNice,
       warmupLevel: config.warmupLevel,
       warmupTimeoutMs: config.warmupTimeoutMs,
       logger: (app.log as Logger).child({ component: 'pool' }),

@@ -12,6 +12,7 @@ import type { Metrics } from '../metrics.ts';
 import type { PoolSizing } from './sizing.ts';
 import type { PoolSummary } from '../wire/pool.ts';
 import { PoolStats } from './stats.ts';
+import { WORKER_NICE } from './thread-priority.ts';
 import type { PoolAnalysisResult, PoolSearchResult, PoolWorkerData, WarmupResult, WarmupTask } from './worker.ts';
 import type { AnalysisTask } from './analyse.ts';
 import type { PositionVerdict } from '../../bot-engine/analysis.ts';
@@ -38,6 +39,9 @@ export interface PoolOptions {
   /** Bound on hints waiting for a worker (each seat has at most one in flight). */
   maxHintQueue?: number;
   workerFile: string | null;
+  /** The OS nice value of the worker threads (0–19), above the event loop's 0 so that the loop
+   * preempts a search (thread-priority.ts). Default WORKER_NICE; 0 runs them level with it. */
+  workerNice?: number;
   warmupLevel: BotLevel;
   warmupTimeoutMs: number;
   logger: Logger;
@@ -91,6 +95,7 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
   readonly size: number;
   readonly maxQueue: number;
   readonly workerFile: string;
+  readonly workerNice: number;
   private readonly options: PoolOptions;
   private readonly log: Logger;
   private readonly metrics: Metrics;
@@ -108,6 +113,8 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
     this.size = options.sizing.workers;
     this.maxQueue = options.maxQueue;
     this.workerFile = options.workerFile ?? defaultWorkerFile();
+    this.workerNice = options.workerNice ?? WORKER_NICE;
+    if (!Number.isInteger(this.workerNice) || this.workerNice < 0 || this.workerNice > 19) throw new RangeError(`workerNice must be an integer from 0 to 19, got ${this.workerNice}`);
     this.log = options.logger;
     this.metrics = options.metrics;
     this.metrics.workersTarget.set(this.size);
@@ -150,6 +157,7 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
           setting: sizing.setting,
           maxQueue: this.maxQueue,
           workerFile: this.workerFile,
+          workerNice: this.workerNice,
         },
       },
       `bot pool: ${sizing.workers} worker(s) (${sizing.reason})`,
@@ -171,7 +179,7 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
       concurrentTasksPerWorker: 1,
       // One search, not three: the search that lost its worker is retried on the replacement
       // and should not wait long for it.
-      workerData: { respawnWarmup: { ...warmup, moves: 1 }, respawnFlag: this.respawnFlag.buffer } satisfies PoolWorkerData,
+      workerData: { respawnWarmup: { ...warmup, moves: 1 }, respawnFlag: this.respawnFlag.buffer, nice: this.workerNice } satisfies PoolWorkerData,
     });
     this.piscina = piscina;
     piscina.on('error', (err: Error) => this.log.error({ err }, 'bot pool error'));
@@ -199,7 +207,9 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
       const results = await Promise.race([Promise.all(warmups), timeout]);
       for (const r of results) {
         const w = this.stats.recordWarmup(r);
-        this.log.info({ worker: w }, `bot worker ${w.threadId} warm: online ${w.onlineMs} ms, warm ${w.warmMs} ms, ${w.spawnCpuMs} ms CPU`);
+        this.log.info({ worker: w }, `bot worker ${w.threadId} warm: online ${w.onlineMs} ms, warm ${w.warmMs} ms, ${w.spawnCpuMs} ms CPU, nice ${w.nice}`);
+        if (w.nice !== null && w.nice < this.workerNice)
+          this.log.warn({ threadId: w.threadId, nice: w.nice }, `bot worker ${w.threadId} could not take nice ${this.workerNice}: it runs level with the event loop`);
       }
       if (new Set(results.map((r) => r.worker.threadId)).size !== this.size) this.log.warn('warm-up did not reach every worker once');
     } catch (e) {

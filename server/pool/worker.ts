@@ -9,6 +9,7 @@ import { boundedAnalysis, type AnalysisResult, type AnalysisTask } from './analy
 import { newGame, playMove } from '../../bot-engine/game.ts';
 import { hideBag } from '../../bot-engine/rules.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
+import { lowerThreadPriority } from './thread-priority.ts';
 
 // Measured once, when this module has finished loading (everything imported above included).
 const loadedMs = performance.now();
@@ -24,13 +25,18 @@ export interface WorkerIdentity {
   loadCpuMs: number;
   /** A respawned thread's own warm-up at load: thread start → done, and thread CPU until then. */
   selfWarm?: { doneMs: number; cpuMs: number };
+  /** The OS nice value this thread runs at; null where it has none of its own (thread-priority.ts). */
+  nice: number | null;
 }
+
+const data = workerData as Partial<PoolWorkerData> | null;
 
 const identity: WorkerIdentity = {
   threadId,
   originEpochMs: performance.timeOrigin,
   loadedMs,
   loadCpuMs: (loadCpu.user + loadCpu.system) / 1000,
+  nice: lowerThreadPriority(data?.nice ?? 0),
 };
 
 /** What the pool passes every thread (piscina hands `workerData` through unchanged). */
@@ -39,6 +45,8 @@ export interface PoolWorkerData {
   respawnWarmup: Pick<WarmupTask, 'level' | 'moves' | 'budgetMs'>;
   /** Int32 flag the pool sets once it is ready: a thread loading after that is a respawn. */
   respawnFlag: SharedArrayBuffer;
+  /** The OS nice value a worker thread takes at load, below the event loop's (0: the loop's own). */
+  nice: number;
 }
 
 export interface PoolSearchResult extends SearchResult {
@@ -133,7 +141,6 @@ export function warmup(task: WarmupTask): WarmupResult {
 // A thread that loads after the pool is ready replaces a crashed one. piscina cannot route a
 // warm-up task to one thread, so it warms itself here, before piscina hands it its first task:
 // no player's search pays its JIT.
-const data = workerData as Partial<PoolWorkerData> | null;
 if (data?.respawnFlag && data.respawnWarmup && Atomics.load(new Int32Array(data.respawnFlag), 0) === 1) {
   const warm = warmup({ ...data.respawnWarmup, seed: threadId, workers: 1, barrierTimeoutMs: 0 });
   identity.selfWarm = { doneMs: warm.warmDoneMs, cpuMs: warm.warmCpuMs };

@@ -37,6 +37,7 @@ export const WorkerStats = Type.Object({
   onlineMs: Type.Number({ description: 'pool creation (or, for a respawn, thread start) → module loaded, ms' }),
   warmMs: Type.Union([Type.Number(), Type.Null()], { description: 'pool creation (or thread start) → warm-up done, ms; null if it never warmed' }),
   spawnCpuMs: Type.Number({ description: 'thread CPU spent loading and warming up, ms' }),
+  nice: Type.Union([Int, Type.Null()], { description: "the OS nice value the thread runs at, above the event loop's so the loop preempts it; null where a thread has none of its own (not Linux)" }),
   tasks: Int,
   computeCpuMs: Num,
   computeWallMs: Num,

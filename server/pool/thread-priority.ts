@@ -1,0 +1,33 @@
+// A bot worker runs below the event loop's OS priority. The workers are busy all the time under
+// load and share the machine's cores with the main thread; at the same priority the scheduler
+// makes a waking main thread wait behind a search for its share, which shows as event-loop lag.
+// A higher nice value lets the loop's short bursts preempt the search; the search loses only the
+// CPU the loop uses (~10 % of a core at 200 games). Measured: docs/BENCHMARKS.md.
+
+import { readlinkSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
+
+/** The bot workers' default nice value: 10 steps below the loop, about a tenth of its CPU share
+ * when both want a core. */
+export const WORKER_NICE = 10;
+
+/** Linux's kernel thread id of the calling thread (node's threadId is its own counter). */
+function linuxThreadId(): number {
+  return Number(readlinkSync('/proc/thread-self').split('/').pop());
+}
+
+/** Gives the calling thread (not the process) at least `nice` and returns the nice value it runs
+ * at: lower than asked if the system refused (a sandbox without setpriority), null where a single
+ * thread has no priority of its own (not Linux). Only ever lowers the priority: no rights needed. */
+export function lowerThreadPriority(nice: number): number | null {
+  if (process.platform !== 'linux') return null;
+  try {
+    const tid = linuxThreadId();
+    try {
+      if (getPriority(tid) < nice) setPriority(tid, nice);
+    } catch {}
+    return getPriority(tid);
+  } catch {
+    return null;
+  }
+}
