@@ -134,36 +134,40 @@ test('postgres store: two stores opening one new database migrate it once; a sec
   await c.close();
 });
 
-test('sqlite store: moves acknowledged before a SIGKILL are all there after it', { timeout: 60_000 }, async () => {
-  const path = tempDb();
-  const storeUrl = new URL('../server/games/sqlite-store.ts', import.meta.url).href;
-  const script = `
+for (const moveWrites of ['inline', 'thread'] as const) {
+  test(`sqlite store (moves appended ${moveWrites === 'thread' ? 'by the writer thread' : 'on its own connection'}): moves acknowledged before a SIGKILL are all there after it`, {
+    timeout: 60_000,
+  }, async () => {
+    const path = tempDb();
+    const storeUrl = new URL('../server/games/sqlite-store.ts', import.meta.url).href;
+    const script = `
     import { SqliteStore } from ${JSON.stringify(storeUrl)};
-    const store = new SqliteStore({ path: ${JSON.stringify(path)} });
+    const store = new SqliteStore({ path: ${JSON.stringify(path)}, moveWrites: '${moveWrites}' });
     await store.create({ id: 'k', createdAt: 'now', seed: 's', rules: { tinyCity: false, farmers: '3rd' }, seats: [] }, [null, null]);
     for (let i = 0; i < 1e6; i++) {
       await store.appendMoves('k', [{ tile: 'V', x: i, y: 1, rotation: 0, meeple: null }], null);
       process.stdout.write(i + '\\n');
     }`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let acknowledged = -1;
-  let buffered = '';
-  await new Promise<void>((resolve) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const lines = buffered.split('\n');
-      buffered = lines.pop()!;
-      if (lines.length) acknowledged = Number(lines[lines.length - 1]);
-      if (acknowledged >= 200 && child.exitCode === null && !child.killed) child.kill('SIGKILL');
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let acknowledged = -1;
+    let buffered = '';
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString();
+        const lines = buffered.split('\n');
+        buffered = lines.pop()!;
+        if (lines.length) acknowledged = Number(lines[lines.length - 1]);
+        if (acknowledged >= 200 && child.exitCode === null && !child.killed) child.kill('SIGKILL');
+      });
+      child.on('exit', () => resolve());
     });
-    child.on('exit', () => resolve());
+    const store = new SqliteStore({ path });
+    const moves = (await store.get('k'))!.moves;
+    assert.ok(moves.length >= acknowledged + 1, `${moves.length} stored, ${acknowledged + 1} acknowledged`);
+    for (const [i, m] of moves.entries()) assert.equal('x' in m && m.x, i);
+    await store.close();
   });
-  const store = new SqliteStore({ path });
-  const moves = (await store.get('k'))!.moves;
-  assert.ok(moves.length >= acknowledged + 1, `${moves.length} stored, ${acknowledged + 1} acknowledged`);
-  for (const [i, m] of moves.entries()) assert.equal('x' in m && m.x, i);
-  await store.close();
-});
+}
 
 test('restore skips a stored game that no longer replays, logs it, and keeps the others', async () => {
   const store = new MemoryStore();

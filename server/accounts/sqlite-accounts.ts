@@ -21,7 +21,7 @@ export class SqliteAccounts implements AccountStore {
   }
 
   async createPlayer(player: Player, session: SessionRow): Promise<void> {
-    this.store.write((db) => {
+    await this.store.write((db) => {
       const key = freeKey(db, player.name, null);
       db.prepare('INSERT INTO players (id, name, name_key, created_at) VALUES (?, ?, ?, ?)').run(player.id, player.name, key, player.createdAt);
       db.prepare('INSERT INTO sessions (id_hash, player_id, expires_at) VALUES (?, ?, ?)').run(session.hash, session.playerId, session.expiresAt);
@@ -67,11 +67,11 @@ export class SqliteAccounts implements AccountStore {
   }
 
   async endSession(hash: string): Promise<void> {
-    this.store.write((db) => db.prepare('DELETE FROM sessions WHERE id_hash = ?').run(hash));
+    await this.store.write((db) => db.prepare('DELETE FROM sessions WHERE id_hash = ?').run(hash));
   }
 
   async putChallenge(c: Challenge): Promise<void> {
-    this.store.write((db) => {
+    await this.store.write((db) => {
       // Expired challenges go with each new one: the table stays as small as the traffic.
       db.prepare('DELETE FROM webauthn_challenges WHERE expires_at <= ?').run(Date.now());
       db.prepare('INSERT INTO webauthn_challenges (challenge, player_id, expires_at) VALUES (?, ?, ?)').run(c.challenge, c.playerId, c.expiresAt);
@@ -79,13 +79,13 @@ export class SqliteAccounts implements AccountStore {
   }
 
   async takeChallenge(challenge: string, now: number): Promise<Challenge | undefined> {
-    const row = this.store.write((db) => db.prepare('DELETE FROM webauthn_challenges WHERE challenge = ? RETURNING *').get(challenge) as Row | undefined);
+    const row = await this.store.write((db) => db.prepare('DELETE FROM webauthn_challenges WHERE challenge = ? RETURNING *').get(challenge) as Row | undefined);
     if (!row || Number(row.expires_at) <= now) return undefined;
     return { challenge, playerId: (row.player_id as string | null) ?? null, expiresAt: Number(row.expires_at) };
   }
 
   async addPasskey(k: Passkey): Promise<void> {
-    this.store.write((db) =>
+    await this.store.write((db) =>
       db
         .prepare('INSERT INTO passkeys (id, player_id, public_key, counter, transports, created_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(k.id, k.playerId, k.publicKey, k.counter, JSON.stringify(k.transports), k.createdAt),
@@ -102,7 +102,7 @@ export class SqliteAccounts implements AccountStore {
   }
 
   async signIn(passkeyId: string, counter: number, session: SessionRow, replaces: string | null): Promise<void> {
-    this.store.write((db) => {
+    await this.store.write((db) => {
       if (Number(db.prepare('UPDATE passkeys SET counter = ? WHERE id = ?').run(counter, passkeyId).changes) === 0) throw new Error(`no passkey ${passkeyId}`);
       if (replaces) db.prepare('DELETE FROM sessions WHERE id_hash = ?').run(replaces);
       db.prepare('INSERT INTO sessions (id_hash, player_id, expires_at) VALUES (?, ?, ?)').run(session.hash, session.playerId, session.expiresAt);

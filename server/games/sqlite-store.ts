@@ -1,10 +1,10 @@
 // The default store: an embedded SQLite file (node:sqlite, WAL) under the data directory.
-// Each call is one transaction, committed before its promise settles (node:sqlite is
-// synchronous; the promise is the GameStore interface), so an accepted move is on disk before
-// anyone is told of it. WAL with synchronous=NORMAL survives a killed process; FULL
+// Each call is one transaction, committed before its promise settles, so an accepted move is on
+// disk before anyone is told of it. WAL with synchronous=NORMAL survives a killed process; FULL
 // (the `durability: 'full'` option) also survives power loss, at an fsync per move. In the
-// server the WAL is copied back into the file by a thread of its own (wal-checkpointer.ts), not
-// by a commit; a one-shot command leaves that to SQLite.
+// server two threads of the store's own keep SQLite's work off the event loop: one appends the
+// moves (sqlite-writer.ts), one copies the WAL back into the file (wal-checkpointer.ts); a
+// one-shot command leaves both to this connection.
 
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
@@ -31,9 +31,10 @@ import {
   type StoredGame,
 } from './store.ts';
 import { WalCheckpointer } from './wal-checkpointer.ts';
+import { type AppendStatements, appendMoves, appendStatements, connectionPragmas } from './sqlite-moves.ts';
+import { SqliteWriter } from './sqlite-writer.ts';
 import { SQLITE_ACCOUNTS_MIGRATION } from '../accounts/schema.ts';
 import { SQLITE_RATINGS_MIGRATION } from '../ratings/schema.ts';
-import { rateEndSqlite } from '../ratings/sqlite-ratings.ts';
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
 
 export interface SqliteStoreOptions {
@@ -44,6 +45,9 @@ export interface SqliteStoreOptions {
    * default: a one-shot command or a test commits too little to stall), or a thread of the
    * store's own ('thread': the server turns it on, its commits then never stall the event loop). */
   walCheckpoints?: 'thread' | 'inline';
+  /** Who appends the moves: this connection ('inline', the default), or a thread with a
+   * connection of its own ('thread': the server's; a file only, ':memory:' is one connection's). */
+  moveWrites?: 'thread' | 'inline';
   /** Where a failing checkpoint thread is reported. */
   log?: Pick<Logger, 'warn'>;
 }
@@ -99,12 +103,16 @@ export class SqliteStore implements GameStore, StoreMaintenance {
   private readonly statements;
   private readonly checkpointer: WalCheckpointer | null = null;
   private readonly statementsBySql = new Map<string, StatementSync>();
+  private readonly append: AppendStatements;
+  private readonly writer: SqliteWriter | null = null;
+  /** Writes waiting for their turn (see exclusive()), in the order they were asked for. */
+  private readonly turns: { onThread: boolean; start: () => void }[] = [];
 
   constructor(options: SqliteStoreOptions) {
     try {
       if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
       this.db = new DatabaseSync(options.path);
-      this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${options.durability === 'full' ? 'FULL' : 'NORMAL'}; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 2000;`);
+      this.db.exec(connectionPragmas(options.durability));
       this.migrate();
       // A file we can read but not write must fail here, not at the first game.
       this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('opened_at', ?)").run(new Date().toISOString());
@@ -130,12 +138,19 @@ export class SqliteStore implements GameStore, StoreMaintenance {
       game: db.prepare('SELECT * FROM games WHERE id = ?'),
       metadata: db.prepare('SELECT id, holders, finished, rematch_id, hints, last_activity_at, last_person_at FROM games WHERE id = ?'),
       moves: db.prepare('SELECT move FROM moves WHERE game_id = ? ORDER BY seq'),
-      insertMove: db.prepare('INSERT INTO moves (game_id, seq, move) VALUES (?, ?, ?)'),
-      // The new count says where the moves go: no read of the row before the write.
-      advance: db.prepare('UPDATE games SET move_count = move_count + ?, last_activity_at = coalesce(?, last_activity_at) WHERE id = ? RETURNING move_count'),
-      end: db.prepare('UPDATE games SET finished = 1, finished_at = ?, abandoned = ?, final_scores = ? WHERE id = ?'),
       probe: db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('probed_at', ?)"),
     };
+    this.append = appendStatements(db);
+    if (options.path !== ':memory:' && options.moveWrites === 'thread') {
+      this.writer = new SqliteWriter(
+        { path: options.path, durability: options.durability ?? 'normal', checkpointsElsewhere: this.checkpointer !== null },
+        (committed) => {
+          for (let i = 0; i < committed; i++) this.checkpointer?.committed();
+          this.takeTurns();
+        },
+        (reason) => options.log?.warn({ err: reason }, 'the SQLite writer thread stopped: moves are written on the event loop instead'),
+      );
+    }
   }
 
   private migrate(): void {
@@ -150,7 +165,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
   }
 
   async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
-    this.transaction(() => {
+    await this.exclusive(() => {
       const at = createdAtMs(setup);
       this.statements.insertGame.run(setup.id, setup.createdAt, JSON.stringify(setup), JSON.stringify(holders), at, at);
       for (const [seat, h] of holders.entries()) if (h) this.statements.setName.run(setup.id, seat, h.name);
@@ -163,20 +178,18 @@ export class SqliteStore implements GameStore, StoreMaintenance {
   }
 
   async appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void> {
-    this.transaction(() => {
-      const advanced = this.statements.advance.get(moves.length, moves.length > 0 ? Date.now() : null, id) as Row | undefined;
-      if (!advanced) throw new Error(`no game ${id}`);
-      const start = Number(advanced.move_count) - moves.length;
-      for (const [i, m] of moves.entries()) this.statements.insertMove.run(id, start + i, JSON.stringify(m));
-      if (!end) return;
-      const at = new Date().toISOString();
-      this.statements.end.run(at, end.abandoned ? 1 : 0, JSON.stringify(end.scores), id);
-      if (end.rated) rateEndSqlite(this.db, id, end.rated, at);
+    const request = { gameId: id, moves, end, atMs: Date.now() };
+    const writer = this.writer;
+    if (!writer?.running) return this.exclusive(() => appendMoves(this.db, this.append, request));
+    if (this.turns.length === 0) return writer.append(request);
+    const inline = () => this.transaction(() => appendMoves(this.db, this.append, request));
+    return new Promise((resolve, reject) => {
+      this.turns.push({ onThread: true, start: () => (writer.running ? writer.append(request).then(resolve, reject) : settle(inline, resolve, reject)) });
     });
   }
 
   async update(id: string, change: MetadataChange): Promise<void> {
-    this.transaction(() => {
+    await this.exclusive(() => {
       const row = this.statements.metadata.get(id) as Row | undefined;
       if (!row) throw new Error(`no game ${id}`);
       const patch = change.apply(parseRow(id, () => metadataOf(row)));
@@ -230,7 +243,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
   }
 
   async putDocument(id: string, kind: DocumentKind, document: GameDocument): Promise<void> {
-    this.transaction(() => {
+    await this.exclusive(() => {
       this.prepared(`INSERT OR REPLACE INTO ${DOCUMENT_TABLES[kind]} (game_id, created_at, body) VALUES (?, ?, ?)`).run(id, document.createdAt, JSON.stringify(document));
     });
   }
@@ -241,12 +254,20 @@ export class SqliteStore implements GameStore, StoreMaintenance {
   }
 
   async probe(): Promise<void> {
-    this.transaction(() => this.statements.probe.run(new Date().toISOString()));
+    await this.exclusive(() => this.statements.probe.run(new Date().toISOString()));
   }
 
   async close(): Promise<void> {
+    while (this.turns.length > 0 || this.writer?.inFlight) await new Promise((resolve) => setImmediate(resolve));
+    await this.writer?.close();
     await this.checkpointer?.close();
     if (this.db.isOpen) this.db.close();
+  }
+
+  /** Transactions the writer thread committed (0 without one): fewer than its writes when it
+   * commits several together. */
+  get threadCommits(): number {
+    return this.writer?.commits ?? 0;
   }
 
   /** Checkpoints the checkpoint thread has run that copied something (0 without one). */
@@ -286,7 +307,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
 
   async remove(id: string): Promise<boolean> {
     let found = false;
-    this.transaction(() => {
+    await this.exclusive(() => {
       for (const table of ['moves', 'seat_names', ...Object.values(DOCUMENT_TABLES)]) this.db.prepare(`DELETE FROM ${table} WHERE game_id = ?`).run(id);
       found = Number(this.db.prepare('DELETE FROM games WHERE id = ?').run(id).changes) > 0;
     });
@@ -294,13 +315,35 @@ export class SqliteStore implements GameStore, StoreMaintenance {
   }
 
   /** A transaction over this database for the tables kept beside the games (server/accounts/):
-   * the same commit, rollback and error mapping as the games' own. */
-  write<T>(fn: (db: DatabaseSync) => T): T {
+   * the same commit, rollback and error mapping, and turn, as the games' own. */
+  async write<T>(fn: (db: DatabaseSync) => T): Promise<T> {
     let result: T | undefined;
-    this.transaction(() => {
+    await this.exclusive(() => {
       result = fn(this.db);
     });
     return result as T;
+  }
+
+  /** A transaction on this connection, in its turn: at once when the writer thread has nothing
+   * in flight, else after what it has in flight (and the thread's writes asked for later wait
+   * for it). Two connections writing at once would make this one wait in SQLite's busy handler,
+   * which sleeps the event loop. */
+  private exclusive(fn: () => void): Promise<void> {
+    if (this.turns.length === 0 && !this.writer?.inFlight) return Promise.resolve(this.transaction(fn));
+    return new Promise((resolve, reject) => {
+      this.turns.push({ onThread: false, start: () => settle(() => this.transaction(fn), resolve, reject) });
+    });
+  }
+
+  /** Starts the writes whose turn it is: the thread's at once, this connection's once the
+   * thread has nothing in flight. */
+  private takeTurns(): void {
+    while (this.turns.length > 0) {
+      const next = this.turns[0];
+      if (!next.onThread && this.writer?.inFlight) return;
+      this.turns.shift();
+      next.start();
+    }
   }
 
   /** Reads outside a transaction (one statement each). */
@@ -321,6 +364,16 @@ export class SqliteStore implements GameStore, StoreMaintenance {
       throw e;
     }
     this.checkpointer?.committed();
+  }
+}
+
+/** Runs a synchronous write and settles its caller's promise with the outcome. */
+function settle(write: () => void, resolve: () => void, reject: (e: unknown) => void): void {
+  try {
+    write();
+    resolve();
+  } catch (e) {
+    reject(e);
   }
 }
 

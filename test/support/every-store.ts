@@ -1,6 +1,6 @@
-// The three stores a store contract runs over (memory, SQLite in a throwaway file, a private
-// PostgreSQL started for the file), with the file's `test`: PostgreSQL's tests are skipped where it
-// is not installed (and fail under CI=true, see needs.ts).
+// The stores a store contract runs over (memory, SQLite in a throwaway file with and without the
+// server's threads, a private PostgreSQL started for the file), with the file's `test`:
+// PostgreSQL's tests are skipped where it is not installed (and fail under CI=true, see needs.ts).
 
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +24,8 @@ export function everyStore(prefix: string) {
   const stores: [string, () => Promise<GameStore>][] = [
     ['memory', async () => new MemoryStore()],
     ['sqlite', async () => new SqliteStore({ path: join(mkdtempSync(join(tmpdir(), `tessera-${prefix}-`)), 'games.db') })],
+    // As the server runs it: moves appended by the writer thread, the WAL copied back by another.
+    ['sqlite-threads', async () => new SqliteStore({ path: join(mkdtempSync(join(tmpdir(), `tessera-${prefix}-`)), 'games.db'), moveWrites: 'thread', walCheckpoints: 'thread' })],
     ['postgres', async () => PostgresStore.open({ url: await postgresUrl() })],
   ];
   return { test, stores, postgresUrl };

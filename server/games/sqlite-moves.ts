@@ -1,0 +1,46 @@
+// The write every move makes, in SQLite: a game's moves appended (and its end, and a rated end's
+// ratings) inside the caller's transaction. Run by the store's own connection, or by its writer
+// thread's (sqlite-writer-thread.ts): one code for both.
+
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { RecordMove } from '../../bot-engine/record.ts';
+import { rateEndSqlite } from '../ratings/sqlite-ratings.ts';
+import type { GameEnd } from './store.ts';
+
+/** The settings every connection to the games' file takes (each connection has its own). */
+export const connectionPragmas = (durability: 'normal' | 'full' = 'normal') =>
+  `PRAGMA journal_mode = WAL; PRAGMA synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 2000;`;
+
+export interface AppendStatements {
+  advance: StatementSync;
+  insertMove: StatementSync;
+  end: StatementSync;
+}
+
+export function appendStatements(db: DatabaseSync): AppendStatements {
+  return {
+    // The new count says where the moves go: no read of the row before the write.
+    advance: db.prepare('UPDATE games SET move_count = move_count + ?, last_activity_at = coalesce(?, last_activity_at) WHERE id = ? RETURNING move_count'),
+    insertMove: db.prepare('INSERT INTO moves (game_id, seq, move) VALUES (?, ?, ?)'),
+    end: db.prepare('UPDATE games SET finished = 1, finished_at = ?, abandoned = ?, final_scores = ? WHERE id = ?'),
+  };
+}
+
+/** One game's moves (and end) asked for at `atMs`; the caller's transaction commits them. */
+export interface AppendRequest {
+  gameId: string;
+  moves: RecordMove[];
+  end: GameEnd | null;
+  atMs: number;
+}
+
+export function appendMoves(db: DatabaseSync, s: AppendStatements, { gameId, moves, end, atMs }: AppendRequest): void {
+  const advanced = s.advance.get(moves.length, moves.length > 0 ? atMs : null, gameId) as Record<string, unknown> | undefined;
+  if (!advanced) throw new Error(`no game ${gameId}`);
+  const start = Number(advanced.move_count) - moves.length;
+  for (const [i, m] of moves.entries()) s.insertMove.run(gameId, start + i, JSON.stringify(m));
+  if (!end) return;
+  const at = new Date(atMs).toISOString();
+  s.end.run(at, end.abandoned ? 1 : 0, JSON.stringify(end.scores), gameId);
+  if (end.rated) rateEndSqlite(db, gameId, end.rated, at);
+}

@@ -1,0 +1,104 @@
+// The moves' writes off the event loop. A commit per move on the main thread cost ~18 % of its
+// CPU under load (statements, BEGIN/COMMIT, the WAL's write() calls: docs/BENCHMARKS.md); a
+// worker thread with a connection of its own to the same file does them instead, committing the
+// requests that arrive together in one transaction. A move's promise settles after its commit,
+// so an acknowledged move is on disk as before.
+
+import { Worker } from 'node:worker_threads';
+import type { AppendRequest } from './sqlite-moves.ts';
+import type { WriteOutcome, WriterData, WriterMessage } from './sqlite-writer-thread.ts';
+import { StorageError } from './store.ts';
+
+/** The thread's module beside this one: the TypeScript source in tests, the build in dist/. */
+const threadFile = new URL(import.meta.url.endsWith('.ts') ? './sqlite-writer-thread.ts' : './sqlite-writer-thread.js', import.meta.url);
+
+interface Waiting {
+  resolve: () => void;
+  reject: (e: Error) => void;
+}
+
+/** Maps a thread's failure as the store's own transaction does. */
+function errorOf(error: NonNullable<WriteOutcome['error']>): Error {
+  return error.code === 'ERR_SQLITE_ERROR' ? new StorageError(`the game store could not write: ${error.message}`) : new Error(error.message);
+}
+
+export class SqliteWriter {
+  private readonly worker: Worker;
+  private readonly waiting = new Map<number, Waiting>();
+  private nextId = 0;
+  private stopped: string | null = null;
+  private readonly settled: (committed: number) => void;
+  private readonly stoppedBy: (reason: string) => void;
+  /** Transactions the thread has committed (fewer than the requests when it groups them). */
+  commits = 0;
+
+  /** `settled(count)` after each answer from the thread (with the requests that committed);
+   * `stopped(reason)` once if the thread dies: what was in flight is refused, the store writes
+   * on its own connection from then on. */
+  constructor(data: WriterData, settled: (committed: number) => void, stoppedBy: (reason: string) => void) {
+    this.settled = settled;
+    this.stoppedBy = stoppedBy;
+    this.worker = new Worker(threadFile, { workerData: data });
+    this.worker.on('message', (outcomes: WriteOutcome[]) => this.answered(outcomes));
+    this.worker.on('error', (e) => this.stop(e.message));
+    this.worker.on('exit', (code) => this.stop(`the writer thread exited with code ${code}`));
+    this.worker.unref();
+  }
+
+  /** The thread takes writes: it has not stopped. */
+  get running(): boolean {
+    return this.stopped === null;
+  }
+
+  /** Requests posted and not yet answered. */
+  get inFlight(): number {
+    return this.waiting.size;
+  }
+
+  /** Posts one game's moves at once (synchronously: inFlight counts it on return). */
+  append(request: AppendRequest): Promise<void> {
+    if (this.stopped) return Promise.reject(new StorageError(`the game store could not write: ${this.stopped}`));
+    const id = this.nextId++;
+    // Kept alive while a write is in flight, never by the thread alone.
+    if (this.waiting.size === 0) this.worker.ref();
+    const answer = new Promise<void>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
+    this.worker.postMessage({ ...request, id } satisfies WriterMessage);
+    return answer;
+  }
+
+  private answered(outcomes: WriteOutcome[]): void {
+    this.commits++;
+    let committed = 0;
+    for (const o of outcomes) {
+      const w = this.waiting.get(o.id);
+      if (!w) continue;
+      this.waiting.delete(o.id);
+      if (o.error) w.reject(errorOf(o.error));
+      else {
+        committed++;
+        w.resolve();
+      }
+    }
+    if (this.waiting.size === 0) this.worker.unref();
+    this.settled(committed);
+  }
+
+  private stop(reason: string): void {
+    if (this.stopped) return;
+    this.stopped = reason;
+    for (const w of this.waiting.values()) w.reject(new StorageError(`the game store could not write: ${reason}`));
+    this.waiting.clear();
+    this.stoppedBy(reason);
+    this.settled(0);
+  }
+
+  /** After the last answer (the store sends nothing more): closes the thread's connection. */
+  async close(): Promise<void> {
+    if (this.stopped) return;
+    const exited = new Promise((resolve) => this.worker.once('exit', resolve));
+    this.stopped = 'the store is closed';
+    this.worker.ref();
+    this.worker.postMessage('close' satisfies WriterMessage);
+    await exited;
+  }
+}
