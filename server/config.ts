@@ -2,7 +2,7 @@
 // Every variable is documented in README.md under "Configuration".
 
 import { isBotLevel, type BotLevel } from '../bot-engine/bots/levels.ts';
-import { WORKER_NICE } from './pool/thread-priority.ts';
+import { WORKER_NICE } from './thread-priority.ts';
 
 export interface Config {
   port: number;
@@ -14,7 +14,8 @@ export interface Config {
   /** Explicit worker count; null = usable cores − reserved cores. */
   botWorkers: number | null;
   reservedCores: number;
-  /** The bot worker threads' OS nice value (0–19): above the event loop's, so it preempts them. */
+  /** The OS nice value (0–19) of the bot workers and the SQLite writer thread: above the event
+   * loop's, so it preempts them. */
   workerNice: number;
   /** Bound on bot searches waiting for a worker. */
   maxQueue: number;

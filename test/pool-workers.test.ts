@@ -4,7 +4,6 @@
 
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { newGame, playMove, resolveMove } from '../bot-engine/game.ts';
@@ -13,7 +12,7 @@ import { BotScheduler } from '../server/bot-scheduler.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import type { Metrics } from '../server/metrics.ts';
 import { type BotPool, PoolStartError } from '../server/pool/pool.ts';
-import { fixture, get, injectServer, makePool, post, startServer, WAIT } from './server-helpers.ts';
+import { fixture, get, injectServer, makePool, post, startServer, threadNices, WAIT } from './server-helpers.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -152,18 +151,6 @@ test("a bot move costs the main thread one copy of the state: the worker hands i
     await close();
   }
 });
-
-/** Nice values of this process's threads, by Linux thread id (field 19 of /proc/.../stat). */
-function threadNices(): Map<number, number> {
-  const nices = new Map<number, number>();
-  for (const tid of readdirSync('/proc/self/task')) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      nices.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
-    } catch {} // a thread that ended meanwhile
-  }
-  return nices;
-}
 
 test('the worker threads run below the event loop, at the nice value asked for; the loop keeps its own', { skip: process.platform !== 'linux' && 'thread priorities are Linux only' }, async () => {
   const atNice = (n: number) => [...threadNices().values()].filter((v) => v === n).length;

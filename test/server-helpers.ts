@@ -4,6 +4,7 @@
 // used through the same calls: `post(server.base, …)`, `createGame(server.base, …)`,
 // `Client.join(server.ws, …)`.
 
+import { readdirSync, readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { type BuildOptions, buildApp } from '../server/app.ts';
 import { type Config, loadConfig } from '../server/config.ts';
@@ -168,6 +169,18 @@ async function playUntil(clients: Map<number, Client>, done: (view: any) => bool
 export const WAIT = { timeout: 10_000, interval: 10 };
 
 export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+/** Nice values of this process's threads, by Linux thread id (field 19 of /proc/.../stat). */
+export function threadNices(): Map<number, number> {
+  const nices = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      nices.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {} // a thread that ended meanwhile
+  }
+  return nices;
+}
 
 /** A real pool on its own (no server): `workerFile` null is the compiled product worker. */
 export function makePool(workerFile: string | null, opts: { workers?: number; maxQueue?: number; warmupTimeoutMs?: number; workerNice?: number } = {}) {

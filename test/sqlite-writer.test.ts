@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import type { RecordMove } from '../bot-engine/record.ts';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
 import { StorageError } from '../server/games/store.ts';
-import { twoPeopleSetup } from './server-helpers.ts';
+import { threadNices, twoPeopleSetup } from './server-helpers.ts';
 
 const tempDb = () => join(mkdtempSync(join(tmpdir(), 'tessera-writer-')), 'games.db');
 const move = (x: number): RecordMove => ({ tile: 'V', x, y: 1, rotation: 0, meeple: null });
@@ -32,6 +32,7 @@ test('moves of many games asked for at once are committed together, each before 
   assert.equal(outcomes.at(-1)?.status, 'rejected');
   assert.match(String((outcomes.at(-1) as PromiseRejectedResult).reason), /no game nope/);
   assert.ok(store.threadCommits >= 1 && store.threadCommits < ids.length, `${store.threadCommits} commits for ${ids.length + 1} writes`);
+  if (process.platform === 'linux') assert.equal([...threadNices().values()].filter((n) => n === 10).length, 1, 'the writer thread (the one thread here) runs at nice 10, below the event loop');
   // Another connection (as after a crash) sees every fulfilled write, in order.
   const other = new DatabaseSync(path, { readOnly: true });
   for (const [i, id] of ids.entries()) {
@@ -76,8 +77,10 @@ test("a writer thread that dies: the writes in flight are refused (StorageError)
   await store.appendMoves('d', [move(1)], null);
   const commitsBefore = store.threadCommits;
   const worker = (store as unknown as { writer: { worker: Worker } }).writer.worker;
+  // Ended before it can answer: the write is lost with it, and its caller must hear so.
+  const ended = worker.terminate();
   const inFlight = store.appendMoves('d', [move(2)], null);
-  await worker.terminate();
+  await ended;
   await assert.rejects(inFlight, (e: Error) => e instanceof StorageError && /writer thread exited/.test(e.message));
   assert.deepEqual(warnings, ['the SQLite writer thread stopped: moves are written on the event loop instead']);
   await store.appendMoves('d', [move(3)], null);

@@ -33,6 +33,7 @@ import {
 import { WalCheckpointer } from './wal-checkpointer.ts';
 import { type AppendStatements, appendMoves, appendStatements, connectionPragmas } from './sqlite-moves.ts';
 import { SqliteWriter } from './sqlite-writer.ts';
+import { WORKER_NICE } from '../thread-priority.ts';
 import { SQLITE_ACCOUNTS_MIGRATION } from '../accounts/schema.ts';
 import { SQLITE_RATINGS_MIGRATION } from '../ratings/schema.ts';
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
@@ -48,6 +49,8 @@ export interface SqliteStoreOptions {
   /** Who appends the moves: this connection ('inline', the default), or a thread with a
    * connection of its own ('thread': the server's; a file only, ':memory:' is one connection's). */
   moveWrites?: 'thread' | 'inline';
+  /** The writer thread's OS nice value (default WORKER_NICE), above the event loop's. */
+  threadNice?: number;
   /** Where a failing checkpoint thread is reported. */
   log?: Pick<Logger, 'warn'>;
 }
@@ -143,7 +146,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
     this.append = appendStatements(db);
     if (options.path !== ':memory:' && options.moveWrites === 'thread') {
       this.writer = new SqliteWriter(
-        { path: options.path, durability: options.durability ?? 'normal', checkpointsElsewhere: this.checkpointer !== null },
+        { path: options.path, durability: options.durability ?? 'normal', checkpointsElsewhere: this.checkpointer !== null, nice: options.threadNice ?? WORKER_NICE },
         (committed) => {
           for (let i = 0; i < committed; i++) this.checkpointer?.committed();
           this.takeTurns();

@@ -6,12 +6,16 @@
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { type AppendRequest, appendMoves, appendStatements, connectionPragmas } from './sqlite-moves.ts';
+import { lowerThreadPriority } from '../thread-priority.ts';
 
 export interface WriterData {
   path: string;
   durability: 'normal' | 'full';
   /** The store's checkpoint thread copies the WAL back: this connection must never do it. */
   checkpointsElsewhere: boolean;
+  /** The OS nice value this thread takes (thread-priority.ts): woken by each move, it must not
+   * take the event loop's core. */
+  nice: number;
 }
 
 export interface WriteRequest extends AppendRequest {
@@ -27,6 +31,7 @@ export interface WriteOutcome {
 export type WriterMessage = WriteRequest | 'close';
 
 const data = workerData as WriterData;
+lowerThreadPriority(data.nice);
 const port = parentPort!;
 const db = new DatabaseSync(data.path);
 db.exec(connectionPragmas(data.durability));

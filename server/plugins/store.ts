@@ -29,7 +29,7 @@ export const storePlugin = fp(
       options.store ??
       (config.databaseUrl
         ? await PostgresStore.open({ url: config.databaseUrl, instance: config.instanceId ?? `${hostname()}-${randomBytes(3).toString('hex')}`, leaseMs: config.leaseSeconds * 1000 })
-        : new SqliteStore({ path: sqlitePath(config), walCheckpoints: 'thread', moveWrites: 'thread', log: app.log }));
+        : new SqliteStore({ path: sqlitePath(config), walCheckpoints: 'thread', moveWrites: 'thread', threadNice: config.workerNice, log: app.log }));
     app.decorate('store', store);
     // Registered before the pool and the games, so closed after them.
     app.addHook('onClose', () => store.close());

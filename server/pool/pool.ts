@@ -12,7 +12,7 @@ import type { Metrics } from '../metrics.ts';
 import type { PoolSizing } from './sizing.ts';
 import type { PoolSummary } from '../wire/pool.ts';
 import { PoolStats } from './stats.ts';
-import { WORKER_NICE } from './thread-priority.ts';
+import { WORKER_NICE } from '../thread-priority.ts';
 import type { PoolAnalysisResult, PoolSearchResult, PoolWorkerData, WarmupResult, WarmupTask } from './worker.ts';
 import type { AnalysisTask } from './analyse.ts';
 import type { PositionVerdict } from '../../bot-engine/analysis.ts';

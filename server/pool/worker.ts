@@ -9,7 +9,7 @@ import { boundedAnalysis, type AnalysisResult, type AnalysisTask } from './analy
 import { newGame, playMove } from '../../bot-engine/game.ts';
 import { hideBag } from '../../bot-engine/rules.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
-import { lowerThreadPriority } from './thread-priority.ts';
+import { lowerThreadPriority } from '../thread-priority.ts';
 
 // Measured once, when this module has finished loading (everything imported above included).
 const loadedMs = performance.now();

@@ -1,14 +1,15 @@
-// A bot worker runs below the event loop's OS priority. The workers are busy all the time under
-// load and share the machine's cores with the main thread; at the same priority the scheduler
-// makes a waking main thread wait behind a search for its share, which shows as event-loop lag.
-// A higher nice value lets the loop's short bursts preempt the search; the search loses only the
-// CPU the loop uses (~10 % of a core at 200 games). Measured: docs/BENCHMARKS.md.
+// The server's own threads (bot searches, SQLite writes) run below the event loop's OS
+// priority. They share the machine's cores with the main thread; at the same priority the
+// scheduler makes a waking main thread wait behind a search for its share, and a thread woken by
+// the loop (postMessage) may take the loop's own core at once, both showing as event-loop lag. A
+// higher nice value lets the loop preempt them; they lose only the CPU the loop uses (~10 % of a
+// core at 200 games). Measured: docs/BENCHMARKS.md.
 
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
-/** The bot workers' default nice value: 10 steps below the loop, about a tenth of its CPU share
- * when both want a core. */
+/** The threads' default nice value: 10 steps below the loop, about a tenth of its CPU share when
+ * both want a core. */
 export const WORKER_NICE = 10;
 
 /** Linux's kernel thread id of the calling thread (node's threadId is its own counter). */
