@@ -29,11 +29,11 @@ export class SqliteWriter {
   private stopped: string | null = null;
   private readonly settled: (committed: number) => void;
   private readonly stoppedBy: (reason: string) => void;
-  /** Transactions the thread has committed (fewer than the requests when it groups them). */
+  /** Transactions the thread has run, one per answer (fewer than the requests when it groups them). */
   commits = 0;
 
   /** `settled(count)` after each answer from the thread (with the requests that committed);
-   * `stopped(reason)` once if the thread dies: what was in flight is refused, the store writes
+   * `stoppedBy(reason)` once if the thread dies: what was in flight is refused, the store writes
    * on its own connection from then on. */
   constructor(data: WriterData, settled: (committed: number) => void, stoppedBy: (reason: string) => void) {
     this.settled = settled;
