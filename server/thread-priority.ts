@@ -12,6 +12,12 @@ import { getPriority, setPriority } from 'node:os';
  * both want a core. */
 export const WORKER_NICE = 10;
 
+/** `nice` as given, if it is one a thread may take below the loop: an integer from 0 to 19. */
+export function validNice(nice: number, option: string): number {
+  if (!Number.isInteger(nice) || nice < 0 || nice > 19) throw new RangeError(`${option} must be an integer from 0 to 19, got ${nice}`);
+  return nice;
+}
+
 /** Linux's kernel thread id of the calling thread (node's threadId is its own counter). */
 function linuxThreadId(): number {
   return Number(readlinkSync('/proc/thread-self').split('/').pop());

@@ -32,17 +32,26 @@ test('moves of many games asked for at once are committed together, each before 
   assert.equal(outcomes.at(-1)?.status, 'rejected');
   assert.match(String((outcomes.at(-1) as PromiseRejectedResult).reason), /no game nope/);
   assert.ok(store.threadCommits >= 1 && store.threadCommits < ids.length, `${store.threadCommits} commits for ${ids.length + 1} writes`);
+  assert.throws(() => new SqliteStore({ path, moveWrites: 'thread', threadNice: 20 }), /threadNice must be an integer from 0 to 19, got 20/);
+  // SQLite refusing a write in the thread (here a trigger, as a full disk would) reaches the
+  // caller as StorageError, the store's "cannot write", and leaves the batch's others committed.
+  await store.create(twoPeopleSetup('refused'), [null, null]);
+  await store.write((db) => db.exec("CREATE TRIGGER refuse BEFORE INSERT ON moves WHEN NEW.game_id = 'refused' BEGIN SELECT RAISE(ABORT, 'no room on the disk'); END"));
+  const [refused, kept] = await Promise.allSettled([store.appendMoves('refused', [move(0)], null), store.appendMoves('g0', [move(9)], null)]);
+  assert.ok(refused.status === 'rejected' && refused.reason instanceof StorageError, 'StorageError');
+  assert.match(refused.reason.message, /the game store could not write: no room on the disk/);
+  assert.equal(kept.status, 'fulfilled');
   if (process.platform === 'linux') assert.equal([...threadNices().values()].filter((n) => n === 10).length, 1, 'the writer thread (the one thread here) runs at nice 10, below the event loop');
   // Another connection (as after a crash) sees every fulfilled write, in order.
   const other = new DatabaseSync(path, { readOnly: true });
   for (const [i, id] of ids.entries()) {
-    assert.equal(moveCount(other, id), 2);
+    assert.equal(moveCount(other, id), id === 'g0' ? 3 : 2);
     assert.deepEqual(
       other
         .prepare('SELECT move FROM moves WHERE game_id = ? ORDER BY seq')
         .all(id)
         .map((r) => JSON.parse(r.move as string)),
-      [move(i), move(i + 1)],
+      id === 'g0' ? [move(0), move(1), move(9)] : [move(i), move(i + 1)],
     );
   }
   other.close();

@@ -5,7 +5,16 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { RecordMove } from '../../bot-engine/record.ts';
 import { rateEndSqlite } from '../ratings/sqlite-ratings.ts';
-import type { GameEnd } from './store.ts';
+import { type GameEnd, StorageError } from './store.ts';
+
+/** The store cannot write (`why`: SQLite's message, or why its writer thread stopped). */
+export const unwritable = (why: string, cause?: unknown) => new StorageError(`the game store could not write: ${why}`, { cause });
+
+/** A failed write as the store's caller sees it: SQLite's own failure (the disk, the file) as
+ * StorageError, anything else (a game that does not exist) as it is. */
+export function writeFailure(e: Error & { code?: string }): Error {
+  return e.code === 'ERR_SQLITE_ERROR' ? unwritable(e.message, e) : e;
+}
 
 /** The settings every connection to the games' file takes (each connection has its own). */
 export const connectionPragmas = (durability: 'normal' | 'full' = 'normal') =>

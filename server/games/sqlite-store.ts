@@ -26,14 +26,13 @@ import {
   type MetadataPatch,
   pageSize,
   type SeatHolder,
-  StorageError,
   type StoreMaintenance,
   type StoredGame,
 } from './store.ts';
 import { WalCheckpointer } from './wal-checkpointer.ts';
-import { type AppendStatements, appendMoves, appendStatements, connectionPragmas } from './sqlite-moves.ts';
+import { type AppendStatements, appendMoves, appendStatements, connectionPragmas, writeFailure } from './sqlite-moves.ts';
 import { SqliteWriter } from './sqlite-writer.ts';
-import { WORKER_NICE } from '../thread-priority.ts';
+import { validNice, WORKER_NICE } from '../thread-priority.ts';
 import { SQLITE_ACCOUNTS_MIGRATION } from '../accounts/schema.ts';
 import { SQLITE_RATINGS_MIGRATION } from '../ratings/schema.ts';
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
@@ -112,6 +111,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
   private readonly turns: { onThread: boolean; start: () => void }[] = [];
 
   constructor(options: SqliteStoreOptions) {
+    const threadNice = validNice(options.threadNice ?? WORKER_NICE, 'threadNice');
     try {
       if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
       this.db = new DatabaseSync(options.path);
@@ -146,7 +146,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
     this.append = appendStatements(db);
     if (options.path !== ':memory:' && options.moveWrites === 'thread') {
       this.writer = new SqliteWriter(
-        { path: options.path, durability: options.durability ?? 'normal', checkpointsElsewhere: this.checkpointer !== null, nice: options.threadNice ?? WORKER_NICE },
+        { path: options.path, durability: options.durability ?? 'normal', checkpointsElsewhere: this.checkpointer !== null, nice: threadNice },
         (committed) => {
           for (let i = 0; i < committed; i++) this.checkpointer?.committed();
           this.takeTurns();
@@ -182,12 +182,13 @@ export class SqliteStore implements GameStore, StoreMaintenance {
 
   async appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void> {
     const request = { gameId: id, moves, end, atMs: Date.now() };
+    const here = () => appendMoves(this.db, this.append, request);
     const writer = this.writer;
-    if (!writer?.running) return this.exclusive(() => appendMoves(this.db, this.append, request));
+    if (!writer?.running) return this.exclusive(here);
     if (this.turns.length === 0) return writer.append(request);
-    const inline = () => this.transaction(() => appendMoves(this.db, this.append, request));
+    // Behind a transaction of this connection's; written here if the thread stops meanwhile.
     return new Promise((resolve, reject) => {
-      this.turns.push({ onThread: true, start: () => (writer.running ? writer.append(request).then(resolve, reject) : settle(inline, resolve, reject)) });
+      this.turns.push({ onThread: true, start: () => (writer.running ? writer.append(request).then(resolve, reject) : settle(() => this.transaction(here), resolve, reject)) });
     });
   }
 
@@ -363,8 +364,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
       this.db.exec('COMMIT');
     } catch (e) {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
-      if ((e as NodeJS.ErrnoException).code === 'ERR_SQLITE_ERROR') throw new StorageError(`the game store could not write: ${(e as Error).message}`, { cause: e });
-      throw e;
+      throw writeFailure(e as NodeJS.ErrnoException);
     }
     this.checkpointer?.committed();
   }

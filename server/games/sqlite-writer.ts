@@ -5,9 +5,8 @@
 // so an acknowledged move is on disk as before.
 
 import { Worker } from 'node:worker_threads';
-import type { AppendRequest } from './sqlite-moves.ts';
+import { type AppendRequest, unwritable, writeFailure } from './sqlite-moves.ts';
 import type { WriteOutcome, WriterData, WriterMessage } from './sqlite-writer-thread.ts';
-import { StorageError } from './store.ts';
 
 /** The thread's module beside this one: the TypeScript source in tests, the build in dist/. */
 const threadFile = new URL(import.meta.url.endsWith('.ts') ? './sqlite-writer-thread.ts' : './sqlite-writer-thread.js', import.meta.url);
@@ -15,11 +14,6 @@ const threadFile = new URL(import.meta.url.endsWith('.ts') ? './sqlite-writer-th
 interface Waiting {
   resolve: () => void;
   reject: (e: Error) => void;
-}
-
-/** Maps a thread's failure as the store's own transaction does. */
-function errorOf(error: NonNullable<WriteOutcome['error']>): Error {
-  return error.code === 'ERR_SQLITE_ERROR' ? new StorageError(`the game store could not write: ${error.message}`) : new Error(error.message);
 }
 
 export class SqliteWriter {
@@ -57,7 +51,7 @@ export class SqliteWriter {
 
   /** Posts one game's moves at once (synchronously: inFlight counts it on return). */
   append(request: AppendRequest): Promise<void> {
-    if (this.stopped) return Promise.reject(new StorageError(`the game store could not write: ${this.stopped}`));
+    if (this.stopped) return Promise.reject(unwritable(this.stopped));
     const id = this.nextId++;
     // Kept alive while a write is in flight, never by the thread alone.
     if (this.waiting.size === 0) this.worker.ref();
@@ -73,7 +67,7 @@ export class SqliteWriter {
       const w = this.waiting.get(o.id);
       if (!w) continue;
       this.waiting.delete(o.id);
-      if (o.error) w.reject(errorOf(o.error));
+      if (o.error) w.reject(writeFailure(Object.assign(new Error(o.error.message), { code: o.error.code })));
       else {
         committed++;
         w.resolve();
@@ -86,7 +80,7 @@ export class SqliteWriter {
   private stop(reason: string): void {
     if (this.stopped) return;
     this.stopped = reason;
-    for (const w of this.waiting.values()) w.reject(new StorageError(`the game store could not write: ${reason}`));
+    for (const w of this.waiting.values()) w.reject(unwritable(reason));
     this.waiting.clear();
     this.stoppedBy(reason);
     this.settled(0);

@@ -12,7 +12,7 @@ import type { Metrics } from '../metrics.ts';
 import type { PoolSizing } from './sizing.ts';
 import type { PoolSummary } from '../wire/pool.ts';
 import { PoolStats } from './stats.ts';
-import { WORKER_NICE } from '../thread-priority.ts';
+import { validNice, WORKER_NICE } from '../thread-priority.ts';
 import type { PoolAnalysisResult, PoolSearchResult, PoolWorkerData, WarmupResult, WarmupTask } from './worker.ts';
 import type { AnalysisTask } from './analyse.ts';
 import type { PositionVerdict } from '../../bot-engine/analysis.ts';
@@ -113,8 +113,7 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
     this.size = options.sizing.workers;
     this.maxQueue = options.maxQueue;
     this.workerFile = options.workerFile ?? defaultWorkerFile();
-    this.workerNice = options.workerNice ?? WORKER_NICE;
-    if (!Number.isInteger(this.workerNice) || this.workerNice < 0 || this.workerNice > 19) throw new RangeError(`workerNice must be an integer from 0 to 19, got ${this.workerNice}`);
+    this.workerNice = validNice(options.workerNice ?? WORKER_NICE, 'workerNice');
     this.log = options.logger;
     this.metrics = options.metrics;
     this.metrics.workersTarget.set(this.size);
