@@ -59,7 +59,8 @@ test('moves of many games asked for at once are committed together, each before 
 });
 
 test("the store's own transactions take turns with the thread: after the writes asked before them, before those asked after", async () => {
-  const store = new SqliteStore({ path: tempDb(), moveWrites: 'thread' });
+  const path = tempDb();
+  const store = new SqliteStore({ path, moveWrites: 'thread' });
   await store.create(twoPeopleSetup('t'), [null, null]);
   const first = store.appendMoves('t', [move(1)], null);
   const seen = store.write((db) => moveCount(db, 't'));
@@ -75,7 +76,13 @@ test("the store's own transactions take turns with the thread: after the writes 
   const stored = (await store.get('t'))!;
   assert.deepEqual(stored.moves, [move(1), move(2), move(3), move(4)]);
   assert.equal(stored.holders[0]?.name, 'Ann');
+  // Closing waits for its turn too: what was asked for before is committed first.
+  const last = store.appendMoves('t', [move(5)], null);
   await store.close();
+  await last;
+  const reopened = new SqliteStore({ path });
+  assert.deepEqual((await reopened.get('t'))!.moves.at(-1), move(5));
+  await reopened.close();
 });
 
 test("a writer thread that dies: the writes in flight are refused (StorageError), one warning says why, later moves are written on the store's own connection", async () => {

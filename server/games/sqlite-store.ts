@@ -262,7 +262,8 @@ export class SqliteStore implements GameStore, StoreMaintenance {
   }
 
   async close(): Promise<void> {
-    while (this.turns.length > 0 || this.writer?.inFlight) await new Promise((resolve) => setImmediate(resolve));
+    // The last turn: after every write asked for so far.
+    if (this.turns.length > 0 || this.writer?.inFlight) await new Promise<void>((resolve) => this.turns.push({ onThread: false, start: resolve }));
     await this.writer?.close();
     await this.checkpointer?.close();
     if (this.db.isOpen) this.db.close();
