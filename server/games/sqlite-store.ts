@@ -182,10 +182,10 @@ export class SqliteStore implements GameStore, StoreMaintenance {
 
   async appendMoves(id: string, moves: RecordMove[], end: GameEnd | null): Promise<void> {
     const request = { gameId: id, moves, end, atMs: Date.now() };
-    const here = () => appendMoves(this.db, this.append, request);
     const writer = this.writer;
+    if (writer?.running && this.turns.length === 0) return writer.append(request);
+    const here = () => appendMoves(this.db, this.append, request);
     if (!writer?.running) return this.exclusive(here);
-    if (this.turns.length === 0) return writer.append(request);
     // Behind a transaction of this connection's; written here if the thread stops meanwhile.
     return new Promise((resolve, reject) => {
       this.turns.push({ onThread: true, start: () => (writer.running ? writer.append(request).then(resolve, reject) : settle(() => this.transaction(here), resolve, reject)) });
