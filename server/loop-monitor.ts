@@ -24,7 +24,9 @@ const KEEP_SECONDS = 60;
 /** Delays above a minute are recorded as a minute (microseconds). */
 const HIGHEST_US = 60_000_000;
 
-const histogram = () => createHistogram({ lowest: 1, highest: HIGHEST_US, figures: 3 });
+// Two significant figures (1 %) are plenty for a delay, and make merging (what every read of a
+// window does, up to 60 merges a second) ~3× cheaper than three: fewer buckets to walk.
+const histogram = () => createHistogram({ lowest: 1, highest: HIGHEST_US, figures: 2 });
 
 export class LoopMonitor {
   /** Seconds as a ring: `slots[(head + i) % n]` for the i-th oldest; the last used is the current second. */

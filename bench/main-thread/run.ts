@@ -17,6 +17,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { BotLevel } from '../../bot-engine/bots/levels.ts';
 import { runLoad, windowStats } from '../games/load.ts';
 import { machine, machineLine } from '../lib/proc.ts';
 import { SHIPPED_NODE_FLAGS, startServer } from '../lib/server.ts';
@@ -26,6 +27,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     people: { type: 'string', default: '200' },
+    level: { type: 'string', default: 'hard' },
     from: { type: 'string', default: '20' },
     to: { type: 'string', default: '80' },
     protocol: { type: 'string' },
@@ -79,7 +81,7 @@ interface Edge {
   botServed: Promise<Record<string, number>>;
 }
 
-progress(`main thread: ${people} people vs hard bots against ${root}, window ${fromMs / 1000}–${toMs / 1000} s`);
+progress(`main thread: ${people} people vs ${values.level} bots against ${root}, window ${fromMs / 1000}–${toMs / 1000} s`);
 const m0 = machine();
 const nodeArgs = values['node-args'].split(/[ ,]/).filter(Boolean);
 const server = await startServer({}, { root, nodeArgs: ['--trace-gc', ...nodeArgs] });
@@ -92,7 +94,7 @@ const load = await (async () => {
       url: server.url,
       pid: server.pid,
       people,
-      level: 'hard',
+      level: values.level as BotLevel,
       thinkMs: [1000, 3000],
       rampMs: 15_000,
       seconds: toMs / 1000 + 1,
@@ -164,6 +166,20 @@ const result = {
   loopMedianWindowP99Ms: loop.loopP99Median,
   loopMaxMs: loop.loopMaxMs,
   loopWindows: loop.windows,
+  /** The windows over 5 ms, each with the main isolate's collections that paused ≥ 1 ms in the
+   * second before it was read (s from the load's start): a GC's pause, or something else. */
+  slowWindows: load.windows
+    .filter((w) => w.at >= a.atMs && w.at < b.atMs && w.loopP99Ms > 5)
+    .map((w) => ({
+      atS: round(w.at / 1000, 1),
+      p99: w.loopP99Ms,
+      max: w.loopMaxMs,
+      gcs: gcs
+        .filter((g) => g.isolate === mainIsolate && g.pauseMs >= 1)
+        .map((g) => ({ ...g, atMs: g.atMs - (a.ageMs - a.atMs) }))
+        .filter((g) => g.atMs > w.at - 2000 && g.atMs <= w.at)
+        .map((g) => `${g.kind} ${g.pauseMs} ms`),
+    })),
   gamesInWindow: ((g) => [Math.min(...g), Math.max(...g)])(load.windows.filter((w) => w.at >= a.atMs && w.at < b.atMs).map((w) => w.games)),
   errors: load.errors,
 };
