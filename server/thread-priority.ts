@@ -1,4 +1,4 @@
-// The server's own threads (bot searches, SQLite writes) run below the event loop's OS
+// The server's own threads (bot searches, SQLite writes, V8's GC helpers) run below the event loop's OS
 // priority. They share the machine's cores with the main thread; at the same priority the
 // scheduler makes a waking main thread wait behind a search for its share, and a thread woken by
 // the loop (postMessage) may take the loop's own core at once, both showing as event-loop lag. A
@@ -43,8 +43,8 @@ export function lowerThreadPriority(nice: number): number | null {
  * "WorkerThread"). */
 const PLATFORM_THREAD = 'V8Worker';
 
-/** Lowers V8's platform threads to at least `nice` and returns how many there are (null where a
- * thread has no priority of its own). They are one pool per process, shared by every isolate: they
+/** Lowers V8's platform threads to at least `nice` and returns how many now run there (null
+ * where a thread has no priority of its own). They are one pool per process, shared by every isolate: they
  * run the bot workers' garbage collection (concurrent marking, parallel scavenges) and background
  * compiles as much as the main isolate's, at the process's priority. So a search's GC escaped its
  * worker's nice value and took the event loop's core (`perf sched`: the loop waited up to 5 ms

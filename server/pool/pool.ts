@@ -166,7 +166,7 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
     // The workers' garbage collection runs on V8's platform threads: they go below the loop too.
     const platformThreads = lowerPlatformThreads(this.workerNice);
     if (platformThreads !== null)
-      this.log.info({ platformThreads, nice: this.workerNice }, `V8's ${platformThreads} platform threads (every isolate's GC and compiles) at nice ${this.workerNice} or below`);
+      this.log.info({ platformThreads, nice: this.workerNice }, `V8's ${platformThreads} platform threads (every isolate's GC and compiles) at nice ${this.workerNice}`);
     const warmup = { level: warmupLevel, moves: 3, budgetMs: 150 };
     const createdEpochMs = performance.timeOrigin + this.startedAt;
     this.stats = new PoolStats(this.metrics, createdEpochMs);
