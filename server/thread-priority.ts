@@ -1,11 +1,11 @@
-// The server's own threads (bot searches, SQLite writes, V8's GC helpers) run below the event loop's OS
+// The server's own threads (bot searches, SQLite writes) run below the event loop's OS
 // priority. They share the machine's cores with the main thread; at the same priority the
 // scheduler makes a waking main thread wait behind a search for its share, and a thread woken by
 // the loop (postMessage) may take the loop's own core at once, both showing as event-loop lag. A
 // higher nice value lets the loop preempt them; they lose only the CPU the loop uses (~10 % of a
 // core at 200 games). Measured: docs/BENCHMARKS.md.
 
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
 /** The threads' default nice value: 10 steps below the loop, about a tenth of its CPU share when
@@ -37,28 +37,4 @@ export function lowerThreadPriority(nice: number): number | null {
   } catch {
     return null;
   }
-}
-
-/** The name node gives V8's platform threads (its libuv pool is "libuv-worker", workers
- * "WorkerThread"). */
-const PLATFORM_THREAD = 'V8Worker';
-
-/** Lowers V8's platform threads to at least `nice` and returns how many now run there (null
- * where a thread has no priority of its own). They are one pool per process, shared by every isolate: they
- * run the bot workers' garbage collection (concurrent marking, parallel scavenges) and background
- * compiles as much as the main isolate's, at the process's priority. So a search's GC escaped its
- * worker's nice value and took the event loop's core (`perf sched`: the loop waited up to 5 ms
- * behind them). The main isolate does not wait on them: its marking is finished and its
- * scavenges are joined by the main thread itself. */
-export function lowerPlatformThreads(nice: number): number | null {
-  if (process.platform !== 'linux') return null;
-  let lowered = 0;
-  for (const tid of readdirSync('/proc/self/task')) {
-    try {
-      if (readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() !== PLATFORM_THREAD) continue;
-      if (getPriority(Number(tid)) < nice) setPriority(Number(tid), nice);
-      lowered++;
-    } catch {} // a thread that ended meanwhile, or a sandbox that refuses: they stay as they were
-  }
-  return lowered;
 }

@@ -182,19 +182,6 @@ export function threadNices(): Map<number, number> {
   return nices;
 }
 
-/** This process's threads that carry `name` (Linux: /proc/self/task/<tid>/comm). */
-export function threadsNamed(name: string): number[] {
-  return readdirSync('/proc/self/task')
-    .filter((tid) => {
-      try {
-        return readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === name;
-      } catch {
-        return false; // a thread that ended meanwhile
-      }
-    })
-    .map(Number);
-}
-
 /** A real pool on its own (no server): `workerFile` null is the compiled product worker. */
 export function makePool(workerFile: string | null, opts: { workers?: number; maxQueue?: number; warmupTimeoutMs?: number; workerNice?: number } = {}) {
   const metrics = new Metrics();

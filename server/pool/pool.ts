@@ -12,7 +12,7 @@ import type { Metrics } from '../metrics.ts';
 import type { PoolSizing } from './sizing.ts';
 import type { PoolSummary } from '../wire/pool.ts';
 import { PoolStats } from './stats.ts';
-import { lowerPlatformThreads, validNice, WORKER_NICE } from '../thread-priority.ts';
+import { validNice, WORKER_NICE } from '../thread-priority.ts';
 import type { PoolAnalysisResult, PoolSearchResult, PoolWorkerData, WarmupResult, WarmupTask } from './worker.ts';
 import type { AnalysisTask } from './analyse.ts';
 import type { PositionVerdict } from '../../bot-engine/analysis.ts';
@@ -163,10 +163,6 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
     );
     if (!existsSync(this.workerFile)) throw new PoolStartError(`bot worker file ${this.workerFile} does not exist: run \`npm run build\` first`);
     this.startedAt = performance.now();
-    // The workers' garbage collection runs on V8's platform threads: they go below the loop too.
-    const platformThreads = lowerPlatformThreads(this.workerNice);
-    if (platformThreads !== null)
-      this.log.info({ platformThreads, nice: this.workerNice }, `V8's ${platformThreads} platform threads (every isolate's GC and compiles) at nice ${this.workerNice}`);
     const warmup = { level: warmupLevel, moves: 3, budgetMs: 150 };
     const createdEpochMs = performance.timeOrigin + this.startedAt;
     this.stats = new PoolStats(this.metrics, createdEpochMs);
