@@ -48,7 +48,8 @@ export interface SqliteStoreOptions {
   /** Who appends the moves: this connection ('inline', the default), or a thread with a
    * connection of its own ('thread': the server's; a file only, ':memory:' is one connection's). */
   moveWrites?: 'thread' | 'inline';
-  /** The writer thread's OS nice value (default WORKER_NICE), above the event loop's. */
+  /** The writer's and the checkpoint thread's OS nice value (default WORKER_NICE), above the
+   * event loop's. */
   threadNice?: number;
   /** Where a failing checkpoint thread is reported. */
   log?: Pick<Logger, 'warn'>;
@@ -127,6 +128,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
       const log = options.log;
       this.checkpointer = new WalCheckpointer(
         options.path,
+        threadNice,
         (reason) => {
           log?.warn({ err: reason }, 'the WAL checkpoint thread cannot run: SQLite checkpoints inside commits instead');
           if (this.db.isOpen) this.db.exec('PRAGMA wal_autocheckpoint = 1000');

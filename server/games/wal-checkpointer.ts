@@ -5,6 +5,7 @@
 // runs a PASSIVE checkpoint (it waits for no reader or writer) every so many commits.
 
 import { Worker } from 'node:worker_threads';
+import type { CheckpointAnswer, CheckpointerData, CheckpointerMessage } from './wal-checkpointer-thread.ts';
 
 /** Commits between two checkpoints: the WAL stays near this many transactions long (about as
  * long as SQLite's own limit of 1000 pages). Measured (bench/sqlite-commits): every 25 or 100
@@ -12,26 +13,8 @@ import { Worker } from 'node:worker_threads';
  * the tail is the machine's own. */
 export const COMMITS_PER_CHECKPOINT = 400;
 
-// Run as a plain script (eval), so the same code serves the TypeScript source and the build.
-const WORKER = `
-const { DatabaseSync } = require('node:sqlite');
-const { parentPort, workerData } = require('node:worker_threads');
-const db = new DatabaseSync(workerData.path);
-db.exec('PRAGMA busy_timeout = 1000');
-parentPort.on('message', (message) => {
-  if (message === 'close') {
-    db.close();
-    parentPort.close();
-    return;
-  }
-  try {
-    const [result] = db.prepare('PRAGMA wal_checkpoint(PASSIVE)').all();
-    parentPort.postMessage({ checkpointed: result.checkpointed });
-  } catch (e) {
-    parentPort.postMessage({ failed: e.message });
-  }
-});
-`;
+/** The thread's module beside this one: the TypeScript source in tests, the build in dist/. */
+const threadFile = new URL(import.meta.url.endsWith('.ts') ? './wal-checkpointer-thread.ts' : './wal-checkpointer-thread.js', import.meta.url);
 
 export class WalCheckpointer {
   private readonly worker: Worker;
@@ -41,12 +24,13 @@ export class WalCheckpointer {
   checkpoints = 0;
 
   /** `fallBack` runs if the worker cannot run (the store then checkpoints as SQLite does);
-   * `failed` for each checkpoint that failed (the next is asked for after as many commits). */
-  constructor(path: string, fallBack: (reason: string) => void, failed: (reason: string) => void = () => {}) {
-    this.worker = new Worker(WORKER, { eval: true, workerData: { path } });
-    this.worker.on('message', (m: { checkpointed?: number; failed?: string }) => {
-      if (typeof m.checkpointed === 'number' && m.checkpointed > 0) this.checkpoints++;
-      if (m.failed !== undefined) failed(m.failed);
+   * `failed` for each checkpoint that failed (the next is asked for after as many commits). The
+   * thread runs at OS nice value `nice` (thread-priority.ts). */
+  constructor(path: string, nice: number, fallBack: (reason: string) => void, failed: (reason: string) => void = () => {}) {
+    this.worker = new Worker(threadFile, { workerData: { path, nice } satisfies CheckpointerData });
+    this.worker.on('message', (m: CheckpointAnswer) => {
+      if ('checkpointed' in m && m.checkpointed > 0) this.checkpoints++;
+      if ('failed' in m) failed(m.failed);
     });
     // An error is followed by an exit: the store hears of it once.
     let fellBack = false;
@@ -68,7 +52,7 @@ export class WalCheckpointer {
   committed(): void {
     if (++this.commits < COMMITS_PER_CHECKPOINT || this.exited) return;
     this.commits = 0;
-    this.worker.postMessage('checkpoint');
+    this.worker.postMessage('checkpoint' satisfies CheckpointerMessage);
   }
 
   /** Closes the worker's connection before the store's: the store's close, the last one, then
@@ -78,7 +62,7 @@ export class WalCheckpointer {
     const exited = new Promise((resolve) => this.worker.once('exit', resolve));
     // Kept alive until its connection is closed: a WAL still open would outlive the store's.
     this.worker.ref();
-    this.worker.postMessage('close');
+    this.worker.postMessage('close' satisfies CheckpointerMessage);
     await exited;
   }
 }
