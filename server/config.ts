@@ -14,8 +14,8 @@ export interface Config {
   /** Explicit worker count; null = usable cores − reserved cores. */
   botWorkers: number | null;
   reservedCores: number;
-  /** The OS nice value (0–19) of the bot workers and the SQLite writer thread: above the event
-   * loop's, so it preempts them. */
+  /** The OS nice value (0–19) of the bot workers and the SQLite writer and checkpoint threads:
+   * above the event loop's, so it preempts them. */
   workerNice: number;
   /** Bound on bot searches waiting for a worker. */
   maxQueue: number;

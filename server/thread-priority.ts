@@ -18,6 +18,12 @@ export function validNice(nice: number, option: string): number {
   return nice;
 }
 
+/** A thread's module beside the module that starts it (`from`: its import.meta.url): the
+ * TypeScript source in tests, the build in dist/. */
+export function threadModule(from: string, name: string): URL {
+  return new URL(`./${name}${from.endsWith('.ts') ? '.ts' : '.js'}`, from);
+}
+
 /** Linux's kernel thread id of the calling thread (node's threadId is its own counter). */
 function linuxThreadId(): number {
   return Number(readlinkSync('/proc/thread-self').split('/').pop());
@@ -28,13 +34,14 @@ function linuxThreadId(): number {
  * thread has no priority of its own (not Linux). Only ever lowers the priority: no rights needed. */
 export function lowerThreadPriority(nice: number): number | null {
   if (process.platform !== 'linux') return null;
+  let tid: number;
   try {
-    const tid = linuxThreadId();
-    try {
-      if (getPriority(tid) < nice) setPriority(tid, nice);
-    } catch {}
-    return getPriority(tid);
+    tid = linuxThreadId();
   } catch {
     return null;
   }
+  try {
+    if (getPriority(tid) < nice) setPriority(tid, nice);
+  } catch {} // refused: it keeps the value returned below
+  return getPriority(tid);
 }

@@ -12,7 +12,7 @@ import { BotScheduler } from '../server/bot-scheduler.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import type { Metrics } from '../server/metrics.ts';
 import { type BotPool, PoolStartError } from '../server/pool/pool.ts';
-import { fixture, get, injectServer, makePool, post, startServer, threadNices, WAIT } from './server-helpers.ts';
+import { fixture, get, injectServer, makePool, post, startServer, threadNices, threadsAtNice, WAIT } from './server-helpers.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -153,8 +153,7 @@ test("a bot move costs the main thread one copy of the state: the worker hands i
 });
 
 test('the worker threads run below the event loop, at the nice value asked for; the loop keeps its own', { skip: process.platform !== 'linux' && 'thread priorities are Linux only' }, async () => {
-  const atNice = (n: number) => [...threadNices().values()].filter((v) => v === n).length;
-  const before = atNice(10);
+  const before = threadsAtNice(10);
   const { pool, close } = makePool(null, { workers: 2 });
   try {
     await pool.start();
@@ -163,7 +162,7 @@ test('the worker threads run below the event loop, at the nice value asked for; 
       [10, 10],
       'each worker reports the value it runs at',
     );
-    assert.equal(atNice(10), before + 2, 'two more threads at nice 10: the two workers');
+    assert.equal(threadsAtNice(10), before + 2, 'two more threads at nice 10: the two workers');
     assert.equal(threadNices().get(process.pid), 0, 'the main thread (its id is the process id) is untouched');
   } finally {
     await close();

@@ -182,6 +182,9 @@ export function threadNices(): Map<number, number> {
   return nices;
 }
 
+/** How many of this process's threads run at nice `n`. */
+export const threadsAtNice = (n: number): number => [...threadNices().values()].filter((v) => v === n).length;
+
 /** A real pool on its own (no server): `workerFile` null is the compiled product worker. */
 export function makePool(workerFile: string | null, opts: { workers?: number; maxQueue?: number; warmupTimeoutMs?: number; workerNice?: number } = {}) {
   const metrics = new Metrics();

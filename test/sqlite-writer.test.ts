@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import type { RecordMove } from '../bot-engine/record.ts';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
 import { StorageError } from '../server/games/store.ts';
-import { threadNices, twoPeopleSetup } from './server-helpers.ts';
+import { threadsAtNice, twoPeopleSetup } from './server-helpers.ts';
 
 const tempDb = () => join(mkdtempSync(join(tmpdir(), 'tessera-writer-')), 'games.db');
 const move = (x: number): RecordMove => ({ tile: 'V', x, y: 1, rotation: 0, meeple: null });
@@ -41,7 +41,7 @@ test('moves of many games asked for at once are committed together, each before 
   assert.ok(refused.status === 'rejected' && refused.reason instanceof StorageError, 'StorageError');
   assert.match(refused.reason.message, /the game store could not write: no room on the disk/);
   assert.equal(kept.status, 'fulfilled');
-  if (process.platform === 'linux') assert.equal([...threadNices().values()].filter((n) => n === 10).length, 1, 'the writer thread (the one thread here) runs at nice 10, below the event loop');
+  if (process.platform === 'linux') assert.equal(threadsAtNice(10), 1, 'the writer thread (the one thread here) runs at nice 10, below the event loop');
   // Another connection (as after a crash) sees every fulfilled write, in order.
   const other = new DatabaseSync(path, { readOnly: true });
   for (const [i, id] of ids.entries()) {

@@ -13,7 +13,7 @@ import { COMMITS_PER_CHECKPOINT, WalCheckpointer } from '../server/games/wal-che
 import { getAnalysis, listFinished, markSeen, openGames, recordHint, saveAnalysis, setRematch, takeSeat, unfinishedGames } from '../server/games/store-operations.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 import { everyStore } from './support/every-store.ts';
-import { randomRecordMoves, threadNices } from './server-helpers.ts';
+import { randomRecordMoves, threadsAtNice } from './server-helpers.ts';
 import type { RecordMove } from '../bot-engine/record.ts';
 import { pino } from 'pino';
 import { GameService } from '../server/games/service.ts';
@@ -527,7 +527,7 @@ for (const [name, make] of stores) {
 
 test('sqlite store with the checkpoint thread: the WAL is copied into the database file by the thread, not by a commit on the event loop', async () => {
   const path = tempDb();
-  const atNice10 = [...threadNices().values()].filter((n) => n === 10).length;
+  const atNice10 = threadsAtNice(10);
   const store = new SqliteStore({ path, walCheckpoints: 'thread' });
   const db = (store as unknown as { db: DatabaseSync }).db;
   assert.equal(db.prepare('PRAGMA wal_autocheckpoint').get()?.wal_autocheckpoint, 0, 'a commit never checkpoints');
@@ -535,7 +535,7 @@ test('sqlite store with the checkpoint thread: the WAL is copied into the databa
   for (let i = 1; i < COMMITS_PER_CHECKPOINT; i++) await store.appendMoves('w', [move(i)], null);
   for (const deadline = Date.now() + 10_000; store.checkpoints === 0 && Date.now() < deadline; ) await new Promise((r) => setImmediate(r));
   assert.ok(store.checkpoints > 0, 'the thread checkpointed');
-  if (process.platform === 'linux') assert.equal([...threadNices().values()].filter((n) => n === 10).length, atNice10 + 1, 'the checkpoint thread runs at nice 10, below the event loop');
+  if (process.platform === 'linux') assert.equal(threadsAtNice(10), atNice10 + 1, 'the checkpoint thread runs at nice 10, below the event loop');
   // The database file alone (no WAL beside it) holds every commit the checkpoint covered.
   const copy = `${path}.copy`;
   copyFileSync(path, copy);

@@ -131,6 +131,8 @@ const gcs = server
 const mainIsolate = gcs[0]?.isolate;
 const full = gcs.filter((g) => g.isolate === mainIsolate && g.kind === 'Mark-Compact' && g.atMs >= a.ageMs && g.atMs < b.ageMs);
 const loop = windowStats(load, a.atMs, b.atMs);
+/** The main isolate's collections that paused ≥ 1 ms, stamped on the load's clock (as its windows are). */
+const mainPauses = gcs.filter((g) => g.isolate === mainIsolate && g.pauseMs >= 1).map((g) => ({ ...g, atMs: g.atMs - (a.ageMs - a.atMs) }));
 
 const result = {
   server: root,
@@ -174,11 +176,7 @@ const result = {
       atS: round(w.at / 1000, 1),
       p99: w.loopP99Ms,
       max: w.loopMaxMs,
-      gcs: gcs
-        .filter((g) => g.isolate === mainIsolate && g.pauseMs >= 1)
-        .map((g) => ({ ...g, atMs: g.atMs - (a.ageMs - a.atMs) }))
-        .filter((g) => g.atMs > w.at - 2000 && g.atMs <= w.at)
-        .map((g) => `${g.kind} ${g.pauseMs} ms`),
+      gcs: mainPauses.filter((g) => g.atMs > w.at - 2000 && g.atMs <= w.at).map((g) => `${g.kind} ${g.pauseMs} ms`),
     })),
   gamesInWindow: ((g) => [Math.min(...g), Math.max(...g)])(load.windows.filter((w) => w.at >= a.atMs && w.at < b.atMs).map((w) => w.games)),
   errors: load.errors,

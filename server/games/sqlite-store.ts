@@ -150,7 +150,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
       this.writer = new SqliteWriter(
         { path: options.path, durability: options.durability ?? 'normal', checkpointsElsewhere: this.checkpointer !== null, nice: threadNice },
         (committed) => {
-          for (let i = 0; i < committed; i++) this.checkpointer?.committed();
+          this.checkpointer?.committed(committed);
           this.takeTurns();
         },
         (reason) => options.log?.warn({ err: reason }, 'the SQLite writer thread stopped: moves are written on the event loop instead'),

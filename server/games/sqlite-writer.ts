@@ -7,9 +7,9 @@
 import { Worker } from 'node:worker_threads';
 import { type AppendRequest, unwritable, writeFailure } from './sqlite-moves.ts';
 import type { WriteOutcome, WriterData, WriterMessage } from './sqlite-writer-thread.ts';
+import { threadModule } from '../thread-priority.ts';
 
-/** The thread's module beside this one: the TypeScript source in tests, the build in dist/. */
-const threadFile = new URL(import.meta.url.endsWith('.ts') ? './sqlite-writer-thread.ts' : './sqlite-writer-thread.js', import.meta.url);
+const threadFile = threadModule(import.meta.url, 'sqlite-writer-thread');
 
 interface Waiting {
   resolve: () => void;

@@ -6,6 +6,7 @@
 
 import { Worker } from 'node:worker_threads';
 import type { CheckpointAnswer, CheckpointerData, CheckpointerMessage } from './wal-checkpointer-thread.ts';
+import { threadModule } from '../thread-priority.ts';
 
 /** Commits between two checkpoints: the WAL stays near this many transactions long (about as
  * long as SQLite's own limit of 1000 pages). Measured (bench/sqlite-commits): every 25 or 100
@@ -13,8 +14,7 @@ import type { CheckpointAnswer, CheckpointerData, CheckpointerMessage } from './
  * the tail is the machine's own. */
 export const COMMITS_PER_CHECKPOINT = 400;
 
-/** The thread's module beside this one: the TypeScript source in tests, the build in dist/. */
-const threadFile = new URL(import.meta.url.endsWith('.ts') ? './wal-checkpointer-thread.ts' : './wal-checkpointer-thread.js', import.meta.url);
+const threadFile = threadModule(import.meta.url, 'wal-checkpointer-thread');
 
 export class WalCheckpointer {
   private readonly worker: Worker;
@@ -48,9 +48,10 @@ export class WalCheckpointer {
     this.worker.unref();
   }
 
-  /** One transaction committed. */
-  committed(): void {
-    if (++this.commits < COMMITS_PER_CHECKPOINT || this.exited) return;
+  /** `count` writes committed (the writer thread's may share one transaction). */
+  committed(count = 1): void {
+    this.commits += count;
+    if (this.commits < COMMITS_PER_CHECKPOINT || this.exited) return;
     this.commits = 0;
     this.worker.postMessage('checkpoint' satisfies CheckpointerMessage);
   }
