@@ -305,7 +305,9 @@ test('SIGKILL between a rated game’s end and its answer: ratings move exactly 
       // Play to the last tile or two, send the move that ends the game (or lets the bot end it), and
       // kill the server a few milliseconds later: before, during or after the end's commit.
       for (;;) {
-        const view = await viewWhere(me, (v) => v.currentSeat === 0 && v.legal !== null, 30_000);
+        // A discarded (unplaceable) draw shifts whose turn the last tile is: the bot may end the game.
+        const view = await viewWhere(me, (v) => v.status === 'finished' || (v.currentSeat === 0 && v.legal !== null), 30_000);
+        if (view.status === 'finished') break;
         const p = view.legal[rng.below(view.legal.length)];
         me.send({ type: 'move', turn: view.turn, move: { x: p.x, y: p.y, rotation: p.rotation, meeple: null } });
         if (view.tilesLeft <= 1) break;
