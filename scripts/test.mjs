@@ -2,6 +2,7 @@
 // (set by `npm run coverage` and .ci/run) the same run is measured by V8 coverage and fails below
 // the floors: CI runs the suite once. Off by default: instrumented, tests cost 4-6x the CPU.
 import { spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 
 const coverage = [
   '--experimental-test-coverage',
@@ -19,7 +20,10 @@ const coverage = [
 const on = !!process.env.COVERAGE && process.env.COVERAGE !== '0';
 // Files may be named (`node scripts/test.mjs test/x.test.ts`); `npm test` runs them all.
 const files = process.argv.length > 2 ? process.argv.slice(2) : ['test/**/*.test.ts'];
-const args = ['--test', '--test-reporter=spec', ...(on ? coverage : []), ...files];
+// Two files at a time even on two cores (node's default is cores - 1): most files wait on servers,
+// sockets and a browser more than they compute.
+const concurrency = `--test-concurrency=${Math.max(2, availableParallelism() - 1)}`;
+const args = ['--test', concurrency, '--test-reporter=spec', ...(on ? coverage : []), ...files];
 const run = spawnSync(process.execPath, args, { stdio: 'inherit' });
 if (run.error) throw run.error;
 process.exit(run.status ?? 1);
