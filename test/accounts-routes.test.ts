@@ -159,6 +159,22 @@ test('passkey options suit @simplewebauthn/browser; a bad answer is refused the 
   assert.equal(malformed.json().code, 'bad_request');
 });
 
+test('a Host header that names no host is a bad request on every passkey route, not a server failure', async () => {
+  const p = await guest(app, 'Hostless');
+  for (const host of ['a b', '[', '%', 'x:99999']) {
+    const calls = [
+      call(app, 'POST', '/api/passkeys/authentication/options', { headers: { host } }),
+      call(app, 'POST', '/api/passkeys/registration/options', { cookie: p.cookie, headers: { host } }),
+    ];
+    for (const res of await Promise.all(calls)) {
+      assert.equal(res.statusCode, 400, `${host}: ${res.body}`);
+      assert.equal(res.json().code, 'bad_request');
+      assert.match(res.json().message, /Host header/);
+    }
+  }
+  assert.deepEqual((await call(app, 'GET', '/api/session', { cookie: p.cookie })).json().player.passkeys, 0, 'nothing changed');
+});
+
 test("seats taken while signed in are the player's: named after the player, listed in their games, playable from another client by the cookie alone", async () => {
   const p = await guest(app, 'Seat Owner');
   const other = await guest(app, 'Someone Else');
