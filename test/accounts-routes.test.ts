@@ -162,10 +162,7 @@ test('passkey options suit @simplewebauthn/browser; a bad answer is refused the 
 test('a Host header that names no host is a bad request on every passkey route, not a server failure', async () => {
   const p = await guest(app, 'Hostless');
   for (const host of ['a b', '[', '%', 'x:99999']) {
-    const calls = [
-      call(app, 'POST', '/api/passkeys/authentication/options', { headers: { host } }),
-      call(app, 'POST', '/api/passkeys/registration/options', { cookie: p.cookie, headers: { host } }),
-    ];
+    const calls = [call(app, 'POST', '/api/passkeys/authentication/options', { headers: { host } }), call(app, 'POST', '/api/passkeys/registration/options', { cookie: p.cookie, headers: { host } })];
     for (const res of await Promise.all(calls)) {
       assert.equal(res.statusCode, 400, `${host}: ${res.body}`);
       assert.equal(res.json().code, 'bad_request');

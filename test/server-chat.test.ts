@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CHAT_BURST, CHAT_KEPT, CHAT_REFILL_MS, cleanText, TableTalk } from '../server/games/table-talk.ts';
 import { CHAT_MAX_CHARS } from '../server/wire/chat.ts';
-import { Client, createGame, get, type Injected, injectServer } from './server-helpers.ts';
+import { Client, createGame, get, type Injected, injectServer, post } from './server-helpers.ts';
 
 let server: Injected;
 before(async () => {
@@ -126,6 +126,23 @@ test('hostile text stays text: markup arrives verbatim, control and direction ov
   t.ann.send('{"type":"chat","text":"hi","__proto__":{"admin":true}}');
   assert.equal((await errorFrame(t.ann)).code, 'bad_frame');
   for (const c of t.all) c.close();
+});
+
+test("a seat's name is cleaned like chat text: control, direction-override and half characters dropped, spaces made one", async () => {
+  const { id } = (await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }, { kind: 'person' }] })).body;
+  const seat = (name: string) => post(server.base, `/api/games/${id}/seats`, { name });
+  const evil = await seat('a\u0000\u202eevil\n\r\tone');
+  assert.equal(evil.status, 201, JSON.stringify(evil.body));
+  const halves = await seat('\ud800\udfffok\udbff');
+  assert.equal(halves.status, 201, JSON.stringify(halves.body));
+  const onlyControl = await seat('\u0000\u202e\u0007');
+  assert.deepEqual([onlyControl.status, onlyControl.body.code], [400, 'bad_request'], 'nothing visible is left');
+  const view = (await get(server.base, `/api/games/${id}`)).body;
+  assert.deepEqual(
+    view.seats.slice(0, 2).map((s: { name: string }) => s.name),
+    ['aevil one', '\ud800\udfffok'],
+    'a whole character (a surrogate pair) stays; a lone half goes',
+  );
 });
 
 test('the rate budget refills: one more message every CHAT_REFILL_MS, never more than the burst saved up', () => {

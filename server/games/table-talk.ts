@@ -13,9 +13,10 @@ export const CHAT_KEPT = 30;
 
 export type ChatError = { error: 'bad_frame' | 'chat_rate_limited'; message: string };
 
-// Control characters (whitespace ones become spaces first), and the bidirectional marks,
-// overrides and isolates that could make a message display as something else.
-const UNSAFE = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+// Control characters (whitespace ones become spaces first), the bidirectional marks, overrides
+// and isolates that could make a message display as something else, and lone surrogates (half a
+// character: not valid Unicode text).
+const UNSAFE = /[\p{Cc}\p{Cs}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 
 // What shows nothing on its own: spaces, combining marks, format characters (U+200B, …) and the
 // other default-ignorable ones (U+3164 Hangul filler, variation selectors), braille blank.
@@ -26,7 +27,8 @@ export function hasVisibleText(text: string): boolean {
   return text.replace(INVISIBLE, '') !== '';
 }
 
-/** The text as shown to everyone: unsafe characters dropped, whitespace runs made one space. */
+/** The text as shown to everyone (a chat message, a seat's name): unsafe characters dropped,
+ * whitespace runs made one space. */
 export function cleanText(text: string): string {
   return text.replace(/\s+/g, ' ').replace(UNSAFE, '').replace(/ {2,}/g, ' ').trim();
 }

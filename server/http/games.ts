@@ -7,7 +7,7 @@ import fp from 'fastify-plugin';
 import { BOT_LEVELS } from '../../bot-engine/bots/levels.ts';
 import { MAX_PLAYERS, MAX_SEATS } from '../../bot-engine/state.ts';
 import type { ReadableGame } from '../games/records.ts';
-import { hasVisibleText } from '../games/table-talk.ts';
+import { cleanText, hasVisibleText } from '../games/table-talk.ts';
 import { CodedError } from '../errors.ts';
 import { CreateGameBody, FinishedGames, FinishedGamesQuery, GameRecordReply, GameSummary, IdParams, JoinBody, OpenGames, OpenGamesQuery, RematchBody, SeatGrant } from '../wire/api.ts';
 
@@ -93,7 +93,7 @@ async function routes(root: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const id = request.params.id;
       // A signed-in player sits under their player name, and the seat is theirs on any device.
-      const name = request.player?.name ?? request.body.name.trim();
+      const name = request.player?.name ?? cleanText(request.body.name);
       if (!hasVisibleText(name)) throw new CodedError('bad_request', 'name has no visible character');
       const taken = await directory.takeSeat(id, name, request.body.seat, false, request.player?.id);
       return reply
