@@ -53,6 +53,9 @@ export interface Config {
   createsPerMinute: number;
   /** Per client IP: open WebSocket connections. */
   wsPerIp: number;
+  /** Per client IP: games it created that are not finished (waiting or being played) on this
+   * instance; past it POST /api/games answers 429, so one address cannot fill `maxGames`. */
+  gamesPerIp: number;
   /** Watchers (connections without a seat) per game. */
   watchersPerGame: number;
   /** Behind a reverse proxy: take the client IP and scheme from X-Forwarded-For/-Proto. */
@@ -102,6 +105,7 @@ export const DEFAULTS: Config = {
   hintWaitMs: 5000,
   createsPerMinute: 30,
   wsPerIp: 20,
+  gamesPerIp: 20,
   watchersPerGame: 50,
   trustProxy: false,
   publicOrigin: null,
@@ -188,6 +192,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     hintWaitMs: int(env, 'TESSERA_HINT_WAIT_MS', DEFAULTS.hintWaitMs, 100, 60000),
     createsPerMinute: int(env, 'TESSERA_CREATES_PER_MINUTE', DEFAULTS.createsPerMinute, 1, 1000000),
     wsPerIp: int(env, 'TESSERA_WS_PER_IP', DEFAULTS.wsPerIp, 1, 1000000),
+    gamesPerIp: int(env, 'TESSERA_GAMES_PER_IP', DEFAULTS.gamesPerIp, 1, 1000000),
     watchersPerGame: int(env, 'TESSERA_WATCHERS_PER_GAME', DEFAULTS.watchersPerGame, 0, 1000000),
     trustProxy: str(env, 'TESSERA_TRUST_PROXY', '0') === '1',
     publicOrigin: publicOrigin(env.TESSERA_PUBLIC_ORIGIN),

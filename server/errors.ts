@@ -40,6 +40,11 @@ export const ERRORS = {
   },
   analysis_queue_full: { status: 429, ws: false, meaning: 'as many game analyses wait as allowed (`TESSERA_MAX_ANALYSES`); retry after `Retry-After` seconds' },
   too_many_connections: { status: 429, ws: false, meaning: 'this address holds as many WebSocket connections as allowed (`TESSERA_WS_PER_IP`)' },
+  too_many_games: {
+    status: 429,
+    ws: false,
+    meaning: 'this address created as many games that are not finished as allowed (`TESSERA_GAMES_PER_IP`, waiting or being played): finish or leave one first',
+  },
   no_seat: { status: 409, ws: false, meaning: 'the seat asked for is not open (or none is left)' },
   name_taken: {
     status: 409,

@@ -82,8 +82,9 @@ before(async () => {
   await store.appendMoves('done', [], { abandoned: true, scores: [0, 0] });
   await store.create(twoPeopleSetup('bad'), [null, null]);
   db.exec("UPDATE games SET setup = substr(setup, 1, 20) WHERE id = 'bad'");
-  // maxAnalyses 0: the analysis queue is full from the start. Three games fill the server.
-  app = await buildApp(testConfig({ maxGames: 3, maxAnalyses: 0, allowedOrigins: ['https://play.example'], wsPerIp: 1 }), { store });
+  // maxAnalyses 0: the analysis queue is full from the start. Three games from one address are
+  // all it may hold; a fourth from another fills the server.
+  app = await buildApp(testConfig({ maxGames: 4, gamesPerIp: 3, maxAnalyses: 0, allowedOrigins: ['https://play.example'], wsPerIp: 1 }), { store });
   app.addHook('preClose', () => holdClose);
   await app.listen({ port: 0, host: '127.0.0.1' });
   await app.poolStarted;
@@ -135,9 +136,14 @@ test('every HTTP error code of the catalogue answers with its status and the one
   expect('not_finished', await ask(json('GET', `/api/games/${pair}/record`)));
   expect('too_large', await ask({ method: 'POST', url: '/api/games', headers: { 'content-type': 'application/json' }, payload: `{"seats":[],"x":"${'a'.repeat(20_000)}"}` }));
   expect('unsupported_media_type', await ask({ method: 'POST', url: '/api/games', headers: { 'content-type': 'application/xml' }, payload: '<a/>' }));
+  // Plain text is not JSON either (fastify would parse it as a string by default).
+  const text = await ask({ method: 'POST', url: '/api/games', headers: { 'content-type': 'text/plain' }, payload: '{"seats":[]}' });
+  assert.deepEqual([text.status, text.body.code], [415, 'unsupported_media_type']);
   expect('headers_too_large', await raw(port, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
   expect('game_damaged', await ask(json('GET', '/api/games/bad')));
-  expect('overloaded', await ask(json('POST', '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }] })));
+  expect('too_many_games', await ask(json('POST', '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }] })));
+  assert.equal((await ask(json('POST', '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }] }, '10.0.0.8'))).status, 201);
+  expect('overloaded', await ask(json('POST', '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }] }, '10.0.0.9')));
   const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
   assert.match(metrics, /^tessera_shed_total\{what="create_game"\} 1$/m, 'a shed request is counted');
   // The engine refuses writes: the seat is not taken.

@@ -67,7 +67,7 @@ test('an open seat nobody takes, and a game every person left, expire as abandon
 });
 
 test('finished games leave memory: only a bounded cache stays, and they are still served', async () => {
-  const server = await injectServer({ expireOpenSeatSeconds: 1, finishedCache: 5, createsPerMinute: 1000 });
+  const server = await injectServer({ expireOpenSeatSeconds: 1, finishedCache: 5, createsPerMinute: 1000, gamesPerIp: 1000 });
   try {
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) ids.push((await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] })).body.id);

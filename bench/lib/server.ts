@@ -70,6 +70,7 @@ export async function startServer(env: Record<string, string> = {}, place: Serve
       TESSERA_MAX_GAMES: '100000',
       TESSERA_CREATES_PER_MINUTE: '1000000',
       TESSERA_WS_PER_IP: '100000',
+      TESSERA_GAMES_PER_IP: '100000',
       ...env,
     },
     stdio: ['ignore', fd, fd],

@@ -468,6 +468,12 @@ export class GameService {
     }
   }
 
+  /** Whether this instance plays the game and it is not finished (waiting or being played). */
+  unfinished(id: string): boolean {
+    const room = this.rooms.get(id);
+    return room !== undefined && room.status !== 'finished';
+  }
+
   activeCount(): number {
     let n = 0;
     for (const r of this.rooms.values()) if (r.status !== 'finished') n++;

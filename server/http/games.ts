@@ -8,6 +8,7 @@ import { BOT_LEVELS } from '../../bot-engine/bots/levels.ts';
 import { MAX_PLAYERS, MAX_SEATS } from '../../bot-engine/state.ts';
 import type { ReadableGame } from '../games/records.ts';
 import { cleanText, hasVisibleText } from '../games/table-talk.ts';
+import { GamesPerIp } from './games-per-ip.ts';
 import { CodedError } from '../errors.ts';
 import { CreateGameBody, FinishedGames, FinishedGamesQuery, GameRecordReply, GameSummary, IdParams, JoinBody, OpenGames, OpenGamesQuery, RematchBody, SeatGrant } from '../wire/api.ts';
 
@@ -40,6 +41,7 @@ async function routes(root: FastifyInstance): Promise<void> {
   const { games, directory, config } = app;
   // Each route that creates state allows so many calls a minute per client address.
   const limited = { rateLimit: { max: config.createsPerMinute, timeWindow: 60_000 } };
+  const perIp = new GamesPerIp(config.gamesPerIp, (id) => games.unfinished(id), config.maxGames);
   const readable = async (id: string): Promise<ReadableGame> => {
     const game = await directory.read(id);
     if (!game) throw new CodedError('unknown_game', `no game ${JSON.stringify(id)}`);
@@ -67,8 +69,15 @@ async function routes(root: FastifyInstance): Promise<void> {
       if (people === 0) throw new CodedError('bad_request', 'a game needs at least one person seat');
       if (hints && people > 1) throw new CodedError('bad_request', 'hints are for one person against bots, never in a game with other people');
       if (hints && rated) throw new CodedError('bad_request', 'a rated game has no hints: the strongest move would be the engine’s, not the player’s');
-      const created = await games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules, clock, standIn, listed, hints, rated });
-      return reply.code(201).send(summary(created));
+      const placed = perIp.reserve(request.ip);
+      let id: string | null = null;
+      try {
+        const created = await games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules, clock, standIn, listed, hints, rated });
+        id = created.id;
+        return reply.code(201).send(summary(created));
+      } finally {
+        placed(id);
+      }
     },
   );
 

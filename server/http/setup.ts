@@ -17,6 +17,9 @@ async function setup(app: FastifyInstance): Promise<void> {
     },
   });
   installErrorHandling(app);
+  // Bodies are JSON only. Fastify also parses text/plain, whose string then fails a body schema as
+  // a 400; a body that is not JSON is a 415 (docs/PROTOCOL.md).
+  app.removeContentTypeParser('text/plain');
   // Per-route limits only (the routes that create state say theirs); probes and reads are free.
   await app.register(rateLimit, {
     global: false,
