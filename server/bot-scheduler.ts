@@ -109,7 +109,7 @@ export class BotScheduler {
    * 2 × grace (+ HUNG_MS if a running search will not stop) + the retry budget. */
   async move(view: GameState, level: BotLevel, seed: number, log: Logger = this.log): Promise<BotAnswer> {
     const started = performance.now();
-    const plan = planLevel(level, this.pool.predictWaitMs(), this.deadlineMs, (l) => this.pool.runTimes.expectedMs(l), this.pool.load);
+    const plan = planLevel(level, this.pool.predictWaitMs(this.pool.runTimes.expectedMs(level)), this.deadlineMs, (l) => this.pool.runTimes.expectedMs(l), this.pool.load);
     const degraded = plan.level !== level;
     if (degraded) {
       this.metrics.degraded.inc({ step: plan.why === 'queue' ? 'queue' : plan.level ? 'level' : 'main-thread' });
@@ -132,7 +132,7 @@ export class BotScheduler {
         this.failed(e, log, 'first');
       }
       // A retry only helps when a worker is about to be free: else it would queue past its budget.
-      if (this.pool.predictWaitMs() < RETRY_BUDGET_MS) {
+      if (this.pool.predictWaitMs(this.pool.runTimes.expectedMs(RETRY_LEVEL)) < RETRY_BUDGET_MS) {
         try {
           const r = await this.attempt(view, RETRY_LEVEL, seed, Math.min(RETRY_BUDGET_MS, this.deadlineMs));
           return answer(r, 'retry', RETRY_LEVEL);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PLAN_FIT, planLevel } from '../server/bot-scheduler.ts';
-import { RunTimeModel, predictStartMs } from '../server/pool/wait-model.ts';
+import { nextSearch, PASS_LIMIT_MS, QUICK_MS, RunTimeModel, predictStartMs } from '../server/pool/wait-model.ts';
 
 test('a new search starts when the worker that frees first has run everything queued ahead of it', () => {
   assert.equal(predictStartMs(1, [], []), 0, 'an idle worker: no wait');
@@ -15,6 +15,17 @@ test('a new search starts when the worker that frees first has run everything qu
   // 30 → the one free at 100 (then 130): the next one starts at 130.
   assert.equal(predictStartMs(2, [100, 10], [200, 30]), 130);
   assert.equal(predictStartMs(3, [100, 10], [200]), 10, 'the idle third worker takes the queued one');
+});
+
+test('the next search: a quick one passes longer ones queued ahead, until the oldest has waited PASS_LIMIT_MS', () => {
+  const at = (expectedMs: number, submittedAt: number) => ({ expectedMs, submittedAt });
+  const now = 10_000;
+  assert.equal(nextSearch([at(350, now - 10), at(120, now - 5), at(1, now - 1)], now), 2, 'the random bot goes before two deep searches');
+  assert.equal(nextSearch([at(350, now - 10), at(QUICK_MS, now - 5), at(1, now - 1)], now), 1, 'the first quick one, in order');
+  assert.equal(nextSearch([at(1, now - 10), at(350, now - 5), at(3, now - 1)], now), 0, 'a quick one at the head simply goes');
+  assert.equal(nextSearch([at(350, now - 10), at(QUICK_MS + 1, now - 5)], now), 0, 'no quick one: first come, first served');
+  assert.equal(nextSearch([at(350, now - PASS_LIMIT_MS), at(1, now - 1)], now), 0, 'the oldest waited its limit: it is next');
+  assert.equal(nextSearch([], now), 0);
 });
 
 test('run times: the moving average of finished searches, with priors before any', () => {

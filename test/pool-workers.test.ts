@@ -262,6 +262,23 @@ test('queue wait and run time are measured apart: searches behind a busy worker 
   }
 });
 
+test("a cheap bot's move is not kept behind other games' deep searches; the wait it is told counts the quick ones only", async () => {
+  const { pool, close } = makePool(null, { workers: 1 });
+  try {
+    await pool.start();
+    const task = (level: 'hard' | 'random', seed: number) => ({ state: view().buffer, level, seed, deadline: Date.now() + 5000 });
+    const finished: string[] = [];
+    const search = (name: string, level: 'hard' | 'random', seed: number) => pool.search(task(level, seed)).then(() => finished.push(name));
+    // One worker: the first deep search runs, a second waits; then a random bot's move comes.
+    const running = [search('hard 1', 'hard', 1), search('hard 2', 'hard', 2)];
+    assert.ok(pool.predictWaitMs(1) < pool.predictWaitMs(), 'a quick search is not told to wait for the deep one queued');
+    await Promise.all([...running, search('random', 'random', 3)]);
+    assert.deepEqual(finished, ['hard 1', 'random', 'hard 2']);
+  } finally {
+    await close();
+  }
+});
+
 test('a running search slow to stop is let finish: no worker is ended for it', async () => {
   const { pool, metrics, close } = makePool(fixture('pool-slow-stop-worker.mjs'));
   try {

@@ -16,7 +16,7 @@ import { validNice, WORKER_NICE } from '../thread-priority.ts';
 import type { PoolAnalysisResult, PoolSearchResult, PoolWorkerData, WarmupResult, WarmupTask } from './worker.ts';
 import type { AnalysisTask } from './analyse.ts';
 import type { PositionVerdict } from '../../bot-engine/analysis.ts';
-import { type TaskClass, predictStartMs, RunTimeModel } from './wait-model.ts';
+import { nextSearch, predictStartMs, QUICK_MS, RunTimeModel, type TaskClass } from './wait-model.ts';
 
 export type { TaskClass };
 
@@ -301,15 +301,16 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
     });
   }
 
-  /** Milliseconds a bot search submitted now would wait for a worker, from the searches queued
-   * and running and their measured run times (hints and analysis yield, so they count as ~free). */
-  predictWaitMs(): number {
+  /** Milliseconds a bot search expected to run `expectedMs` would wait for a worker if submitted
+   * now, from the searches queued and running and their measured run times (hints and analysis
+   * yield, so they count as ~free). A quick search waits only for the quick ones queued. */
+  predictWaitMs(expectedMs = Number.POSITIVE_INFINITY): number {
     const now = performance.now();
     const busy: number[] = [];
     for (const r of this.running) busy.push(r.task.cls !== 'interactive' ? YIELD_MS : Math.max(0, r.startedAt + r.task.expectedMs - now));
-    const queued = this.queues.interactive;
-    const queuedMs = new Array<number>(queued.length);
-    for (let i = 0; i < queued.length; i++) queuedMs[i] = queued[i].expectedMs;
+    const ahead = expectedMs <= QUICK_MS ? this.queues.interactive.filter((t) => t.expectedMs <= QUICK_MS) : this.queues.interactive;
+    const queuedMs = new Array<number>(ahead.length);
+    for (let i = 0; i < ahead.length; i++) queuedMs[i] = ahead[i].expectedMs;
     return predictStartMs(this.size, busy, queuedMs);
   }
 
@@ -345,7 +346,8 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
    * class yield (analysis before hints) while work of a higher class waits. */
   private pump(): void {
     while (this.running.size < this.size && !this.closing) {
-      const next = this.queues.interactive.shift() ?? this.queues.hint.shift() ?? this.queues.analysis.shift();
+      const searches = this.queues.interactive;
+      const next = searches.length > 0 ? searches.splice(nextSearch(searches, performance.now()), 1)[0] : (this.queues.hint.shift() ?? this.queues.analysis.shift());
       if (!next) break;
       this.dispatch(next);
     }

@@ -27,6 +27,22 @@ export function predictStartMs(workers: number, busy: readonly number[], queued:
   return soonest;
 }
 
+/** A bot search expected to run at most this long (ms: `random`, `greedy`, `heuristic`) starts
+ * before longer ones queued ahead of it, so a cheap bot's move does not wait behind other games'
+ * deep searches; each of those waits at most this long more per search that passes it. */
+export const QUICK_MS = 20;
+/** A queued search is passed by quick ones only while it has waited less than this (ms): past
+ * it, it is next whatever comes, so a stream of quick searches cannot starve it. */
+export const PASS_LIMIT_MS = 1000;
+
+/** Where the next bot search to start is in `queue` (oldest first): the first quick one, if the
+ * oldest is not quick and has waited less than PASS_LIMIT_MS; else the oldest. */
+export function nextSearch(queue: readonly { expectedMs: number; submittedAt: number }[], now: number): number {
+  if (queue.length < 2 || queue[0].expectedMs <= QUICK_MS || now - queue[0].submittedAt >= PASS_LIMIT_MS) return 0;
+  const quick = queue.findIndex((t) => t.expectedMs <= QUICK_MS);
+  return quick < 0 ? 0 : quick;
+}
+
 /** Warm single-thread run times on a 2-core VPS class machine before any is measured (ms). */
 const PRIOR_MS: Record<BotLevel | 'analysis', number> = { random: 1, greedy: 3, heuristic: 5, medium: 40, hard: 120, expert: 350, analysis: 400 };
 /** Weight of the newest sample in the moving average: about the last 10 runs count. */
