@@ -106,6 +106,10 @@ test('every HTTP error code of the catalogue answers with its status and the one
   assert.equal((await ask(json('POST', `/api/games/${pair}/seats`, { name: 'Bob' }))).status, 201);
 
   expect('bad_request', await ask(json('POST', '/api/games', { seats: [{ kind: 'person' }] })));
+  // The WebSocket endpoint asked without an upgrade answers in the one shape too.
+  const plain = await ask(json('GET', '/ws'));
+  assert.deepEqual([plain.status, plain.body.code], [400, 'bad_request']);
+  assert.match(plain.body.message, /WebSocket endpoint/);
   expect('bad_token', await ask(json('POST', '/api/games/done/rematch', { token: 'not-a-seat-token' })));
   expect('origin_not_allowed', await ask(upgrade('https://evil.example')));
   expect('not_found', await ask(json('GET', '/nope')));

@@ -72,23 +72,23 @@ async function routes(app: FastifyInstance): Promise<void> {
   heartbeat.unref();
   app.addHook('onClose', async () => clearInterval(heartbeat));
 
-  app.get(
-    '/ws',
-    {
-      websocket: true,
-      schema: { tags: ['play'], summary: 'WebSocket play (protocol v1, docs/PROTOCOL.md); upgrade required' },
-      preValidation: async (request, reply) => {
-        if (!originAllowed(request, config.allowedOrigins)) {
-          metrics.shed.inc({ what: 'ws_origin' });
-          return sendError(reply, 'origin_not_allowed', `origin ${request.headers.origin} is not allowed`);
-        }
-        if ((perAddress.get(request.ip) ?? 0) >= config.wsPerIp) {
-          metrics.shed.inc({ what: 'ws_per_ip' });
-          return sendError(reply, 'too_many_connections', `at most ${config.wsPerIp} WebSocket connections from one address`);
-        }
-      },
+  app.route({
+    method: 'GET',
+    url: '/ws',
+    schema: { tags: ['play'], summary: 'WebSocket play (protocol v1, docs/PROTOCOL.md); upgrade required', hide: true },
+    // A plain HTTP request (no upgrade) gets the one error shape, not the plugin's empty 404.
+    handler: async (_request, reply) => sendError(reply, 'bad_request', 'this is the WebSocket endpoint: open it with an upgrade (docs/PROTOCOL.md)'),
+    preValidation: async (request, reply) => {
+      if (!originAllowed(request, config.allowedOrigins)) {
+        metrics.shed.inc({ what: 'ws_origin' });
+        return sendError(reply, 'origin_not_allowed', `origin ${request.headers.origin} is not allowed`);
+      }
+      if ((perAddress.get(request.ip) ?? 0) >= config.wsPerIp) {
+        metrics.shed.inc({ what: 'ws_per_ip' });
+        return sendError(reply, 'too_many_connections', `at most ${config.wsPerIp} WebSocket connections from one address`);
+      }
     },
-    (socket, request) => {
+    wsHandler: (socket, request) => {
       perAddress.set(request.ip, (perAddress.get(request.ip) ?? 0) + 1);
       socket.on('close', () => {
         const left = (perAddress.get(request.ip) ?? 1) - 1;
@@ -105,7 +105,7 @@ async function routes(app: FastifyInstance): Promise<void> {
         metrics.sockets.set(connections.size);
       });
     },
-  );
+  });
 }
 
 /** Not encapsulated, so @fastify/websocket's decorators (injectWS: tests reach /ws without a
