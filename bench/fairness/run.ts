@@ -11,7 +11,7 @@ import type { SeatRequest } from '../../server/wire/api.ts';
 import { createGame, GameSocket } from '../lib/game-client.ts';
 import { machine, machineLine } from '../lib/proc.ts';
 import { startServer } from '../lib/server.ts';
-import { round } from '../lib/stats.ts';
+import { summarize } from '../lib/stats.ts';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { seconds: { type: 'string', default: '25' } } });
 const root = resolve(positionals[0] ?? '.');
@@ -54,11 +54,6 @@ try {
 } finally {
   await server.stop();
 }
-const quantiles = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const at = (p: number) => round(s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0);
-  return { moves: s.length, p50: at(0.5), p90: at(0.9), max: round(s.at(-1) ?? 0) };
-};
-const result = { server: root, machine: machineLine(started, machine()), randomBotMs: quantiles(cheap), expertBotMs: quantiles(deep) };
+const result = { server: root, machine: machineLine(started, machine()), randomBotMs: summarize(cheap), expertBotMs: summarize(deep) };
 console.log(JSON.stringify(result, null, 2));
-console.log(`| ${root} | ${result.randomBotMs.moves} | ${result.randomBotMs.p50} / ${result.randomBotMs.p90} / ${result.randomBotMs.max} | ${result.expertBotMs.p50} / ${result.expertBotMs.max} |`);
+console.log(`| ${root} | ${result.randomBotMs.count} | ${result.randomBotMs.p50} / ${result.randomBotMs.p95} / ${result.randomBotMs.max} | ${result.expertBotMs.p50} / ${result.expertBotMs.max} |`);

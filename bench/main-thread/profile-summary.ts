@@ -71,7 +71,8 @@ for (const [id, us] of selfUs) {
   byFunction.set(name, (byFunction.get(name) ?? 0) + us);
   const fileKey = file.startsWith('node:') ? 'node: internals' : file;
   byFile.set(fileKey, (byFile.get(fileKey) ?? 0) + us);
-  byOwner.set(ownerOf(file), (byOwner.get(ownerOf(file)) ?? 0) + us);
+  const owner = ownerOf(file);
+  byOwner.set(owner, (byOwner.get(owner) ?? 0) + us);
 }
 
 const table = (title: string, rows: Map<string, number>) => {

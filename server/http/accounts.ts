@@ -36,8 +36,9 @@ async function routes(root: FastifyInstance): Promise<void> {
   const relyingParty = (request: FastifyRequest) => {
     const origin = ownOrigin(request, config);
     // Without TESSERA_PUBLIC_ORIGIN the origin is built from the Host header: the client's to get right.
-    if (!URL.canParse(origin)) throw new CodedError('bad_request', 'the Host header does not name a host (set TESSERA_PUBLIC_ORIGIN behind a proxy)');
-    return { origin, id: new URL(origin).hostname };
+    const url = URL.parse(origin);
+    if (!url) throw new CodedError('bad_request', 'the Host header does not name a host (set TESSERA_PUBLIC_ORIGIN behind a proxy)');
+    return { origin, id: url.hostname };
   };
   const me = async (player: { id: string; name: string }): Promise<Me> => ({ id: player.id, name: player.name, passkeys: (await accounts.passkeys(player.id)).length });
 
