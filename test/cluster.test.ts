@@ -13,7 +13,7 @@ import { PostgresStore } from '../server/games/postgres-store.ts';
 import { takeSeat } from '../server/games/store-operations.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { OwnershipLostError, type StoredGame } from '../server/games/store.ts';
-import { Client, createGame, get, playUntilOver, post, type Running, startServer, twoPeopleSetup } from './server-helpers.ts';
+import { Client, createGame, get, playUntilOver, post, type Running, startServer, twoPeopleSetup, WAIT } from './server-helpers.ts';
 import { randomMove } from '../bench/lib/game-client.ts';
 import { clusterTests, type Instance } from './support/cluster.ts';
 import { rng } from '../bench/lib/stats.ts';
@@ -92,7 +92,7 @@ test('SIGKILL of the owning instance mid-game: another takes the game over from 
   await b.kill('SIGKILL');
 });
 
-test('a stale owner is fenced off: paused past its lease, its game is taken over; resumed, it lets go and its player is sent to reconnect', { timeout: 60_000 }, async () => {
+test('a stale owner is fenced off: paused past its lease, its game is taken over; resumed, it lets go and its player is sent to reconnect', { timeout: 60_000 }, async (t) => {
   const [a, b] = await cluster(2);
   // Created on b, listed: the lobby of a shows it too.
   const created = await post(b.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }], listed: true });
@@ -113,7 +113,8 @@ test('a stale owner is fenced off: paused past its lease, its game is taken over
   // b's next renewal (or write) finds the game owned by a at a newer epoch: it drops it.
   const closed = await player.closedWith(LEASE_SECONDS * 1000 + 3000);
   assert.equal(closed.code, 1012);
-  assert.ok(b.log().some((l) => l.includes('game lost to another instance')));
+  // pino writes asynchronously (sonic-boom): the line may reach the file just after the close frame.
+  await t.waitFor(() => assert.ok(b.log().some((l) => l.includes('game lost to another instance'))), WAIT);
   await playTurns(moved, 1);
   assert.ok((await moved.latestState()).view.turn > turn);
   moved.close();
