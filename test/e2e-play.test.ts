@@ -309,9 +309,24 @@ test('a bot stands in when the clock runs out: "Take my seat back"; toasts end w
   assert.equal(await page.locator('#toast.show').count(), 0, "the old turn's toast is gone");
   assert.match((await page.textContent('.stand-in'))!, /time ran out/);
   await shot(page, 'k07-take-seat-back');
-  await page.click('[data-action=claim]');
+  // A press that spans a redraw still counts: the button is held down while a state frame (the
+  // next move) redraws the turn panel, the pointer follows it if the panel moved it, then lets
+  // go. (A panel rebuilt from scratch lost such a press: it began on a button no longer in the
+  // page, so the click went to the panel.)
+  const centre = async () => {
+    const b = (await page.locator('[data-action=claim]').boundingBox())!;
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  };
+  let at = await centre();
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.down();
+  const held = Number(await page.getAttribute('.game', 'data-turn'));
+  await page.waitForFunction((t) => Number((globalThis as any).document.querySelector('.game').dataset.turn) > t, held, { timeout: 30000 });
+  at = await centre();
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.up();
   // (With a 2-second clock the bot may stand in again soon: the frame after the claim matters.)
-  await page.waitForSelector('[data-action=claim]', { state: 'detached' });
+  await page.waitForSelector('[data-action=claim]', { state: 'detached', timeout: 10000 });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -148,7 +148,11 @@ for (const moveWrites of ['inline', 'thread'] as const) {
       await store.appendMoves('k', [{ tile: 'V', x: i, y: 1, rotation: 0, meeple: null }], null);
       process.stdout.write(i + '\\n');
     }`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // A module file, not `--input-type=module -e`: worker threads inherit the process's flags, and
+    // the writer thread cannot start under --input-type (it would fail every write at once).
+    const scriptFile = join(mkdtempSync(join(tmpdir(), 'tessera-kill-')), 'writer.mjs');
+    writeFileSync(scriptFile, script);
+    const child = spawn(process.execPath, [scriptFile], { stdio: ['ignore', 'pipe', 'inherit'] });
     let acknowledged = -1;
     let buffered = '';
     await new Promise<void>((resolve) => {
@@ -161,6 +165,7 @@ for (const moveWrites of ['inline', 'thread'] as const) {
       });
       child.on('exit', () => resolve());
     });
+    assert.ok(acknowledged >= 200, `the child appended moves until killed (${acknowledged + 1} acknowledged)`);
     const store = new SqliteStore({ path });
     const moves = (await store.get('k'))!.moves;
     assert.ok(moves.length >= acknowledged + 1, `${moves.length} stored, ${acknowledged + 1} acknowledged`);

@@ -1,5 +1,7 @@
 // Tiny DOM helpers: escaping for template strings, element lookup, a toast, clipboard.
 
+import morphdom from 'morphdom';
+
 export function esc(text: unknown): string {
   return String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
@@ -67,13 +69,19 @@ export function inputTarget(e: KeyboardEvent): boolean {
   return !!t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
 }
 
-/** Re-renders `container` from markup, keeping keyboard focus on the element that had it
- * (matched by its data-focus-key) so live updates never steal focus. */
+/** Re-renders `container` from markup by changing only what differs (morphdom): an element that
+ * stays in the markup stays in the page, so a press that spans a live update still clicks, and
+ * keyboard focus stays where it was. Elements are matched by data-focus-key (or id) where they
+ * have one, so a control keeps its element when others come and go before it. */
 export function patch(container: HTMLElement, markup: string): void {
-  const active = document.activeElement as HTMLElement | null;
-  const key = active && container.contains(active) ? active.getAttribute('data-focus-key') : null;
-  container.innerHTML = markup;
-  if (key) container.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(key)}"]`)?.focus();
+  const next = container.cloneNode(false) as HTMLElement;
+  next.innerHTML = markup;
+  morphdom(container, next, { childrenOnly: true, getNodeKey: controlKey });
+}
+
+function controlKey(node: Node): string | undefined {
+  if (!(node instanceof Element)) return undefined;
+  return node.getAttribute('data-focus-key') ?? (node.id || undefined);
 }
 
 export function fmtDuration(ms: number): string {

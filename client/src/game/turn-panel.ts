@@ -20,10 +20,11 @@ export function renderTurn(box: HTMLElement, s: GameScreenState): void {
     const mine = v.you === cur;
     const who = mine ? 'Your turn' : `${esc(seatName(v.seats, cur))}’s turn`;
     const hint = s.selection ? (s.pending ? 'Sending…' : 'Pick a follower spot (or none), then confirm.') : 'Click a square to place the tile: solid yellow fits as shown, dashed fits once turned.';
-    html = `<div class="whose" style="--pc:${PLAYER_COLORS[cur]}">${meepleIcon(cur, 22)}<h2>${who}</h2></div>
+    // The stand-in's note first: what comes and goes with the turn (the hint) must not move its
+    // button between a press and its release.
+    html = `${standInNote(s)}<div class="whose" style="--pc:${PLAYER_COLORS[cur]}">${meepleIcon(cur, 22)}<h2>${who}</h2></div>
 <p class="clock-line"><span class="clock" data-clock></span>${v.seats[cur]?.kind === 'bot' || v.botThinking ? ` · <span class="thinking" data-thinking>${v.botThinking ? 'bot is thinking…' : ''}</span>` : ''}</p>
 ${mine ? `<p class="hint">${hint}</p>` : ''}${mine && v.hints ? hintButton(s) : ''}
-${standInNote(s)}
 ${s.lastBot ? `<p class="muted small">Last bot move: ${esc(s.lastBot.name)}, ${Math.round(s.lastBot.ms)} ms</p>` : ''}`;
   }
   patch(box, html);
