@@ -42,7 +42,7 @@ test('bench tiny mode runs the HTTP, pool-study, games, classes, capacity and so
     assert.ok(http.routes.length >= 5);
     for (const route of http.routes)
       assert.ok(route.requestsPerSec > 0 && route.errors === 0 && route.non2xx === 0, `${route.route}: ${route.requestsPerSec} req/s, ${route.errors} errors, ${route.non2xx} non-2xx`);
-    assert.equal(http.serverExitCode, 0);
+    assert.equal(http.serverExitCode, 0, `http server: ${JSON.stringify(http.serverLog)}`);
 
     const study = JSON.parse(readFileSync(join(dir, 'docs', 'results', 'pool-study.json'), 'utf8'));
     const fixed = study.results.find((s: { id: string }) => s.id === 'fixed');
@@ -73,7 +73,7 @@ test('bench tiny mode runs the HTTP, pool-study, games, classes, capacity and so
     assert.equal(games.load.errors.http, 0);
     assert.equal(games.load.errors.stalled, 0);
     assert.ok(games.load.pool && games.load.windows.length > 0, 'read /api/pool while running');
-    assert.equal(games.serverExitCode, 0);
+    assert.equal(games.serverExitCode, 0, `games server: ${JSON.stringify(games.serverLog)}`);
 
     // Two classes: bots played in both live phases, the analysis advanced beside them and alone,
     // and the pool spawned nothing.
@@ -91,7 +91,7 @@ test('bench tiny mode runs the HTTP, pool-study, games, classes, capacity and so
     assert.ok(soak.created.open_seat > 0 && soak.created.left > 0 && soak.created.played > 0, 'games of every kind');
     assert.deepEqual([soak.end.lost, soak.end.notEnded, soak.end.active], [0, 0, 0], 'every game ended, none lost');
     assert.ok(soak.samples.length >= 2 && soak.samples.every((s: { rssMb: number; inMemory: number }) => s.rssMb > 0 && s.inMemory >= 0));
-    assert.equal(soak.serverExitCode, 0);
+    assert.equal(soak.serverExitCode, 0, `soak server: ${JSON.stringify(soak.serverLog)}`);
     console.log(`bench tiny mode: ${Math.round((Date.now() - started) / 1000)} s`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

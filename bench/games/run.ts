@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCannonChild, type CannonResult } from '../lib/cannon.ts';
 import { machine, machineLine, type MachineInfo } from '../lib/proc.ts';
-import { startServer } from '../lib/server.ts';
+import { type ServerLogSummary, startServer } from '../lib/server.ts';
 import { fmt, progress, round, sleep, type Summary } from '../lib/stats.ts';
 import { lines, scatterPanels } from '../../client/src/charts.ts';
 import { loopDelay, runLoad, windowStats, type LoadResult } from './load.ts';
@@ -49,7 +49,7 @@ export interface GamesReport {
   whole: ReturnType<typeof windowStats>;
   load: Omit<LoadResult, 'botSamples'>;
   serverExitCode: number | null;
-  serverLog: { warn: number; error: number; messages: Record<string, number> };
+  serverLog: ServerLogSummary;
   targets: { loopP99: boolean; loopMax: boolean; http80: boolean | null; spawnsAfterReady: number; peakGames: number; poolSaturated: boolean };
 }
 

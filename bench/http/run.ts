@@ -5,7 +5,7 @@
 
 import { runCannon, type CannonResult } from '../lib/cannon.ts';
 import { machine, machineLine, sampleProc, coresUsed, type MachineInfo } from '../lib/proc.ts';
-import { startServer } from '../lib/server.ts';
+import { type ServerLogSummary, startServer } from '../lib/server.ts';
 import { fmt, progress, round, table } from '../lib/stats.ts';
 
 export interface HttpOptions {
@@ -34,7 +34,7 @@ export interface HttpReport {
   options: HttpOptions;
   routes: RouteResult[];
   serverExitCode: number | null;
-  serverLog: { warn: number; error: number; messages: Record<string, number> };
+  serverLog: ServerLogSummary;
 }
 
 const CREATE_BODY = JSON.stringify({ seats: [{ kind: 'person' }, { kind: 'bot', level: 'hard' }], listed: true });

@@ -9,6 +9,13 @@ import { join } from 'node:path';
 import { repoRoot, serverMain } from './paths.ts';
 import { sleep } from './stats.ts';
 
+export interface ServerLogSummary {
+  warn: number;
+  error: number;
+  messages: Record<string, number>;
+  other: string[];
+}
+
 export interface RunningServer {
   url: string;
   port: number;
@@ -20,8 +27,9 @@ export interface RunningServer {
   kill(signal: NodeJS.Signals): Promise<void>;
   /** The server's log lines so far. */
   log(): string[];
-  /** Warnings and errors the server logged so far, by message. */
-  logSummary(): { warn: number; error: number; messages: Record<string, number> };
+  /** Warnings and errors the server logged so far, by message, and the last lines that are not
+   * log lines (a crash's stack, Node's own warnings). */
+  logSummary(): ServerLogSummary;
 }
 
 const children = new Set<ChildProcess>();
@@ -124,9 +132,12 @@ export async function startServer(env: Record<string, string> = {}, place: Serve
       return readFileSync(logFile, 'utf8').split('\n').filter(Boolean);
     },
     logSummary() {
-      const out = { warn: 0, error: 0, messages: {} as Record<string, number> };
+      const out: ServerLogSummary = { warn: 0, error: 0, messages: {}, other: [] };
       for (const line of readFileSync(logFile, 'utf8').split('\n')) {
-        if (!line.startsWith('{')) continue;
+        if (!line.startsWith('{')) {
+          if (line.trim()) out.other = [...out.other.slice(-29), line];
+          continue;
+        }
         try {
           const l = JSON.parse(line) as { level: number; msg: string };
           if (l.level >= 50) out.error++;

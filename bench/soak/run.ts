@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { lines } from '../../client/src/charts.ts';
 import { GameSocket, http, HttpError, randomMove } from '../lib/game-client.ts';
 import { machine, machineLine, type MachineInfo, sampleProc } from '../lib/proc.ts';
-import { startServer } from '../lib/server.ts';
+import { type ServerLogSummary, startServer } from '../lib/server.ts';
 import { fmt, progress, rng, round, sleep, table } from '../lib/stats.ts';
 
 export interface SoakOptions {
@@ -55,7 +55,7 @@ export interface SoakReport {
   quarters: { firstRssMb: number; lastRssMb: number; rssChange: number; firstInMemory: number; lastInMemory: number; inMemoryChange: number };
   end: { lost: number; notEnded: number; active: number; inMemory: number; movesPlayed: number };
   serverExitCode: number | null;
-  serverLog: { warn: number; error: number; messages: Record<string, number> };
+  serverLog: ServerLogSummary;
   flat: boolean;
 }
 
