@@ -135,6 +135,31 @@ for (const [backend, configOf] of backends) {
   });
 }
 
+for (const [backend, configOf] of backends) {
+  test(`${backend}: a registration whose transports are not WebAuthn's keeps only those that are (no 500 from a value the database refuses)`, async () => {
+    const { logger, lines } = capturingLogger();
+    const { app } = await injectServer({ ...(await configOf()), createsPerMinute: 1000 }, true, { logger });
+    try {
+      const p = await guest(app, 'Odd Transports');
+      const authenticator = new SoftAuthenticator();
+      for (const [sent, kept] of [
+        [['usb', '\u0000', { x: 1 }, 'usb', 'teleport'], ['usb']],
+        ['nfc', []],
+      ] as const) {
+        const options = (await call(app, 'POST', '/api/passkeys/registration/options', { cookie: p.cookie })).json();
+        const answer = authenticator.create(options, OWN);
+        const res = await call(app, 'POST', '/api/passkeys/registration', { cookie: p.cookie, body: { ...answer, response: { ...answer.response, transports: sent } } });
+        assert.equal(res.statusCode, 201, `${JSON.stringify(sent)}: ${res.body}`);
+        await assertStillHealthy(app, lines, `transports ${JSON.stringify(sent)}`);
+        const excluded = (await call(app, 'POST', '/api/passkeys/registration/options', { cookie: p.cookie })).json().excludeCredentials;
+        assert.deepEqual(excluded.find((c: { id: string }) => c.id === answer.id)?.transports, kept, JSON.stringify(sent));
+      }
+    } finally {
+      await app.close();
+    }
+  });
+}
+
 /** A constraint no request reaches (a game id stored twice; a game's rated end stored twice) is
  * a ConstraintError: a server bug, never a storage fault that would take the instance out. */
 async function assertConstraintIsNoStorageFault(inner: GameStore): Promise<void> {

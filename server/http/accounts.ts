@@ -197,7 +197,7 @@ async function routes(root: FastifyInstance): Promise<void> {
         playerId: player.id,
         publicKey: Buffer.from(credential.publicKey).toString('base64url'),
         counter: credential.counter,
-        transports: credential.transports ?? [],
+        transports: knownTransports(credential.transports),
         createdAt: new Date().toISOString(),
       });
       return reply.code(201).send(await me(player));
@@ -259,6 +259,15 @@ async function routes(root: FastifyInstance): Promise<void> {
     const taken = await accounts.takeChallenge(challenge, Date.now());
     return taken !== undefined && fits(taken);
   }
+}
+
+/** The transports WebAuthn names (its AuthenticatorTransport, and the newer cable and smart-card). */
+const TRANSPORTS: ReadonlySet<unknown> = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
+
+/** The answer's transports are the client's to fill: only WebAuthn's are kept (anything else
+ * would be sent back in every excludeCredentials, and PostgreSQL's jsonb refuses a "\u0000"). */
+function knownTransports(sent: unknown): string[] {
+  return Array.isArray(sent) ? [...new Set(sent.filter((t) => TRANSPORTS.has(t)))] : [];
 }
 
 /** A game as the player's list shows it. */
