@@ -24,7 +24,8 @@ export const ERRORS = {
   passkey_refused: {
     status: 401,
     ws: false,
-    meaning: 'the passkey answer did not verify (unknown or expired challenge, a credential this server does not know, a bad signature): nothing changed; the same answer whatever the cause',
+    meaning:
+      'the passkey answer did not verify (unknown or expired challenge, a credential this server does not know, a bad signature), or registers a credential stored already (to this player or another): nothing changed; the same answer whatever the cause',
   },
   origin_not_allowed: { status: 403, ws: false, meaning: 'the WebSocket upgrade came from a browser origin outside the allow-list' },
   not_found: { status: 404, ws: false, meaning: 'no such route' },
@@ -70,7 +71,7 @@ export const ERRORS = {
     status: 503,
     ws: true,
     meaning:
-      'the server could not store the change (its disk is full or failing, or its database cannot be reached or did not answer in time; `message` names which): nothing changed; retry after `Retry-After` seconds (HTTP) or in a few seconds (WebSocket)',
+      'the server could not store the change (its disk is full or failing, or its database cannot be reached or did not answer in time; `message` names which): nothing changed; retry after `Retry-After` seconds (HTTP) or in a few seconds (WebSocket). Only a fault of the store itself: a request the database refuses by a rule of its schema (a name taken, a credential stored already) gets the code of that rule',
   },
   game_elsewhere: {
     status: 503,

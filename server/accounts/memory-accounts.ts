@@ -2,6 +2,7 @@
 
 import { isDamaged, type GameStore } from '../games/store.ts';
 import { NameTakenError, nameKey } from './names.ts';
+import { passkeyRefused } from './refusals.ts';
 import type { AccountStore, Challenge, Passkey, Player, SessionRow } from './store.ts';
 import { withoutPlayer } from '../games/seats.ts';
 
@@ -77,7 +78,8 @@ export class MemoryAccounts implements AccountStore {
   }
 
   async addPasskey(passkey: Passkey): Promise<void> {
-    if (this.keys.has(passkey.id)) throw new Error(`passkey ${passkey.id} already exists`);
+    // As the databases' primary key refuses it (refusals.ts).
+    if (this.keys.has(passkey.id)) throw passkeyRefused();
     this.keys.set(passkey.id, structuredClone(passkey));
   }
 

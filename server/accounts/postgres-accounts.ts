@@ -1,10 +1,12 @@
 // Accounts in the games' PostgreSQL database, through the store's own transactions
-// (postgres-store.ts). The unique index on name_key settles two players racing for one name.
+// (postgres-store.ts). The unique index on name_key settles two players racing for one name
+// (refusals.ts makes it `name_taken`).
 
 import type pg from 'pg';
 import type { PostgresStore } from '../games/postgres-store.ts';
 import type { SeatHolder } from '../games/store.ts';
-import { NameTakenError, nameKey } from './names.ts';
+import { nameKey } from './names.ts';
+import { asRefusal } from './refusals.ts';
 import type { AccountStore, Challenge, Passkey, Player, SessionRow } from './store.ts';
 import { withoutPlayer } from '../games/seats.ts';
 
@@ -18,9 +20,19 @@ export class PostgresAccounts implements AccountStore {
     this.store = store;
   }
 
+  /** A transaction of the store's; a constraint a request met (the unique name key settles two
+   * players racing for one name) comes back as its refusal. */
+  private async write<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    try {
+      return await this.store.write(fn);
+    } catch (e) {
+      throw asRefusal(e);
+    }
+  }
+
   async createPlayer(player: Player, session: SessionRow): Promise<void> {
-    await this.store.write(async (c) => {
-      await namedWrite(() => c.query('INSERT INTO players (id, name, name_key, created_at) VALUES ($1, $2, $3, $4)', [player.id, player.name, nameKey(player.name), player.createdAt]));
+    await this.write(async (c) => {
+      await c.query('INSERT INTO players (id, name, name_key, created_at) VALUES ($1, $2, $3, $4)', [player.id, player.name, nameKey(player.name), player.createdAt]);
       await c.query('INSERT INTO sessions (id_hash, player_id, expires_at) VALUES ($1, $2, $3)', [session.hash, session.playerId, session.expiresAt]);
     });
   }
@@ -39,14 +51,14 @@ export class PostgresAccounts implements AccountStore {
   }
 
   async rename(playerId: string, name: string): Promise<boolean> {
-    return this.store.write(async (c) => {
-      const result = await namedWrite(() => c.query('UPDATE players SET name = $1, name_key = $2 WHERE id = $3 AND name_key IS NOT NULL', [name, nameKey(name), playerId]));
+    return this.write(async (c) => {
+      const result = await c.query('UPDATE players SET name = $1, name_key = $2 WHERE id = $3 AND name_key IS NOT NULL', [name, nameKey(name), playerId]);
       return (result.rowCount ?? 0) > 0;
     });
   }
 
   async deletePlayer(playerId: string, replacement: string, at: string): Promise<boolean> {
-    return this.store.write(async (c) => {
+    return this.write(async (c) => {
       const gone = await c.query('UPDATE players SET name = $1, name_key = NULL, deleted_at = $2 WHERE id = $3 AND name_key IS NOT NULL', [replacement, at, playerId]);
       if ((gone.rowCount ?? 0) === 0) return false;
       await c.query('DELETE FROM sessions WHERE player_id = $1', [playerId]);
@@ -63,11 +75,11 @@ export class PostgresAccounts implements AccountStore {
   }
 
   async endSession(hash: string): Promise<void> {
-    await this.store.write((c) => c.query('DELETE FROM sessions WHERE id_hash = $1', [hash]));
+    await this.write((c) => c.query('DELETE FROM sessions WHERE id_hash = $1', [hash]));
   }
 
   async putChallenge(ch: Challenge): Promise<void> {
-    await this.store.write(async (c) => {
+    await this.write(async (c) => {
       // Expired challenges go with each new one: the table stays as small as the traffic.
       await c.query('DELETE FROM webauthn_challenges WHERE expires_at <= $1', [Date.now()]);
       await c.query('INSERT INTO webauthn_challenges (challenge, player_id, expires_at) VALUES ($1, $2, $3)', [ch.challenge, ch.playerId, ch.expiresAt]);
@@ -75,13 +87,13 @@ export class PostgresAccounts implements AccountStore {
   }
 
   async takeChallenge(challenge: string, now: number): Promise<Challenge | undefined> {
-    const row = await this.store.write(async (c) => (await c.query<Row>('DELETE FROM webauthn_challenges WHERE challenge = $1 RETURNING *', [challenge])).rows[0]);
+    const row = await this.write(async (c) => (await c.query<Row>('DELETE FROM webauthn_challenges WHERE challenge = $1 RETURNING *', [challenge])).rows[0]);
     if (!row || Number(row.expires_at) <= now) return undefined;
     return { challenge, playerId: row.player_id ?? null, expiresAt: Number(row.expires_at) };
   }
 
   async addPasskey(k: Passkey): Promise<void> {
-    await this.store.write((c) =>
+    await this.write((c) =>
       c.query('INSERT INTO passkeys (id, player_id, public_key, counter, transports, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
         k.id,
         k.playerId,
@@ -103,21 +115,11 @@ export class PostgresAccounts implements AccountStore {
   }
 
   async signIn(passkeyId: string, counter: number, session: SessionRow, replaces: string | null): Promise<void> {
-    await this.store.write(async (c) => {
+    await this.write(async (c) => {
       if (((await c.query('UPDATE passkeys SET counter = $1 WHERE id = $2', [counter, passkeyId])).rowCount ?? 0) === 0) throw new Error(`no passkey ${passkeyId}`);
       if (replaces) await c.query('DELETE FROM sessions WHERE id_hash = $1', [replaces]);
       await c.query('INSERT INTO sessions (id_hash, player_id, expires_at) VALUES ($1, $2, $3)', [session.hash, session.playerId, session.expiresAt]);
     });
-  }
-}
-
-/** A write that sets a name: the unique key's violation is `name_taken`. */
-async function namedWrite(write: () => Promise<pg.QueryResult>): Promise<pg.QueryResult> {
-  try {
-    return await write();
-  } catch (e) {
-    if ((e as { code?: string; constraint?: string }).code === '23505' && (e as { constraint?: string }).constraint === 'players_name_key_key') throw new NameTakenError();
-    throw e;
   }
 }
 

@@ -4,6 +4,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { SqliteStore } from '../games/sqlite-store.ts';
 import type { SeatHolder } from '../games/store.ts';
 import { NameTakenError, nameKey } from './names.ts';
+import { asRefusal } from './refusals.ts';
 import type { AccountStore, Challenge, Passkey, Player, SessionRow } from './store.ts';
 import { withoutPlayer } from '../games/seats.ts';
 
@@ -20,8 +21,17 @@ export class SqliteAccounts implements AccountStore {
     return this.store.database;
   }
 
+  /** A transaction of the store's; a constraint a request met comes back as its refusal. */
+  private async write<T>(fn: (db: DatabaseSync) => T): Promise<T> {
+    try {
+      return await this.store.write(fn);
+    } catch (e) {
+      throw asRefusal(e);
+    }
+  }
+
   async createPlayer(player: Player, session: SessionRow): Promise<void> {
-    await this.store.write((db) => {
+    await this.write((db) => {
       const key = freeKey(db, player.name, null);
       db.prepare('INSERT INTO players (id, name, name_key, created_at) VALUES (?, ?, ?, ?)').run(player.id, player.name, key, player.createdAt);
       db.prepare('INSERT INTO sessions (id_hash, player_id, expires_at) VALUES (?, ?, ?)').run(session.hash, session.playerId, session.expiresAt);
@@ -41,14 +51,14 @@ export class SqliteAccounts implements AccountStore {
   }
 
   async rename(playerId: string, name: string): Promise<boolean> {
-    return this.store.write((db) => {
+    return this.write((db) => {
       const key = freeKey(db, name, playerId);
       return Number(db.prepare('UPDATE players SET name = ?, name_key = ? WHERE id = ? AND name_key IS NOT NULL').run(name, key, playerId).changes) > 0;
     });
   }
 
   async deletePlayer(playerId: string, replacement: string, at: string): Promise<boolean> {
-    return this.store.write((db) => {
+    return this.write((db) => {
       const gone = db.prepare('UPDATE players SET name = ?, name_key = NULL, deleted_at = ? WHERE id = ? AND name_key IS NOT NULL').run(replacement, at, playerId);
       if (Number(gone.changes) === 0) return false;
       db.prepare('DELETE FROM sessions WHERE player_id = ?').run(playerId);
@@ -67,11 +77,11 @@ export class SqliteAccounts implements AccountStore {
   }
 
   async endSession(hash: string): Promise<void> {
-    await this.store.write((db) => db.prepare('DELETE FROM sessions WHERE id_hash = ?').run(hash));
+    await this.write((db) => db.prepare('DELETE FROM sessions WHERE id_hash = ?').run(hash));
   }
 
   async putChallenge(c: Challenge): Promise<void> {
-    await this.store.write((db) => {
+    await this.write((db) => {
       // Expired challenges go with each new one: the table stays as small as the traffic.
       db.prepare('DELETE FROM webauthn_challenges WHERE expires_at <= ?').run(Date.now());
       db.prepare('INSERT INTO webauthn_challenges (challenge, player_id, expires_at) VALUES (?, ?, ?)').run(c.challenge, c.playerId, c.expiresAt);
@@ -79,13 +89,13 @@ export class SqliteAccounts implements AccountStore {
   }
 
   async takeChallenge(challenge: string, now: number): Promise<Challenge | undefined> {
-    const row = await this.store.write((db) => db.prepare('DELETE FROM webauthn_challenges WHERE challenge = ? RETURNING *').get(challenge) as Row | undefined);
+    const row = await this.write((db) => db.prepare('DELETE FROM webauthn_challenges WHERE challenge = ? RETURNING *').get(challenge) as Row | undefined);
     if (!row || Number(row.expires_at) <= now) return undefined;
     return { challenge, playerId: (row.player_id as string | null) ?? null, expiresAt: Number(row.expires_at) };
   }
 
   async addPasskey(k: Passkey): Promise<void> {
-    await this.store.write((db) =>
+    await this.write((db) =>
       db
         .prepare('INSERT INTO passkeys (id, player_id, public_key, counter, transports, created_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(k.id, k.playerId, k.publicKey, k.counter, JSON.stringify(k.transports), k.createdAt),
@@ -102,7 +112,7 @@ export class SqliteAccounts implements AccountStore {
   }
 
   async signIn(passkeyId: string, counter: number, session: SessionRow, replaces: string | null): Promise<void> {
-    await this.store.write((db) => {
+    await this.write((db) => {
       if (Number(db.prepare('UPDATE passkeys SET counter = ? WHERE id = ?').run(counter, passkeyId).changes) === 0) throw new Error(`no passkey ${passkeyId}`);
       if (replaces) db.prepare('DELETE FROM sessions WHERE id_hash = ?').run(replaces);
       db.prepare('INSERT INTO sessions (id_hash, player_id, expires_at) VALUES (?, ?, ?)').run(session.hash, session.playerId, session.expiresAt);

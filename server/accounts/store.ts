@@ -47,6 +47,7 @@ export interface AccountStore {
   putChallenge(challenge: Challenge): Promise<void>;
   /** Takes a challenge once (a second take finds nothing), if it has not expired. */
   takeChallenge(challenge: string, now: number): Promise<Challenge | undefined>;
+  /** `passkey_refused` when the credential id is stored already (to this player or another). */
   addPasskey(passkey: Passkey): Promise<void>;
   passkey(id: string): Promise<Passkey | undefined>;
   passkeys(playerId: string): Promise<Passkey[]>;

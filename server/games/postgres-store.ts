@@ -13,6 +13,8 @@ import { rateEndPostgres } from '../ratings/postgres-ratings.ts';
 import { MIGRATIONS } from './postgres-migrations.ts';
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
 import {
+  ConstraintError,
+  type ConstraintKind,
   createdAtMs,
   type DamagedGame,
   DamagedGameError,
@@ -503,13 +505,26 @@ function refusing<T>(fn: () => T): T {
   }
 }
 
-/** The database's own faults (unreachable, out of space, read-only) are StorageErrors; a caller's
- * mistake (a duplicate id, no such game, a change refused) and a lost ownership stay what they are. */
+/** The database's own faults (unreachable, out of space, read-only) are StorageErrors; a broken
+ * constraint (a key already stored) a ConstraintError; a caller's mistake (no such game, a change
+ * refused, a bad value) and a lost ownership stay what they are. */
 function storageError(e: unknown): Error {
   if (e instanceof OwnershipLostError || e instanceof StorageError || e instanceof DamagedGameError || (typeof e === 'object' && e !== null && refusals.has(e))) return e as Error;
   const code = (e as { code?: string }).code;
-  if (typeof code === 'string' && /^(22|23|42)/.test(code)) return e as Error;
+  if (typeof code === 'string' && code.startsWith('23')) return constraintError(e as pg.DatabaseError);
+  if (typeof code === 'string' && /^(22|42)/.test(code)) return e as Error;
   return new StorageError(`the game store could not write: ${(e as Error).message}`, { cause: e, kind: storageCause(e) });
+}
+
+// PostgreSQL's integrity violations (class 23); the rest (restrict, exclusion) count as checks.
+const CONSTRAINT_KINDS: Record<string, ConstraintKind> = { '23505': 'unique', '23503': 'foreign_key', '23001': 'foreign_key', '23502': 'not_null' };
+
+/** The violation as both stores report it: `table.column,…` from the table and the key its detail
+ * names ("Key (game_id, seq)=(…) already exists."), or the column a NOT NULL names. */
+function constraintError(e: pg.DatabaseError): ConstraintError {
+  const columns = e.column ?? /^Key \(([^()]+)\)=/.exec(e.detail ?? '')?.[1]?.replace(/\s+/g, '');
+  const target = e.table && columns ? `${e.table}.${columns}` : null;
+  return new ConstraintError(e.message, CONSTRAINT_KINDS[e.code ?? ''] ?? 'check', target, { cause: e });
 }
 
 /** What kind of database fault this is: a player is told the real cause, not "disk". */

@@ -5,15 +5,38 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { RecordMove } from '../../bot-engine/record.ts';
 import { rateEndSqlite } from '../ratings/sqlite-ratings.ts';
-import { type GameEnd, StorageError } from './store.ts';
+import { ConstraintError, type ConstraintKind, type GameEnd, StorageError } from './store.ts';
 
 /** The store cannot write (`why`: SQLite's message, or why its writer thread stopped). */
 export const unwritable = (why: string, cause?: unknown) => new StorageError(`the game store could not write: ${why}`, { cause });
 
-/** A failed write as the store's caller sees it: SQLite's own failure (the disk, the file) as
+/** What node:sqlite's errors carry: SQLite's extended result code in `errcode`. */
+export type SqliteFailure = Error & { code?: string; errcode?: number };
+
+/** A failed write as the store's caller sees it: a broken constraint as ConstraintError (the
+ * request's doing or a bug, not the store's), SQLite's own failure (the disk, the file) as
  * StorageError, anything else (a game that does not exist) as it is. */
-export function writeFailure(e: Error & { code?: string }): Error {
-  return e.code === 'ERR_SQLITE_ERROR' ? unwritable(e.message, e) : e;
+export function writeFailure(e: SqliteFailure): Error {
+  if (e.code !== 'ERR_SQLITE_ERROR') return e;
+  const kind = constraintKind(e.errcode);
+  return kind ? new ConstraintError(e.message, kind, constraintTarget(e.message), { cause: e }) : unwritable(e.message, e);
+}
+
+// The extended codes of SQLITE_CONSTRAINT the schema's own rules raise (https://sqlite.org/rescode.html):
+// CHECK, FOREIGNKEY, NOTNULL, PRIMARYKEY, UNIQUE, DATATYPE (a STRICT column's type). The schema has
+// no triggers: a trigger's RAISE is none of its rules and stays a store fault.
+const CONSTRAINT_KINDS: Record<number, ConstraintKind> = { 275: 'check', 787: 'foreign_key', 1299: 'not_null', 1555: 'unique', 2067: 'unique', 3091: 'check' };
+
+function constraintKind(errcode: number | undefined): ConstraintKind | null {
+  return errcode === undefined ? null : (CONSTRAINT_KINDS[errcode] ?? null);
+}
+
+/** "UNIQUE constraint failed: moves.game_id, moves.seq" → "moves.game_id,seq"; SQLite names no
+ * column for a foreign key. */
+function constraintTarget(message: string): string | null {
+  const columns = /constraint failed: (\w+)\.(\w+(?:, \w+\.\w+)*)$/.exec(message);
+  if (!columns) return null;
+  return `${columns[1]}.${columns[2].replace(/ ?\w+\./g, '')}`;
 }
 
 /** The settings every connection to the games' file takes (each connection has its own). */

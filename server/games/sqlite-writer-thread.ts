@@ -5,7 +5,7 @@
 
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
-import { type AppendRequest, appendMoves, appendStatements, connectionPragmas } from './sqlite-moves.ts';
+import { type AppendRequest, appendMoves, appendStatements, connectionPragmas, type SqliteFailure } from './sqlite-moves.ts';
 import { lowerThreadPriority } from '../thread-priority.ts';
 
 export interface WriterData {
@@ -25,7 +25,7 @@ export interface WriteRequest extends AppendRequest {
 /** One request's outcome; a batch's are answered in one message. */
 export interface WriteOutcome {
   id: number;
-  error?: { message: string; code?: string };
+  error?: { message: string; code?: string; errcode?: number };
 }
 
 export type WriterMessage = WriteRequest | 'close';
@@ -38,7 +38,7 @@ db.exec(connectionPragmas(data.durability));
 if (data.checkpointsElsewhere) db.exec('PRAGMA wal_autocheckpoint = 0');
 const statements = appendStatements(db);
 
-const failure = (e: unknown): WriteOutcome['error'] => ({ message: (e as Error).message, code: (e as NodeJS.ErrnoException).code });
+const failure = (e: unknown): WriteOutcome['error'] => ({ message: (e as Error).message, code: (e as SqliteFailure).code, errcode: (e as SqliteFailure).errcode });
 
 let queue: WriteRequest[] = [];
 

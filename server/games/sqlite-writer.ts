@@ -67,7 +67,7 @@ export class SqliteWriter {
       const w = this.waiting.get(o.id);
       if (!w) continue;
       this.waiting.delete(o.id);
-      if (o.error) w.reject(writeFailure(Object.assign(new Error(o.error.message), { code: o.error.code })));
+      if (o.error) w.reject(writeFailure(Object.assign(new Error(o.error.message), { code: o.error.code, errcode: o.error.errcode })));
       else {
         committed++;
         w.resolve();

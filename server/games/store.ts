@@ -156,6 +156,26 @@ export class StorageError extends CodedError {
   }
 }
 
+/** Which rule of the schema a write broke. */
+export type ConstraintKind = 'unique' | 'foreign_key' | 'not_null' | 'check';
+
+/** A write the database refused by a constraint of the schema (a key already stored, a row it
+ * refers to missing): a request's doing (the account stores map those they can meet to their
+ * catalogue code, server/accounts/refusals.ts) or a server bug, never a fault of the store, so
+ * it counts neither against readiness nor as a write failure. Nothing of the write was kept. */
+export class ConstraintError extends Error {
+  override name = 'ConstraintError';
+  readonly kind: ConstraintKind;
+  /** `table.column` (columns joined with `,`) the constraint guards; null where the database
+   * does not say (SQLite's foreign keys). */
+  readonly target: string | null;
+  constructor(message: string, kind: ConstraintKind, target: string | null, options?: ErrorOptions) {
+    super(message, options);
+    this.kind = kind;
+    this.target = target;
+  }
+}
+
 /** A write refused because this instance no longer owns the game (its lease ran out and another
  * instance took it over: docs/OPERATIONS.md). Nothing of it was kept; the room must let go. */
 export class OwnershipLostError extends Error {

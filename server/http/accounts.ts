@@ -16,6 +16,7 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import { DELETED_NAME, NameTakenError, validName } from '../accounts/names.ts';
+import { passkeyRefused } from '../accounts/refusals.ts';
 import { type Challenge, newPlayerId } from '../accounts/store.ts';
 import { CodedError } from '../errors.ts';
 import { isDamaged, type ListedGame } from '../games/store.ts';
@@ -24,7 +25,6 @@ import { carriedSession, clearSession, newSession, ownOrigin, sendSession, signe
 
 const error = { $ref: 'Error#' } as const;
 const CHALLENGE_MS = 5 * 60_000;
-const refused = () => new CodedError('passkey_refused', 'the passkey could not be verified: nothing changed');
 
 /** A P-256 public key (COSE) whose private half is thrown away at boot. */
 const NOBODYS_KEY = coseP256(generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey);
@@ -189,23 +189,17 @@ async function routes(root: FastifyInstance): Promise<void> {
         expectedRPID: rp.id,
         requireUserVerification: false,
       }).catch(() => null);
-      if (!verified?.verified) throw refused();
+      if (!verified?.verified) throw passkeyRefused();
       const { credential } = verified.registrationInfo;
-      try {
-        await accounts.addPasskey({
-          id: credential.id,
-          playerId: player.id,
-          publicKey: Buffer.from(credential.publicKey).toString('base64url'),
-          counter: credential.counter,
-          transports: credential.transports ?? [],
-          createdAt: new Date().toISOString(),
-        });
-      } catch (e) {
-        if (e instanceof CodedError) throw e;
-        // The credential is registered already (to this player or, impossibly, another).
-        if (await accounts.passkey(credential.id)) throw refused();
-        throw e;
-      }
+      // A credential registered already (to this player or another) is refused by the store.
+      await accounts.addPasskey({
+        id: credential.id,
+        playerId: player.id,
+        publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+        counter: credential.counter,
+        transports: knownTransports(credential.transports),
+        createdAt: new Date().toISOString(),
+      });
       return reply.code(201).send(await me(player));
     },
   );
@@ -250,9 +244,9 @@ async function routes(root: FastifyInstance): Promise<void> {
           : { id: answer.id, publicKey: NOBODYS_KEY, counter: 0 },
         requireUserVerification: false,
       }).catch(() => null);
-      if (!passkey || !verified?.verified) throw refused();
+      if (!passkey || !verified?.verified) throw passkeyRefused();
       const player = await accounts.player(passkey.playerId);
-      if (!player) throw refused();
+      if (!player) throw passkeyRefused();
       const { id, hash, expiresAt } = newSession();
       await accounts.signIn(passkey.id, verified.authenticationInfo.newCounter, { hash, expiresAt, playerId: player.id }, carriedSession(request));
       sendSession(reply, request, id);
@@ -265,6 +259,15 @@ async function routes(root: FastifyInstance): Promise<void> {
     const taken = await accounts.takeChallenge(challenge, Date.now());
     return taken !== undefined && fits(taken);
   }
+}
+
+/** The transports WebAuthn names (its AuthenticatorTransport, and the newer cable and smart-card). */
+const TRANSPORTS: ReadonlySet<unknown> = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
+
+/** The answer's transports are the client's to fill: only WebAuthn's are kept (anything else
+ * would be sent back in every excludeCredentials, and PostgreSQL's jsonb refuses a "\u0000"). */
+function knownTransports(sent: unknown): string[] {
+  return Array.isArray(sent) ? [...new Set(sent.filter((t) => TRANSPORTS.has(t)))] : [];
 }
 
 /** A game as the player's list shows it. */

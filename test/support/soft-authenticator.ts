@@ -26,11 +26,12 @@ const counterBytes = (n: number) => {
 export class SoftAuthenticator {
   private readonly held: Held[] = [];
 
-  /** startRegistration's answer to creation options, from a page at `origin`. */
-  create(options: { challenge: string; rp: { id: string }; user: { id: string } }, origin: string) {
+  /** startRegistration's answer to creation options, from a page at `origin`; `credentialId`
+   * (base64url) reuses an id, as a client replaying or forging a registration would. */
+  create(options: { challenge: string; rp: { id: string }; user: { id: string } }, origin: string, credentialId?: string) {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const cose = coseP256(publicKey);
-    const id = randomBytes(16);
+    const id = credentialId === undefined ? randomBytes(16) : Buffer.from(credentialId, 'base64url');
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(id.length);
     // Flags: user present, user verified, attested credential data.
