@@ -49,6 +49,9 @@ export interface Config {
   maxAnalyses: number;
   /** How long a hint may wait for an idle worker before it is answered `hint_busy`. */
   hintWaitMs: number;
+  /** Days a guest (a player without a passkey) who holds no seat in any game may go unseen
+   * before the sweep removes them and their sessions (server/accounts/sweeper.ts). */
+  guestIdleDays: number;
   /** Per client IP: creates, seat takes and rematches per minute. */
   createsPerMinute: number;
   /** Per client IP: open WebSocket connections. */
@@ -103,6 +106,7 @@ export const DEFAULTS: Config = {
   finishedCache: 100,
   maxAnalyses: 100,
   hintWaitMs: 5000,
+  guestIdleDays: 30,
   createsPerMinute: 30,
   wsPerIp: 20,
   gamesPerIp: 20,
@@ -190,6 +194,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     finishedCache: int(env, 'TESSERA_FINISHED_CACHE', DEFAULTS.finishedCache, 0, 100000),
     maxAnalyses: int(env, 'TESSERA_MAX_ANALYSES', DEFAULTS.maxAnalyses, 1, 100000),
     hintWaitMs: int(env, 'TESSERA_HINT_WAIT_MS', DEFAULTS.hintWaitMs, 100, 60000),
+    guestIdleDays: int(env, 'TESSERA_GUEST_IDLE_DAYS', DEFAULTS.guestIdleDays, 1, 3650),
     createsPerMinute: int(env, 'TESSERA_CREATES_PER_MINUTE', DEFAULTS.createsPerMinute, 1, 1000000),
     wsPerIp: int(env, 'TESSERA_WS_PER_IP', DEFAULTS.wsPerIp, 1, 1000000),
     gamesPerIp: int(env, 'TESSERA_GAMES_PER_IP', DEFAULTS.gamesPerIp, 1, 1000000),

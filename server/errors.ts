@@ -37,7 +37,7 @@ export const ERRORS = {
     status: 429,
     ws: false,
     meaning:
-      'this address created games, took seats, asked for analyses, started sessions or used passkeys too often (`TESSERA_CREATES_PER_MINUTE` a minute for each); retry after `Retry-After` seconds',
+      'this address created games, took seats, asked for analyses, started sessions, renamed a player or used passkeys too often (`TESSERA_CREATES_PER_MINUTE` a minute for each); retry after `Retry-After` seconds',
   },
   analysis_queue_full: { status: 429, ws: false, meaning: 'as many game analyses wait as allowed (`TESSERA_MAX_ANALYSES`); retry after `Retry-After` seconds' },
   too_many_connections: { status: 429, ws: false, meaning: 'this address holds as many WebSocket connections as allowed (`TESSERA_WS_PER_IP`)' },
@@ -55,7 +55,8 @@ export const ERRORS = {
   name_invalid: {
     status: 400,
     ws: false,
-    meaning: "a player name must have 1 to 24 characters, start with a letter or digit, hold only letters, digits, spaces and _ . ' -, and not read as a bot's or a deleted player's",
+    meaning:
+      "a player name must have 1 to 24 characters, start with a letter or digit, hold only letters, digits, spaces and _ . ' -, and not read as a bot's, a deleted player's or a guest's default name (`Guest` and digits)",
   },
   not_finished: { status: 409, ws: false, meaning: 'the game is still being played (its record holds the bag order)' },
   too_large: { status: 413, ws: true, meaning: 'over the size limit: an HTTP body over 16 KiB, a WebSocket message over the message limit (`TESSERA_WS_MAX_MESSAGE`)' },

@@ -11,6 +11,9 @@ import { WebSocket as WsSocket } from 'ws';
 import { loadConfig } from '../server/config.ts';
 import { hashToken } from '../server/games/seats.ts';
 import { DELETED_NAME } from '../server/accounts/names.ts';
+import { accountsBeside } from '../server/accounts/open.ts';
+import { newSessionId, sessionHash } from '../server/accounts/store.ts';
+import { SqliteStore } from '../server/games/sqlite-store.ts';
 import { SoftAuthenticator } from './support/soft-authenticator.ts';
 
 let server: Injected;
@@ -22,6 +25,7 @@ before(async () => {
 after(() => app.close());
 
 const OWN = 'http://localhost:80';
+const DAY = 86_400_000;
 
 interface Call {
   cookie?: string;
@@ -233,6 +237,64 @@ test('deleting a player ends their sessions, frees the name and renames their se
   );
   assert.equal((await call(app, 'DELETE', '/api/me', { cookie: p.cookie })).json().code, 'not_signed_in');
   await guest(app, 'leaving soon');
+});
+
+test('renaming is rate-limited per address like creating a player: its answers tell which names are taken', async () => {
+  const limited = await injectServer({ createsPerMinute: 3 });
+  try {
+    const p = await guest(limited.app);
+    const codes = [];
+    for (const name of ['Rena One', 'Rena Two', 'Rena Three', 'Rena Four']) codes.push((await call(limited.app, 'PATCH', '/api/me', { cookie: p.cookie, body: { name } })).statusCode);
+    assert.deepEqual(codes, [200, 200, 200, 429]);
+    assert.equal((await call(limited.app, 'GET', '/api/session', { cookie: p.cookie })).json().player.name, 'Rena Three', 'a refused rename changes nothing');
+  } finally {
+    await limited.app.close();
+  }
+});
+
+test('new guests are still made when every six-digit guest name is held (900,000 players stored directly)', async () => {
+  const own = await injectServer();
+  try {
+    const db = (own.app.store as SqliteStore).database;
+    db.exec(`WITH RECURSIVE n(i) AS (SELECT 100000 UNION ALL SELECT i + 1 FROM n WHERE i < 999999)
+             INSERT INTO players (id, name, name_key, created_at) SELECT 'p_held' || i, 'Guest ' || i, 'guest ' || i, '2026-01-01T00:00:00.000Z' FROM n`);
+    assert.equal((db.prepare('SELECT count(*) AS n FROM players').get() as { n: number }).n, 900_000);
+    for (let i = 0; i < 3; i++) {
+      const p = await guest(own.app);
+      assert.match(p.name, /^Guest \d{6}$/);
+      assert.equal((await call(own.app, 'GET', '/api/session', { cookie: p.cookie })).json().player.id, p.id);
+    }
+    const chosen = await call(own.app, 'POST', '/api/session', { body: { name: 'Guest 123456' } });
+    assert.equal(chosen.json().code, 'name_invalid', "nobody may choose a name that passes for a guest's default");
+  } finally {
+    await own.app.close();
+  }
+});
+
+test('the server sweeps idle guests at boot; a guest who comes back is seen and stays', async () => {
+  const store = new SqliteStore({ path: ':memory:' });
+  const accounts = accountsBeside(store);
+  const longAgo = new Date(Date.now() - 40 * DAY).toISOString();
+  const make = async (id: string, createdAt: string) => {
+    const session = newSessionId();
+    await accounts.createPlayer({ id, name: `Guest ${id.slice(-6)}`, createdAt }, { hash: sessionHash(session), playerId: id, expiresAt: Date.now() + DAY });
+    return `tessera_session=${session}`;
+  };
+  await make('p_idle00000000000000000001', longAgo);
+  await make('p_fresh0000000000000000001', new Date().toISOString());
+  const own = await injectServer({ guestIdleDays: 30 }, true, { store });
+  try {
+    const deadline = Date.now() + 5000;
+    while ((await own.app.accounts.player('p_idle00000000000000000001')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(await own.app.accounts.player('p_idle00000000000000000001'), undefined, 'swept at boot');
+    assert.ok(await own.app.accounts.player('p_fresh0000000000000000001'), 'a guest made today stays');
+    const cookie = await make('p_back00000000000000000001', longAgo);
+    assert.equal((await call(own.app, 'GET', '/api/session', { cookie })).json().player.id, 'p_back00000000000000000001');
+    assert.deepEqual(await own.app.accounts.sweep(Date.now(), Date.now() - 30 * DAY), { sessions: 0, guests: 0 }, 'the request stored the sighting');
+    assert.ok(await own.app.accounts.player('p_back00000000000000000001'));
+  } finally {
+    await own.app.close();
+  }
 });
 
 test('signing out ends the session', async () => {

@@ -8,10 +8,16 @@ import { type AccountStore, newPlayerId, newSessionId, sessionHash } from '../se
 import type { GameSetup } from '../server/games/store.ts';
 import { CodedError } from '../server/errors.ts';
 import { everyStore } from './support/every-store.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { SqliteStore } from '../server/games/sqlite-store.ts';
 
 const { test, stores } = everyStore('accounts');
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const setup = (id: string): GameSetup => ({
   id,
   createdAt: '2026-11-21T10:00:00.000Z',
@@ -23,10 +29,10 @@ const setup = (id: string): GameSetup => ({
 });
 const codeOf = (code: string) => (e: unknown) => e instanceof CodedError && e.code === code;
 
-async function newPlayer(accounts: AccountStore, name: string): Promise<{ id: string; session: string }> {
+async function newPlayer(accounts: AccountStore, name: string, createdAt = Date.now(), expiresAt = Date.now() + HOUR): Promise<{ id: string; session: string }> {
   const id = newPlayerId();
   const session = newSessionId();
-  await accounts.createPlayer({ id, name, createdAt: new Date().toISOString() }, { hash: sessionHash(session), playerId: id, expiresAt: Date.now() + HOUR });
+  await accounts.createPlayer({ id, name, createdAt: new Date(createdAt).toISOString() }, { hash: sessionHash(session), playerId: id, expiresAt });
   return { id, session };
 }
 
@@ -35,7 +41,7 @@ test('names: a key folds case, width and confusables; invalid and reserved names
   assert.equal(nameKey('Alice'), nameKey('\u0410lice'), 'Cyrillic А is Latin A');
   assert.notEqual(nameKey('Alice'), nameKey('Alicia'));
   assert.equal(validName('  Zoë   the  Great '), 'Zoë the Great');
-  for (const bad of ['', '   ', '-dash first', 'a'.repeat(25), 'zero\u200bwidth', 'emoji 🎲', 'Expert bot', 'deleted player', '<script>'])
+  for (const bad of ['', '   ', '-dash first', 'a'.repeat(25), 'zero\u200bwidth', 'emoji 🎲', 'Expert bot', 'deleted player', '<script>', 'Guest 123456', 'ｇｕｅｓｔ 7'])
     assert.throws(() => validName(bad), codeOf('name_invalid'), bad);
 });
 
@@ -62,6 +68,47 @@ for (const [name, make] of stores) {
     assert.ok(raced.every((r) => r.status === 'fulfilled' || codeOf('name_taken')(r.reason)));
     await accounts.endSession(sessionHash(alice.session));
     assert.equal(await accounts.playerBySession(sessionHash(alice.session), Date.now()), undefined);
+    // A guest's default name holds no key: two guests may share one, and it never runs out.
+    const guests = [await newPlayer(accounts, 'Guest 123456'), await newPlayer(accounts, 'Guest 123456')];
+    for (const g of guests) assert.equal((await accounts.player(g.id))?.name, 'Guest 123456');
+    assert.equal(await accounts.rename(guests[0].id, 'Erin'), true, 'a guest takes a name of their own');
+    assert.equal((await accounts.player(guests[1].id))?.name, 'Guest 123456');
+    await games.close();
+  });
+
+  test(`${name} accounts: a sweep removes expired sessions and guests unseen for long who hold no seat; passkey players, seated guests and guests seen lately stay`, async () => {
+    const games = await make();
+    const accounts = accountsBeside(games);
+    const now = Date.now();
+    const longAgo = now - 40 * DAY;
+    const idleBefore = now - 30 * DAY;
+    const idle = await newPlayer(accounts, 'Idle Ivy', longAgo);
+    const idleGuest = await newPlayer(accounts, 'Guest 100001', longAgo, now - DAY);
+    const withPasskey = await newPlayer(accounts, 'Keyed Kim', longAgo, now - DAY);
+    await accounts.addPasskey({ id: 'cred-k', playerId: withPasskey.id, publicKey: 'pk', counter: 0, transports: [], createdAt: new Date(longAgo).toISOString() });
+    const seated = await newPlayer(accounts, 'Seated Sam', longAgo);
+    await games.create(setup('g-sam'), [{ name: 'Seated Sam', tokenHash: 'aa'.repeat(32), playerId: seated.id }, null]);
+    const finished = await newPlayer(accounts, 'Finished Fay', longAgo);
+    await games.create(setup('g-fay'), [
+      { name: 'Finished Fay', tokenHash: 'bb'.repeat(32), playerId: finished.id },
+      { name: 'Someone', tokenHash: 'cc'.repeat(32) },
+    ]);
+    await games.appendMoves('g-fay', [], { abandoned: true, scores: [0, 0] });
+    const returning = await newPlayer(accounts, 'Back Again', longAgo);
+    await accounts.seen(returning.id, now - DAY);
+    const fresh = await newPlayer(accounts, 'Guest 100002');
+    const deleted = await newPlayer(accounts, 'Gone Gus', longAgo);
+    await accounts.deletePlayer(deleted.id, DELETED_NAME, new Date(longAgo).toISOString());
+
+    assert.deepEqual(await accounts.sweep(now, idleBefore), { sessions: 2, guests: 2 }, 'two expired sessions; Ivy and the idle guest');
+    for (const gone of [idle, idleGuest]) assert.equal(await accounts.player(gone.id), undefined);
+    assert.equal(await accounts.playerBySession(sessionHash(idle.session), now), undefined, "a swept guest's live session goes with them");
+    for (const kept of [withPasskey, seated, finished, returning, fresh]) assert.ok(await accounts.player(kept.id), 'kept');
+    for (const live of [seated, finished, returning, fresh]) assert.ok(await accounts.playerBySession(sessionHash(live.session), now), 'their sessions are live');
+    assert.equal(await accounts.playerBySession(sessionHash(withPasskey.session), now - 2 * DAY), undefined, 'the expired session is gone, whenever asked');
+    assert.deepEqual((await games.get('g-sam'))?.holders[0]?.playerId, seated.id);
+    assert.deepEqual(await accounts.sweep(now, idleBefore), { sessions: 0, guests: 0 }, 'nothing left to sweep');
+    await newPlayer(accounts, 'idle ivy');
     await games.close();
   });
 
@@ -119,3 +166,20 @@ for (const [name, make] of stores) {
     await games.close();
   });
 }
+
+test('sqlite accounts: players stored before sightings were kept count as seen at the boot that migrates them', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'tessera-accounts-')), 'games.db');
+  const before = new SqliteStore({ path });
+  const old = await newPlayer(accountsBeside(before), 'Old Olga', Date.now() - 400 * DAY, Date.now() + DAY);
+  await before.close();
+  const db = new DatabaseSync(path);
+  const version = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+  db.exec(`DROP INDEX players_by_seen; DROP INDEX sessions_by_expiry; ALTER TABLE players DROP COLUMN seen_at; PRAGMA user_version = ${version - 1};`);
+  db.close();
+  const migrated = Date.now();
+  const after = new SqliteStore({ path });
+  const accounts = accountsBeside(after);
+  assert.ok((await accounts.playerBySession(sessionHash(old.session), Date.now()))!.seenAt >= migrated - 1);
+  assert.deepEqual(await accounts.sweep(Date.now(), migrated - 30 * DAY), { sessions: 0, guests: 0 });
+  await after.close();
+});

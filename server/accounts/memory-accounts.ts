@@ -1,13 +1,13 @@
 // Accounts in memory, beside a MemoryStore (tests): the contract (store.ts) with no database.
 
 import { isDamaged, type GameStore } from '../games/store.ts';
-import { NameTakenError, nameKey } from './names.ts';
+import { NameTakenError, heldKey } from './names.ts';
 import { passkeyRefused } from './refusals.ts';
-import type { AccountStore, Challenge, Passkey, Player, SessionRow } from './store.ts';
+import { type AccountStore, type Challenge, type Passkey, type Player, type SessionPlayer, type SessionRow, SWEEP_BATCH, type SweepCount } from './store.ts';
 import { withoutPlayer } from '../games/seats.ts';
 
 export class MemoryAccounts implements AccountStore {
-  private readonly players = new Map<string, Player & { key: string | null }>();
+  private readonly players = new Map<string, Player & { key: string | null; seenAt: number; deleted: boolean }>();
   private readonly sessions = new Map<string, SessionRow>();
   private readonly challenges = new Map<string, Challenge>();
   private readonly keys = new Map<string, Passkey>();
@@ -20,23 +20,46 @@ export class MemoryAccounts implements AccountStore {
 
   async createPlayer(player: Player, session: SessionRow): Promise<void> {
     const key = this.freeKey(player.name, null);
-    this.players.set(player.id, { ...player, key });
+    this.players.set(player.id, { ...player, key, seenAt: Date.parse(player.createdAt), deleted: false });
     this.sessions.set(session.hash, { ...session });
   }
 
-  async playerBySession(hash: string, now: number): Promise<Player | undefined> {
+  async playerBySession(hash: string, now: number): Promise<SessionPlayer | undefined> {
     const session = this.sessions.get(hash);
-    return session && session.expiresAt > now ? this.player(session.playerId) : undefined;
+    const p = session && session.expiresAt > now ? this.players.get(session.playerId) : undefined;
+    return p && !p.deleted ? { id: p.id, name: p.name, createdAt: p.createdAt, seenAt: p.seenAt } : undefined;
+  }
+
+  async seen(playerId: string, at: number): Promise<void> {
+    const p = this.players.get(playerId);
+    if (p) p.seenAt = Math.max(p.seenAt, at);
+  }
+
+  async sweep(now: number, idleBefore: number): Promise<SweepCount> {
+    let sessions = 0;
+    for (const [hash, s] of this.sessions) if (s.expiresAt <= now && this.sessions.delete(hash)) sessions++;
+    for (const [id, c] of this.challenges) if (c.expiresAt <= now) this.challenges.delete(id);
+    const withKeys = new Set([...this.keys.values()].map((k) => k.playerId));
+    const idle = [...this.players.values()].filter((p) => !p.deleted && p.seenAt < idleBefore && !withKeys.has(p.id)).sort((a, b) => a.seenAt - b.seenAt);
+    let guests = 0;
+    for (const p of idle) {
+      if (guests === SWEEP_BATCH) break;
+      if (await this.seated(p.id)) continue;
+      this.players.delete(p.id);
+      for (const [hash, s] of this.sessions) if (s.playerId === p.id) this.sessions.delete(hash);
+      guests++;
+    }
+    return { sessions, guests };
   }
 
   async player(id: string): Promise<Player | undefined> {
     const p = this.players.get(id);
-    return p?.key ? { id: p.id, name: p.name, createdAt: p.createdAt } : undefined;
+    return p && !p.deleted ? { id: p.id, name: p.name, createdAt: p.createdAt } : undefined;
   }
 
   async rename(playerId: string, name: string): Promise<boolean> {
     const p = this.players.get(playerId);
-    if (!p?.key) return false;
+    if (!p || p.deleted) return false;
     p.key = this.freeKey(name, playerId);
     p.name = name;
     return true;
@@ -44,7 +67,7 @@ export class MemoryAccounts implements AccountStore {
 
   async deletePlayer(playerId: string, replacement: string): Promise<boolean> {
     const p = this.players.get(playerId);
-    if (!p?.key) return false;
+    if (!p || p.deleted) return false;
     for (const finished of [false, true]) {
       let before: string | undefined;
       do {
@@ -57,6 +80,7 @@ export class MemoryAccounts implements AccountStore {
       } while (before);
     }
     p.key = null;
+    p.deleted = true;
     p.name = replacement;
     for (const [hash, s] of this.sessions) if (s.playerId === playerId) this.sessions.delete(hash);
     for (const [id, k] of this.keys) if (k.playerId === playerId) this.keys.delete(id);
@@ -97,11 +121,19 @@ export class MemoryAccounts implements AccountStore {
     if (!k) throw new Error(`no passkey ${passkeyId}`);
     k.counter = counter;
     if (replaces) this.sessions.delete(replaces);
+    await this.seen(session.playerId, Date.now());
     this.sessions.set(session.hash, { ...session });
   }
 
-  private freeKey(name: string, self: string | null): string {
-    const key = nameKey(name);
+  /** Whether the player holds a seat in any game. */
+  private async seated(playerId: string): Promise<boolean> {
+    for (const finished of [false, true]) if ((await this.games.list({ finished, playerId, limit: 1 })).games.length > 0) return true;
+    return false;
+  }
+
+  private freeKey(name: string, self: string | null): string | null {
+    const key = heldKey(name);
+    if (key === null) return null;
     for (const p of this.players.values()) if (p.key === key && p.id !== self) throw new NameTakenError();
     return key;
   }

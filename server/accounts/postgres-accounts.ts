@@ -5,9 +5,9 @@
 import type pg from 'pg';
 import type { PostgresStore } from '../games/postgres-store.ts';
 import type { SeatHolder } from '../games/store.ts';
-import { nameKey } from './names.ts';
+import { heldKey } from './names.ts';
 import { asRefusal } from './refusals.ts';
-import type { AccountStore, Challenge, Passkey, Player, SessionRow } from './store.ts';
+import { type AccountStore, type Challenge, type Passkey, type Player, type SessionPlayer, type SessionRow, SWEEP_BATCH, type SweepCount } from './store.ts';
 import { withoutPlayer } from '../games/seats.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: rows as pg returns them
@@ -32,34 +32,66 @@ export class PostgresAccounts implements AccountStore {
 
   async createPlayer(player: Player, session: SessionRow): Promise<void> {
     await this.write(async (c) => {
-      await c.query('INSERT INTO players (id, name, name_key, created_at) VALUES ($1, $2, $3, $4)', [player.id, player.name, nameKey(player.name), player.createdAt]);
+      await c.query('INSERT INTO players (id, name, name_key, created_at, seen_at) VALUES ($1, $2, $3, $4, $5)', [
+        player.id,
+        player.name,
+        heldKey(player.name),
+        player.createdAt,
+        Date.parse(player.createdAt),
+      ]);
       await c.query('INSERT INTO sessions (id_hash, player_id, expires_at) VALUES ($1, $2, $3)', [session.hash, session.playerId, session.expiresAt]);
     });
   }
 
-  async playerBySession(hash: string, now: number): Promise<Player | undefined> {
+  async playerBySession(hash: string, now: number): Promise<SessionPlayer | undefined> {
     const { rows } = await this.store.query(
-      'SELECT p.id, p.name, p.created_at FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.id_hash = $1 AND s.expires_at > $2 AND p.name_key IS NOT NULL',
+      'SELECT p.id, p.name, p.created_at, p.seen_at FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.id_hash = $1 AND s.expires_at > $2 AND p.deleted_at IS NULL',
       [hash, now],
     );
-    return rows[0] && toPlayer(rows[0]);
+    return rows[0] && { ...toPlayer(rows[0]), seenAt: Number(rows[0].seen_at) };
+  }
+
+  async seen(playerId: string, at: number): Promise<void> {
+    await this.store.write((c) => c.query('UPDATE players SET seen_at = GREATEST(seen_at, $1) WHERE id = $2', [at, playerId]));
+  }
+
+  async sweep(now: number, idleBefore: number): Promise<SweepCount> {
+    return this.store.write(async (c) => {
+      const sessions = (await c.query('DELETE FROM sessions WHERE expires_at <= $1', [now])).rowCount ?? 0;
+      await c.query('DELETE FROM webauthn_challenges WHERE expires_at <= $1', [now]);
+      // The games' seat holders are read once per sweep (no index finds a player's games). The
+      // rows are locked and their conditions checked again: a guest seen meanwhile stays.
+      const { rows } = await c.query<Row>(
+        `WITH seated AS (SELECT h->>'playerId' AS id FROM games g, jsonb_array_elements(g.holders) h WHERE jsonb_typeof(h) = 'object')
+         SELECT id FROM players p WHERE deleted_at IS NULL AND seen_at < $1
+           AND NOT EXISTS (SELECT 1 FROM passkeys k WHERE k.player_id = p.id)
+           AND NOT EXISTS (SELECT 1 FROM seated WHERE seated.id = p.id)
+         ORDER BY seen_at LIMIT $2 FOR UPDATE OF p SKIP LOCKED`,
+        [idleBefore, SWEEP_BATCH],
+      );
+      const ids = rows.map((r) => r.id as string);
+      if (ids.length === 0) return { sessions, guests: 0 };
+      await c.query('DELETE FROM sessions WHERE player_id = ANY($1)', [ids]);
+      const guests = (await c.query('DELETE FROM players WHERE id = ANY($1)', [ids])).rowCount ?? 0;
+      return { sessions, guests };
+    });
   }
 
   async player(id: string): Promise<Player | undefined> {
-    const { rows } = await this.store.query('SELECT id, name, created_at FROM players WHERE id = $1 AND name_key IS NOT NULL', [id]);
+    const { rows } = await this.store.query('SELECT id, name, created_at FROM players WHERE id = $1 AND deleted_at IS NULL', [id]);
     return rows[0] && toPlayer(rows[0]);
   }
 
   async rename(playerId: string, name: string): Promise<boolean> {
     return this.write(async (c) => {
-      const result = await c.query('UPDATE players SET name = $1, name_key = $2 WHERE id = $3 AND name_key IS NOT NULL', [name, nameKey(name), playerId]);
+      const result = await c.query('UPDATE players SET name = $1, name_key = $2 WHERE id = $3 AND deleted_at IS NULL', [name, heldKey(name), playerId]);
       return (result.rowCount ?? 0) > 0;
     });
   }
 
   async deletePlayer(playerId: string, replacement: string, at: string): Promise<boolean> {
     return this.write(async (c) => {
-      const gone = await c.query('UPDATE players SET name = $1, name_key = NULL, deleted_at = $2 WHERE id = $3 AND name_key IS NOT NULL', [replacement, at, playerId]);
+      const gone = await c.query('UPDATE players SET name = $1, name_key = NULL, deleted_at = $2 WHERE id = $3 AND deleted_at IS NULL', [replacement, at, playerId]);
       if ((gone.rowCount ?? 0) === 0) return false;
       await c.query('DELETE FROM sessions WHERE player_id = $1', [playerId]);
       await c.query('DELETE FROM passkeys WHERE player_id = $1', [playerId]);
@@ -118,6 +150,7 @@ export class PostgresAccounts implements AccountStore {
     await this.write(async (c) => {
       if (((await c.query('UPDATE passkeys SET counter = $1 WHERE id = $2', [counter, passkeyId])).rowCount ?? 0) === 0) throw new Error(`no passkey ${passkeyId}`);
       if (replaces) await c.query('DELETE FROM sessions WHERE id_hash = $1', [replaces]);
+      await c.query('UPDATE players SET seen_at = GREATEST(seen_at, $1) WHERE id = $2', [Date.now(), session.playerId]);
       await c.query('INSERT INTO sessions (id_hash, player_id, expires_at) VALUES ($1, $2, $3)', [session.hash, session.playerId, session.expiresAt]);
     });
   }

@@ -1,5 +1,7 @@
-// The accounts' tables, as one migration step of each store (appended to their lists). SQLite's
-// step may meet its tables already made (a file whose user_version was set back by hand).
+// The accounts' tables, as migration steps of each store (appended to their lists). SQLite's
+// steps may meet their tables already made (a file whose user_version was set back by hand).
+
+import type { DatabaseSync } from 'node:sqlite';
 
 export const SQLITE_ACCOUNTS_MIGRATION = `
   CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT UNIQUE, created_at TEXT NOT NULL, deleted_at TEXT) STRICT;
@@ -16,3 +18,22 @@ export const POSTGRES_ACCOUNTS_MIGRATION = `
   CREATE TABLE passkeys (id text PRIMARY KEY, player_id text NOT NULL REFERENCES players (id), public_key text NOT NULL, counter bigint NOT NULL, transports jsonb NOT NULL, created_at text NOT NULL);
   CREATE INDEX passkeys_by_player ON passkeys (player_id);
   CREATE TABLE webauthn_challenges (challenge text PRIMARY KEY, player_id text, expires_at bigint NOT NULL);`;
+
+// Idle guests are swept (server/accounts/sweeper.ts): each player's last sighting (ms since the
+// epoch), which for players stored before this step counts from the boot that migrates them. A
+// guest's default name holds no key from now on, and a deleted player is told by deleted_at.
+export function sqliteAccountsSweepMigration(db: DatabaseSync): void {
+  // Idempotent like the step before it: the column may be there already.
+  if (!db.prepare("SELECT 1 FROM pragma_table_info('players') WHERE name = 'seen_at'").get()) {
+    db.exec(`ALTER TABLE players ADD COLUMN seen_at INTEGER NOT NULL DEFAULT 0;
+             UPDATE players SET seen_at = CAST(unixepoch('subsec') * 1000 AS INTEGER);`);
+  }
+  db.exec(`CREATE INDEX IF NOT EXISTS players_by_seen ON players (seen_at) WHERE deleted_at IS NULL;
+           CREATE INDEX IF NOT EXISTS sessions_by_expiry ON sessions (expires_at);`);
+}
+
+export const POSTGRES_ACCOUNTS_SWEEP_MIGRATION = `
+  ALTER TABLE players ADD COLUMN seen_at bigint NOT NULL DEFAULT 0;
+  UPDATE players SET seen_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint;
+  CREATE INDEX players_by_seen ON players (seen_at) WHERE deleted_at IS NULL;
+  CREATE INDEX sessions_by_expiry ON sessions (expires_at);`;

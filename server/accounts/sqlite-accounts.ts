@@ -3,9 +3,9 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { SqliteStore } from '../games/sqlite-store.ts';
 import type { SeatHolder } from '../games/store.ts';
-import { NameTakenError, nameKey } from './names.ts';
+import { NameTakenError, heldKey } from './names.ts';
 import { asRefusal } from './refusals.ts';
-import type { AccountStore, Challenge, Passkey, Player, SessionRow } from './store.ts';
+import { type AccountStore, type Challenge, type Passkey, type Player, type SessionPlayer, type SessionRow, SWEEP_BATCH, type SweepCount } from './store.ts';
 import { withoutPlayer } from '../games/seats.ts';
 
 type Row = Record<string, unknown>;
@@ -33,33 +33,61 @@ export class SqliteAccounts implements AccountStore {
   async createPlayer(player: Player, session: SessionRow): Promise<void> {
     await this.write((db) => {
       const key = freeKey(db, player.name, null);
-      db.prepare('INSERT INTO players (id, name, name_key, created_at) VALUES (?, ?, ?, ?)').run(player.id, player.name, key, player.createdAt);
+      db.prepare('INSERT INTO players (id, name, name_key, created_at, seen_at) VALUES (?, ?, ?, ?, ?)').run(player.id, player.name, key, player.createdAt, Date.parse(player.createdAt));
       db.prepare('INSERT INTO sessions (id_hash, player_id, expires_at) VALUES (?, ?, ?)').run(session.hash, session.playerId, session.expiresAt);
     });
   }
 
-  async playerBySession(hash: string, now: number): Promise<Player | undefined> {
+  async playerBySession(hash: string, now: number): Promise<SessionPlayer | undefined> {
     const row = this.db
-      .prepare('SELECT p.id, p.name, p.created_at FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.id_hash = ? AND s.expires_at > ? AND p.name_key IS NOT NULL')
+      .prepare('SELECT p.id, p.name, p.created_at, p.seen_at FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.id_hash = ? AND s.expires_at > ? AND p.deleted_at IS NULL')
       .get(hash, now) as Row | undefined;
-    return row && toPlayer(row);
+    return row && { ...toPlayer(row), seenAt: Number(row.seen_at) };
+  }
+
+  async seen(playerId: string, at: number): Promise<void> {
+    await this.store.write((db) => db.prepare('UPDATE players SET seen_at = max(seen_at, ?) WHERE id = ?').run(at, playerId));
+  }
+
+  async sweep(now: number, idleBefore: number): Promise<SweepCount> {
+    return this.store.write((db) => {
+      const sessions = Number(db.prepare('DELETE FROM sessions WHERE expires_at <= ?').run(now).changes);
+      db.prepare('DELETE FROM webauthn_challenges WHERE expires_at <= ?').run(now);
+      // The games' seat holders are read once per sweep (no index finds a player's games).
+      const idle = db
+        .prepare(
+          `SELECT id FROM players p WHERE deleted_at IS NULL AND seen_at < ?
+             AND NOT EXISTS (SELECT 1 FROM passkeys k WHERE k.player_id = p.id)
+             AND id NOT IN (SELECT json_extract(h.value, '$.playerId') FROM games g, json_each(g.holders) h
+                            WHERE h.type = 'object' AND json_extract(h.value, '$.playerId') IS NOT NULL)
+           ORDER BY seen_at LIMIT ?`,
+        )
+        .all(idleBefore, SWEEP_BATCH) as Row[];
+      const endSessions = db.prepare('DELETE FROM sessions WHERE player_id = ?');
+      const remove = db.prepare('DELETE FROM players WHERE id = ?');
+      for (const { id } of idle) {
+        endSessions.run(id as string);
+        remove.run(id as string);
+      }
+      return { sessions, guests: idle.length };
+    });
   }
 
   async player(id: string): Promise<Player | undefined> {
-    const row = this.db.prepare('SELECT id, name, created_at FROM players WHERE id = ? AND name_key IS NOT NULL').get(id) as Row | undefined;
+    const row = this.db.prepare('SELECT id, name, created_at FROM players WHERE id = ? AND deleted_at IS NULL').get(id) as Row | undefined;
     return row && toPlayer(row);
   }
 
   async rename(playerId: string, name: string): Promise<boolean> {
     return this.write((db) => {
       const key = freeKey(db, name, playerId);
-      return Number(db.prepare('UPDATE players SET name = ?, name_key = ? WHERE id = ? AND name_key IS NOT NULL').run(name, key, playerId).changes) > 0;
+      return Number(db.prepare('UPDATE players SET name = ?, name_key = ? WHERE id = ? AND deleted_at IS NULL').run(name, key, playerId).changes) > 0;
     });
   }
 
   async deletePlayer(playerId: string, replacement: string, at: string): Promise<boolean> {
     return this.write((db) => {
-      const gone = db.prepare('UPDATE players SET name = ?, name_key = NULL, deleted_at = ? WHERE id = ? AND name_key IS NOT NULL').run(replacement, at, playerId);
+      const gone = db.prepare('UPDATE players SET name = ?, name_key = NULL, deleted_at = ? WHERE id = ? AND deleted_at IS NULL').run(replacement, at, playerId);
       if (Number(gone.changes) === 0) return false;
       db.prepare('DELETE FROM sessions WHERE player_id = ?').run(playerId);
       db.prepare('DELETE FROM passkeys WHERE player_id = ?').run(playerId);
@@ -115,14 +143,17 @@ export class SqliteAccounts implements AccountStore {
     await this.write((db) => {
       if (Number(db.prepare('UPDATE passkeys SET counter = ? WHERE id = ?').run(counter, passkeyId).changes) === 0) throw new Error(`no passkey ${passkeyId}`);
       if (replaces) db.prepare('DELETE FROM sessions WHERE id_hash = ?').run(replaces);
+      db.prepare('UPDATE players SET seen_at = max(seen_at, ?) WHERE id = ?').run(Date.now(), session.playerId);
       db.prepare('INSERT INTO sessions (id_hash, player_id, expires_at) VALUES (?, ?, ?)').run(session.hash, session.playerId, session.expiresAt);
     });
   }
 }
 
-/** The name's key, if no other player holds it (checked inside the writing transaction). */
-function freeKey(db: DatabaseSync, name: string, self: string | null): string {
-  const key = nameKey(name);
+/** The name's key, if no other player holds it (checked inside the writing transaction); null
+ * for a guest's default name. */
+function freeKey(db: DatabaseSync, name: string, self: string | null): string | null {
+  const key = heldKey(name);
+  if (key === null) return null;
   const holder = db.prepare('SELECT id FROM players WHERE name_key = ?').get(key) as Row | undefined;
   if (holder && holder.id !== self) throw new NameTakenError();
   return key;

@@ -32,11 +32,32 @@ export interface Challenge {
   expiresAt: number;
 }
 
+/** A signed-in player, with when they were last seen (ms since the epoch; see `seen`). */
+export interface SessionPlayer extends Player {
+  seenAt: number;
+}
+
+/** What one sweep removed. */
+export interface SweepCount {
+  sessions: number;
+  guests: number;
+}
+
+/** Idle guests a sweep removes at most in one transaction (see AccountStore.sweep). */
+export const SWEEP_BATCH = 1000;
+
 export interface AccountStore {
-  /** A new (guest) player and its first session, in one transaction; `name_taken` when the name's key is held. */
+  /** A new (guest) player and its first session, in one transaction, seen at its `createdAt`;
+   * `name_taken` when the name's key is held (a guest's default name holds none: names.ts). */
   createPlayer(player: Player, session: SessionRow): Promise<void>;
   /** The player a live session belongs to. */
-  playerBySession(sessionHash: string, now: number): Promise<Player | undefined>;
+  playerBySession(sessionHash: string, now: number): Promise<SessionPlayer | undefined>;
+  /** The player was seen (signed in) at `at`: what keeps an idle guest from the sweep. */
+  seen(playerId: string, at: number): Promise<void>;
+  /** Removes sessions expired by `now`, and up to SWEEP_BATCH guests (players without a passkey)
+   * who hold no seat in any game and were last seen before `idleBefore`, with their sessions, in
+   * one transaction. Passkey players, deleted players' seats and games are untouched. */
+  sweep(now: number, idleBefore: number): Promise<SweepCount>;
   player(id: string): Promise<Player | undefined>;
   /** `name_taken` when another player holds the name's key; false: no such player. */
   rename(playerId: string, name: string): Promise<boolean>;

@@ -9,6 +9,8 @@ export function watchedAccounts(inner: AccountStore, watch: Watch): AccountStore
   return {
     createPlayer: (player, session) => watch('create_player', () => inner.createPlayer(player, session)),
     playerBySession: (hash, now) => inner.playerBySession(hash, now),
+    seen: (playerId, at) => watch('player_seen', () => inner.seen(playerId, at)),
+    sweep: (now, idleBefore) => watch('sweep_accounts', () => inner.sweep(now, idleBefore)),
     player: (id) => inner.player(id),
     rename: (playerId, name) => watch('rename_player', () => inner.rename(playerId, name)),
     deletePlayer: (playerId, replacement, at) => watch('delete_player', () => inner.deletePlayer(playerId, replacement, at)),

@@ -2,7 +2,7 @@
 // runs in its own transaction (PostgreSQL's DDL is transactional), under an advisory lock so
 // instances starting together migrate once. Append new ones; never edit an applied one.
 
-import { POSTGRES_ACCOUNTS_MIGRATION } from '../accounts/schema.ts';
+import { POSTGRES_ACCOUNTS_MIGRATION, POSTGRES_ACCOUNTS_SWEEP_MIGRATION } from '../accounts/schema.ts';
 import { POSTGRES_RATINGS_MIGRATION } from '../ratings/schema.ts';
 
 export const MIGRATIONS: string[] = [
@@ -54,4 +54,6 @@ export const MIGRATIONS: string[] = [
   // 4: players, their sessions, passkeys and WebAuthn challenges (server/accounts/).
   POSTGRES_ACCOUNTS_MIGRATION,
   POSTGRES_RATINGS_MIGRATION,
+  // 6: players' last sighting, for sweeping idle guests (server/accounts/sweeper.ts).
+  POSTGRES_ACCOUNTS_SWEEP_MIGRATION,
 ];

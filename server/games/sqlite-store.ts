@@ -33,7 +33,7 @@ import { WalCheckpointer } from './wal-checkpointer.ts';
 import { type AppendStatements, appendMoves, appendStatements, connectionPragmas, writeFailure } from './sqlite-moves.ts';
 import { SqliteWriter } from './sqlite-writer.ts';
 import { validNice, WORKER_NICE } from '../thread-priority.ts';
-import { SQLITE_ACCOUNTS_MIGRATION } from '../accounts/schema.ts';
+import { SQLITE_ACCOUNTS_MIGRATION, sqliteAccountsSweepMigration } from '../accounts/schema.ts';
 import { SQLITE_RATINGS_MIGRATION } from '../ratings/schema.ts';
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
 
@@ -83,7 +83,7 @@ CREATE INDEX IF NOT EXISTS seat_names_by_name ON seat_names (name);
 `;
 
 /** Schema changes since the first release, in order; PRAGMA user_version counts those applied. */
-const MIGRATIONS = [
+const MIGRATIONS: (string | ((db: DatabaseSync) => void))[] = [
   `ALTER TABLE games ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE games ADD COLUMN final_scores TEXT;
    ALTER TABLE games ADD COLUMN rematch_id TEXT;
@@ -97,6 +97,7 @@ const MIGRATIONS = [
    UPDATE games SET last_activity_at = CAST(unixepoch('subsec') * 1000 AS INTEGER), last_person_at = CAST(unixepoch('subsec') * 1000 AS INTEGER) WHERE finished = 0;`,
   SQLITE_ACCOUNTS_MIGRATION,
   SQLITE_RATINGS_MIGRATION,
+  sqliteAccountsSweepMigration,
 ];
 
 type Row = Record<string, unknown>;
@@ -163,7 +164,9 @@ export class SqliteStore implements GameStore, StoreMaintenance {
     const version = Number((this.db.prepare('PRAGMA user_version').get() as Row).user_version);
     for (let v = version; v < MIGRATIONS.length; v++) {
       this.transaction(() => {
-        this.db.exec(MIGRATIONS[v]);
+        const step = MIGRATIONS[v];
+        if (typeof step === 'string') this.db.exec(step);
+        else step(this.db);
         this.db.exec(`PRAGMA user_version = ${v + 1}`);
       });
     }

@@ -5,7 +5,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { generateKeyPairSync, randomInt } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { coseP256 } from '../accounts/cose.ts';
 import {
   type AuthenticationResponseJSON,
@@ -15,7 +15,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import { DELETED_NAME, NameTakenError, validName } from '../accounts/names.ts';
+import { DELETED_NAME, guestName, validName } from '../accounts/names.ts';
 import { passkeyRefused } from '../accounts/refusals.ts';
 import { type Challenge, newPlayerId } from '../accounts/store.ts';
 import { CodedError } from '../errors.ts';
@@ -51,7 +51,7 @@ async function routes(root: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['players'],
-        summary: 'Start a guest player and its session cookie (with `name`, or "Guest" and digits); already signed in: that player, unchanged',
+        summary: 'Start a guest player and its session cookie (with `name`, or "Guest" and digits, which need not be unique); already signed in: that player, unchanged',
         body: StartSessionBody,
         response: { 200: SessionReply, 201: SessionReply, 400: error, 403: error, 409: error, 429: error, 503: error },
       },
@@ -63,21 +63,13 @@ async function routes(root: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       if (request.player) return { player: await me(request.player) };
-      const chosen = request.body.name === undefined ? null : validName(request.body.name);
-      // A guest name is drawn again on the rare clash; a chosen one is the player's to change.
-      for (let attempt = 0; ; attempt++) {
-        const name = chosen ?? `Guest ${randomInt(100_000, 1_000_000)}`;
-        const player = { id: newPlayerId(), name, createdAt: new Date().toISOString() };
-        const { id, hash, expiresAt } = newSession();
-        try {
-          await accounts.createPlayer(player, { hash, expiresAt, playerId: player.id });
-        } catch (e) {
-          if (e instanceof NameTakenError && !chosen && attempt < 5) continue;
-          throw e;
-        }
-        sendSession(reply, request, id);
-        return reply.code(201).send({ player: { id: player.id, name, passkeys: 0 } });
-      }
+      // A guest's default name is not unique (names.ts): only a chosen one can be taken.
+      const name = request.body.name === undefined ? guestName() : validName(request.body.name);
+      const player = { id: newPlayerId(), name, createdAt: new Date().toISOString() };
+      const { id, hash, expiresAt } = newSession();
+      await accounts.createPlayer(player, { hash, expiresAt, playerId: player.id });
+      sendSession(reply, request, id);
+      return reply.code(201).send({ player: { id: player.id, name, passkeys: 0 } });
     },
   );
 
@@ -99,8 +91,10 @@ async function routes(root: FastifyInstance): Promise<void> {
         tags: ['players'],
         summary: "Change the player's name (games already played keep the name they were played under)",
         body: RenameBody,
-        response: { 200: Me, 400: error, 401: error, 403: error, 409: error },
+        response: { 200: Me, 400: error, 401: error, 403: error, 409: error, 429: error },
       },
+      // Limited like creating a player: each answer tells whether a name is taken.
+      config: limited,
     },
     async (request) => {
       const player = signedIn(request);

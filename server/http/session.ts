@@ -9,10 +9,14 @@ import fp from 'fastify-plugin';
 import { newSessionId, sessionHash } from '../accounts/store.ts';
 import type { Config } from '../config.ts';
 import { CodedError } from '../errors.ts';
+import { StorageError } from '../games/store.ts';
 
 export const SESSION_COOKIE = 'tessera_session';
 /** How long a session lasts: the longest a browser keeps a cookie (400 days). */
 export const SESSION_SECONDS = 400 * 86_400;
+/** How stale a player's stored last sighting may grow before a request stores it again: one
+ * write an hour at most, and an idle guest's clock (days, see config.ts) barely moves. */
+export const SEEN_EVERY_MS = 3_600_000;
 
 export interface SignedInPlayer {
   id: string;
@@ -84,8 +88,15 @@ async function session(app: FastifyInstance): Promise<void> {
     }
     // A WebSocket from another site's page may watch, never play the player's seats.
     if (request.headers.upgrade && !ownPage) return;
-    const player = await accounts.playerBySession(hash, Date.now());
+    const now = Date.now();
+    const player = await accounts.playerBySession(hash, now);
     request.player = player ? { id: player.id, name: player.name } : null;
+    if (player && now - player.seenAt >= SEEN_EVERY_MS) {
+      // The request goes on without it; a failing store is logged once and shows in readiness.
+      await accounts.seen(player.id, now).catch((err) => {
+        if (!(err instanceof StorageError)) request.log.error({ err }, "a player's last sighting could not be stored");
+      });
+    }
   });
 }
 

@@ -48,7 +48,7 @@ export class PostgresRatings implements RatingStore {
   async leaderboard(limit: number, offset: number): Promise<LeaderboardRow[]> {
     const { rows } = await this.query(
       `SELECT r.player_id, r.mu, r.sigma, r.games, p.name FROM ratings r LEFT JOIN players p ON p.id = r.player_id
-       WHERE r.games > 0 AND (r.player_id LIKE 'bot:%' OR p.name_key IS NOT NULL) ORDER BY r.mu - 3 * r.sigma DESC, r.player_id LIMIT $1 OFFSET $2`,
+       WHERE r.games > 0 AND (r.player_id LIKE 'bot:%' OR (p.id IS NOT NULL AND p.deleted_at IS NULL)) ORDER BY r.mu - 3 * r.sigma DESC, r.player_id LIMIT $1 OFFSET $2`,
       [limit, offset],
     );
     return rows.map((r) => ({ ...toRating(r), name: botName(r.player_id as string) ?? (r.name as string) }));

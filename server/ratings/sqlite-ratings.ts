@@ -40,7 +40,7 @@ export class SqliteRatings implements RatingStore {
     const rows = this.db()
       .prepare(
         `SELECT r.player_id, r.mu, r.sigma, r.games, p.name FROM ratings r LEFT JOIN players p ON p.id = r.player_id
-         WHERE r.player_id LIKE 'bot:%' OR p.name_key IS NOT NULL ORDER BY r.mu - 3 * r.sigma DESC, r.player_id LIMIT ? OFFSET ?`,
+         WHERE r.player_id LIKE 'bot:%' OR (p.id IS NOT NULL AND p.deleted_at IS NULL) ORDER BY r.mu - 3 * r.sigma DESC, r.player_id LIMIT ? OFFSET ?`,
       )
       .all(limit, offset) as Row[];
     return rows.map((r) => ({ ...toRating(r), name: botName(r.player_id as string) ?? (r.name as string) }));
