@@ -34,8 +34,10 @@ test('names: a key folds case, width and confusables; invalid and reserved names
   assert.equal(nameKey('Alice'), nameKey('ＡＬＩＣＥ'));
   assert.equal(nameKey('Alice'), nameKey('\u0410lice'), 'Cyrillic А is Latin A');
   assert.notEqual(nameKey('Alice'), nameKey('Alicia'));
+  for (const lookAlike of ['AIice', 'A1ice', 'ALICE', 'A|ice']) assert.equal(nameKey(lookAlike), nameKey('Alice'), `${lookAlike}: the UTS #39 skeleton with case folded`);
+  assert.equal(nameKey('Sam'), nameKey('Sarn'), 'm looks like rn');
   assert.equal(validName('  Zoë   the  Great '), 'Zoë the Great');
-  for (const bad of ['', '   ', '-dash first', 'a'.repeat(25), 'zero\u200bwidth', 'emoji 🎲', 'Expert bot', 'deleted player', '<script>'])
+  for (const bad of ['', '   ', '-dash first', 'a'.repeat(25), 'zero\u200bwidth', 'emoji 🎲', 'Expert bot', 'deleted player', '<script>', 'Alice\u3164', 'AliceBOT', 'random bot 2'])
     assert.throws(() => validName(bad), codeOf('name_invalid'), bad);
 });
 

@@ -33,6 +33,12 @@ export class MemoryAccounts implements AccountStore {
     return p?.key ? { id: p.id, name: p.name, createdAt: p.createdAt } : undefined;
   }
 
+  async nameHeld(name: string): Promise<boolean> {
+    const key = nameKey(name);
+    for (const p of this.players.values()) if (p.key === key) return true;
+    return false;
+  }
+
   async rename(playerId: string, name: string): Promise<boolean> {
     const p = this.players.get(playerId);
     if (!p?.key) return false;

@@ -38,6 +38,11 @@ export class PostgresAccounts implements AccountStore {
     return rows[0] && toPlayer(rows[0]);
   }
 
+  async nameHeld(name: string): Promise<boolean> {
+    const { rows } = await this.store.query('SELECT 1 FROM players WHERE name_key = $1', [nameKey(name)]);
+    return rows.length > 0;
+  }
+
   async rename(playerId: string, name: string): Promise<boolean> {
     return this.store.write(async (c) => {
       const result = await namedWrite(() => c.query('UPDATE players SET name = $1, name_key = $2 WHERE id = $3 AND name_key IS NOT NULL', [name, nameKey(name), playerId]));

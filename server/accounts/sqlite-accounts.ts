@@ -40,6 +40,10 @@ export class SqliteAccounts implements AccountStore {
     return row && toPlayer(row);
   }
 
+  async nameHeld(name: string): Promise<boolean> {
+    return this.db.prepare('SELECT 1 FROM players WHERE name_key = ?').get(nameKey(name)) !== undefined;
+  }
+
   async rename(playerId: string, name: string): Promise<boolean> {
     return this.store.write((db) => {
       const key = freeKey(db, name, playerId);

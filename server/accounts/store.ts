@@ -38,6 +38,8 @@ export interface AccountStore {
   /** The player a live session belongs to. */
   playerBySession(sessionHash: string, now: number): Promise<Player | undefined>;
   player(id: string): Promise<Player | undefined>;
+  /** Whether a player (not a deleted one) holds the name's key: a name that looks the same. */
+  nameHeld(name: string): Promise<boolean>;
   /** `name_taken` when another player holds the name's key; false: no such player. */
   rename(playerId: string, name: string): Promise<boolean>;
   /** Sessions and passkeys gone, the name freed, the player's seats renamed `replacement` (and no

@@ -10,6 +10,7 @@ export function watchedAccounts(inner: AccountStore, watch: Watch): AccountStore
     createPlayer: (player, session) => watch('create_player', () => inner.createPlayer(player, session)),
     playerBySession: (hash, now) => inner.playerBySession(hash, now),
     player: (id) => inner.player(id),
+    nameHeld: (name) => inner.nameHeld(name),
     rename: (playerId, name) => watch('rename_player', () => inner.rename(playerId, name)),
     deletePlayer: (playerId, replacement, at) => watch('delete_player', () => inner.deletePlayer(playerId, replacement, at)),
     endSession: (hash) => watch('end_session', () => inner.endSession(hash)),
