@@ -50,13 +50,14 @@ export const ERRORS = {
   name_taken: {
     status: 409,
     ws: false,
-    meaning: 'another seat of this game holds that name, or (a player name) another player holds it or one that looks the same (case, width and confusable letters folded)',
+    meaning:
+      "the name looks the same as one already held (docs/PROTOCOL.md §9: case, width and confusable letters folded): another player's, another seat's in this game, or, for a seat name typed without signing in, any player's",
   },
   name_invalid: {
     status: 400,
     ws: false,
     meaning:
-      "a player name must have 1 to 24 characters, start with a letter or digit, hold only letters, digits, spaces and _ . ' -, and not read as a bot's, a deleted player's or a guest's default name (`Guest` and digits)",
+      "a typed name (a player's or a seat's) must have 1 to 24 characters, start with a letter or digit, hold only letters, digits, spaces and _ . ' -, hold no invisible character, and not read as a bot's, a seat's the server or client names, or a guest's default name (`Guest` and digits) (docs/PROTOCOL.md §9)",
   },
   not_finished: { status: 409, ws: false, meaning: 'the game is still being played (its record holds the bag order)' },
   too_large: { status: 413, ws: true, meaning: 'over the size limit: an HTTP body over 16 KiB, a WebSocket message over the message limit (`TESSERA_WS_MAX_MESSAGE`)' },

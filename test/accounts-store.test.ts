@@ -13,8 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { SqliteStore } from '../server/games/sqlite-store.ts';
+import { PostgresStore } from '../server/games/postgres-store.ts';
 
-const { test, stores } = everyStore('accounts');
+const { test, stores, postgresUrl } = everyStore('accounts');
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -40,8 +41,27 @@ test('names: a key folds case, width and confusables; invalid and reserved names
   assert.equal(nameKey('Alice'), nameKey('ＡＬＩＣＥ'));
   assert.equal(nameKey('Alice'), nameKey('\u0410lice'), 'Cyrillic А is Latin A');
   assert.notEqual(nameKey('Alice'), nameKey('Alicia'));
+  for (const lookAlike of ['AIice', 'A1ice', 'ALICE', 'A|ice']) assert.equal(nameKey(lookAlike), nameKey('Alice'), `${lookAlike}: the UTS #39 skeleton with case folded`);
+  assert.equal(nameKey('Sam'), nameKey('Sarn'), 'm looks like rn');
   assert.equal(validName('  Zoë   the  Great '), 'Zoë the Great');
-  for (const bad of ['', '   ', '-dash first', 'a'.repeat(25), 'zero\u200bwidth', 'emoji 🎲', 'Expert bot', 'deleted player', '<script>', 'Guest 123456', 'ｇｕｅｓｔ 7'])
+  for (const bad of [
+    '',
+    '   ',
+    '-dash first',
+    'a'.repeat(25),
+    'zero\u200bwidth',
+    'emoji 🎲',
+    'Expert bot',
+    'deleted player',
+    '<script>',
+    'Alice\u3164',
+    'AliceBOT',
+    'random bot 2',
+    'Guest 123456',
+    'ｇｕｅｓｔ 7',
+    'Guest l23456',
+    'Gu\u0435st 42',
+  ])
     assert.throws(() => validName(bad), codeOf('name_invalid'), bad);
 });
 
@@ -174,12 +194,68 @@ test('sqlite accounts: players stored before sightings were kept count as seen a
   await before.close();
   const db = new DatabaseSync(path);
   const version = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
-  db.exec(`DROP INDEX players_by_seen; DROP INDEX sessions_by_expiry; ALTER TABLE players DROP COLUMN seen_at; PRAGMA user_version = ${version - 1};`);
+  // Back to before the sweep's step (the name keys' step after it runs again, changing nothing).
+  db.exec(`DROP INDEX players_by_seen; DROP INDEX sessions_by_expiry; ALTER TABLE players DROP COLUMN seen_at; PRAGMA user_version = ${version - 2};`);
   db.close();
   const migrated = Date.now();
   const after = new SqliteStore({ path });
   const accounts = accountsBeside(after);
   assert.ok((await accounts.playerBySession(sessionHash(old.session), Date.now()))!.seenAt >= migrated - 1);
   assert.deepEqual(await accounts.sweep(Date.now(), migrated - 30 * DAY), { sessions: 0, guests: 0 });
+  await after.close();
+});
+
+// Players stored under the old key (lower case, the `confusables` table): "AIice" (capital i) and
+// "Alice" were two names then. Made again under the skeleton, the older keeps the key and the
+// later keeps its name under a key of its own; a guest's default name holds none.
+const OLD_KEYS: [string, string | null][] = [
+  ['Alice', 'alice'],
+  ['AIice', 'aiice'],
+  ['Guest 123456', 'guest 123456'],
+  ['Bob', 'bob'],
+];
+
+async function checkRekeyed(accounts: AccountStore, keys: Map<string, string | null>, ids: string[]): Promise<void> {
+  assert.deepEqual(
+    ids.map((id) => keys.get(id)),
+    [nameKey('Alice'), `${nameKey('Alice')}#${ids[1]}`, null, nameKey('Bob')],
+  );
+  assert.equal(await accounts.nameHeld('ALlCE'), true, 'a look-alike of the older name is held');
+  await assert.rejects(newPlayer(accounts, 'A1ice'), codeOf('name_taken'));
+  await newPlayer(accounts, 'Guest Star');
+}
+
+test('sqlite accounts: names stored under the old key are keyed again by the skeleton, oldest first', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'tessera-accounts-')), 'games.db');
+  const before = new SqliteStore({ path });
+  const ids: string[] = [];
+  for (const i of OLD_KEYS.keys()) ids.push((await newPlayer(accountsBeside(before), `Zed ${'abcd'[i]}`, Date.parse('2026-01-01') + i * DAY)).id);
+  await before.close();
+  const db = new DatabaseSync(path);
+  const version = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+  db.exec('UPDATE players SET name_key = NULL');
+  for (const [i, [name, key]] of OLD_KEYS.entries()) db.prepare('UPDATE players SET name = ?, name_key = ? WHERE id = ?').run(name, key, ids[i]);
+  db.exec(`PRAGMA user_version = ${version - 1}`);
+  db.close();
+  const after = new SqliteStore({ path });
+  const keys = new Map((after.database.prepare('SELECT id, name_key FROM players').all() as { id: string; name_key: string | null }[]).map((r) => [r.id, r.name_key]));
+  await checkRekeyed(accountsBeside(after), keys, ids);
+  await after.close();
+});
+
+test('postgres accounts: names stored under the old key are keyed again by the skeleton, oldest first', async () => {
+  const url = await postgresUrl();
+  const before = await PostgresStore.open({ url });
+  const ids: string[] = [];
+  for (const i of OLD_KEYS.keys()) ids.push((await newPlayer(accountsBeside(before), `Zed ${'abcd'[i]}`, Date.parse('2026-01-01') + i * DAY)).id);
+  await before.write(async (c) => {
+    await c.query('UPDATE players SET name_key = NULL');
+    for (const [i, [name, key]] of OLD_KEYS.entries()) await c.query('UPDATE players SET name = $1, name_key = $2 WHERE id = $3', [name, key, ids[i]]);
+    await c.query('DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations)');
+  });
+  await before.close();
+  const after = await PostgresStore.open({ url });
+  const { rows } = await after.query('SELECT id, name_key FROM players');
+  await checkRekeyed(accountsBeside(after), new Map(rows.map((r) => [r.id as string, r.name_key as string | null])), ids);
   await after.close();
 });

@@ -10,6 +10,7 @@ import { lineChart, rangeTicks } from '../client/src/charts.ts';
 import { mergeMyGames } from '../client/src/my-games.ts';
 import {
   MISTAKE_WORDS,
+  guestMark,
   lostPerMoveText,
   meanPlaceText,
   mistakeWords,
@@ -33,6 +34,11 @@ test('a rating is shown whole beside a name, marked when provisional, absent whe
   assert.match(badge, /<span class="rating" title="Rating"><span class="sr-only">rating <\/span>1500<\/span>/);
   assert.match(ratingBadge(1500, true), /1500\?<\/span>$/);
   assert.match(ratingBadge(1500, true), /provisional/);
+});
+
+test('a seat held under a typed name is marked guest; a signed-in or bot seat is not', () => {
+  assert.match(guestMark({ guest: true }), /<span class="guest" title="Not signed in[^"]*">guest<\/span>$/);
+  assert.equal(guestMark({}), '');
 });
 
 test('names link to the player page, escaped; a seat without a player is plain text', () => {

@@ -197,7 +197,8 @@ test('seats: open seats, join checks, tokens held only as hashes, record names n
   seats.set(0, holder);
   assert.equal(seats.seatOf(token), 0);
   assert.equal(seats.seatOf('not a token'), null);
-  assert.deepEqual(seats.placeFor('Ann', 2, undefined, false), { error: 'name_taken', message: 'the name "Ann" is taken in this game' });
+  assert.deepEqual(seats.placeFor('Ann', 2, undefined, false), { error: 'name_taken', message: 'the name "Ann" (or one that looks the same) is taken in this game' });
+  for (const lookAlike of ['ANN', '\u0410nn']) assert.equal('error' in seats.placeFor(lookAlike, 2, undefined, false), true, lookAlike);
   assert.deepEqual(seats.placeFor('Ann', 0, 'old', true), { seat: 0, again: true }, 'asking twice for a rematch seat');
   seats.set(2, issueToken('open seat 3').holder);
   assert.equal(seats.full, true);

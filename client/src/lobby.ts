@@ -7,6 +7,7 @@ import { accountApi } from './account-api.ts';
 import { mountAccountBar } from './account-bar.ts';
 import { type GameOptions, HttpError, api, savedName, saveName, seats as heldSeats } from './api.ts';
 import { type MyGame, mergeMyGames } from './my-games.ts';
+import { guestMark } from './player-text.ts';
 import { fillRatings, loadRatings, onRatings, seatRatingBadge } from './rating-book.ts';
 import { claimName, currentPlayer, onSessionChange, type SessionState, sessionState } from './session.ts';
 import type { SeatRequest } from './protocol.ts';
@@ -141,7 +142,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     return g.seats
       .map(
         (s) =>
-          `<span class="seat-pill" style="--pc:${PLAYER_COLORS[s.seat]}">${PLAYER_GLYPHS[s.seat]} ${esc(s.kind === 'bot' ? seatLabel(g.seats, s.seat) : (s.name ?? 'open'))}${seatRatingBadge(s.playerId)}</span>`,
+          `<span class="seat-pill" style="--pc:${PLAYER_COLORS[s.seat]}">${PLAYER_GLYPHS[s.seat]} ${esc(s.kind === 'bot' ? seatLabel(g.seats, s.seat) : (s.name ?? 'open'))}${seatRatingBadge(s.playerId)}${guestMark(s)}</span>`,
       )
       .join(' ');
   }

@@ -16,6 +16,10 @@ export function ratingBadge(rating: number | null, provisional = false): string 
   return ` <span class="rating" title="${title}"><span class="sr-only">rating </span>${ratingText(rating)}${provisional ? '?' : ''}</span>`;
 }
 
+/** The mark beside a seat held under a typed name (no player signed in behind it), else nothing. */
+export const guestMark = (seat: { guest?: true }): string =>
+  seat.guest ? ' <span class="guest" title="Not signed in: this name was typed for this game, no player account stands behind it">guest</span>' : '';
+
 /** The player's page for an id, bots (`bot:expert`) included. */
 export const profileHref = (playerId: string): string => `#/players/${encodeURIComponent(playerId)}`;
 

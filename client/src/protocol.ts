@@ -15,4 +15,4 @@ export { CHAT_MAX_CHARS, QUICK_IDS, QUICK_MESSAGES, type ChatMessage, type Quick
 export type { Me, MyGames, SessionReply } from '../../server/wire/accounts.ts';
 export type { MistakeKind, PlayerProfile, ProfileGame } from '../../server/wire/profile.ts';
 export type { Leaderboard, RatingHistory, Ratings, ShownRating } from '../../server/wire/ratings.ts';
-export { MAX_NAME_LENGTH, RATINGS_PER_CALL } from '../../server/wire/limits.ts';
+export { BOT_DISPLAY_NAMES, MAX_NAME_LENGTH, RATINGS_PER_CALL } from '../../server/wire/limits.ts';

@@ -4,7 +4,7 @@ import { EXPANSION_TILES, type ExpansionTileDef } from '../../bot-engine/expansi
 import { KIND_CITY, KIND_GARDEN, KIND_MONASTERY, KIND_ROAD } from '../../bot-engine/tiles.ts';
 import { PLAYER_GLYPH_NAMES, spotDirection } from './art.ts';
 import type { ExpansionKey } from '../../bot-engine/game.ts';
-import type { LastMove, Rules, ScoreEvent, SeatView } from './protocol.ts';
+import { BOT_DISPLAY_NAMES, type LastMove, type Rules, type ScoreEvent, type SeatView } from './protocol.ts';
 
 const DIR: Record<string, string> = { N: 'north', E: 'east', S: 'south', W: 'west', NE: 'north-east', SE: 'south-east', SW: 'south-west', NW: 'north-west' };
 const KIND: Record<string, string> = { city: 'Knight in the city', road: 'Thief on the road', field: 'Farmer in the field', monastery: 'Monk in the monastery' };
@@ -18,14 +18,12 @@ export function spotLabel(spot: string, long = false, tile?: { tile: string; rot
   return `${long ? (KIND[kind] ?? kind) : (SHORT[kind] ?? kind)}${where}`;
 }
 
-/** Bots get a person's name by seat (the server calls them "greedy bot 2"); the level goes
- * with the name wherever a player reads who they are up against. */
-const BOT_NAMES = ['Odo', 'Bertha', 'Hugo', 'Matilda', 'Roland', 'Adela'];
-
+/** Bots get a person's name by seat (the server calls them "greedy bot 2", and keeps these names
+ * from people); the level goes with the name wherever a player reads who they are up against. */
 export function seatName(seats: SeatView[] | undefined, i: number): string {
   const s = seats?.[i];
   if (!s) return `Seat ${i + 1}`;
-  if (s.kind === 'bot') return BOT_NAMES[i] ?? `Bot ${i + 1}`;
+  if (s.kind === 'bot') return BOT_DISPLAY_NAMES[i] ?? `Bot ${i + 1}`;
   if (s.name) return s.name;
   return `Open seat ${i + 1}`;
 }

@@ -57,6 +57,13 @@ export class MemoryAccounts implements AccountStore {
     return p && !p.deleted ? { id: p.id, name: p.name, createdAt: p.createdAt } : undefined;
   }
 
+  async nameHeld(name: string): Promise<boolean> {
+    const key = heldKey(name);
+    if (key === null) return false;
+    for (const p of this.players.values()) if (p.key === key) return true;
+    return false;
+  }
+
   async rename(playerId: string, name: string): Promise<boolean> {
     const p = this.players.get(playerId);
     if (!p || p.deleted) return false;

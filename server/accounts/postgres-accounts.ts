@@ -82,6 +82,13 @@ export class PostgresAccounts implements AccountStore {
     return rows[0] && toPlayer(rows[0]);
   }
 
+  async nameHeld(name: string): Promise<boolean> {
+    const key = heldKey(name);
+    if (key === null) return false;
+    const { rows } = await this.store.query('SELECT 1 FROM players WHERE name_key = $1', [key]);
+    return rows.length > 0;
+  }
+
   async rename(playerId: string, name: string): Promise<boolean> {
     return this.write(async (c) => {
       const result = await c.query('UPDATE players SET name = $1, name_key = $2 WHERE id = $3 AND deleted_at IS NULL', [name, heldKey(name), playerId]);

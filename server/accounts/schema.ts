@@ -2,6 +2,8 @@
 // steps may meet their tables already made (a file whose user_version was set back by hand).
 
 import type { DatabaseSync } from 'node:sqlite';
+import type pg from 'pg';
+import { rekeyed } from './names.ts';
 
 export const SQLITE_ACCOUNTS_MIGRATION = `
   CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT UNIQUE, created_at TEXT NOT NULL, deleted_at TEXT) STRICT;
@@ -37,3 +39,21 @@ export const POSTGRES_ACCOUNTS_SWEEP_MIGRATION = `
   UPDATE players SET seen_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint;
   CREATE INDEX players_by_seen ON players (seen_at) WHERE deleted_at IS NULL;
   CREATE INDEX sessions_by_expiry ON sessions (expires_at);`;
+
+// Names are keyed by their UTS #39 skeleton with case folded (names.ts) since this step: every
+// stored player's key is made again, oldest first, keys freed before any is set (they are unique).
+const NAME_ROWS = 'SELECT id, name FROM players WHERE deleted_at IS NULL ORDER BY created_at, id';
+const FREE_KEYS = 'UPDATE players SET name_key = NULL WHERE deleted_at IS NULL';
+
+export function sqliteNameKeysMigration(db: DatabaseSync): void {
+  const players = db.prepare(NAME_ROWS).all() as { id: string; name: string }[];
+  db.exec(FREE_KEYS);
+  const set = db.prepare('UPDATE players SET name_key = ? WHERE id = ?');
+  for (const [id, key] of rekeyed(players)) set.run(key, id);
+}
+
+export async function postgresNameKeysMigration(client: pg.ClientBase): Promise<void> {
+  const { rows } = await client.query(NAME_ROWS);
+  await client.query(FREE_KEYS);
+  for (const [id, key] of rekeyed(rows)) await client.query('UPDATE players SET name_key = $1 WHERE id = $2', [key, id]);
+}

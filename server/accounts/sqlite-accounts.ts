@@ -78,6 +78,11 @@ export class SqliteAccounts implements AccountStore {
     return row && toPlayer(row);
   }
 
+  async nameHeld(name: string): Promise<boolean> {
+    const key = heldKey(name);
+    return key !== null && this.db.prepare('SELECT 1 FROM players WHERE name_key = ?').get(key) !== undefined;
+  }
+
   async rename(playerId: string, name: string): Promise<boolean> {
     return this.write((db) => {
       const key = freeKey(db, name, playerId);

@@ -59,6 +59,8 @@ export interface AccountStore {
    * one transaction. Passkey players, deleted players' seats and games are untouched. */
   sweep(now: number, idleBefore: number): Promise<SweepCount>;
   player(id: string): Promise<Player | undefined>;
+  /** Whether a player (not a deleted one) holds the name's key: a name that looks the same. */
+  nameHeld(name: string): Promise<boolean>;
   /** `name_taken` when another player holds the name's key; false: no such player. */
   rename(playerId: string, name: string): Promise<boolean>;
   /** Sessions and passkeys gone, the name freed, the player's seats renamed `replacement` (and no

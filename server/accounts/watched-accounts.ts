@@ -12,6 +12,7 @@ export function watchedAccounts(inner: AccountStore, watch: Watch): AccountStore
     seen: (playerId, at) => watch('player_seen', () => inner.seen(playerId, at)),
     sweep: (now, idleBefore) => watch('sweep_accounts', () => inner.sweep(now, idleBefore)),
     player: (id) => inner.player(id),
+    nameHeld: (name) => inner.nameHeld(name),
     rename: (playerId, name) => watch('rename_player', () => inner.rename(playerId, name)),
     deletePlayer: (playerId, replacement, at) => watch('delete_player', () => inner.deletePlayer(playerId, replacement, at)),
     endSession: (hash) => watch('end_session', () => inner.endSession(hash)),

@@ -2,10 +2,12 @@
 // runs in its own transaction (PostgreSQL's DDL is transactional), under an advisory lock so
 // instances starting together migrate once. Append new ones; never edit an applied one.
 
-import { POSTGRES_ACCOUNTS_MIGRATION, POSTGRES_ACCOUNTS_SWEEP_MIGRATION } from '../accounts/schema.ts';
+import type pg from 'pg';
+import { POSTGRES_ACCOUNTS_MIGRATION, POSTGRES_ACCOUNTS_SWEEP_MIGRATION, postgresNameKeysMigration } from '../accounts/schema.ts';
 import { POSTGRES_RATINGS_MIGRATION } from '../ratings/schema.ts';
 
-export const MIGRATIONS: string[] = [
+/** A step is SQL, or a function given the migrating connection inside the step's transaction. */
+export const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[] = [
   // 1: games, their moves, and seat names for the finished-games search, as in the SQLite store;
   // plus each unfinished game's owner: instance, fencing epoch and lease expiry (docs/OPERATIONS.md).
   `CREATE TABLE games (
@@ -56,4 +58,6 @@ export const MIGRATIONS: string[] = [
   POSTGRES_RATINGS_MIGRATION,
   // 6: players' last sighting, for sweeping idle guests (server/accounts/sweeper.ts).
   POSTGRES_ACCOUNTS_SWEEP_MIGRATION,
+  // 7: names keyed by their confusable skeleton (server/accounts/names.ts).
+  postgresNameKeysMigration,
 ];

@@ -118,7 +118,9 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
       for (let v = Number(rows[0].v); v < MIGRATIONS.length; v++) {
         await client.query('BEGIN');
         try {
-          await client.query(MIGRATIONS[v]);
+          const step = MIGRATIONS[v];
+          if (typeof step === 'string') await client.query(step);
+          else await step(client);
           await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [v + 1]);
           await client.query('COMMIT');
         } catch (e) {

@@ -3,6 +3,7 @@
 // room's job, so this module knows nothing of rooms or stores.
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { nameKey } from '../accounts/names.ts';
 import { botPlayerId } from '../ratings/model.ts';
 import type { GameSetup, SeatHolder } from './store.ts';
 
@@ -100,7 +101,9 @@ export class Seats {
     const open = this.open;
     const chosen = seat ?? open[0];
     if (chosen === undefined || !open.includes(chosen)) return { error: 'no_seat', message: seat === undefined ? 'no open seat is left' : `seat ${seat} is not open` };
-    if (this.holders.some((h) => h?.name === name)) return { error: 'name_taken', message: `the name ${JSON.stringify(name)} is taken in this game` };
+    // Names that look the same (nameKey) would let one seat pass for another.
+    const key = nameKey(name);
+    if (this.holders.some((h) => h && nameKey(h.name) === key)) return { error: 'name_taken', message: `the name ${JSON.stringify(name)} (or one that looks the same) is taken in this game` };
     return { seat: chosen, again: false };
   }
 

@@ -33,7 +33,7 @@ import { WalCheckpointer } from './wal-checkpointer.ts';
 import { type AppendStatements, appendMoves, appendStatements, connectionPragmas, writeFailure } from './sqlite-moves.ts';
 import { SqliteWriter } from './sqlite-writer.ts';
 import { validNice, WORKER_NICE } from '../thread-priority.ts';
-import { SQLITE_ACCOUNTS_MIGRATION, sqliteAccountsSweepMigration } from '../accounts/schema.ts';
+import { SQLITE_ACCOUNTS_MIGRATION, sqliteAccountsSweepMigration, sqliteNameKeysMigration } from '../accounts/schema.ts';
 import { SQLITE_RATINGS_MIGRATION } from '../ratings/schema.ts';
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
 
@@ -98,6 +98,7 @@ const MIGRATIONS: (string | ((db: DatabaseSync) => void))[] = [
   SQLITE_ACCOUNTS_MIGRATION,
   SQLITE_RATINGS_MIGRATION,
   sqliteAccountsSweepMigration,
+  sqliteNameKeysMigration,
 ];
 
 type Row = Record<string, unknown>;

@@ -18,6 +18,8 @@ export interface SeatInfo {
   standIn: StandInReason | null;
   /** The rated or signed-in player holding the seat (a link to their profile and rating). */
   playerId?: string;
+  /** A person holds the seat under a typed name, with no player behind it. */
+  guest?: true;
 }
 
 export interface ViewInput {
@@ -74,6 +76,7 @@ export function viewInputOf(table: TableShown): ViewInput {
       connected: s.kind === 'bot' || table.connected(i),
       standIn: table.standIn(i),
       ...withPlayerId(table.playerId(i)),
+      ...(s.kind === 'person' && table.name(i) !== null && !table.playerId(i) ? { guest: true as const } : {}),
     })),
     botThinking: table.botThinking,
     clock: { turnSeconds: setup.clock.turnSeconds, deadline: table.deadline },

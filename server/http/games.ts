@@ -7,7 +7,7 @@ import fp from 'fastify-plugin';
 import { BOT_LEVELS } from '../../bot-engine/bots/levels.ts';
 import { MAX_PLAYERS, MAX_SEATS } from '../../bot-engine/state.ts';
 import type { ReadableGame } from '../games/records.ts';
-import { cleanText, hasVisibleText } from '../games/table-talk.ts';
+import { validName } from '../accounts/names.ts';
 import { GamesPerIp } from './games-per-ip.ts';
 import { CodedError } from '../errors.ts';
 import { CreateGameBody, FinishedGames, FinishedGamesQuery, GameRecordReply, GameSummary, IdParams, JoinBody, OpenGames, OpenGamesQuery, RematchBody, SeatGrant } from '../wire/api.ts';
@@ -38,7 +38,7 @@ function summary(room: ReadableGame): GameSummary {
 async function routes(root: FastifyInstance): Promise<void> {
   // Requests and replies typed from the route schemas.
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { games, directory, config } = app;
+  const { games, directory, config, accounts } = app;
   // Each route that creates state allows so many calls a minute per client address.
   const limited = { rateLimit: { max: config.createsPerMinute, timeWindow: 60_000 } };
   const perIp = new GamesPerIp(config.gamesPerIp, (id) => games.unfinished(id), config.maxGames);
@@ -101,9 +101,12 @@ async function routes(root: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const id = request.params.id;
-      // A signed-in player sits under their player name, and the seat is theirs on any device.
-      const name = request.player?.name ?? cleanText(request.body.name);
-      if (!hasVisibleText(name)) throw new CodedError('bad_request', 'name has no visible character');
+      // A signed-in player sits under their player name, and the seat is theirs on any device;
+      // anyone else types a name under the players' rule, and may not pass for a player.
+      const name = request.player?.name ?? validName(request.body.name);
+      if (!request.player && (await accounts.nameHeld(name))) {
+        throw new CodedError('name_taken', `a player is named ${JSON.stringify(name)} (or a name that looks the same): sign in as them, or choose another name`);
+      }
       const taken = await directory.takeSeat(id, name, request.body.seat, false, request.player?.id);
       return reply
         .code(201)
@@ -179,4 +182,4 @@ async function routes(root: FastifyInstance): Promise<void> {
 }
 
 /** Encapsulated (its hooks and limits stay its own), refused at boot without the services it uses. */
-export const gameRoutes = fp(routes, { name: 'game-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'games', 'directory', 'session'] });
+export const gameRoutes = fp(routes, { name: 'game-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'games', 'directory', 'session', 'accounts'] });

@@ -4,6 +4,7 @@
 import Type, { type Static } from 'typebox';
 import { BOT_LEVELS } from '../../bot-engine/bots/levels.ts';
 import { MAX_SEATS } from '../../bot-engine/state.ts';
+import { MAX_NAME_LENGTH } from './limits.ts';
 import { BotLevel, ClockView, GameStatus, Rules, SeatKind, SeatView } from './game.ts';
 
 const Int = Type.Integer();
@@ -52,7 +53,11 @@ export const CreateGameBody = Type.Object(
 
 export const JoinBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 32, pattern: '\\S' }),
+    name: Type.String({
+      minLength: 1,
+      maxLength: MAX_NAME_LENGTH * 2,
+      description: `1 to ${MAX_NAME_LENGTH} characters under the players' name rule; ignored when signed in (the seat takes the player's name)`,
+    }),
     seat: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SEATS - 1 })),
   },
   { additionalProperties: false },

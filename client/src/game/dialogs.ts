@@ -3,6 +3,7 @@
 
 import { ICONS, PLAYER_COLORS, PLAYER_GLYPHS } from '../art.ts';
 import { esc } from '../dom.ts';
+import { guestMark } from '../player-text.ts';
 import { seatRatingBadge } from '../rating-book.ts';
 import type { GameView, SeatView } from '../protocol.ts';
 import { seatLabel, seatName } from '../text.ts';
@@ -49,7 +50,10 @@ function scoreBar(v: GameView, s: SeatView, maxScore: number): string {
 
 export function joinDialog(v: GameView, name: string): string {
   const pills = v.seats
-    .map((s) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[s.seat]}">${PLAYER_GLYPHS[s.seat]} ${esc(s.kind === 'bot' ? seatLabel(v.seats, s.seat) : (s.name ?? 'open seat'))}</span>`)
+    .map(
+      (s) =>
+        `<span class="seat-pill" style="--pc:${PLAYER_COLORS[s.seat]}">${PLAYER_GLYPHS[s.seat]} ${esc(s.kind === 'bot' ? seatLabel(v.seats, s.seat) : (s.name ?? 'open seat'))}${guestMark(s)}</span>`,
+    )
     .join(' ');
   return `<form class="dialog" role="dialog" aria-modal="true" aria-labelledby="join-title" data-form="join">
 <h2 id="join-title">Join this game</h2>

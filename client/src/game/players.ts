@@ -3,6 +3,7 @@
 
 import { PLAYER_COLORS, PLAYER_GLYPHS, meepleIcon } from '../art.ts';
 import { esc, patch } from '../dom.ts';
+import { guestMark } from '../player-text.ts';
 import { seatRatingBadge } from '../rating-book.ts';
 import type { GameView, SeatView } from '../protocol.ts';
 import { glyphName, seatName, seatRole } from '../text.ts';
@@ -28,7 +29,7 @@ function playerRow(v: GameView, s: SeatView): string {
   const chip = current && v.botThinking ? '<span class="chip">thinking…</span>' : current ? '<span class="chip">to play</span>' : '';
   return `<li class="player${current ? ' current' : ''}${you ? ' you' : ''}" style="--pc:${PLAYER_COLORS[s.seat]}" data-seat="${s.seat}">
 <div class="p-head"><span class="swatch" aria-hidden="true">${PLAYER_GLYPHS[s.seat]}</span>
-<span class="p-name">${esc(seatName(v.seats, s.seat))}${seatRatingBadge(s.playerId)}${you ? ' <em>(you)</em>' : ''}</span>
+<span class="p-name">${esc(seatName(v.seats, s.seat))}${seatRatingBadge(s.playerId)}${guestMark(s)}${you ? ' <em>(you)</em>' : ''}</span>
 <span class="p-score" aria-label="score">${s.score}</span></div>
 <div class="p-sub"><span class="p-role${s.kind === 'person' && s.name && !s.connected ? ' away' : ''}">${esc(seatRole(s))} · ${esc(glyphName(s.seat))}</span>${chip}</div>
 <div class="p-followers" role="img" aria-label="${esc(inHand)}" title="${esc(inHand)}">${followers}</div>
