@@ -112,12 +112,16 @@ export class GameSocket {
   welcome: any = null;
   private waiters: (() => void)[] = [];
   private pings = 0;
+  /** The last frames received, in short, for a timeout's message (the queue may have been read). */
+  private readonly recent: string[] = [];
 
   constructor(socket: FrameSocket) {
     this.socket = socket;
     socket.addEventListener('message', (e) => {
       const frame = JSON.parse(String(e.data));
       this.raw?.push(frame);
+      this.recent.push(`${frame.type}${frame.seq === undefined ? '' : `#${frame.seq}`}${frame.view ? `(turn ${frame.view.turn}, ${frame.view.status}, seat ${frame.view.currentSeat})` : ''}`);
+      if (this.recent.length > 8) this.recent.shift();
       if (frame.type === 'state') this.tracker.state(frame);
       if (frame.type === 'delta') {
         const view = this.tracker.delta(frame);
@@ -163,7 +167,7 @@ export class GameSocket {
       if (i >= 0) return this.frames.splice(i, 1)[0];
       if (this.closed) throw new Error(`socket closed (${this.closed.code}) while waiting; frames: ${JSON.stringify(this.frames).slice(0, 500)}`);
       const left = until - Date.now();
-      if (left <= 0) throw new Error(`no matching frame within ${ms} ms; queued: ${JSON.stringify(this.frames.map((f) => f.type))}`);
+      if (left <= 0) throw new Error(`no matching frame within ${ms} ms; queued: ${JSON.stringify(this.frames.map((f) => f.type))}; last received: ${this.recent.join(', ') || 'none'}`);
       await this.activity(left);
     }
   }
