@@ -248,8 +248,10 @@ ${sn.events.length ? `<ul class="events">${sn.events.map((e) => `<li>${esc(event
   const onInput = (e: Event) => {
     const t = e.target as HTMLInputElement;
     if (t.dataset.action === 'seek') {
+      // Read before anything redraws: a redraw sets the slider to the step shown.
+      const step = Number(t.value);
       play(false);
-      go(Number(t.value));
+      go(step);
     } else if (t.dataset.action === 'speed') {
       speed = Number(t.value);
       if (playing) play(true);
