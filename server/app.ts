@@ -9,7 +9,7 @@
 
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
-import type { Config } from './config.ts';
+import { type Config, shutdownBudgetMs } from './config.ts';
 import type { GameStore } from './games/store.ts';
 import { accountRoutes } from './http/accounts.ts';
 import { analysisRoutes } from './http/analysis.ts';
@@ -43,6 +43,9 @@ export interface BuildOptions {
   store?: GameStore;
 }
 
+/** fastify's default time for a plugin to load (and, at close, for each preClose hook). */
+const FASTIFY_PLUGIN_TIMEOUT_MS = 10_000;
+
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const logger = options.logger ?? createLogger(config);
   // Probes and scrapes are not worth a log line each.
@@ -58,6 +61,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.trustProxy,
     schemaController: { compilersFactory: { buildValidator } },
     frameworkErrors: onRouterError,
+    // fastify holds each preClose hook to its plugin timeout (10 s by default) and, past it, fails
+    // the close and skips the later hooks. The games' drain and the sockets' close may each wait
+    // the whole shutdown grace: only the shutdown's own budget (server/main.ts) may cut them short.
+    pluginTimeout: Math.max(FASTIFY_PLUGIN_TIMEOUT_MS, shutdownBudgetMs(config)),
   });
 
   try {

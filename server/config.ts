@@ -119,6 +119,12 @@ export const DEFAULTS: Config = {
   leaseSeconds: 10,
 };
 
+/** The longest a graceful shutdown may take before the process gives up (exit 1): its two waits
+ * of `shutdownGraceMs` (bot moves in flight, then closing sockets) and 5 s for the rest. */
+export function shutdownBudgetMs(config: Pick<Config, 'shutdownGraceMs'>): number {
+  return config.shutdownGraceMs * 2 + 5000;
+}
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }

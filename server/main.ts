@@ -3,7 +3,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { type Config, ConfigError, loadConfig } from './config.ts';
+import { type Config, ConfigError, loadConfig, shutdownBudgetMs } from './config.ts';
 import { StoreOpenError } from './games/store-common.ts';
 
 /** An operator's mistake, not a crash: one line on stderr that says what to change, exit 2. */
@@ -34,13 +34,10 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(
-      () => {
-        app.log.error('shutdown took too long, exiting');
-        process.exit(1);
-      },
-      config.shutdownGraceMs * 2 + 5000,
-    );
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long, exiting');
+      process.exit(1);
+    }, shutdownBudgetMs(config));
     force.unref();
     app.close().then(
       () => {

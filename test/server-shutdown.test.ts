@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,6 +144,43 @@ test('SIGTERM under load (moves, bot searches and writes in flight): exit 0, eve
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+/** A WebSocket at /ws whose peer completes the upgrade and then never answers anything: the
+ * server's close frame included. */
+async function silentWebSocket(base: string): Promise<Socket> {
+  const { hostname, port } = new URL(base);
+  const socket = connect(Number(port), hostname);
+  await once(socket, 'connect');
+  socket.write(
+    `GET /ws HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+  );
+  let head = '';
+  while (!head.includes('\r\n\r\n')) head += String((await once(socket, 'data'))[0]);
+  assert.match(head, /^HTTP\/1\.1 101 /);
+  socket.resume();
+  return socket;
+}
+
+test('a shutdown step longer than fastify’s 10-s plugin timeout (a grace of 11 s, a client that never answers the close) still exits 0', { timeout: 60_000 }, async () => {
+  const graceMs = 11_000;
+  const { child, base, logs, stderr } = await startProcess({ TESSERA_SHUTDOWN_GRACE_MS: String(graceMs) });
+  assert.ok(base, 'server came up');
+  // A peer gone silent (its network dropped): it never reads the server's close frame, so the
+  // sockets' shutdown step waits out the whole grace before it ends the socket.
+  const silent = await silentWebSocket(base);
+  const ended = once(silent, 'close');
+  const exited = once(child, 'exit');
+  const started = Date.now();
+  child.kill('SIGTERM');
+  const [code] = await exited;
+  const tookMs = Date.now() - started;
+  const problems = logs.filter((l) => l.level >= 50).map((l) => `${l.msg} ${l.err?.message ?? ''}`);
+  assert.equal(code, 0, `exit code ${code} after ${tookMs} ms; errors logged: ${JSON.stringify(problems)}; stderr: ${stderr.join('').slice(-2000)}`);
+  assert.ok(tookMs >= graceMs, `the sockets' step waited its grace (${tookMs} ms)`);
+  assert.ok(logs.some((l) => l.msg === 'shut down cleanly'));
+  assert.deepEqual(problems, []);
+  await ended;
 });
 
 test('a worker module that throws at load fails the boot with a clear error', async () => {
