@@ -128,20 +128,20 @@ test('hostile text stays text: markup arrives verbatim, control and direction ov
   for (const c of t.all) c.close();
 });
 
-test("a seat's name is cleaned like chat text: control, direction-override and half characters dropped, spaces made one", async () => {
+test("a seat's name follows the name rule: control, format (direction override) and half characters are refused, spaces made one", async () => {
   const { id } = (await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }, { kind: 'person' }] })).body;
   const seat = (name: string) => post(server.base, `/api/games/${id}/seats`, { name });
-  const evil = await seat('a\u0000\u202eevil\n\r\tone');
-  assert.equal(evil.status, 201, JSON.stringify(evil.body));
-  const halves = await seat('\ud800\udfffok\udbff');
-  assert.equal(halves.status, 201, JSON.stringify(halves.body));
-  const onlyControl = await seat('\u0000\u202e\u0007');
-  assert.deepEqual([onlyControl.status, onlyControl.body.code], [400, 'bad_request'], 'nothing visible is left');
+  for (const bad of ['a\u0000evil', 'a\u202eevil', 'ok\udbff', '\u0000\u202e\u0007']) {
+    const refused = await seat(bad);
+    assert.deepEqual([refused.status, refused.body.code], [400, 'name_invalid'], JSON.stringify(bad));
+  }
+  const spaced = await seat('  Ann \n\t the  First ');
+  assert.equal(spaced.status, 201, JSON.stringify(spaced.body));
   const view = (await get(server.base, `/api/games/${id}`)).body;
   assert.deepEqual(
-    view.seats.slice(0, 2).map((s: { name: string }) => s.name),
-    ['aevil one', '\ud800\udfffok'],
-    'a whole character (a surrogate pair) stays; a lone half goes',
+    view.seats.map((s: { name: string | null }) => s.name),
+    ['Ann the First', null, null],
+    'nothing of the refused names was kept',
   );
 });
 

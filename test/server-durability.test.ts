@@ -125,15 +125,18 @@ test('SIGKILL at random points: no accepted move is lost, and the game plays on 
   }
 });
 
-test('a waiting game survives a restart even when a person took the name of an open seat', { timeout: 60_000 }, async () => {
+test('a waiting game survives a restart; a person may not take the name an open seat shows', { timeout: 60_000 }, async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-names-'));
   let server: Child | null = null;
   try {
     server = await startChild(dataDir);
     const created = await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }] });
     const id = created.body.id;
-    // The record names an open seat "open seat 2"; the names in a record must be distinct.
-    assert.equal((await post(server.base, `/api/games/${id}/seats`, { name: 'open seat 2', seat: 0 })).status, 201);
+    // The record names an open seat "open seat 2"; the names in a record must be distinct, so no
+    // person may be called that.
+    const taken = await post(server.base, `/api/games/${id}/seats`, { name: 'open seat 2', seat: 0 });
+    assert.deepEqual([taken.status, taken.body.code], [400, 'name_invalid']);
+    assert.equal((await post(server.base, `/api/games/${id}/seats`, { name: 'Ann', seat: 0 })).status, 201);
     await killHard(server);
     server = await startChild(dataDir);
     const game = await get(server.base, `/api/games/${id}`);
@@ -142,7 +145,7 @@ test('a waiting game survives a restart even when a person took the name of an o
     const joined = await post(server.base, `/api/games/${id}/seats`, { name: 'Bea', seat: 1 });
     assert.equal(joined.status, 201);
     const bea = await Client.join(server.ws, id, joined.body.token);
-    assert.equal((await viewWhere(bea, (v) => v.status === 'playing')).seats[0].name, 'open seat 2');
+    assert.equal((await viewWhere(bea, (v) => v.status === 'playing')).seats[0].name, 'Ann');
     bea.close();
   } finally {
     if (server) await killHard(server);
