@@ -12,8 +12,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { SqliteStore } from '../server/games/sqlite-store.ts';
+import { MIGRATIONS as SQLITE_MIGRATIONS, SqliteStore } from '../server/games/sqlite-store.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
+import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../server/games/postgres-migrations.ts';
+import { postgresNameKeysMigration, sqliteAccountsSweepMigration, sqliteNameKeysMigration } from '../server/accounts/schema.ts';
 
 const { test, stores, postgresUrl } = everyStore('accounts');
 
@@ -193,9 +195,8 @@ test('sqlite accounts: players stored before sightings were kept count as seen a
   const old = await newPlayer(accountsBeside(before), 'Old Olga', Date.now() - 400 * DAY, Date.now() + DAY);
   await before.close();
   const db = new DatabaseSync(path);
-  const version = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
-  // Back to before the sweep's step (the name keys' step after it runs again, changing nothing).
-  db.exec(`DROP INDEX players_by_seen; DROP INDEX sessions_by_expiry; ALTER TABLE players DROP COLUMN seen_at; PRAGMA user_version = ${version - 2};`);
+  // Back to before the sweep's step (the steps after it run again, changing nothing).
+  db.exec(`DROP INDEX players_by_seen; DROP INDEX sessions_by_expiry; ALTER TABLE players DROP COLUMN seen_at; PRAGMA user_version = ${SQLITE_MIGRATIONS.indexOf(sqliteAccountsSweepMigration)};`);
   db.close();
   const migrated = Date.now();
   const after = new SqliteStore({ path });
@@ -232,10 +233,9 @@ test('sqlite accounts: names stored under the old key are keyed again by the ske
   for (const i of OLD_KEYS.keys()) ids.push((await newPlayer(accountsBeside(before), `Zed ${'abcd'[i]}`, Date.parse('2026-01-01') + i * DAY)).id);
   await before.close();
   const db = new DatabaseSync(path);
-  const version = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
   db.exec('UPDATE players SET name_key = NULL');
   for (const [i, [name, key]] of OLD_KEYS.entries()) db.prepare('UPDATE players SET name = ?, name_key = ? WHERE id = ?').run(name, key, ids[i]);
-  db.exec(`PRAGMA user_version = ${version - 1}`);
+  db.exec(`PRAGMA user_version = ${SQLITE_MIGRATIONS.indexOf(sqliteNameKeysMigration)}`);
   db.close();
   const after = new SqliteStore({ path });
   const keys = new Map((after.database.prepare('SELECT id, name_key FROM players').all() as { id: string; name_key: string | null }[]).map((r) => [r.id, r.name_key]));
@@ -251,7 +251,7 @@ test('postgres accounts: names stored under the old key are keyed again by the s
   await before.write(async (c) => {
     await c.query('UPDATE players SET name_key = NULL');
     for (const [i, [name, key]] of OLD_KEYS.entries()) await c.query('UPDATE players SET name = $1, name_key = $2 WHERE id = $3', [name, key, ids[i]]);
-    await c.query('DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations)');
+    await c.query('DELETE FROM schema_migrations WHERE version > $1', [POSTGRES_MIGRATIONS.indexOf(postgresNameKeysMigration)]);
   });
   await before.close();
   const after = await PostgresStore.open({ url });

@@ -3,12 +3,21 @@
 // update lost when two instances end games with a player in common at the same moment.
 
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { mock } from 'node:test';
+import pg from 'pg';
 import { accountsBeside } from '../server/accounts/open.ts';
 import { newSessionId, sessionHash } from '../server/accounts/store.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
+import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../server/games/postgres-migrations.ts';
+import { MIGRATIONS as SQLITE_MIGRATIONS, SqliteStore } from '../server/games/sqlite-store.ts';
 import type { GameSetup, GameStore } from '../server/games/store.ts';
 import { NEW_RATING, rateSeats } from '../server/ratings/model.ts';
 import { ratingsBeside } from '../server/ratings/open.ts';
+import { postgresRatingsSeqMigration, sqliteRatingsSeqMigration } from '../server/ratings/schema.ts';
 import type { RatingChange } from '../server/ratings/store.ts';
 import { everyStore } from './support/every-store.ts';
 
@@ -33,14 +42,20 @@ const rated = { players: [ann, bo, 'bot:expert'], ranks: [2, 1, 3] };
 
 const { test, stores, postgresUrl } = everyStore('ratings');
 
-async function withPlayers(store: GameStore) {
+/** The accounts and ratings beside a store. */
+function withAccounts(store: GameStore) {
   const accounts = accountsBeside(store);
+  return { accounts, ratings: ratingsBeside(store, accounts) };
+}
+
+async function withPlayers(store: GameStore) {
+  const { accounts, ratings } = withAccounts(store);
   for (const [id, name] of [
     [ann, 'Ann'],
     [bo, 'Bo'],
   ])
     await accounts.createPlayer({ id, name, createdAt: new Date().toISOString() }, { hash: sessionHash(newSessionId()), playerId: id, expiresAt: Date.now() + 60_000 });
-  return { accounts, ratings: ratingsBeside(store, accounts) };
+  return { accounts, ratings };
 }
 
 for (const [name, make] of stores) {
@@ -83,6 +98,35 @@ for (const [name, make] of stores) {
   });
 }
 
+for (const [name, make] of stores) {
+  test(`${name}: rated ends stored in the same millisecond keep their order in a player's history`, async () => {
+    const store = await make();
+    const { ratings } = await withPlayers(store);
+    // Ids that sort against the order the games end in: time and id cannot order them.
+    const ids = ['r-z', 'r-m', 'r-a'];
+    for (const id of ids) await store.create(setup(id), holders);
+    mock.timers.enable({ apis: ['Date'], now: Date.parse('2026-01-01T00:00:00.000Z') });
+    try {
+      for (const [i, id] of ids.entries())
+        await store.appendMoves(id, [], { abandoned: false, scores: [1, 2, 3], rated: { players: rated.players, ranks: [1 + (i % 3), 1 + ((i + 1) % 3), 1 + ((i + 2) % 3)] } });
+    } finally {
+      mock.timers.reset();
+    }
+    const history = await ratings.history(ann, 10);
+    assert.deepEqual(
+      history.map((c) => [c.gameId, c.at]),
+      ids.map((id) => [id, '2026-01-01T00:00:00.000Z']),
+    );
+    for (let i = 1; i < history.length; i++) assert.deepEqual(history[i].before, history[i - 1].after, 'each change starts from the one before');
+    assert.deepEqual(
+      (await ratings.history(ann, 2)).map((c) => c.gameId),
+      ['r-m', 'r-a'],
+      'the latest two',
+    );
+    await store.close();
+  });
+}
+
 test('postgres: two instances ending games with a player in common lose no rating update', async () => {
   const url = await postgresUrl('ratings_race');
   const a = await PostgresStore.open({ url });
@@ -106,13 +150,76 @@ test('postgres: two instances ending games with a player in common lose no ratin
   const history: RatingChange[] = await ratings.history('bot:expert', 100);
   assert.equal(history.length, 2 * games);
   let at = { mu: NEW_RATING.mu, sigma: NEW_RATING.sigma };
-  const left = [...history];
-  while (left.length > 0) {
-    const next = left.findIndex((c) => Math.abs(c.before.mu - at.mu) < 1e-9 && Math.abs(c.before.sigma - at.sigma) < 1e-9);
-    assert.ok(next >= 0, `a change starts from μ ${at.mu}`);
-    at = left.splice(next, 1)[0].after;
+  // In the history's order: each change starts from the one before (ends of the same millisecond too).
+  for (const change of history) {
+    assert.ok(Math.abs(change.before.mu - at.mu) < 1e-9 && Math.abs(change.before.sigma - at.sigma) < 1e-9, `${change.gameId} starts from μ ${at.mu}`);
+    at = change.after;
   }
   assert.ok(Math.abs(at.mu - expert.mu) < 1e-9, 'the last change is the rating stored');
   await a.close();
   await b.close();
+});
+
+/** Two rated ends (`first`, then `second`) stored at `at`. */
+async function twoEnds(store: GameStore, first: string, second: string, at: string): Promise<void> {
+  for (const id of [first, second]) await store.create(setup(id), holders);
+  mock.timers.enable({ apis: ['Date'], now: Date.parse(at) });
+  try {
+    for (const id of [first, second]) await store.appendMoves(id, [], { abandoned: false, scores: [1, 2, 3], rated });
+  } finally {
+    mock.timers.reset();
+  }
+}
+
+test('sqlite: changes stored before the sequence was kept are numbered in the order they were written', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'tessera-ratings-')), 'games.db');
+  const store = new SqliteStore({ path });
+  await withPlayers(store);
+  await twoEnds(store, 'r-z', 'r-a', '2026-01-01T00:00:00.000Z');
+  await store.close();
+  // Back to the schema before the migration, as an older server left it.
+  const db = new DatabaseSync(path);
+  db.exec(`DROP INDEX rating_changes_by_player_seq; ALTER TABLE rating_changes DROP COLUMN seq;
+    CREATE INDEX rating_changes_by_player ON rating_changes (player_id, at); PRAGMA user_version = ${SQLITE_MIGRATIONS.indexOf(sqliteRatingsSeqMigration)};`);
+  db.close();
+  const again = new SqliteStore({ path });
+  const { ratings } = await withAccounts(again);
+  assert.deepEqual(
+    (await ratings.history(ann, 10)).map((c) => c.gameId),
+    ['r-z', 'r-a'],
+  );
+  // A later end follows them.
+  await twoEnds(again, 'r-y', 'r-b', '2026-01-01T00:00:00.000Z');
+  assert.deepEqual(
+    (await ratings.history(ann, 10)).map((c) => c.gameId),
+    ['r-z', 'r-a', 'r-y', 'r-b'],
+  );
+  await again.close();
+});
+
+test('postgres: changes stored before the sequence was kept are numbered by time', async () => {
+  const url = await postgresUrl('ratings_seq');
+  const store = await PostgresStore.open({ url });
+  await withPlayers(store);
+  await twoEnds(store, 'r-z', 'r-a', '2026-01-01T00:00:00.000Z');
+  await twoEnds(store, 'r-y', 'r-b', '2026-01-01T00:00:01.000Z');
+  await store.close();
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  await db.query(`DROP INDEX rating_changes_by_player_seq; ALTER TABLE rating_changes DROP COLUMN seq;
+    CREATE INDEX rating_changes_by_player ON rating_changes (player_id, at); DELETE FROM schema_migrations WHERE version > ${POSTGRES_MIGRATIONS.indexOf(postgresRatingsSeqMigration)}`);
+  await db.end();
+  const again = await PostgresStore.open({ url });
+  const { ratings } = await withAccounts(again);
+  // What was not kept cannot be told: ends of one millisecond by game id.
+  assert.deepEqual(
+    (await ratings.history(ann, 10)).map((c) => c.gameId),
+    ['r-a', 'r-z', 'r-b', 'r-y'],
+  );
+  await twoEnds(again, 'r-x', 'r-c', '2026-01-01T00:00:00.000Z');
+  assert.deepEqual(
+    (await ratings.history(ann, 10)).map((c) => c.gameId),
+    ['r-a', 'r-z', 'r-b', 'r-y', 'r-x', 'r-c'],
+  );
+  await again.close();
 });

@@ -43,9 +43,15 @@ async function storeGames(store: GameStore, damaged: string[]): Promise<void> {
   }
   await store.create(twoPeopleSetup('done'), holders());
   await store.appendMoves('done', legalMoves('done', 1), { abandoned: true, scores: [0, 0] });
-  await store.create(twoPeopleSetup('done-bad'), holders());
-  await store.appendMoves('done-bad', legalMoves('done-bad', 1), { abandoned: true, scores: [0, 0] });
+  // Finished in this order (the listing shows the latest first): damaged ones between good ones.
+  for (const id of ['done-bad', 'done-illegal', 'done-late']) {
+    await store.create(twoPeopleSetup(id), holders());
+    await store.appendMoves(id, legalMoves(id, 1), { abandoned: true, scores: [0, 0] });
+  }
 }
+
+/** Finished games that are damaged: one whose setup does not parse, one whose move does not play. */
+const FINISHED_DAMAGED = ['done-bad', 'done-illegal'];
 
 /** A logger that keeps its lines for the test to read. */
 function capturingLogger() {
@@ -58,7 +64,7 @@ const metric = async (base: Endpoint, name: string) => Number(((await get(base, 
 
 /** Every way a damaged game is reached answers game_damaged; the good game plays on. */
 async function assertSetAside(server: Injected, damaged: string[], lines: Record<string, unknown>[]): Promise<void> {
-  for (const id of [...damaged, 'done-bad']) {
+  for (const id of [...damaged, ...FINISHED_DAMAGED]) {
     const summary = await get(server.base, `/api/games/${id}`);
     assert.equal(summary.status, 500, `${id}: ${JSON.stringify(summary.body)}`);
     assert.equal(summary.body.code, 'game_damaged');
@@ -70,9 +76,9 @@ async function assertSetAside(server: Injected, damaged: string[], lines: Record
     await assert.rejects(() => Client.join(server.ws, id, TOKEN), /hello refused: game_damaged/);
   }
   // Counted and logged once each (one line naming it, no stack), however often it is reached.
-  assert.equal(await metric(server.base, 'tessera_games_damaged'), damaged.length + 1);
+  assert.equal(await metric(server.base, 'tessera_games_damaged'), damaged.length + FINISHED_DAMAGED.length);
   const told = lines.filter((l) => /stored game is damaged/.test(String(l.msg)));
-  assert.deepEqual(told.map((l) => l.gameId).sort(), [...damaged, 'done-bad'].sort());
+  assert.deepEqual(told.map((l) => l.gameId).sort(), [...damaged, ...FINISHED_DAMAGED].sort());
   for (const l of told) assert.ok(!('err' in l) && !JSON.stringify(l).includes('    at '), `no stack: ${JSON.stringify(l)}`);
 
   // Every other game is served: the good one is played on, the finished one is listed.
@@ -82,7 +88,16 @@ async function assertSetAside(server: Injected, damaged: string[], lines: Record
   assert.equal(view.status, 'playing');
   ann.close();
   const finished = (await get(server.base, '/api/games/finished')).body.games.map((g: { id: string }) => g.id);
-  assert.deepEqual(finished, ['done']);
+  assert.deepEqual(finished, ['done-late', 'done']);
+  // Pages of one: each holds one game (the damaged ones left out do not shorten it), none skipped.
+  const pages: string[][] = [];
+  for (let before = ''; pages.length < 5; ) {
+    const { body } = await get(server.base, `/api/games/finished?limit=1${before}`);
+    pages.push(body.games.map((g: { id: string }) => g.id));
+    if (body.next === null) break;
+    before = `&before=${body.next}`;
+  }
+  assert.deepEqual(pages, [['done-late'], ['done']]);
   assert.equal((await get(server.base, '/readyz')).status, 200);
 }
 
@@ -100,7 +115,8 @@ test('sqlite: a game whose stored data does not parse or replay is set aside; th
     UPDATE moves SET move = json_set(move, '$.x', 40) WHERE game_id = 'illegal' AND seq = 2;
     UPDATE games SET setup = substr(setup, 1, 20) WHERE id = 'bad-setup';
     UPDATE games SET holders = '[{"name":"Ann"}]' WHERE id = 'bad-holders';
-    UPDATE games SET setup = substr(setup, 3) WHERE id = 'done-bad';`);
+    UPDATE games SET setup = substr(setup, 3) WHERE id = 'done-bad';
+    UPDATE moves SET move = json_set(move, '$.x', 40) WHERE game_id = 'done-illegal' AND seq = 0;`);
   db.close();
 
   const { logger, lines } = capturingLogger();
@@ -132,7 +148,8 @@ test('postgres: a damaged game is set aside, taken over once by the lease scanne
       UPDATE games SET setup = '{"id": "bad-setup"}' WHERE id = 'bad-setup';
       UPDATE games SET holders = '[1]' WHERE id = 'bad-holders';
       UPDATE moves SET move = '"V"' WHERE game_id = 'bad-move' AND seq = 0;
-      UPDATE games SET setup = '[]' WHERE id = 'done-bad';`);
+      UPDATE games SET setup = '[]' WHERE id = 'done-bad';
+      UPDATE moves SET move = jsonb_set(move, '{x}', '40') WHERE game_id = 'done-illegal' AND seq = 0;`);
     const { logger, lines } = capturingLogger();
     const server = await injectServer({ databaseUrl, instanceId: 'a', leaseSeconds: 1 }, true, { logger });
     try {

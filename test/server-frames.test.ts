@@ -3,6 +3,9 @@
 // whole, and a `sync` brings the whole view back.
 
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Compile } from 'typebox/compile';
 import { SERVER_FRAMES, type ServerFrameType } from '../server/wire/frames.ts';
@@ -18,8 +21,8 @@ after(async () => {
 });
 
 /** Joins keeping every frame as sent, from the welcome on. */
-async function joinRaw(id: string, token: string | undefined, v: number): Promise<Client & { raw: any[] }> {
-  const c = (await Client.connect(server.ws)) as Client & { raw: any[] };
+async function joinRaw(id: string, token: string | undefined, v: number, ws = server.ws): Promise<Client & { raw: any[] }> {
+  const c = (await Client.connect(ws)) as Client & { raw: any[] };
   c.raw = [];
   c.send({ type: 'hello', v, gameId: id, ...(token ? { token } : {}) });
   c.welcome = await c.next((f) => f.type === 'welcome');
@@ -103,4 +106,42 @@ test('sync answers with the whole view at the current seq; the next delta follow
   assert.equal(watcher.raw.filter((f) => f.type === 'state').length, 2, 'a watcher may sync too');
   player.close();
   watcher.close();
+});
+
+test('a sync answered at a seq shows the view the deltas built at that seq, however often it is asked while bots think', { timeout: 60_000 }, async (t) => {
+  // A database file, as the server keeps one: moves are written by its writer thread, so a bot's
+  // turn ends (its search done) a while before its move is stored and sent.
+  const server = await startServer({ dataDir: mkdtempSync(join(tmpdir(), 'tessera-sync-')) });
+  t.after(() => server.app.close());
+  const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }, { kind: 'bot', level: 'random' }, { kind: 'bot', level: 'random' }]);
+  const player = await Client.join(server.ws, id, tokens.get(0), 2);
+  const deltaWatcher = await joinRaw(id, undefined, 2, server.ws);
+  const syncer = await joinRaw(id, undefined, 2, server.ws);
+  // Keeps a few syncs in flight (one more as each whole view comes): they cover the whole game,
+  // bots' turns too.
+  let syncing = true;
+  syncer.socket.addEventListener('message', (e) => {
+    if (syncing && JSON.parse(String(e.data)).type === 'state') syncer.send({ type: 'sync' });
+  });
+  for (let i = 0; i < 8; i++) syncer.send({ type: 'sync' });
+  await playUntilOver(new Map([[0, player]]));
+  syncing = false;
+  await deltaWatcher.roundTrip();
+  await syncer.roundTrip();
+
+  const built = new Map<number, any>(deltaWatcher.frames.filter((f) => f.type === 'state').map((f) => [f.seq, f.view]));
+  const answers = syncer.raw.filter((f) => f.type === 'state');
+  const differing = answers.filter((f) => JSON.stringify(f.view) !== JSON.stringify(built.get(f.seq)));
+  assert.ok(answers.length > 50, `syncs all along (${answers.length})`);
+  assert.ok(
+    answers.some((f) => f.view.botThinking),
+    'some while a bot thinks',
+  );
+  const fields = (f: any) => Object.keys(f.view).filter((k) => JSON.stringify(f.view[k]) !== JSON.stringify(built.get(f.seq)?.[k]));
+  assert.deepEqual(
+    differing.slice(0, 3).map((f) => ({ seq: f.seq, fields: fields(f) })),
+    [],
+    `${differing.length} of ${answers.length} sync answers differ from the view at their seq (${[...new Set(differing.flatMap(fields))].join(', ')})`,
+  );
+  for (const c of [player, deltaWatcher, syncer]) c.close();
 });

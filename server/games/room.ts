@@ -91,6 +91,9 @@ export class Room {
   /** Broadcasts so far (a `delta` frame's `seq`), and the tiles on the board at the last one. */
   private frameSeq = 0;
   private boardAtBroadcast: number;
+  /** `botPending` at the last broadcast: what views show. A search ends a while before its move
+   * is stored and broadcast; a view built meanwhile (a `sync`) must still be the one at `frameSeq`. */
+  private botShown = false;
   /** Every move so far, for connections that join or come back mid-game. */
   private readonly moves: LastMove[];
   private rematchId: string | null;
@@ -342,7 +345,7 @@ export class Room {
       playerId: (i) => this.seats.playerId(i),
       connected: (i) => this.connected(i),
       standIn: (i) => this.clock.reason(i),
-      botThinking: this.botPending,
+      botThinking: this.botShown,
       deadline: this.clock.deadline,
       rematch: this.rematchId,
       abandoned: this.abandoned,
@@ -612,6 +615,7 @@ export class Room {
     this.frameSeq++;
     const from = this.boardAtBroadcast;
     this.boardAtBroadcast = this.state.placed;
+    this.botShown = this.botPending;
     if (this.subscribers.size === 0) return;
     const input = this.viewInput();
     const bySeat = new Map<number | null, ViewFrames>();

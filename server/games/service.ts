@@ -27,6 +27,7 @@ import {
   type GameSetup,
   type GameStore,
   isDamaged,
+  pageSize,
   RematchTakenError,
   type SeatSetup,
   StorageError,
@@ -444,18 +445,30 @@ export class GameService {
   }
 
   /** Finished games from the store, most recent first, with their final scores. */
+  /** Damaged games are left out: those whose rows do not parse, those found damaged already, and
+   * those whose scores cannot be replayed. They leave after the store's LIMIT, so what they took
+   * is asked for again from where that page ended: a page is short only at the listing's end. */
   async finished(query: ListFinishedQuery): Promise<{ games: FinishedGame[]; next: string | null }> {
-    const page = await listFinished(this.store, query);
-    // A game whose scores cannot be replayed is left out of its page, not the page.
-    const games = await Promise.all(
-      page.games.map((g) =>
-        this.summarizeFinished(g).catch((e) => {
-          if (e instanceof StorageError) throw e;
-          return null;
-        }),
-      ),
-    );
-    return { games: games.filter((g) => g !== null), next: page.next };
+    const limit = pageSize({ ...query, finished: true });
+    const games: FinishedGame[] = [];
+    let before = query.before;
+    let next: string | null;
+    do {
+      const page = await listFinished(this.store, { ...query, limit: limit - games.length, ...(before === undefined ? {} : { before }) });
+      const listed = await Promise.all(page.games.filter((g) => !this.damaged.has(g.setup.id)).map((g) => this.listable(g)));
+      for (const game of listed) if (game) games.push(game);
+      next = page.next;
+      before = next ?? undefined;
+    } while (games.length < limit && next !== null);
+    return { games, next };
+  }
+
+  /** The game as listed, or null when its scores cannot be replayed (it is left out). */
+  private listable(g: FinishedEntry): Promise<FinishedGame | null> {
+    return this.summarizeFinished(g).catch((e) => {
+      if (e instanceof StorageError) throw e;
+      return null;
+    });
   }
 
   /** A player was deleted (their seats renamed in the store): the games held here show it too; a

@@ -34,7 +34,7 @@ import { type AppendStatements, appendMoves, appendStatements, connectionPragmas
 import { SqliteWriter } from './sqlite-writer.ts';
 import { validNice, WORKER_NICE } from '../thread-priority.ts';
 import { SQLITE_ACCOUNTS_MIGRATION, sqliteAccountsSweepMigration, sqliteNameKeysMigration } from '../accounts/schema.ts';
-import { SQLITE_RATINGS_MIGRATION } from '../ratings/schema.ts';
+import { SQLITE_RATINGS_MIGRATION, sqliteRatingsSeqMigration } from '../ratings/schema.ts';
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
 
 export interface SqliteStoreOptions {
@@ -83,7 +83,7 @@ CREATE INDEX IF NOT EXISTS seat_names_by_name ON seat_names (name);
 `;
 
 /** Schema changes since the first release, in order; PRAGMA user_version counts those applied. */
-const MIGRATIONS: (string | ((db: DatabaseSync) => void))[] = [
+export const MIGRATIONS: (string | ((db: DatabaseSync) => void))[] = [
   `ALTER TABLE games ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE games ADD COLUMN final_scores TEXT;
    ALTER TABLE games ADD COLUMN rematch_id TEXT;
@@ -99,6 +99,7 @@ const MIGRATIONS: (string | ((db: DatabaseSync) => void))[] = [
   SQLITE_RATINGS_MIGRATION,
   sqliteAccountsSweepMigration,
   sqliteNameKeysMigration,
+  sqliteRatingsSeqMigration,
 ];
 
 type Row = Record<string, unknown>;

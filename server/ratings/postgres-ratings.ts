@@ -19,17 +19,11 @@ export async function rateEndPostgres(c: pg.ClientBase, gameId: string, result: 
   const { players, changes } = ratedEnd(gameId, result, (id) => stored.get(id), at);
   for (const p of players) await c.query('UPDATE ratings SET mu = $2, sigma = $3, games = games + 1, updated_at = $4 WHERE player_id = $1', [p.playerId, p.after.mu, p.after.sigma, at]);
   for (const ch of changes)
-    await c.query('INSERT INTO rating_changes (game_id, player_id, seat, rank, mu_before, sigma_before, mu_after, sigma_after, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
-      ch.gameId,
-      ch.playerId,
-      ch.seat,
-      ch.rank,
-      ch.before.mu,
-      ch.before.sigma,
-      ch.after.mu,
-      ch.after.sigma,
-      ch.at,
-    ]);
+    await c.query(
+      `INSERT INTO rating_changes (game_id, player_id, seat, rank, mu_before, sigma_before, mu_after, sigma_after, at, seq)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, (SELECT coalesce(max(seq), 0) + 1 FROM rating_changes WHERE player_id = $2))`,
+      [ch.gameId, ch.playerId, ch.seat, ch.rank, ch.before.mu, ch.before.sigma, ch.after.mu, ch.after.sigma, ch.at],
+    );
 }
 
 export class PostgresRatings implements RatingStore {
@@ -55,7 +49,7 @@ export class PostgresRatings implements RatingStore {
   }
 
   async history(playerId: string, limit: number): Promise<RatingChange[]> {
-    const { rows } = await this.query('SELECT * FROM rating_changes WHERE player_id = $1 ORDER BY at DESC, game_id DESC LIMIT $2', [playerId, limit]);
+    const { rows } = await this.query('SELECT * FROM rating_changes WHERE player_id = $1 ORDER BY seq DESC LIMIT $2', [playerId, limit]);
     return rows.reverse().map(toChange);
   }
 }

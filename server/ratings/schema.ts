@@ -1,3 +1,6 @@
+import type { DatabaseSync } from 'node:sqlite';
+import type pg from 'pg';
+
 // The ratings' tables, as one migration step of each store (appended to their lists). A rating
 // change is keyed by game and player: a game's end that came twice could not rate twice.
 
@@ -12,3 +15,30 @@ export const POSTGRES_RATINGS_MIGRATION = `
   CREATE TABLE rating_changes (game_id text NOT NULL, player_id text NOT NULL, seat integer NOT NULL, rank integer NOT NULL,
     mu_before double precision NOT NULL, sigma_before double precision NOT NULL, mu_after double precision NOT NULL, sigma_after double precision NOT NULL, at text NOT NULL, PRIMARY KEY (game_id, player_id));
   CREATE INDEX rating_changes_by_player ON rating_changes (player_id, at);`;
+
+// A player's changes in the order they were made: `seq` counts each player's rated games (1, 2,
+// …), so two ends stored in the same millisecond keep their order (`at` alone cannot tell them
+// apart). Taken inside the end's transaction, under the player's rating row lock on PostgreSQL.
+// Changes stored before it are numbered in the order they were written (SQLite's rowid); on
+// PostgreSQL, which kept no such order, by time and game id. A step run again finds its column
+// and changes nothing.
+
+const SEQ_INDEX = 'CREATE UNIQUE INDEX rating_changes_by_player_seq ON rating_changes (player_id, seq); DROP INDEX rating_changes_by_player;';
+
+export function sqliteRatingsSeqMigration(db: DatabaseSync): void {
+  if (db.prepare("SELECT 1 FROM pragma_table_info('rating_changes') WHERE name = 'seq'").get()) return;
+  db.exec(`ALTER TABLE rating_changes ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+    UPDATE rating_changes SET seq = numbered.n
+      FROM (SELECT rowid AS r, row_number() OVER (PARTITION BY player_id ORDER BY rowid) AS n FROM rating_changes) AS numbered
+      WHERE rating_changes.rowid = numbered.r;
+    ${SEQ_INDEX}`);
+}
+
+export async function postgresRatingsSeqMigration(client: pg.ClientBase): Promise<void> {
+  if ((await client.query("SELECT 1 FROM information_schema.columns WHERE table_name = 'rating_changes' AND column_name = 'seq'")).rowCount) return;
+  await client.query(`ALTER TABLE rating_changes ADD COLUMN seq integer NOT NULL DEFAULT 0;
+    UPDATE rating_changes c SET seq = numbered.n
+      FROM (SELECT game_id, player_id, row_number() OVER (PARTITION BY player_id ORDER BY at, game_id) AS n FROM rating_changes) numbered
+      WHERE c.game_id = numbered.game_id AND c.player_id = numbered.player_id;
+    ${SEQ_INDEX}`);
+}

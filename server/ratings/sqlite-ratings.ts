@@ -17,7 +17,10 @@ export function rateEndSqlite(db: DatabaseSync, gameId: string, result: RatedRes
     'INSERT INTO ratings (player_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, 1, ?) ON CONFLICT (player_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = games + 1, updated_at = excluded.updated_at',
   );
   for (const p of players) upsert.run(p.playerId, p.after.mu, p.after.sigma, at);
-  const insert = db.prepare('INSERT INTO rating_changes (game_id, player_id, seat, rank, mu_before, sigma_before, mu_after, sigma_after, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    `INSERT INTO rating_changes (game_id, player_id, seat, rank, mu_before, sigma_before, mu_after, sigma_after, at, seq)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, (SELECT coalesce(max(seq), 0) + 1 FROM rating_changes WHERE player_id = ?2))`,
+  );
   for (const c of changes) insert.run(c.gameId, c.playerId, c.seat, c.rank, c.before.mu, c.before.sigma, c.after.mu, c.after.sigma, c.at);
 }
 
@@ -47,7 +50,7 @@ export class SqliteRatings implements RatingStore {
   }
 
   async history(playerId: string, limit: number): Promise<RatingChange[]> {
-    const rows = this.db().prepare('SELECT * FROM rating_changes WHERE player_id = ? ORDER BY at DESC, game_id DESC LIMIT ?').all(playerId, limit) as Row[];
+    const rows = this.db().prepare('SELECT * FROM rating_changes WHERE player_id = ? ORDER BY seq DESC LIMIT ?').all(playerId, limit) as Row[];
     return rows.reverse().map(toChange);
   }
 }
