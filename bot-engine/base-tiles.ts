@@ -72,3 +72,4 @@ export function groups(text: string): string[] {
 // Half-edges, clockwise from the north edge's west half: 0 N-w, 1 N-e, 2 E-n, 3 E-s, 4 S-e, 5 S-w, 6 W-s, 7 W-n.
 // Each half lies in one corner: NW, NE, NE, SE, SE, SW, SW, NW.
 export const HALF_CORNER = [3, 0, 0, 1, 1, 2, 2, 3];
+export const HALF_NAMES = ['N-w', 'N-e', 'E-n', 'E-s', 'S-e', 'S-w', 'W-s', 'W-n'] as const;

@@ -4,7 +4,7 @@
 // the base types keep their indices. See docs/ENGINE.md, "Expansions".
 
 import { Rng } from './rng.ts';
-import { BASE_SOURCE, CORNERS, EDGES, edgeIndex, groups, HALF_CORNER, KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD } from './base-tiles.ts';
+import { BASE_SOURCE, CORNERS, EDGES, edgeIndex, groups, HALF_CORNER, HALF_NAMES, KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD } from './base-tiles.ts';
 
 const BASE_NAMES = BASE_SOURCE.map((t) => t.type);
 
@@ -127,8 +127,6 @@ export interface ExpansionTileDef {
   river: number[][];
   segments: ExpansionSegment[];
 }
-
-const HALF_NAMES = ['N-w', 'N-e', 'E-n', 'E-s', 'S-e', 'S-w', 'W-s', 'W-n'] as const;
 
 interface Extras {
   monastery: boolean;

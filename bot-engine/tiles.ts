@@ -9,6 +9,7 @@ import {
   EDGE_ROAD,
   EDGES,
   HALF_CORNER,
+  HALF_NAMES,
   KIND_CITY,
   KIND_FIELD,
   KIND_MONASTERY,
@@ -172,6 +173,8 @@ function buildTables(): void {
         const f = def.segments.findIndex((s) => s.kind === KIND_FIELD && s.sides.includes(corner));
         if (f < 0) throw new Error(`${def.name}: half ${localHalf} has no field`);
         ROT_HALF_FIELD[tr * 8 + boardHalf] = f;
+        // A half-edge names its field on every tile (RULES.md), base tiles included.
+        lookup.set(`field:${HALF_NAMES[boardHalf]}`, f);
       }
       ROT_SPOT_NAMES.push(names);
       ROT_SPOT_LOOKUP.push(lookup);

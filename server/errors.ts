@@ -15,7 +15,7 @@ export const ERRORS = {
     status: 400,
     ws: false,
     meaning:
-      'the request breaks the API: a malformed request line, path, header or body (a path that is not valid percent-encoding, a path parameter over 100 characters), or a field outside its schema or of another type; `message` says which',
+      'the request breaks the API: a malformed request line, path, header or body (a path that is not valid percent-encoding, a path parameter over 100 characters), a field outside its schema or of another type, or a body on a call that takes none; `message` says which',
   },
   bad_token: { status: 403, ws: true, meaning: 'the token holds no seat in this game' },
   cross_origin: { status: 403, ws: false, meaning: 'a request that changes state carried the session cookie from a page of another site (its `Origin` is not this server’s); nothing changed' },
@@ -25,7 +25,7 @@ export const ERRORS = {
     status: 401,
     ws: false,
     meaning:
-      'the passkey answer did not verify (unknown or expired challenge, a credential this server does not know, a bad signature), or registers a credential stored already (to this player or another): nothing changed; the same answer whatever the cause',
+      'the passkey answer did not verify (unknown or expired challenge, a credential this server does not know, a bad signature, a user handle missing or not the credential’s player), or registers a credential stored already (to this player or another): nothing changed; the same answer whatever the cause',
   },
   origin_not_allowed: { status: 403, ws: false, meaning: 'the WebSocket upgrade came from a browser origin outside the allow-list' },
   not_found: { status: 404, ws: false, meaning: 'no such route' },

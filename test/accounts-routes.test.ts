@@ -330,7 +330,7 @@ test("a rematch asked for while signed in is the player's seat too, with or with
   assert.deepEqual([again.json().gameId, again.json().seat], [gameId, 0], 'the same rematch, the same seat, without the token');
 });
 
-test('with TESSERA_PUBLIC_ORIGIN, passkeys are bound to its host and cookie-carried changes must come from it; behind a TLS proxy the cookie is Secure', async () => {
+test('with TESSERA_PUBLIC_ORIGIN, passkeys are bound to its host and cookie-carried changes must come from it; behind a TLS proxy, trusted or not, the cookie is Secure', async () => {
   const behind = await injectServer({ publicOrigin: 'https://play.example.org', trustProxy: true });
   try {
     const https = { 'x-forwarded-proto': 'https' };
@@ -343,6 +343,18 @@ test('with TESSERA_PUBLIC_ORIGIN, passkeys are bound to its host and cookie-carr
     assert.equal(own.json().code, 'cross_origin', "the request's own Host is not the configured origin");
   } finally {
     await behind.app.close();
+  }
+  // Behind a TLS-terminating proxy the server does not trust, the request arrives as http: the
+  // cookie is Secure all the same, when set and when cleared.
+  const untrusted = await injectServer({ publicOrigin: 'https://play.example.org' });
+  try {
+    const started = await call(untrusted.app, 'POST', '/api/session', { body: {} });
+    assert.equal(started.cookies[0]?.secure, true, JSON.stringify(started.cookies[0]));
+    const out = await call(untrusted.app, 'POST', '/api/session/sign-out', { cookie: cookieOf(started), origin: 'https://play.example.org' });
+    assert.equal(out.statusCode, 204, out.body);
+    assert.equal(out.cookies[0]?.secure, true, JSON.stringify(out.cookies[0]));
+  } finally {
+    await untrusted.app.close();
   }
   assert.throws(() => loadConfig({ TESSERA_PUBLIC_ORIGIN: 'https://play.example.org/path' }), /TESSERA_PUBLIC_ORIGIN/);
   assert.equal(testConfig().publicOrigin, null);
@@ -410,6 +422,33 @@ test('a passkey added by a guest signs in on a fresh browser with one prompt: th
   unknown.id = unknown.rawId = 'AAAAAAAAAAAAAAAAAAAAAA';
   assert.equal((await call(app, 'POST', '/api/passkeys/authentication', { origin: OWN, body: unknown })).json().code, 'passkey_refused');
   assert.equal((await call(app, 'POST', '/api/passkeys/authentication', { origin: OWN, body: genuine })).json().code, 'passkey_refused', 'the challenge went with the unknown credential');
+});
+
+test("a passkey answer whose user handle is not the credential's player is refused, and signs in nobody", async () => {
+  const authenticator = new SoftAuthenticator();
+  const owner = await guest(app, 'Handle Owner');
+  const creation = (await call(app, 'POST', '/api/passkeys/registration/options', { cookie: owner.cookie, origin: OWN })).json();
+  assert.equal((await call(app, 'POST', '/api/passkeys/registration', { cookie: owner.cookie, origin: OWN, body: authenticator.create(creation, OWN) })).statusCode, 201);
+  const other = await guest(app, 'Handle Other');
+  const signIn = async (userHandle: string | undefined) => {
+    const options = (await call(app, 'POST', '/api/passkeys/authentication/options', { origin: OWN })).json();
+    const assertion = authenticator.get(options, OWN);
+    assert.equal(Buffer.from(assertion.response.userHandle, 'base64url').toString(), owner.id, "the authenticator's handle is its player's id");
+    const response: Record<string, unknown> = { ...assertion.response };
+    if (userHandle === undefined) delete response.userHandle;
+    else response.userHandle = userHandle;
+    return call(app, 'POST', '/api/passkeys/authentication', { origin: OWN, body: { ...assertion, response } });
+  };
+  // The signature does not cover the user handle: only this check tells the two apart.
+  for (const handle of [Buffer.from(other.id).toString('base64url'), undefined]) {
+    const refused = await signIn(handle);
+    assert.equal(refused.statusCode, 401, refused.body);
+    assert.equal(refused.json().code, 'passkey_refused');
+    assert.equal(refused.cookies.length, 0, 'no session');
+  }
+  const signedIn = await signIn(Buffer.from(owner.id).toString('base64url'));
+  assert.equal(signedIn.statusCode, 200, signedIn.body);
+  assert.equal(signedIn.json().player.id, owner.id);
 });
 
 test('with any origin allowed to open a socket, one from another site carrying the cookie only watches', async () => {

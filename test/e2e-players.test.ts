@@ -4,7 +4,8 @@
 // credential signs in with one prompt and finds the same player and games, resumes an unfinished
 // one and plays it without a seat token. A name another player holds is refused next to the
 // field. The player pages pass axe and the 44 px rule on a phone; deleting asks first, frees the
-// name and leaves the games under "deleted player"; signing out leaves the player. Pages are
+// name and leaves the games under "deleted player"; signing out leaves the player, and the browser
+// forgets its games and seat tokens (a shared computer's next person only watches). Pages are
 // opened on `localhost`: WebAuthn refuses an IP address. Screenshots: test-results/e2e/p-*.png.
 //
 // Needs `npm run build` (the bot worker and the client bundle).
@@ -276,4 +277,36 @@ test('the player pages pass axe and the 44 px rule on a phone; delete asks first
   assert.match((await d.page.textContent('#rename-note'))!, /taken/);
   await c.context.close();
   await d.context.close();
+});
+
+test('signing out forgets the player here: on a shared computer the next person sees none of their games and cannot play their seat', async () => {
+  const a = await e2e.newPage();
+  await a.page.goto(`${base}/`);
+  await barDrawn(a.page);
+  await a.page.fill('input[name=name]', 'Mia');
+  await a.page.selectOption('select[data-opp="0"]', 'random');
+  await a.page.click('button[type=submit]:has-text("Create game")');
+  await a.page.waitForURL(/#\/g\//);
+  const gameId = decodeURIComponent(a.page.url().split('#/g/')[1]);
+  await waitMyTurn(a.page);
+  const resume = `[data-list=mine] a[href="#/g/${encodeURIComponent(gameId)}"]`;
+  await a.page.goto(`${base}/`);
+  await a.page.waitForSelector(resume);
+
+  await a.page.goto(`${base}/#/me`);
+  await a.page.click('[data-action=sign-out]');
+  await chipSays(a.page, 'Your player');
+  assert.equal(await a.page.evaluate(() => (globalThis as any).localStorage.getItem('tessera.seats.v1')), null, 'no seat token left in this browser');
+  assert.equal(await a.page.evaluate(() => (globalThis as any).localStorage.getItem('tessera.name')), null, 'nor the name');
+
+  // The next person: the lobby lists no game of Mia's, and her game only lets them watch.
+  await a.page.goto(`${base}/`);
+  await a.page.waitForSelector('[data-list=mine] li.muted');
+  assert.equal(await a.page.locator(resume).count(), 0, "Mia's game is not listed");
+  await a.page.goto(`${base}/#/g/${encodeURIComponent(gameId)}`);
+  await a.page.reload();
+  await a.page.waitForFunction((id) => (globalThis as any).e2eWire?.view?.gameId === id, gameId);
+  assert.equal((await gameView(a.page)).you, null, 'the game is watched, not played');
+  assert.equal(await sessionOf(a.page), null, 'watching made no player');
+  await a.context.close();
 });

@@ -134,3 +134,17 @@ test('spot names: any edge or corner reaching a feature names it', () => {
   assert.equal(ROT_HALF_FIELD[d * 8 + 0], -1);
   assert.notEqual(ROT_HALF_FIELD[d * 8 + 2], ROT_HALF_FIELD[d * 8 + 3]);
 });
+
+test('a half-edge names its field on a base tile too, as RULES.md says of every tile; a city edge has none', () => {
+  const d = tileIndex('D') * 4 + 1; // D at 90: city E; road N-S; fields west and east of the road
+  assert.equal(ROT_SPOT_LOOKUP[d].get('field:N-w'), ROT_SPOT_LOOKUP[d].get('field:SW'));
+  assert.equal(ROT_SPOT_LOOKUP[d].get('field:N-e'), ROT_SPOT_LOOKUP[d].get('field:NE'));
+  assert.notEqual(ROT_SPOT_LOOKUP[d].get('field:N-w'), ROT_SPOT_LOOKUP[d].get('field:N-e'));
+  assert.equal(ROT_SPOT_LOOKUP[d].get('field:E-n'), undefined, 'the east edge is a city at 90');
+  for (let tr = 0; tr < 24 * 4; tr++)
+    for (let h = 0; h < 8; h++) {
+      const field = ROT_HALF_FIELD[tr * 8 + h];
+      const named = ROT_SPOT_LOOKUP[tr].get(`field:${['N-w', 'N-e', 'E-n', 'E-s', 'S-e', 'S-w', 'W-s', 'W-n'][h]}`);
+      assert.equal(named, field < 0 ? undefined : field, `type ${tr >> 2} rotation ${(tr & 3) * 90} half ${h}`);
+    }
+});

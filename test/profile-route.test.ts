@@ -1,6 +1,6 @@
 // GET /api/players/:id/profile on the real app and its default store (SQLite): a player's name
 // from the players table, their games found by the seats they held, their stored analyses
-// counted, unknown, deleted and malformed ids refused.
+// counted (only games made public: listed or rated), unknown, deleted and malformed ids refused.
 
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,8 +20,8 @@ const holder = (name: string, playerId?: string): SeatHolder => ({ name, tokenHa
 let app: FastifyInstance;
 
 /** A finished two-seat game stored as the rooms store one: created, then ended with its scores. */
-async function finishedGame(id: string, holders: SeatHolder[], scores: number[], rated = false): Promise<void> {
-  await app.store.create({ ...twoPeopleSetup(id), ...(rated ? { rated: true } : {}) }, holders);
+async function finishedGame(id: string, holders: SeatHolder[], scores: number[], made: { rated?: true; listed?: true } = { listed: true }): Promise<void> {
+  await app.store.create({ ...twoPeopleSetup(id), ...made }, holders);
   await app.store.appendMoves(id, [], { abandoned: false, scores });
   await sleep(5); // finishedAt orders the listing
 }
@@ -54,7 +54,8 @@ before(async () => {
   await signUp(bo, 'Bo');
   await finishedGame('g-old', [holder('Ann', ann), holder('Bo', bo)], [20, 30]);
   await finishedGame('g-guest', [holder('Ann'), holder('Cy')], [50, 10]); // Ann without a session: not hers
-  await finishedGame('g-new', [holder('Bo', bo), holder('Annie', ann)], [25, 25], true);
+  await finishedGame('g-invite', [holder('Annie', ann), holder('Bo', bo)], [40, 10], {}); // an invite: stays among its players
+  await finishedGame('g-new', [holder('Bo', bo), holder('Annie', ann)], [25, 25], { rated: true });
   await saveAnalysis(app.store, 'g-new', analysisOf([position(1, 5, null, 'city:N'), position(0, 8, 'road:E', 'city:N'), position(1, 1, 'city:N', 'city:N')]));
 });
 after(() => app.close());
@@ -100,6 +101,14 @@ test('an unknown or deleted player is 404 unknown_player; a malformed id is 400 
   await app.accounts.deletePlayer(cy, 'deleted player', new Date().toISOString());
   const deleted = await get(app, `/api/players/${cy}/profile`);
   assert.equal(deleted.status, 404, 'a deleted player has no profile');
+  // A guest who never held a seat has no profile; one who held only an invite's has an empty one.
+  const dee = 'p_deeDDDDDDDDDDDDDDDDDDD';
+  await signUp(dee, 'Dee');
+  assert.equal((await get(app, `/api/players/${dee}/profile`)).status, 404, 'a guest who never held a seat');
+  await finishedGame('g-dee', [holder('Dee', dee), holder('Bo')], [3, 4], {});
+  const invited = await get(app, `/api/players/${dee}/profile`);
+  assert.equal(invited.status, 200);
+  assert.deepEqual([(invited.body as PlayerProfile).games, (invited.body as PlayerProfile).recent], [0, []], "an invite's game is not shown");
   const malformed = await get(app, '/api/players/Ann/profile');
   assert.equal(malformed.status, 400);
   assert.equal((malformed.body as { code: string }).code, 'bad_request');

@@ -96,6 +96,35 @@ test('bodies are not coerced: a wrong type is a 400 bad_request and creates noth
   assert.equal((await post(server.base, `/api/games/${joinable}/seats`, { name: 'Ann', seat: 1 })).body.seat, 1);
 });
 
+test('a call that takes no body refuses one that names a field (a GET any body), and changes nothing; `{}` names nothing', async () => {
+  const json = { 'content-type': 'application/json' };
+  const cookie = { cookie: await guestCookie() };
+  const signedIn = async () => (JSON.parse((await exchange('GET', '/api/session', cookie)).text) as { player: unknown }).player !== null;
+  const { id } = (await post(server.base, '/api/games', { seats: [person, person] })).body;
+  const refused: [string, string, string, Record<string, string>, string][] = [
+    ['a field on sign-out', 'POST', '/api/session/sign-out', { ...json, ...cookie }, '{"everywhere":true}'],
+    ['a field on deleting the player', 'DELETE', '/api/me', { ...json, ...cookie }, '{"confirm":true}'],
+    ['an array on asking for an analysis', 'POST', `/api/games/${id}/analysis`, json, '[]'],
+    ['a body on a GET', 'GET', `/api/games/${id}`, json, '{"x":1}'],
+  ];
+  for (const [what, method, path, headers, body] of refused) {
+    const answer = await exchange(method, path, headers, body);
+    assert.equal(answer.status, 400, `${what}: ${answer.text}`);
+    assert.equal(assertCatalogued(answer, what).code, 'bad_request');
+    assert.ok(await signedIn(), `${what}: the player is still signed in`);
+  }
+  const out = await exchange('POST', '/api/session/sign-out', { ...json, ...cookie }, '{}');
+  assert.equal(out.status, 204, out.text);
+  assert.equal(await signedIn(), false);
+});
+
+/** A new guest's session cookie, as a browser sends it back. */
+async function guestCookie(): Promise<string> {
+  const res = await fetch(new URL('/api/session', server.base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  assert.equal(res.status, 201, await res.text());
+  return res.headers.getSetCookie()[0].split(';')[0];
+}
+
 test('query strings still coerce: ?limit=5 is the number 5; ?limit=abc is a 400', async () => {
   for (let i = 0; i < 7; i++) assert.equal((await post(server.base, '/api/games', { seats: [person, bot], listed: true })).status, 201);
   const page = await get(server.base, '/api/games?limit=5');

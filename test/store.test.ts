@@ -108,6 +108,23 @@ for (const [name, make] of stores) {
       'a signed-in player finds the seats they hold',
     );
     assert.deepEqual((await listFinished(store, { playerId: 'p-bob' })).games, []);
+    // A profile shows only the games made public: listed or rated, not invites.
+    for (const [id, made] of [
+      ['f5', { listed: true }],
+      ['f6', { rated: true }],
+      ['f7', {}],
+    ] as const) {
+      await store.create({ ...setup(id), ...made }, [
+        { name: 'Alice', tokenHash: null, playerId: 'p-alice' },
+        { name: 'Bot', tokenHash: null },
+      ]);
+      await store.appendMoves(id, [move(1)], { abandoned: false, scores: [1, 2] });
+      await new Promise((r) => setTimeout(r, 3));
+    }
+    assert.deepEqual(
+      (await listFinished(store, { playerId: 'p-alice', publicOnly: true })).games.map((g) => g.setup.id),
+      ['f6', 'f5'],
+    );
     await store.close();
   });
 }

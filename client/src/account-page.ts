@@ -4,7 +4,7 @@
 
 import { type Player, accountApi } from './account-api.ts';
 import { mountAccountBar } from './account-bar.ts';
-import { forgetName, savedName, saveName } from './api.ts';
+import { forgetPlayerHere, savedName, saveName } from './api.ts';
 import { esc, toast } from './dom.ts';
 import { addPasskey, passkeyProblem, passkeysWork, signInWithPasskey } from './passkeys.ts';
 import { profileHref } from './player-text.ts';
@@ -57,7 +57,7 @@ export function mountAccount(root: HTMLElement): () => void {
     },
     'sign-out': async () => {
       await accountApi.signOut();
-      forgetName();
+      forgetPlayerHere();
       await reloadSession();
       toast('Signed out.');
     },
@@ -70,7 +70,7 @@ export function mountAccount(root: HTMLElement): () => void {
     'cancel-delete': async () => dialog.close(),
     'confirm-delete': async () => {
       await accountApi.deletePlayer();
-      forgetName();
+      forgetPlayerHere();
       dialog.close();
       await reloadSession();
       toast('Your player was deleted.');
@@ -162,7 +162,7 @@ function signInSection(p: Player | null): string {
 
 function leaveSection(p: Player): string {
   return `<section class="card" aria-labelledby="leave-title"><h2 id="leave-title">Sign out or delete</h2>
-<p>Signing out makes this browser a new guest; ${p.passkeys === 0 ? `with no passkey, ${esc(p.name)} is lost to it` : 'your passkey signs you in again'}.</p>
+<p>Signing out makes this browser a new guest: it forgets ${esc(p.name)}'s games and seats; ${p.passkeys === 0 ? `with no passkey, ${esc(p.name)} is lost to it` : 'your passkey signs you in again'}.</p>
 <div class="row"><button class="btn" data-action="sign-out">Sign out</button><button class="btn danger" data-action="ask-delete">Delete this player…</button></div></section>`;
 }
 

@@ -126,10 +126,12 @@ export function saveName(name: string): void {
   }
 }
 
-/** After signing out or deleting the player, the next guest must not take the name back. */
-export function forgetName(): void {
+/** After signing out or deleting the player, this browser keeps nothing of them: on a shared
+ * computer the next person must not see their games, play their seats or take the name back. */
+export function forgetPlayerHere(): void {
   try {
     localStorage.removeItem(NAME_KEY);
+    localStorage.removeItem(KEY);
   } catch {
     /* ignore */
   }

@@ -73,6 +73,7 @@ export class MemoryStore implements GameStore {
     const all = [...this.games.values()]
       .filter((g) => g.finished === query.finished && (!player || g.holders.some((h) => h?.name.toLowerCase() === player)))
       .filter((g) => !query.open || (g.setup.listed === true && g.holders.includes(null)))
+      .filter((g) => !query.publicOnly || g.setup.listed === true || g.setup.rated === true)
       .filter((g) => !query.playerId || g.holders.some((h) => h?.playerId === query.playerId))
       .filter((g) => before === undefined || key(g) < before)
       .sort((a, b) => (key(a) < key(b) ? 1 : -1));

@@ -234,6 +234,7 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
     const where = [query.finished ? 'g.finished' : 'NOT g.finished'];
     const params: (string | number)[] = [];
     if (query.open) where.push(`g.listed AND EXISTS (SELECT 1 FROM jsonb_array_elements(g.holders) h WHERE h = 'null'::jsonb)`);
+    if (query.publicOnly) where.push(`(g.listed OR g.setup @> '{"rated": true}'::jsonb)`);
     if (query.player) {
       params.push(query.player);
       where.push(`EXISTS (SELECT 1 FROM seat_names n WHERE n.game_id = g.id AND lower(n.name) = lower($${params.length}))`);

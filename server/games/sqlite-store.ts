@@ -233,6 +233,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
     const where = [query.finished ? 'g.finished = 1' : 'g.finished = 0'];
     const params: (string | number)[] = [];
     if (query.open) where.push("json_extract(g.setup, '$.listed') = 1 AND EXISTS (SELECT 1 FROM json_each(g.holders) h WHERE h.type = 'null')");
+    if (query.publicOnly) where.push("(json_extract(g.setup, '$.listed') = 1 OR json_extract(g.setup, '$.rated') = 1)");
     if (query.player) {
       where.push('EXISTS (SELECT 1 FROM seat_names n WHERE n.game_id = g.id AND n.name = ?)');
       params.push(query.player);

@@ -237,6 +237,8 @@ export interface GameQuery {
   finished: boolean;
   /** Only listed games with an open seat (the lobby). */
   open?: boolean;
+  /** Only games their players made public: listed or rated (a player's profile). */
+  publicOnly?: boolean;
   /** Only games where a seat holder has this name (any case). */
   player?: string;
   /** Only games where a seat is held by this signed-in player. */

@@ -68,7 +68,7 @@ async function routes(root: FastifyInstance): Promise<void> {
       const player = { id: newPlayerId(), name, createdAt: new Date().toISOString() };
       const { id, hash, expiresAt } = newSession();
       await accounts.createPlayer(player, { hash, expiresAt, playerId: player.id });
-      sendSession(reply, request, id);
+      sendSession(reply, request, config, id);
       return reply.code(201).send({ player: { id: player.id, name, passkeys: 0 } });
     },
   );
@@ -79,7 +79,7 @@ async function routes(root: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const hash = carriedSession(request);
       if (hash) await accounts.endSession(hash);
-      clearSession(reply, request);
+      clearSession(reply, request, config);
       return reply.code(204).send(null);
     },
   );
@@ -117,7 +117,7 @@ async function routes(root: FastifyInstance): Promise<void> {
       const player = signedIn(request);
       await accounts.deletePlayer(player.id, DELETED_NAME, new Date().toISOString());
       games.forgetPlayer(player.id, DELETED_NAME);
-      clearSession(reply, request);
+      clearSession(reply, request, config);
       return reply.code(204).send(null);
     },
   );
@@ -238,12 +238,12 @@ async function routes(root: FastifyInstance): Promise<void> {
           : { id: answer.id, publicKey: NOBODYS_KEY, counter: 0 },
         requireUserVerification: false,
       }).catch(() => null);
-      if (!passkey || !verified?.verified) throw passkeyRefused();
+      if (!passkey || !verified?.verified || !namesOwner(answer, passkey.playerId)) throw passkeyRefused();
       const player = await accounts.player(passkey.playerId);
       if (!player) throw passkeyRefused();
       const { id, hash, expiresAt } = newSession();
       await accounts.signIn(passkey.id, verified.authenticationInfo.newCounter, { hash, expiresAt, playerId: player.id }, carriedSession(request));
-      sendSession(reply, request, id);
+      sendSession(reply, request, config, id);
       return { player: await me(player) };
     },
   );
@@ -253,6 +253,13 @@ async function routes(root: FastifyInstance): Promise<void> {
     const taken = await accounts.takeChallenge(challenge, Date.now());
     return taken !== undefined && fits(taken);
   }
+}
+
+/** Whether the assertion's user handle (unsigned: the client's to fill) names the credential's
+ * player. No user was named before the prompt, so WebAuthn requires it present and matching. */
+function namesOwner(answer: AuthenticationResponseJSON, playerId: string): boolean {
+  const handle = answer.response.userHandle;
+  return typeof handle === 'string' && Buffer.from(handle, 'base64url').toString('utf8') === playerId;
 }
 
 /** The transports WebAuthn names (its AuthenticatorTransport, and the newer cable and smart-card). */

@@ -1,7 +1,8 @@
-// The player session: a random id in an HttpOnly, SameSite=Lax cookie (Secure over https), of
-// which the store keeps only the hash. Every request carrying it gets `request.player`; a
-// state-changing request carrying it must come from this server's own origin (a page of another
-// site could otherwise make the browser send it): refused with `cross_origin`, before any handler.
+// The player session: a random id in an HttpOnly, SameSite=Lax cookie (Secure over https or when
+// TESSERA_PUBLIC_ORIGIN is https), of which the store keeps only the hash. Every request carrying
+// it gets `request.player`; a state-changing request carrying it must come from this server's own
+// origin (a page of another site could otherwise make the browser send it): refused with
+// `cross_origin`, before any handler.
 
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -52,12 +53,18 @@ export function newSession(): { id: string; hash: string; expiresAt: number } {
   return { id, hash: sessionHash(id), expiresAt: Date.now() + SESSION_SECONDS * 1000 };
 }
 
-export function sendSession(reply: FastifyReply, request: FastifyRequest, sessionId: string): void {
-  reply.setCookie(SESSION_COOKIE, sessionId, { httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', path: '/', maxAge: SESSION_SECONDS });
+/** Secure whenever browsers reach the server over https: a TLS-terminating proxy that the
+ * server does not trust to say so still serves the pages over https. */
+function secureCookie(request: FastifyRequest, config: Config): boolean {
+  return request.protocol === 'https' || ownOrigin(request, config).startsWith('https:');
 }
 
-export function clearSession(reply: FastifyReply, request: FastifyRequest): void {
-  reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', path: '/' });
+export function sendSession(reply: FastifyReply, request: FastifyRequest, config: Config, sessionId: string): void {
+  reply.setCookie(SESSION_COOKIE, sessionId, { httpOnly: true, sameSite: 'lax', secure: secureCookie(request, config), path: '/', maxAge: SESSION_SECONDS });
+}
+
+export function clearSession(reply: FastifyReply, request: FastifyRequest, config: Config): void {
+  reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: secureCookie(request, config), path: '/' });
 }
 
 /** The hash of the session id this request carries, or null. */

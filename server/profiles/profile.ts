@@ -25,19 +25,26 @@ export interface PlayerGames {
   games: FinishedEntry[];
 }
 
-/** The player's name and latest finished games, or undefined for a player nobody knows. A person
- * is known by the players table (a deleted player is gone: their seats were unlinked); a bot level
- * (`bot:expert`, the seats it held in rated games) by its seats. */
+/** The player's name and latest finished public games (listed or rated: an invite's players and
+ * results stay among those invited), or undefined for a player nobody knows. A person is known by
+ * the players table (a deleted player is gone: their seats were unlinked) once they have held a
+ * seat; a bot level (`bot:expert`, the seats it held in rated games) by its seats. */
 export async function findPlayer(store: ProfileStore, accounts: Pick<AccountStore, 'player'>, playerId: string): Promise<PlayerGames | undefined> {
   const account = playerId.startsWith('p_') ? await accounts.player(playerId) : undefined;
   if (playerId.startsWith('p_') && !account) return undefined;
-  const { games } = await listFinished(store, { playerId, limit: PROFILE_WINDOW });
-  if (account) return { name: account.name, games };
+  const { games } = await listFinished(store, { playerId, limit: PROFILE_WINDOW, publicOnly: true });
+  if (account) return games.length > 0 || (await heldASeat(store, playerId)) ? { name: account.name, games } : undefined;
   // A player whose only games are still being played is known too.
   const latest = games[0] ?? (await store.list({ finished: false, playerId, limit: 1 })).games.find((g) => !isDamaged(g));
   if (!latest) return undefined;
   // A bot level is named as on the leaderboard ("expert bot"), not as its latest seat ("expert bot 3").
   return { name: botName(playerId) ?? latest.holders[seatOf(latest, playerId)]?.name ?? playerId, games };
+}
+
+/** Whether the player holds or held a seat in any game, public or not. */
+async function heldASeat(store: ProfileStore, playerId: string): Promise<boolean> {
+  for (const finished of [true, false]) if ((await store.list({ finished, playerId, limit: 1 })).games.length > 0) return true;
+  return false;
 }
 
 /** Reads profiles from `store`, keeping the analyses it read summed by seat (the oldest read first out). */
