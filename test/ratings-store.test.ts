@@ -1,19 +1,22 @@
 // Ratings move in the transaction that stores a rated game's end, on every store (memory, SQLite,
-// a private PostgreSQL): exactly once per game, nothing on a refused end, and on PostgreSQL no
-// update lost when two instances end games with a player in common at the same moment.
+// a private PostgreSQL): exactly once per game, nothing on a refused end, nothing for a pair of
+// people past their games of the day; the leaderboard's conditions; and on PostgreSQL no update
+// lost when two instances end games with a player in common at the same moment.
 
 import assert from 'node:assert/strict';
 import { accountsBeside } from '../server/accounts/open.ts';
 import { newSessionId, sessionHash } from '../server/accounts/store.ts';
 import { PostgresStore } from '../server/games/postgres-store.ts';
 import type { GameSetup, GameStore } from '../server/games/store.ts';
-import { NEW_RATING, rateSeats } from '../server/ratings/model.ts';
+import { DAY_MS, LEADERBOARD_ACTIVE_DAYS, NEW_RATING, PAIR_GAMES_PER_DAY, rateSeats } from '../server/ratings/model.ts';
 import { ratingsBeside } from '../server/ratings/open.ts';
 import type { RatingChange } from '../server/ratings/store.ts';
 import { everyStore } from './support/every-store.ts';
 
 const ann = 'p_annAAAAAAAAAAAAAAAAAAA';
 const bo = 'p_boBBBBBBBBBBBBBBBBBBBB';
+const cy = 'p_cyCCCCCCCCCCCCCCCCCCCC';
+const di = 'p_diDDDDDDDDDDDDDDDDDDDD';
 const setup = (id: string): GameSetup => ({
   id,
   createdAt: new Date().toISOString(),
@@ -24,6 +27,11 @@ const setup = (id: string): GameSetup => ({
   standIn: 'heuristic',
   rated: true,
 });
+/** A rated game of these players (`bot:<level>` a bot seat). */
+const setupOf = (id: string, players: string[]): GameSetup => ({
+  ...setup(id),
+  seats: players.map((p) => (p.startsWith('bot:') ? { kind: 'bot', level: p.slice(4) as 'expert' } : { kind: 'person' })),
+});
 const holders = [
   { name: 'Ann', tokenHash: null, playerId: ann },
   { name: 'Bo', tokenHash: null, playerId: bo },
@@ -33,12 +41,9 @@ const rated = { players: [ann, bo, 'bot:expert'], ranks: [2, 1, 3] };
 
 const { test, stores, postgresUrl } = everyStore('ratings');
 
-async function withPlayers(store: GameStore) {
+async function withPlayers(store: GameStore, more: [string, string][] = []) {
   const accounts = accountsBeside(store);
-  for (const [id, name] of [
-    [ann, 'Ann'],
-    [bo, 'Bo'],
-  ])
+  for (const [id, name] of [[ann, 'Ann'], [bo, 'Bo'], ...more])
     await accounts.createPlayer({ id, name, createdAt: new Date().toISOString() }, { hash: sessionHash(newSessionId()), playerId: id, expiresAt: Date.now() + 60_000 });
   return { accounts, ratings: ratingsBeside(store, accounts) };
 }
@@ -46,7 +51,7 @@ async function withPlayers(store: GameStore) {
 for (const [name, make] of stores) {
   test(`${name}: a rated end moves every player's rating once, with the end`, async () => {
     const store = await make();
-    const { accounts, ratings } = await withPlayers(store);
+    const { ratings } = await withPlayers(store);
     await store.create(setup('r1'), holders);
     await store.appendMoves('r1', [], { abandoned: false, scores: [40, 52, 31], rated });
     const expected = rateSeats([NEW_RATING, NEW_RATING, NEW_RATING], rated.ranks);
@@ -68,17 +73,54 @@ for (const [name, make] of stores) {
     await store.create({ ...setup('u1'), rated: false }, holders);
     await store.appendMoves('u1', [], { abandoned: false, scores: [1, 2, 3] });
     assert.equal((await ratings.ratings([ann])).get(ann)!.games, 1);
-    const board = await ratings.leaderboard(10, 0);
-    assert.deepEqual(
-      board.map((r) => r.name),
-      ['Bo', 'Ann', 'expert bot'],
-    );
-    // A deleted player leaves the leaderboard; their history stays with the games.
-    await accounts.deletePlayer(ann, 'deleted player', new Date().toISOString());
     assert.deepEqual(
       (await ratings.leaderboard(10, 0)).map((r) => r.name),
-      ['Bo', 'expert bot'],
+      ['expert bot'],
+      'one game each: provisional people wait; the bot level, an anchor, is listed',
     );
+    await store.close();
+  });
+
+  test(`${name}: the leaderboard lists people with a settled rating, several opponents and a recent game; a pair's games beyond ${PAIR_GAMES_PER_DAY} a day move nothing`, async () => {
+    const store = await make();
+    const { accounts, ratings } = await withPlayers(store, [
+      [cy, 'Cy'],
+      [di, 'Di'],
+    ]);
+    let n = 0;
+    const play = async (players: string[]) => {
+      const id = `g${++n}`;
+      await store.create(
+        setupOf(id, players),
+        players.map((p, seat) => ({ name: `${p} ${seat}`, tokenHash: null, playerId: p })),
+      );
+      await store.appendMoves(id, [], { abandoned: false, scores: players.map((_, seat) => 10 - seat), rated: { players, ranks: players.map((_, seat) => seat + 1) } });
+    };
+    const games = async (id: string) => (await ratings.ratings([id])).get(id)?.games ?? 0;
+    const listed = async (now?: number) => (await ratings.leaderboard(20, 0, now)).map((r) => r.playerId).sort();
+    // Ann beats Bo four times in a day: the fourth moves nobody, with a bot at the table too.
+    for (let i = 0; i < PAIR_GAMES_PER_DAY + 1; i++) await play([ann, bo]);
+    await play([ann, bo, 'bot:expert']);
+    assert.deepEqual([await games(ann), await games(bo), await games('bot:expert')], [PAIR_GAMES_PER_DAY, PAIR_GAMES_PER_DAY, 0]);
+    assert.equal((await ratings.history(ann, 10)).length, PAIR_GAMES_PER_DAY);
+    // Other opponents make Ann's five games, against three opponents: listed.
+    await play([ann, cy]);
+    await play([ann, 'bot:random']);
+    // Di plays five games against two bot levels: settled, but one measure of two opponents.
+    for (let i = 0; i < 3; i++) await play(['bot:random', di]);
+    for (let i = 0; i < 2; i++) await play([di, 'bot:expert']);
+    const di5 = (await ratings.ratings([di])).get(di)!;
+    assert.deepEqual([di5.games, di5.opponents], [5, 2]);
+    assert.deepEqual(await listed(), [ann, 'bot:expert', 'bot:random'].sort(), 'Bo and Cy provisional, Di with two opponents: left out');
+    await play([di, bo]);
+    assert.deepEqual(await listed(), [ann, 'bot:expert', 'bot:random', di].sort(), 'a third opponent lists Di');
+    // A month without a rated game: only the bot levels stay.
+    const later = Date.now() + (LEADERBOARD_ACTIVE_DAYS + 1) * DAY_MS;
+    assert.deepEqual(await listed(later), ['bot:expert', 'bot:random']);
+    // A deleted player leaves the leaderboard; their history stays with the games.
+    await accounts.deletePlayer(ann, 'deleted player', new Date().toISOString());
+    assert.deepEqual(await listed(), ['bot:expert', 'bot:random', di].sort());
+    assert.equal((await ratings.history(ann, 10)).length, 5);
     await store.close();
   });
 }
@@ -89,14 +131,16 @@ test('postgres: two instances ending games with a player in common lose no ratin
   const b = await PostgresStore.open({ url });
   const ratings = ratingsBeside(a, accountsBeside(a));
   const games = 8;
+  // One person each and the expert bot: people's pairs are limited a day, a bot's are not.
+  const game = (p: string) => [setupOf('', [p, 'bot:expert']), [{ name: p, tokenHash: null, playerId: p }, holders[2]]] as const;
   for (let i = 0; i < games; i++) {
-    await a.create(setup(`a${i}`), holders);
-    await b.create(setup(`b${i}`), holders);
+    await a.create({ ...game(ann)[0], id: `a${i}`, seed: `a${i}` }, [...game(ann)[1]]);
+    await b.create({ ...game(bo)[0], id: `b${i}`, seed: `b${i}` }, [...game(bo)[1]]);
   }
   await Promise.all(
     Array.from({ length: games }, (_, i) => [
-      a.appendMoves(`a${i}`, [], { abandoned: false, scores: [1, 2, 3], rated: { players: [ann, bo, 'bot:expert'], ranks: [3, 2, 1] } }),
-      b.appendMoves(`b${i}`, [], { abandoned: false, scores: [3, 2, 1], rated: { players: [ann, bo, 'bot:expert'], ranks: [1, 2, 3] } }),
+      a.appendMoves(`a${i}`, [], { abandoned: false, scores: [1, 2], rated: { players: [ann, 'bot:expert'], ranks: [2, 1] } }),
+      b.appendMoves(`b${i}`, [], { abandoned: false, scores: [2, 1], rated: { players: [bo, 'bot:expert'], ranks: [1, 2] } }),
     ]).flat(),
   );
   const expert = (await ratings.ratings(['bot:expert'])).get('bot:expert')!;

@@ -4,7 +4,7 @@
 
 import type pg from 'pg';
 import { POSTGRES_ACCOUNTS_MIGRATION, POSTGRES_ACCOUNTS_SWEEP_MIGRATION, postgresNameKeysMigration } from '../accounts/schema.ts';
-import { POSTGRES_RATINGS_MIGRATION } from '../ratings/schema.ts';
+import { POSTGRES_RATING_OPPONENTS_MIGRATION, POSTGRES_RATINGS_MIGRATION } from '../ratings/schema.ts';
 
 /** A step is SQL, or a function given the migrating connection inside the step's transaction. */
 export const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[] = [
@@ -60,4 +60,6 @@ export const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[]
   POSTGRES_ACCOUNTS_SWEEP_MIGRATION,
   // 7: names keyed by their confusable skeleton (server/accounts/names.ts).
   postgresNameKeysMigration,
+  // 8: each rated player's distinct opponents, a leaderboard condition (docs/RATINGS.md).
+  POSTGRES_RATING_OPPONENTS_MIGRATION,
 ];

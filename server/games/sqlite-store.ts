@@ -34,7 +34,7 @@ import { type AppendStatements, appendMoves, appendStatements, connectionPragmas
 import { SqliteWriter } from './sqlite-writer.ts';
 import { validNice, WORKER_NICE } from '../thread-priority.ts';
 import { SQLITE_ACCOUNTS_MIGRATION, sqliteAccountsSweepMigration, sqliteNameKeysMigration } from '../accounts/schema.ts';
-import { SQLITE_RATINGS_MIGRATION } from '../ratings/schema.ts';
+import { SQLITE_RATING_OPPONENTS_MIGRATION, SQLITE_RATINGS_MIGRATION } from '../ratings/schema.ts';
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
 
 export interface SqliteStoreOptions {
@@ -99,6 +99,7 @@ const MIGRATIONS: (string | ((db: DatabaseSync) => void))[] = [
   SQLITE_RATINGS_MIGRATION,
   sqliteAccountsSweepMigration,
   sqliteNameKeysMigration,
+  SQLITE_RATING_OPPONENTS_MIGRATION,
 ];
 
 type Row = Record<string, unknown>;
