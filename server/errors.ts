@@ -20,6 +20,12 @@ export const ERRORS = {
   bad_token: { status: 403, ws: true, meaning: 'the token holds no seat in this game' },
   cross_origin: { status: 403, ws: false, meaning: 'a request that changes state carried the session cookie from a page of another site (its `Origin` is not this server’s); nothing changed' },
   sign_in_required: { status: 403, ws: false, meaning: 'the game is rated: its seats are for players, and the request carried no player session (`POST /api/session` starts one)' },
+  passkey_required: {
+    status: 403,
+    ws: false,
+    meaning:
+      'the game is rated and seats more than one person: its person seats are for players with a passkey, not guests (a guest may play rated games against bots; `POST /api/passkeys/registration/options` adds a passkey)',
+  },
   not_signed_in: { status: 401, ws: false, meaning: 'this needs a player session (the session cookie): `POST /api/session` starts one' },
   passkey_refused: {
     status: 401,

@@ -17,6 +17,7 @@ import { Client, createGame, get, playUntilOver, post, type Running, startServer
 import { randomMove } from '../bench/lib/game-client.ts';
 import { clusterTests, type Instance } from './support/cluster.ts';
 import { rng } from '../bench/lib/stats.ts';
+import { player } from './support/passkey-player.ts';
 
 const { test, services, startInstance } = clusterTests();
 const LEASE_SECONDS = 2;
@@ -243,13 +244,10 @@ test('with Redis, a signed-in player is the same player on every instance: a sea
 
 test('with Redis, a rated game across instances: each player seated and playing through their own instance, ratings moved once, read the same on both', { timeout: 60_000 }, async () => {
   const [a, b] = await inProcess(['rated-a', 'rated-b'], services.redis.url);
-  const guest = async (base: string, name: string) => {
-    const res = await fetch(`${base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
-    return { cookie: (res.headers.get('set-cookie') ?? '').split(';')[0], id: ((await res.json()) as { player: { id: string } }).player.id };
-  };
   try {
-    const ann = await guest(a.base, 'Rated Cluster Ann');
-    const bea = await guest(b.base, 'Rated Cluster Bea');
+    // Rated games between people seat players with a passkey, each registered on their instance.
+    const ann = await player(a.base, 'Rated Cluster Ann');
+    const bea = await player(b.base, 'Rated Cluster Bea');
     const created = await post(a.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }, { kind: 'bot', level: 'random' }], clock: { turnSeconds: null }, rated: true });
     const id = created.body.id;
     const take = async (base: string, cookie: string, seat: number) => {

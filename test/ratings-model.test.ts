@@ -69,10 +69,42 @@ test('five players of different ratings', () => {
   }
 });
 
-test('places: ties share a place; leavers share the last, below every score', () => {
+test('places: ties share a place; leavers place below everyone who stayed, the first to leave last', () => {
   assert.deepEqual(ranksOf([30, 50, 30, 10]), [2, 1, 2, 4]);
-  assert.deepEqual(ranksOf([90, 50, 30], [0]), [3, 1, 2], 'the leader who left places last');
-  assert.deepEqual(ranksOf([90, 50, 30, 5], [0, 2]), [3, 1, 3, 2]);
+  assert.deepEqual(ranksOf([90, 50, 30], [{ seat: 0, at: 5 }]), [3, 1, 2], 'the leader who left places last');
+  assert.deepEqual(
+    ranksOf(
+      [90, 50, 30, 5],
+      [
+        { seat: 2, at: 2000 },
+        { seat: 0, at: 1000 },
+      ],
+    ),
+    [4, 1, 3, 2],
+    'the leader left first: below the other leaver',
+  );
+  assert.deepEqual(
+    ranksOf(
+      [10, 90],
+      [
+        { seat: 0, at: 1000 },
+        { seat: 1, at: 2000 },
+      ],
+    ),
+    [2, 1],
+    'both left: the one who stayed longer places first',
+  );
+  assert.deepEqual(
+    ranksOf(
+      [90, 50, 30],
+      [
+        { seat: 0, at: 7 },
+        { seat: 2, at: 7 },
+      ],
+    ),
+    [2, 1, 2],
+    'leaving at the same moment shares a place',
+  );
 });
 
 test('a bot level in two seats moves once, by the mean of its seats; a new player shows 1000', () => {

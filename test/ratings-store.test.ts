@@ -1,6 +1,7 @@
 // Ratings move in the transaction that stores a rated game's end, on every store (memory, SQLite,
-// a private PostgreSQL): exactly once per game, nothing on a refused end, and on PostgreSQL no
-// update lost when two instances end games with a player in common at the same moment.
+// a private PostgreSQL): exactly once per game, nothing on a refused end, nothing for a pair of
+// people past their games of the day; the leaderboard's conditions; and on PostgreSQL no update
+// lost when two instances end games with a player in common at the same moment.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { PostgresStore } from '../server/games/postgres-store.ts';
 import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../server/games/postgres-migrations.ts';
 import { MIGRATIONS as SQLITE_MIGRATIONS, SqliteStore } from '../server/games/sqlite-store.ts';
 import type { GameSetup, GameStore } from '../server/games/store.ts';
-import { NEW_RATING, rateSeats } from '../server/ratings/model.ts';
+import { DAY_MS, LEADERBOARD_ACTIVE_DAYS, NEW_RATING, PAIR_GAMES_PER_DAY, rateSeats } from '../server/ratings/model.ts';
 import { ratingsBeside } from '../server/ratings/open.ts';
 import { postgresRatingsSeqMigration, sqliteRatingsSeqMigration } from '../server/ratings/schema.ts';
 import type { RatingChange } from '../server/ratings/store.ts';
@@ -23,6 +24,8 @@ import { everyStore } from './support/every-store.ts';
 
 const ann = 'p_annAAAAAAAAAAAAAAAAAAA';
 const bo = 'p_boBBBBBBBBBBBBBBBBBBBB';
+const cy = 'p_cyCCCCCCCCCCCCCCCCCCCC';
+const di = 'p_diDDDDDDDDDDDDDDDDDDDD';
 const setup = (id: string): GameSetup => ({
   id,
   createdAt: new Date().toISOString(),
@@ -32,6 +35,11 @@ const setup = (id: string): GameSetup => ({
   clock: { turnSeconds: null, graceSeconds: 60 },
   standIn: 'heuristic',
   rated: true,
+});
+/** A rated game of these players (`bot:<level>` a bot seat). */
+const setupOf = (id: string, players: string[]): GameSetup => ({
+  ...setup(id),
+  seats: players.map((p) => (p.startsWith('bot:') ? { kind: 'bot', level: p.slice(4) as 'expert' } : { kind: 'person' })),
 });
 const holders = [
   { name: 'Ann', tokenHash: null, playerId: ann },
@@ -48,12 +56,9 @@ function withAccounts(store: GameStore) {
   return { accounts, ratings: ratingsBeside(store, accounts) };
 }
 
-async function withPlayers(store: GameStore) {
+async function withPlayers(store: GameStore, more: [string, string][] = []) {
   const { accounts, ratings } = withAccounts(store);
-  for (const [id, name] of [
-    [ann, 'Ann'],
-    [bo, 'Bo'],
-  ])
+  for (const [id, name] of [[ann, 'Ann'], [bo, 'Bo'], ...more])
     await accounts.createPlayer({ id, name, createdAt: new Date().toISOString() }, { hash: sessionHash(newSessionId()), playerId: id, expiresAt: Date.now() + 60_000 });
   return { accounts, ratings };
 }
@@ -61,7 +66,7 @@ async function withPlayers(store: GameStore) {
 for (const [name, make] of stores) {
   test(`${name}: a rated end moves every player's rating once, with the end`, async () => {
     const store = await make();
-    const { accounts, ratings } = await withPlayers(store);
+    const { ratings } = await withPlayers(store);
     await store.create(setup('r1'), holders);
     await store.appendMoves('r1', [], { abandoned: false, scores: [40, 52, 31], rated });
     const expected = rateSeats([NEW_RATING, NEW_RATING, NEW_RATING], rated.ranks);
@@ -83,17 +88,54 @@ for (const [name, make] of stores) {
     await store.create({ ...setup('u1'), rated: false }, holders);
     await store.appendMoves('u1', [], { abandoned: false, scores: [1, 2, 3] });
     assert.equal((await ratings.ratings([ann])).get(ann)!.games, 1);
-    const board = await ratings.leaderboard(10, 0);
-    assert.deepEqual(
-      board.map((r) => r.name),
-      ['Bo', 'Ann', 'expert bot'],
-    );
-    // A deleted player leaves the leaderboard; their history stays with the games.
-    await accounts.deletePlayer(ann, 'deleted player', new Date().toISOString());
     assert.deepEqual(
       (await ratings.leaderboard(10, 0)).map((r) => r.name),
-      ['Bo', 'expert bot'],
+      ['expert bot'],
+      'one game each: provisional people wait; the bot level, an anchor, is listed',
     );
+    await store.close();
+  });
+
+  test(`${name}: the leaderboard lists people with a settled rating, several opponents and a recent game; a pair's games beyond ${PAIR_GAMES_PER_DAY} a day move nothing`, async () => {
+    const store = await make();
+    const { accounts, ratings } = await withPlayers(store, [
+      [cy, 'Cy'],
+      [di, 'Di'],
+    ]);
+    let n = 0;
+    const play = async (players: string[]) => {
+      const id = `g${++n}`;
+      await store.create(
+        setupOf(id, players),
+        players.map((p, seat) => ({ name: `${p} ${seat}`, tokenHash: null, playerId: p })),
+      );
+      await store.appendMoves(id, [], { abandoned: false, scores: players.map((_, seat) => 10 - seat), rated: { players, ranks: players.map((_, seat) => seat + 1) } });
+    };
+    const games = async (id: string) => (await ratings.ratings([id])).get(id)?.games ?? 0;
+    const listed = async (now?: number) => (await ratings.leaderboard(20, 0, now)).map((r) => r.playerId).sort();
+    // Ann beats Bo four times in a day: the fourth moves nobody, with a bot at the table too.
+    for (let i = 0; i < PAIR_GAMES_PER_DAY + 1; i++) await play([ann, bo]);
+    await play([ann, bo, 'bot:expert']);
+    assert.deepEqual([await games(ann), await games(bo), await games('bot:expert')], [PAIR_GAMES_PER_DAY, PAIR_GAMES_PER_DAY, 0]);
+    assert.equal((await ratings.history(ann, 10)).length, PAIR_GAMES_PER_DAY);
+    // Other opponents make Ann's five games, against three opponents: listed.
+    await play([ann, cy]);
+    await play([ann, 'bot:random']);
+    // Di plays five games against two bot levels: settled, but one measure of two opponents.
+    for (let i = 0; i < 3; i++) await play(['bot:random', di]);
+    for (let i = 0; i < 2; i++) await play([di, 'bot:expert']);
+    const di5 = (await ratings.ratings([di])).get(di)!;
+    assert.deepEqual([di5.games, di5.opponents], [5, 2]);
+    assert.deepEqual(await listed(), [ann, 'bot:expert', 'bot:random'].sort(), 'Bo and Cy provisional, Di with two opponents: left out');
+    await play([di, bo]);
+    assert.deepEqual(await listed(), [ann, 'bot:expert', 'bot:random', di].sort(), 'a third opponent lists Di');
+    // A month without a rated game: only the bot levels stay.
+    const later = Date.now() + (LEADERBOARD_ACTIVE_DAYS + 1) * DAY_MS;
+    assert.deepEqual(await listed(later), ['bot:expert', 'bot:random']);
+    // A deleted player leaves the leaderboard; their history stays with the games.
+    await accounts.deletePlayer(ann, 'deleted player', new Date().toISOString());
+    assert.deepEqual(await listed(), ['bot:expert', 'bot:random', di].sort());
+    assert.equal((await ratings.history(ann, 10)).length, 5);
     await store.close();
   });
 }
@@ -133,14 +175,16 @@ test('postgres: two instances ending games with a player in common lose no ratin
   const b = await PostgresStore.open({ url });
   const ratings = ratingsBeside(a, accountsBeside(a));
   const games = 8;
+  // One person each and the expert bot: people's pairs are limited a day, a bot's are not.
+  const game = (p: string) => [setupOf('', [p, 'bot:expert']), [{ name: p, tokenHash: null, playerId: p }, holders[2]]] as const;
   for (let i = 0; i < games; i++) {
-    await a.create(setup(`a${i}`), holders);
-    await b.create(setup(`b${i}`), holders);
+    await a.create({ ...game(ann)[0], id: `a${i}`, seed: `a${i}` }, [...game(ann)[1]]);
+    await b.create({ ...game(bo)[0], id: `b${i}`, seed: `b${i}` }, [...game(bo)[1]]);
   }
   await Promise.all(
     Array.from({ length: games }, (_, i) => [
-      a.appendMoves(`a${i}`, [], { abandoned: false, scores: [1, 2, 3], rated: { players: [ann, bo, 'bot:expert'], ranks: [3, 2, 1] } }),
-      b.appendMoves(`b${i}`, [], { abandoned: false, scores: [3, 2, 1], rated: { players: [ann, bo, 'bot:expert'], ranks: [1, 2, 3] } }),
+      a.appendMoves(`a${i}`, [], { abandoned: false, scores: [1, 2], rated: { players: [ann, 'bot:expert'], ranks: [2, 1] } }),
+      b.appendMoves(`b${i}`, [], { abandoned: false, scores: [2, 1], rated: { players: [bo, 'bot:expert'], ranks: [1, 2] } }),
     ]).flat(),
   );
   const expert = (await ratings.ratings(['bot:expert'])).get('bot:expert')!;
@@ -189,7 +233,8 @@ test('sqlite: changes stored before the sequence was kept are numbered in the or
     ['r-z', 'r-a'],
   );
   // A later end follows them.
-  await twoEnds(again, 'r-y', 'r-b', '2026-01-01T00:00:00.000Z');
+  // (Two days on: the pair has had its rated games of that day.)
+  await twoEnds(again, 'r-y', 'r-b', '2026-01-03T00:00:00.000Z');
   assert.deepEqual(
     (await ratings.history(ann, 10)).map((c) => c.gameId),
     ['r-z', 'r-a', 'r-y', 'r-b'],
@@ -201,8 +246,9 @@ test('postgres: changes stored before the sequence was kept are numbered by time
   const url = await postgresUrl('ratings_seq');
   const store = await PostgresStore.open({ url });
   await withPlayers(store);
+  // A day apart: a pair's rated games of one day are limited.
   await twoEnds(store, 'r-z', 'r-a', '2026-01-01T00:00:00.000Z');
-  await twoEnds(store, 'r-y', 'r-b', '2026-01-01T00:00:01.000Z');
+  await twoEnds(store, 'r-y', 'r-b', '2026-01-02T00:00:00.000Z');
   await store.close();
   const db = new pg.Client({ connectionString: url });
   await db.connect();
@@ -216,7 +262,7 @@ test('postgres: changes stored before the sequence was kept are numbered by time
     (await ratings.history(ann, 10)).map((c) => c.gameId),
     ['r-a', 'r-z', 'r-b', 'r-y'],
   );
-  await twoEnds(again, 'r-x', 'r-c', '2026-01-01T00:00:00.000Z');
+  await twoEnds(again, 'r-x', 'r-c', '2026-01-04T00:00:00.000Z');
   assert.deepEqual(
     (await ratings.history(ann, 10)).map((c) => c.gameId),
     ['r-a', 'r-z', 'r-b', 'r-y', 'r-x', 'r-c'],

@@ -99,7 +99,7 @@ test('every HTTP error code of the catalogue answers with its status and the one
   const port = (app.server.address() as { port: number }).port;
   const pair = (await ask(json('POST', '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }] }))).body.id;
   const withBot = (await ask(json('POST', '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] }))).body.id;
-  const rated = (await ask(json('POST', '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }], rated: true }))).body.id;
+  const rated = (await ask(json('POST', '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }], rated: true }))).body.id;
   assert.ok(pair && withBot && rated);
   assert.equal((await ask(json('POST', `/api/games/${pair}/seats`, { name: 'Ann' }))).status, 201);
   expect('name_taken', await ask(json('POST', `/api/games/${pair}/seats`, { name: 'Ann' })));
@@ -125,6 +125,7 @@ test('every HTTP error code of the catalogue answers with its status and the one
   expect('no_analysis', await ask(json('GET', `/api/games/${pair}/analysis`)));
   expect('unknown_player', await ask(json('GET', '/api/players/p_nobodyAAAAAAAAAAAAAAAA/profile')));
   expect('sign_in_required', await ask(json('POST', `/api/games/${rated}/seats`, { name: 'No Session' })));
+  expect('passkey_required', await ask({ ...json('POST', `/api/games/${rated}/seats`, { name: 'x' }), headers: { cookie } }));
   const limit = app.config.createsPerMinute;
   let limited: Answer | undefined;
   for (let i = 0; i <= limit; i++) limited = await ask(json('POST', '/api/games/nope/analysis', undefined, '10.0.0.7'));

@@ -19,7 +19,7 @@ export type RatingChange = RatingHistory['changes'][number];
 /** Results over a group of games (all, by number of players, by an option's value). */
 export type Results = Pick<PlayerProfile, 'games' | 'wins' | 'meanPlace'>;
 export type Profile = PlayerProfile;
-export type { MistakeKind, ProfileGame, ShownRating };
+export type { Leaderboard, MistakeKind, ProfileGame, ShownRating };
 
 /** A game the signed-in player holds a seat in (on any device). */
 export interface PlayerGame {
@@ -53,7 +53,8 @@ export const accountApi = {
   register: (response: RegistrationResponseJSON) => call<Player>('POST', '/api/passkeys/registration', response),
   authenticationOptions: () => call<PublicKeyCredentialRequestOptionsJSON>('POST', '/api/passkeys/authentication/options'),
   authenticate: async (response: AuthenticationResponseJSON) => (await call<SessionReply>('POST', '/api/passkeys/authentication', response)).player,
-  leaderboard: async (offset: number, limit: number) => (await call<Leaderboard>('GET', `/api/leaderboard?limit=${limit}&offset=${offset}`)).players,
+  /** A page of the leaderboard, with what a person needs to be on it. */
+  leaderboard: (offset: number, limit: number) => call<Leaderboard>('GET', `/api/leaderboard?limit=${limit}&offset=${offset}`),
   /** The shown ratings of up to `RATINGS_PER_CALL` players (those without one are left out). */
   ratings: async (ids: string[]) => (await call<Ratings>('GET', `/api/ratings?players=${ids.map(enc).join(',')}`)).ratings,
   ratingHistory: async (id: string) => (await call<RatingHistory>('GET', `/api/players/${enc(id)}/ratings`)).changes,

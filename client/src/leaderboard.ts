@@ -1,7 +1,8 @@
-// #/leaderboard: people and bot levels by rating, a page at a time; a provisional rating (too
-// few rated games) is marked, so a new player's lucky first game does not read as a measure.
+// #/leaderboard: bot levels and people by rating, a page at a time. People are listed once their
+// rating is settled, measured against several opponents and recent (the server's `requires`, said
+// on the page), so a lucky first game or one friend's gifts do not read as a measure.
 
-import { type LeaderboardEntry, accountApi } from './account-api.ts';
+import { type Leaderboard, type LeaderboardEntry, accountApi } from './account-api.ts';
 import { mountAccountBar } from './account-bar.ts';
 import { esc } from './dom.ts';
 import { playerName, ratingText } from './player-text.ts';
@@ -15,7 +16,8 @@ export function mountLeaderboard(root: HTMLElement): () => void {
 <header class="page-head"><a class="btn small" href="#/">← Lobby</a><h1>Leaderboard</h1><nav class="account-bar" aria-label="Players"></nav></header>
 <main class="page-body">
 <p class="muted">Ratings from rated games of 2 to 6 players. Bots are rated players too: each level has one rating to aim for.
-<span class="rating-note">A rating marked <span class="rating">?</span> is provisional: too few rated games yet.</span></p>
+<span class="rating-note">A rating marked <span class="rating">?</span> is provisional: too few rated games yet.</span>
+<span class="requires"></span></p>
 <div class="table-wrap"><table class="board-table"><caption class="sr-only">Players by rating</caption>
 <thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">Rating</th><th scope="col">Games</th></tr></thead><tbody><tr><td colspan="4" class="muted">Loading…</td></tr></tbody></table></div>
 <div class="row"><button class="btn" data-action="more" hidden>More players</button></div></main></div>`;
@@ -27,7 +29,8 @@ export function mountLeaderboard(root: HTMLElement): () => void {
   async function load(): Promise<void> {
     more.disabled = true;
     try {
-      const page = await accountApi.leaderboard(shown.length, PAGE);
+      const { players: page, requires } = await accountApi.leaderboard(shown.length, PAGE);
+      root.querySelector<HTMLElement>('.requires')!.textContent = requiresText(requires);
       shown.push(...page);
       tbody.innerHTML = shown.length ? shown.map((p) => row(p, currentPlayer()?.id ?? null)).join('') : '<tr><td colspan="4" class="muted">No rated game has been played yet.</td></tr>';
       // A full page may have more after it.
@@ -48,6 +51,11 @@ export function mountLeaderboard(root: HTMLElement): () => void {
     unbar();
     root.removeEventListener('click', onClick);
   };
+}
+
+/** What a person needs to be listed, as the server says it. */
+export function requiresText(r: Leaderboard['requires']): string {
+  return `A person is listed after ${r.games} rated games against at least ${r.opponents} different opponents, with a rated game in the last ${r.activeDays} days; bots are listed once rated.`;
 }
 
 function row(p: LeaderboardEntry, me: string | null): string {

@@ -49,7 +49,7 @@ export function mountLobby(root: HTMLElement): () => void {
           <button type="button" class="btn small" data-action="add">+ Add opponent</button>
           <label class="check"><input type="checkbox" name="listed"> List it in Open games: anyone may take an open seat (otherwise only people you send the link to)</label></fieldset>
         <fieldset class="rules"><legend>Rules</legend>
-          <label class="check" data-choice="rated" hidden><input type="checkbox" name="rated"> Rated: the result moves everyone's rating. Every person at the table must be a player here, and there are no hints: the rating measures you alone</label>
+          <label class="check" data-choice="rated" hidden><input type="checkbox" name="rated"> Rated: the result moves everyone's rating. Every person at the table must be a player here (with a passkey when people play each other; a guest plays rated games against bots), and there are no hints: the rating measures you alone</label>
           <label class="check"><input type="checkbox" name="hints"> Hints: ask the expert bot for its move (games against bots only; the end screen counts them)</label>
           ${EXPANSIONS.map((k) => `<label class="check"><input type="checkbox" name="${k}"> ${EXPANSION_NAMES[k].replace(/^the /, 'The ')}: ${EXPANSION_HINTS[k]}</label>`).join('')}
           <label class="check"><input type="checkbox" name="tinyCity"> Small cities: a finished two-tile city scores 2 (1st/2nd edition)</label>

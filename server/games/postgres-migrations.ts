@@ -4,7 +4,7 @@
 
 import type pg from 'pg';
 import { POSTGRES_ACCOUNTS_MIGRATION, POSTGRES_ACCOUNTS_SWEEP_MIGRATION, postgresNameKeysMigration } from '../accounts/schema.ts';
-import { POSTGRES_RATINGS_MIGRATION, postgresRatingsSeqMigration } from '../ratings/schema.ts';
+import { POSTGRES_RATING_OPPONENTS_MIGRATION, POSTGRES_RATINGS_MIGRATION, postgresRatingsSeqMigration } from '../ratings/schema.ts';
 
 /** A step is SQL, or a function given the migrating connection inside the step's transaction. */
 export const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[] = [
@@ -62,4 +62,6 @@ export const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[]
   postgresNameKeysMigration,
   // 8: each player's rating changes numbered in order (server/ratings/schema.ts).
   postgresRatingsSeqMigration,
+  // 9: each rated player's distinct opponents, a leaderboard condition (docs/RATINGS.md).
+  POSTGRES_RATING_OPPONENTS_MIGRATION,
 ];

@@ -25,7 +25,7 @@ import { type ChatError, TableTalk } from './table-talk.ts';
 import { type HintAnswer, HintSearches } from './hint-searches.ts';
 import type { ChatMessage, QuickId } from '../wire/chat.ts';
 import { initialHolders, issueToken, type JoinRefusal, Seats } from './seats.ts';
-import { ranksOf } from '../ratings/model.ts';
+import { type Leaver, ranksOf } from '../ratings/model.ts';
 import { recordOf } from './records.ts';
 import { Activity, type Idle } from './expiry.ts';
 import { type Applied, abandonAt, appliedOf, applyMove, botLevel, botSeed, hintSeed, type MoveError, tableStatus, turnProblem } from './table.ts';
@@ -496,15 +496,19 @@ export class Room {
   }
 
   /** A rated game's end carries its result, for the store to move ratings with it. Leavers place
-   * last: people a stand-in plays for because they were away past the grace period and, when the
-   * game expires, the person whose turn it was. A game never fully seated moves no rating. */
+   * last, the first to leave lowest: people a stand-in plays for because they were away past the
+   * grace period (they left when their last connection closed) and, when the game expires, the
+   * person whose turn it was (when they left, or now if still connected). A game never fully
+   * seated moves no rating. */
   private withResult(end: GameEnd, expired: boolean): GameEnd {
     const players = this.setup.rated ? this.seats.players : null;
     if (!players || !end.scores) return end;
+    const now = Date.now();
     const person = (seat: number) => this.setup.seats[seat].kind === 'person';
-    const leavers = players.flatMap((_, seat) => (person(seat) && this.clock.reason(seat) === 'away' ? [seat] : []));
+    const leaver = (seat: number): Leaver => ({ seat, at: this.clock.leftAt(seat) ?? now });
+    const leavers = players.flatMap((_, seat) => (person(seat) && this.clock.reason(seat) === 'away' ? [leaver(seat)] : []));
     const onTurn = this.state.currentPlayer;
-    if (expired && person(onTurn) && !leavers.includes(onTurn)) leavers.push(onTurn);
+    if (expired && person(onTurn) && !leavers.some((l) => l.seat === onTurn)) leavers.push(leaver(onTurn));
     return { ...end, rated: { players, ranks: ranksOf(end.scores, leavers) } };
   }
 

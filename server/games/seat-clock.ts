@@ -21,6 +21,8 @@ export class SeatClock {
   /** Only where other people would wait: a solo game against bots just waits for its person. */
   private readonly awayApplies: boolean;
   private readonly reasons: (StandInReason | null)[];
+  /** When each person seat's connections last all closed (ms), or null while connected. */
+  private readonly left: (number | null)[];
   private readonly awayTimers = new Map<number, NodeJS.Timeout>();
   private turnTimer: NodeJS.Timeout | null = null;
   private turnDeadline: number | null = null;
@@ -31,6 +33,12 @@ export class SeatClock {
     this.hooks = hooks;
     this.awayApplies = setup.seats.filter((s) => s.kind === 'person').length >= 2;
     this.reasons = setup.seats.map(() => null);
+    this.left = setup.seats.map(() => null);
+  }
+
+  /** When the seat's person left (ms since the epoch), or null while they are connected. */
+  leftAt(seat: number): number | null {
+    return this.left[seat];
   }
 
   /** Why a bot plays this person's seat now, or null. */
@@ -50,6 +58,8 @@ export class SeatClock {
   presence(seat: number, connected: boolean): void {
     if (!this.hooks.isPerson(seat)) return;
     const timer = this.awayTimers.get(seat);
+    // A second tab closing later does not move the moment they left.
+    this.left[seat] = connected ? null : (this.left[seat] ?? Date.now());
     if (connected) {
       if (timer) clearTimeout(timer);
       this.awayTimers.delete(seat);

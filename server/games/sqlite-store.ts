@@ -34,7 +34,7 @@ import { type AppendStatements, appendMoves, appendStatements, connectionPragmas
 import { SqliteWriter } from './sqlite-writer.ts';
 import { validNice, WORKER_NICE } from '../thread-priority.ts';
 import { SQLITE_ACCOUNTS_MIGRATION, sqliteAccountsSweepMigration, sqliteNameKeysMigration } from '../accounts/schema.ts';
-import { SQLITE_RATINGS_MIGRATION, sqliteRatingsSeqMigration } from '../ratings/schema.ts';
+import { SQLITE_RATINGS_MIGRATION, sqliteRatingOpponentsMigration, sqliteRatingsSeqMigration } from '../ratings/schema.ts';
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
 
 export interface SqliteStoreOptions {
@@ -100,6 +100,7 @@ export const MIGRATIONS: (string | ((db: DatabaseSync) => void))[] = [
   sqliteAccountsSweepMigration,
   sqliteNameKeysMigration,
   sqliteRatingsSeqMigration,
+  sqliteRatingOpponentsMigration,
 ];
 
 type Row = Record<string, unknown>;

@@ -48,6 +48,16 @@ async function routes(root: FastifyInstance): Promise<void> {
     return game;
   };
 
+  /** A rated game between people seats only players with a passkey: a guest costs nothing to
+   * make, so two of them could trade wins (docs/RATINGS.md). Guests play rated games against bots. */
+  const refuseGuestInRatedGame = async (gameId: string, playerId: string | undefined): Promise<void> => {
+    if (!playerId) return; // the room answers `sign_in_required`
+    const { setup } = await readable(gameId);
+    if (!setup.rated || setup.seats.filter((s) => s.kind === 'person').length < 2) return;
+    if ((await accounts.passkeys(playerId)).length === 0)
+      throw new CodedError('passkey_required', 'this rated game is between people: its seats are for players with a passkey (add one to your player), not guests');
+  };
+
   app.post(
     '/api/games',
     {
@@ -95,7 +105,7 @@ async function routes(root: FastifyInstance): Promise<void> {
         summary: 'Take an open person seat; returns the seat token (shown only here) for the WebSocket hello',
         params: IdParams,
         body: JoinBody,
-        response: { 201: SeatGrant, ...errors, 429: error, 503: error },
+        response: { 201: SeatGrant, ...errors, 403: error, 429: error, 503: error },
       },
       config: limited,
     },
@@ -107,6 +117,7 @@ async function routes(root: FastifyInstance): Promise<void> {
       if (!request.player && (await accounts.nameHeld(name))) {
         throw new CodedError('name_taken', `a player is named ${JSON.stringify(name)} (or a name that looks the same): sign in as them, or choose another name`);
       }
+      await refuseGuestInRatedGame(id, request.player?.id);
       const taken = await directory.takeSeat(id, name, request.body.seat, false, request.player?.id);
       return reply
         .code(201)
@@ -149,6 +160,7 @@ async function routes(root: FastifyInstance): Promise<void> {
       config: limited,
     },
     async (request, reply) => {
+      await refuseGuestInRatedGame(request.params.id, request.player?.id);
       const { gameId, name, seat } = await games.rematch(request.params.id, { token: request.body.token, playerId: request.player?.id });
       const taken = await directory.takeSeat(gameId, name, seat, true, request.player?.id);
       return reply

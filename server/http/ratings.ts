@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { CodedError } from '../errors.ts';
-import { displayRating, PROVISIONAL_GAMES } from '../ratings/model.ts';
+import { displayRating, LEADERBOARD_ACTIVE_DAYS, LEADERBOARD_OPPONENTS, PROVISIONAL_GAMES } from '../ratings/model.ts';
 import type { PlayerRating } from '../ratings/store.ts';
 import { PLAYER_ID_PATTERN, PlayerParams } from '../wire/profile.ts';
 import { Leaderboard, LeaderboardQuery, RatingHistory, Ratings, RatingsQuery, type ShownRating } from '../wire/ratings.ts';
@@ -15,18 +15,28 @@ const HISTORY = 200;
 const PLAYER_ID = new RegExp(PLAYER_ID_PATTERN);
 
 export function shown(r: PlayerRating): ShownRating {
-  return { playerId: r.playerId, rating: displayRating(r), mu: r.mu, sigma: r.sigma, games: r.games, provisional: r.games < PROVISIONAL_GAMES };
+  return { playerId: r.playerId, rating: displayRating(r), mu: r.mu, sigma: r.sigma, games: r.games, opponents: r.opponents, provisional: r.games < PROVISIONAL_GAMES };
 }
 
 async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/api/leaderboard',
-    { schema: { tags: ['players'], summary: 'Rated players (people and bot levels), best first by the shown rating', querystring: LeaderboardQuery, response: { 200: Leaderboard, 400: error } } },
+    {
+      schema: {
+        tags: ['players'],
+        summary: 'Rated players, best first by the shown rating: bot levels, and people with a settled rating, several opponents and a recent rated game',
+        querystring: LeaderboardQuery,
+        response: { 200: Leaderboard, 400: error },
+      },
+    },
     async (request) => {
       const { limit = 50, offset = 0 } = request.query;
       const rows = await app.ratings.leaderboard(limit, offset);
-      return { players: rows.map((r, i) => ({ ...shown(r), place: offset + i + 1, name: r.name, bot: r.playerId.startsWith('bot:') })) };
+      return {
+        players: rows.map((r, i) => ({ ...shown(r), place: offset + i + 1, name: r.name, bot: r.playerId.startsWith('bot:') })),
+        requires: { games: PROVISIONAL_GAMES, opponents: LEADERBOARD_OPPONENTS, activeDays: LEADERBOARD_ACTIVE_DAYS },
+      };
     },
   );
   app.get(

@@ -15,20 +15,38 @@ export const NEW_RATING: Readonly<Rating> = { mu: 25, sigma: 25 / 3 };
 /** Fewer rated games than this: the rating is provisional (σ still wide). */
 export const PROVISIONAL_GAMES = 5;
 
+/** What a person needs to be on the leaderboard (bot levels, the anchors, are listed once rated):
+ * a rating that is not provisional, this many distinct opponents (people or bot levels), and a
+ * rated game within LEADERBOARD_ACTIVE_DAYS. One opponent played many times measures one pairing. */
+export const LEADERBOARD_OPPONENTS = 3;
+export const LEADERBOARD_ACTIVE_DAYS = 30;
+
+/** Two people's rated games together that move ratings in a rolling day; later ones move none
+ * (self-play and a friend's gifts measure the pair, not the play). */
+export const PAIR_GAMES_PER_DAY = 3;
+export const DAY_MS = 86_400_000;
+
 /** The number people see: the ordinal μ − 3σ (a cautious estimate: 99.7 % of the belief lies
  * above it), scaled so a new player shows 1000 and a step of one μ is 40 points. */
 export function displayRating(r: Rating): number {
   return Math.round(1000 + 40 * ordinal(r));
 }
 
-/** Places (1 = best) from final scores: equal scores share a place, as the rules score a tie;
- * leavers (seats that left the game or let it expire) share the last place below everyone. */
-export function ranksOf(scores: readonly number[], leavers: readonly number[] = []): number[] {
-  const left = new Set(leavers);
+/** A seat that left the game (or let it expire), and when it left (ms since the epoch). */
+export interface Leaver {
+  seat: number;
+  at: number;
+}
+
+/** Places (1 = best) from final scores: equal scores share a place, as the rules score a tie.
+ * Leavers place below everyone who stayed, the first to leave last (leaving at the same moment
+ * shares a place): leaving early can never beat staying longer. */
+export function ranksOf(scores: readonly number[], leavers: readonly Leaver[] = []): number[] {
+  const left = new Set(leavers.map((l) => l.seat));
   const stayed = scores.map((s, seat) => ({ s, seat })).filter(({ seat }) => !left.has(seat));
   const ranks = scores.map(() => 0);
   for (const { s, seat } of stayed) ranks[seat] = 1 + stayed.filter((o) => o.s > s).length;
-  for (const seat of left) ranks[seat] = stayed.length + 1;
+  for (const { seat, at } of leavers) ranks[seat] = stayed.length + 1 + leavers.filter((o) => o.at > at).length;
   return ranks;
 }
 

@@ -42,3 +42,22 @@ export async function postgresRatingsSeqMigration(client: pg.ClientBase): Promis
       WHERE c.game_id = numbered.game_id AND c.player_id = numbered.player_id;
     ${SEQ_INDEX}`);
 }
+
+/** Each player's distinct opponents (a leaderboard condition), kept as games end and filled here
+ * from the rating changes stored so far. Like the steps before it, it may run again (a file whose
+ * user_version was set back): it changes nothing then. */
+const OPPONENTS = `
+  INSERT INTO rating_opponents (player_id, opponent_id)
+    SELECT DISTINCT a.player_id, b.player_id FROM rating_changes a JOIN rating_changes b ON b.game_id = a.game_id AND b.player_id <> a.player_id WHERE true
+    ON CONFLICT DO NOTHING;
+  UPDATE ratings SET opponents = (SELECT count(*) FROM rating_opponents o WHERE o.player_id = ratings.player_id);`;
+
+export function sqliteRatingOpponentsMigration(db: DatabaseSync): void {
+  db.exec('CREATE TABLE IF NOT EXISTS rating_opponents (player_id TEXT NOT NULL, opponent_id TEXT NOT NULL, PRIMARY KEY (player_id, opponent_id)) STRICT;');
+  if (!db.prepare("SELECT 1 FROM pragma_table_info('ratings') WHERE name = 'opponents'").get()) db.exec('ALTER TABLE ratings ADD COLUMN opponents INTEGER NOT NULL DEFAULT 0;');
+  db.exec(OPPONENTS);
+}
+
+export const POSTGRES_RATING_OPPONENTS_MIGRATION = `
+  CREATE TABLE IF NOT EXISTS rating_opponents (player_id text NOT NULL, opponent_id text NOT NULL, PRIMARY KEY (player_id, opponent_id));
+  ALTER TABLE ratings ADD COLUMN IF NOT EXISTS opponents integer NOT NULL DEFAULT 0;${OPPONENTS}`;

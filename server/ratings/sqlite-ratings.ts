@@ -3,12 +3,31 @@
 
 import type { DatabaseSync } from 'node:sqlite';
 import type { RatedResult } from '../games/store.ts';
-import { type LeaderboardRow, type PlayerRating, type RatingChange, type RatingStore, botName, ratedEnd, toChange, toRating } from './store.ts';
+import { PAIR_GAMES_PER_DAY } from './model.ts';
+import {
+  botName,
+  type LeaderboardRow,
+  leaderboardCutoffs,
+  opponentPairs,
+  type PlayerRating,
+  pairWindowStart,
+  peoplePairs,
+  type RatingChange,
+  type RatingStore,
+  ratedEnd,
+  toChange,
+  toRating,
+} from './store.ts';
 
 type Row = Record<string, unknown>;
 
-/** Moves the ratings of a rated game's players; the caller's transaction commits it with the end. */
+/** Moves the ratings of a rated game's players; the caller's transaction commits it with the end.
+ * A game of two people who have had PAIR_GAMES_PER_DAY rated games together in the day before
+ * moves no rating. */
 export function rateEndSqlite(db: DatabaseSync, gameId: string, result: RatedResult, at: string): void {
+  const together = db.prepare('SELECT count(*) AS n FROM rating_changes a JOIN rating_changes b ON b.game_id = a.game_id AND b.player_id = ? WHERE a.player_id = ? AND a.at > ?');
+  const since = pairWindowStart(at);
+  if (peoplePairs(result.players).some(([a, b]) => Number((together.get(b, a, since) as Row).n) >= PAIR_GAMES_PER_DAY)) return;
   const ids = [...new Set(result.players)];
   const rows = db.prepare(`SELECT player_id, mu, sigma FROM ratings WHERE player_id IN (${ids.map(() => '?').join(', ')})`).all(...ids) as Row[];
   const stored = new Map(rows.map((r) => [r.player_id as string, { mu: r.mu as number, sigma: r.sigma as number }]));
@@ -22,6 +41,9 @@ export function rateEndSqlite(db: DatabaseSync, gameId: string, result: RatedRes
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, (SELECT coalesce(max(seq), 0) + 1 FROM rating_changes WHERE player_id = ?2))`,
   );
   for (const c of changes) insert.run(c.gameId, c.playerId, c.seat, c.rank, c.before.mu, c.before.sigma, c.after.mu, c.after.sigma, c.at);
+  const met = db.prepare('INSERT OR IGNORE INTO rating_opponents (player_id, opponent_id) VALUES (?, ?)');
+  for (const [a, b] of opponentPairs(ids)) met.run(a, b);
+  db.prepare(`UPDATE ratings SET opponents = (SELECT count(*) FROM rating_opponents o WHERE o.player_id = ratings.player_id) WHERE player_id IN (${ids.map(() => '?').join(', ')})`).run(...ids);
 }
 
 export class SqliteRatings implements RatingStore {
@@ -34,18 +56,20 @@ export class SqliteRatings implements RatingStore {
   async ratings(playerIds: readonly string[]): Promise<Map<string, PlayerRating>> {
     if (playerIds.length === 0) return new Map();
     const rows = this.db()
-      .prepare(`SELECT player_id, mu, sigma, games FROM ratings WHERE player_id IN (${playerIds.map(() => '?').join(', ')})`)
+      .prepare(`SELECT player_id, mu, sigma, games, opponents FROM ratings WHERE player_id IN (${playerIds.map(() => '?').join(', ')})`)
       .all(...playerIds) as Row[];
     return new Map(rows.map((r) => [r.player_id as string, toRating(r)]));
   }
 
-  async leaderboard(limit: number, offset: number): Promise<LeaderboardRow[]> {
+  async leaderboard(limit: number, offset: number, now = Date.now()): Promise<LeaderboardRow[]> {
+    const need = leaderboardCutoffs(now);
     const rows = this.db()
       .prepare(
-        `SELECT r.player_id, r.mu, r.sigma, r.games, p.name FROM ratings r LEFT JOIN players p ON p.id = r.player_id
-         WHERE r.player_id LIKE 'bot:%' OR (p.id IS NOT NULL AND p.deleted_at IS NULL) ORDER BY r.mu - 3 * r.sigma DESC, r.player_id LIMIT ? OFFSET ?`,
+        `SELECT r.player_id, r.mu, r.sigma, r.games, r.opponents, p.name FROM ratings r LEFT JOIN players p ON p.id = r.player_id
+         WHERE r.player_id LIKE 'bot:%' OR (p.id IS NOT NULL AND p.deleted_at IS NULL AND r.games >= ? AND r.opponents >= ? AND r.updated_at >= ?)
+         ORDER BY r.mu - 3 * r.sigma DESC, r.player_id LIMIT ? OFFSET ?`,
       )
-      .all(limit, offset) as Row[];
+      .all(need.games, need.opponents, need.activeSince, limit, offset) as Row[];
     return rows.map((r) => ({ ...toRating(r), name: botName(r.player_id as string) ?? (r.name as string) }));
   }
 

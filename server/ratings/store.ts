@@ -4,12 +4,14 @@
 // player's history and the ratings beside names.
 
 import type { RatedResult } from '../games/store.ts';
-import { type RatedPlayer, type Rating, rateGame } from './model.ts';
+import { DAY_MS, LEADERBOARD_ACTIVE_DAYS, LEADERBOARD_OPPONENTS, PROVISIONAL_GAMES, type RatedPlayer, type Rating, rateGame } from './model.ts';
 
 export interface PlayerRating extends Rating {
   playerId: string;
-  /** Rated games played. */
+  /** Rated games played (those that moved the rating). */
   games: number;
+  /** Distinct players (people and bot levels) met in those games. */
+  opponents: number;
 }
 
 export interface RatingChange {
@@ -30,8 +32,9 @@ export interface LeaderboardRow extends PlayerRating {
 export interface RatingStore {
   /** The ratings of these players (those never rated are absent). */
   ratings(playerIds: readonly string[]): Promise<Map<string, PlayerRating>>;
-  /** Rated players, best first by the shown rating (μ − 3σ); deleted players left out. */
-  leaderboard(limit: number, offset: number): Promise<LeaderboardRow[]>;
+  /** Rated players, best first by the shown rating (μ − 3σ): bot levels, and the people who meet
+   * the leaderboard's conditions at `now` (`leaderboardCutoffs`); deleted players left out. */
+  leaderboard(limit: number, offset: number, now?: number): Promise<LeaderboardRow[]>;
   /** A player's rating changes, oldest first (the latest `limit`). */
   history(playerId: string, limit: number): Promise<RatingChange[]>;
 }
@@ -43,6 +46,30 @@ export function ratedEnd(gameId: string, result: RatedResult, stored: (playerId:
   return { players, changes: players.map((p) => ({ gameId, playerId: p.playerId, seat: p.seats[0], rank: p.rank, before: p.before, after: p.after, at })) };
 }
 
+export const isBot = (playerId: string): boolean => playerId.startsWith('bot:');
+
+/** What a person needs at `now` to be listed: enough games not to be provisional, enough distinct
+ * opponents, and a rated game since `activeSince` (an ISO time, compared as text). */
+export function leaderboardCutoffs(now: number): { games: number; opponents: number; activeSince: string } {
+  return { games: PROVISIONAL_GAMES, opponents: LEADERBOARD_OPPONENTS, activeSince: new Date(now - LEADERBOARD_ACTIVE_DAYS * DAY_MS).toISOString() };
+}
+
+/** The pairs of people (bots aside) in a rated game: each pair's games together in a day are
+ * limited (PAIR_GAMES_PER_DAY). */
+export function peoplePairs(players: readonly string[]): [string, string][] {
+  const people = [...new Set(players)].filter((id) => !isBot(id)).sort();
+  return people.flatMap((a, i) => people.slice(i + 1).map((b): [string, string] => [a, b]));
+}
+
+/** The start of the rolling day before a rated end at `at` (ISO): pairs' games since it count. */
+export const pairWindowStart = (at: string): string => new Date(Date.parse(at) - DAY_MS).toISOString();
+
+/** Each player's opponents in a game: every other player in it. */
+export function opponentPairs(players: readonly string[]): [string, string][] {
+  const ids = [...new Set(players)];
+  return ids.flatMap((a) => ids.filter((b) => b !== a).map((b): [string, string] => [a, b]));
+}
+
 /** A bot level's name on the leaderboard; a person's comes from the players table. */
 export function botName(playerId: string): string | null {
   return playerId.startsWith('bot:') ? `${playerId.slice(4)} bot` : null;
@@ -52,7 +79,7 @@ type Row = Record<string, unknown>;
 
 /** A rating row as either database returns it. */
 export function toRating(r: Row): PlayerRating {
-  return { playerId: r.player_id as string, mu: Number(r.mu), sigma: Number(r.sigma), games: Number(r.games) };
+  return { playerId: r.player_id as string, mu: Number(r.mu), sigma: Number(r.sigma), games: Number(r.games), opponents: Number(r.opponents) };
 }
 
 export function toChange(r: Row): RatingChange {

@@ -12,8 +12,9 @@ export const ShownRating = Type.Object({
   rating: Type.Integer({ description: 'the rating people see: 1000 + 40·(μ − 3σ); a new player shows 1000' }),
   mu: Type.Number(),
   sigma: Type.Number(),
-  games: Type.Integer({ description: 'rated games played' }),
-  provisional: Type.Boolean({ description: 'fewer than 5 rated games: the rating is still settling' }),
+  games: Type.Integer({ description: 'rated games that moved the rating' }),
+  opponents: Type.Integer({ description: 'distinct players (people and bot levels) met in those games' }),
+  provisional: Type.Boolean({ description: 'fewer than 5 rated games: the rating is still settling (never on the leaderboard)' }),
 });
 
 export const LeaderboardQuery = Type.Object(
@@ -22,6 +23,14 @@ export const LeaderboardQuery = Type.Object(
 );
 export const Leaderboard = Type.Object({
   players: Type.Array(Type.Intersect([ShownRating, Type.Object({ place: Int, name: Type.String(), bot: Type.Boolean() })])),
+  requires: Type.Object(
+    {
+      games: Type.Integer({ description: 'rated games (a rating that is not provisional)' }),
+      opponents: Type.Integer({ description: 'distinct opponents' }),
+      activeDays: Type.Integer({ description: 'a rated game within this many days' }),
+    },
+    { description: 'what a person needs to be listed; bot levels are listed once rated' },
+  ),
 });
 
 export const RatingsQuery = Type.Object({ players: Type.String({ maxLength: 400, description: `player ids, comma-separated (at most ${RATINGS_PER_CALL})` }) }, { additionalProperties: false });
@@ -33,7 +42,7 @@ export const RatingHistory = Type.Object({
     Type.Object({
       gameId: Type.String(),
       at: Type.String(),
-      rank: Type.Integer({ description: 'place in that game (1 = first; ties share one, leavers share the last)' }),
+      rank: Type.Integer({ description: 'place in that game (1 = first; ties share one; leavers below everyone who stayed, the first to leave last)' }),
       before: Int,
       after: Int,
       mu: Type.Number(),
