@@ -1,7 +1,8 @@
 // Faults across instances that must not stall a game silently: an owner frozen inside a
 // transaction (its row locks freed by the session limits, its games taken over, reads and hellos
 // elsewhere answered meanwhile); Redis frozen under relayed players (closed with 4000, they come
-// back and play); an instance restarted under its own id (its games are its own again at once);
+// back and play); an instance restarted under its own id (its games are its own again at once,
+// and the sockets relayed to it are sent to reconnect);
 // PostgreSQL stopped (players are told the database cannot be reached, not "disk").
 
 import assert from 'node:assert/strict';
@@ -202,31 +203,28 @@ test('with Redis, a hello relayed to a frozen owner is not left hanging: closed 
   }
 });
 
-test('the seat and welcome answers name the instance playing the game; the shipped HAProxy config routes ?instance= to it, past the relay', {
-  timeout: 60_000,
-  skip: skipReason(HAPROXY),
-}, async () => {
-  const databaseUrl = await services.postgres.database('routing');
-  // Named as the servers of deploy/haproxy.cfg (its third one stays down here).
-  const [a, b] = await Promise.all(['tessera-a', 'tessera-b'].map((instanceId) => startServer({ databaseUrl, redisUrl: services.redis.url, instanceId, leaseSeconds: 5 })));
+/** HAProxy on loopback running deploy/haproxy.cfg as shipped, its servers (tessera-a, -b, -c, as
+ * named there) at `addresses` (host:port; a missing one is a closed port, down); resolves once
+ * every server given is up and the missing ones are marked down. */
+async function shippedHaproxy(addresses: Partial<Record<'tessera-a' | 'tessera-b' | 'tessera-c', string>>): Promise<{ front: string; stop(): void }> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'tessera-haproxy-'));
-  const portOf = (r: { base: string }) => new URL(r.base).port;
-  const config = readFileSync(new URL('../deploy/haproxy.cfg', import.meta.url), 'utf8')
+  let config = readFileSync(new URL('../deploy/haproxy.cfg', import.meta.url), 'utf8')
     .replace('bind :8080', `bind 127.0.0.1:${port}`)
-    .replace('server tessera-a tessera-a:3000', `server tessera-a 127.0.0.1:${portOf(a)}`)
-    .replace('server tessera-b tessera-b:3000', `server tessera-b 127.0.0.1:${portOf(b)}`)
-    .replace('server tessera-c tessera-c:3000', 'server tessera-c 127.0.0.1:1')
     .replace('maxconn 20000', 'maxconn 1000');
+  for (const name of ['tessera-a', 'tessera-b', 'tessera-c'] as const) config = config.replace(`server ${name} ${name}:3000`, `server ${name} ${addresses[name] ?? '127.0.0.1:1'}`);
   writeFileSync(join(dir, 'haproxy.cfg'), config);
   const proxy = spawn('haproxy', ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let proxyLog = '';
   proxy.stderr!.on('data', (c: Buffer) => (proxyLog += c));
-  const sockets: Client[] = [];
+  const stop = () => {
+    proxy.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const front = `http://127.0.0.1:${port}`;
   try {
-    const front = `http://127.0.0.1:${port}`;
-    // Both servers up (two good checks each) before anything is routed.
-    await until('HAProxy has both instances up', 15_000, async () => {
+    // Every server up (two good checks each) before anything is routed.
+    await until('HAProxy has the instances up', 15_000, async () => {
       const answers = await Promise.all(
         [1, 2, 3, 4].map(() =>
           fetch(`${front}/readyz`).then(
@@ -239,7 +237,30 @@ test('the seat and welcome answers name the instance playing the game; the shipp
     }).catch((e) => {
       throw new Error(`${e.message}: ${proxyLog}`);
     });
+    // The missing ones failed two checks.
     await sleep(2500);
+  } catch (e) {
+    stop();
+    throw e;
+  }
+  return { front, stop };
+}
+
+test('the seat and welcome answers name the instance playing the game; the shipped HAProxy config routes ?instance= to it, past the relay', {
+  timeout: 60_000,
+  skip: skipReason(HAPROXY),
+}, async () => {
+  const databaseUrl = await services.postgres.database('routing');
+  // Named as the servers of deploy/haproxy.cfg.
+  const [a, b] = await Promise.all(['tessera-a', 'tessera-b'].map((instanceId) => startServer({ databaseUrl, redisUrl: services.redis.url, instanceId, leaseSeconds: 5 })));
+  const sockets: Client[] = [];
+  // Its third server stays down here.
+  const proxy = await shippedHaproxy({ 'tessera-a': new URL(a.base).host, 'tessera-b': new URL(b.base).host }).catch(async (e) => {
+    await Promise.all([a.app.close(), b.app.close()]);
+    throw e;
+  });
+  const port = new URL(proxy.front).port;
+  try {
     const id = (await post(a.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }], clock: { turnSeconds: null } })).body.id;
     // A seat taken through b (relayed to a): the answer names a.
     const grant = await post(b.base, `/api/games/${id}/seats`, { name: 'Ann', seat: 0 });
@@ -259,9 +280,51 @@ test('the seat and welcome answers name the instance playing the game; the shipp
     assert.equal(a.app.connections.count, 4);
   } finally {
     for (const c of sockets) c.close();
-    proxy.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    proxy.stop();
     await Promise.all([a.app.close(), b.app.close()]);
+  }
+});
+
+test('the shipped HAProxy config: a reconnect naming a SIGKILLed owner (?instance=) is upgraded by another instance in tens of ms, not refused after retries against the dead one', {
+  timeout: 90_000,
+  skip: skipReason(HAPROXY),
+}, async () => {
+  const env = { TESSERA_DATABASE_URL: await services.postgres.database('failover'), TESSERA_LEASE_SECONDS: '3', TESSERA_REDIS_URL: services.redis.url };
+  const [a, b] = await Promise.all([startInstance('tessera-a', env), startInstance('tessera-b', env)]);
+  const proxy = await shippedHaproxy({ 'tessera-a': new URL(a.base).host, 'tessera-b': new URL(b.base).host });
+  try {
+    const { id, tokens } = await createGame(a.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
+    const direct = `${proxy.front.replace('http', 'ws')}/ws?instance=tessera-a`;
+    const player = await Client.join(direct, id, tokens.get(0));
+    assert.equal(player.welcome.instance, 'tessera-a');
+    await playTurns(player, 1);
+    const killedAt = Date.now();
+    await a.kill('SIGKILL');
+    await player.closedWith(5000);
+    // At once, as a client does: HAProxy's checks have not yet marked tessera-a down. (What the
+    // upgraded socket's hello gets is the instances' business: here, relayed to the dead owner
+    // while its lease runs, it is closed with 4000.)
+    const closedAt = Date.now();
+    const upgraded = await Client.connect(direct).then(
+      (c) => {
+        c.close();
+        return true;
+      },
+      () => false,
+    );
+    const upgradeMs = Date.now() - closedAt;
+    assert.ok(upgraded && upgradeMs < 1000, `the reconnect's upgrade was ${upgraded ? 'accepted' : 'refused'} after ${upgradeMs} ms`);
+    const again = await until('playing again', 20_000, () => Client.join(direct, id, tokens.get(0)).catch(() => sleep(100).then(() => null)));
+    const playingMs = Date.now() - killedAt;
+    assert.equal(again.welcome.instance, 'tessera-b');
+    await playTurns(again, 1);
+    process.stdout.write(
+      `# shipped HAProxy config, owner SIGKILLed: the reconnect naming it upgraded ${upgradeMs} ms after the close; playing again on tessera-b ${playingMs} ms after the kill (lease 3 s)\n`,
+    );
+    again.close();
+  } finally {
+    proxy.stop();
+    await Promise.all([a.kill('SIGKILL'), b.kill('SIGKILL')]);
   }
 });
 
@@ -295,6 +358,37 @@ test('an instance restarted under its own id takes its games back at once, not a
   process.stdout.write(`# same-id restart: welcome ${welcomeMs} ms after the SIGKILL (restart included; lease ${LEASE} s)\n`);
   welcomed.close();
   await again.kill('SIGKILL');
+});
+
+test('a player relayed to an instance that restarts under its own id is sent to reconnect within seconds, not left on a silent socket', { timeout: 90_000 }, async () => {
+  const LEASE = 40;
+  const env = { TESSERA_DATABASE_URL: await services.postgres.database('same_id_relayed'), TESSERA_LEASE_SECONDS: String(LEASE), TESSERA_REDIS_URL: services.redis.url };
+  const [a, b] = await Promise.all([startInstance('same-owner-a', env), startInstance('same-edge-b', env)]);
+  try {
+    const { id, tokens } = await createGame(a.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
+    // On b, relayed to a; it sends nothing of its own from here on (no ping, no move).
+    const player = await Client.join(b.ws, id, tokens.get(0));
+    await playTurns(player, 1);
+    const killedAt = Date.now();
+    await a.kill('SIGKILL');
+    const again = await startInstance('same-owner-a', a.env);
+    const upAt = Date.now();
+    // The restarted a knows nothing of the relayed socket; its id alone has not changed.
+    const closed = await player.closedWith(15_000);
+    const closedMs = Date.now() - upAt;
+    assert.equal(closed.code, CLOSE.moved);
+    assert.ok(closedMs < 5000, `closed ${closedMs} ms after the restarted owner was up`);
+    const restartMs = upAt - killedAt;
+    // Reconnected through b, relayed to the restarted a, the game goes on.
+    const { client: back } = await joinWhenServed(b.ws, id, tokens.get(0)!, 10_000);
+    assert.equal(back.welcome.instance, 'same-owner-a');
+    await playTurns(back, 1);
+    process.stdout.write(`# owner restarted under its own id: relayed socket closed with ${closed.code} at most ${closedMs} ms after it was up (restart ${restartMs} ms; lease ${LEASE} s)\n`);
+    back.close();
+    await again.kill('SIGKILL');
+  } finally {
+    await Promise.all([a.kill('SIGKILL'), b.kill('SIGKILL')]);
+  }
 });
 
 test('PostgreSQL stopped: a move and a new game are refused naming the database, not the disk', { timeout: 60_000 }, async () => {

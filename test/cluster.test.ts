@@ -353,6 +353,33 @@ test('an owner that missed its renewals loses its game: the taker plays it, the 
   }
 });
 
+test('an instance in a crash loop still ends its expired games: restarted under its own id, it sweeps the games it takes back at boot', { timeout: 60_000 }, async () => {
+  // Shortest expiry 120 s: the periodic sweep runs every 30 s, far longer than this instance is up.
+  const expiry = { expireOpenSeatSeconds: 120, expireAwaySeconds: 3600, expireIdleSeconds: 3600 };
+  const databaseUrl = await services.postgres.database('boot_sweep');
+  let a = await startServer({ databaseUrl, instanceId: 'sweep-a', leaseSeconds: 30, ...expiry });
+  const id = (await post(a.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }] })).body.id;
+  await a.app.close();
+  // Left waiting since long before this boot (earlier runs of the loop never lived to sweep).
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  await db.query('UPDATE games SET last_activity_at = $1, last_person_at = $1 WHERE id = $2', [Date.now() - 600_000, id]);
+  await db.end();
+  const bootedAt = Date.now();
+  a = await startServer({ databaseUrl, instanceId: 'sweep-a', leaseSeconds: 30, ...expiry }, false);
+  try {
+    let status = '';
+    while (status !== 'finished' && Date.now() - bootedAt < 10_000) {
+      status = (await get(a.base, `/api/games/${id}`)).body.status;
+      if (status !== 'finished') await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(status, 'finished', 'ended within 10 s of the boot, well before the first periodic sweep');
+    assert.match((await get(a.base, '/metrics')).body, /tessera_games_abandoned_total\{why="open_seat"\} 1/);
+  } finally {
+    await a.app.close();
+  }
+});
+
 test('configuration: PostgreSQL and Redis URLs are checked; without them nothing changes', () => {
   assert.deepEqual([loadConfig({}).databaseUrl, loadConfig({}).redisUrl], [null, null]);
   const on = loadConfig({ TESSERA_DATABASE_URL: 'postgres://u:p@db:5432/t', TESSERA_REDIS_URL: 'redis://r:6379', TESSERA_LEASE_SECONDS: '4', TESSERA_INSTANCE_ID: 'x' });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
 import { replayRecord } from '../bot-engine/record.ts';
 import { type Endpoint, Client, createGame, get, post, injectServer } from './server-helpers.ts';
@@ -164,6 +165,30 @@ test('a restart does not cut the time of people who were connected until it: awa
     assert.equal(status, 'finished');
     const end = await finishedAt(server.base, id);
     assert.ok(end.at >= closedFrom + 2000, `abandoned ${end.at - closedFrom} ms after the shutdown: the restart cut the people's time`);
+  } finally {
+    await server.app.close();
+  }
+});
+
+test('a crash loop still ends expired games: a server up for less than one sweep interval ends a game past its expiry at boot', { timeout: 30_000 }, async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tessera-expiry-'));
+  // Shortest expiry 120 s: the sweep runs every 30 s, far longer than this server is up.
+  const config = { dataDir, expireOpenSeatSeconds: 120, expireAwaySeconds: 3600, expireIdleSeconds: 3600 };
+  let server = await injectServer(config);
+  const id = (await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }] })).body.id;
+  await server.app.close();
+  // Left waiting since long before this boot (earlier servers of the loop never lived to sweep).
+  const db = new DatabaseSync(join(dataDir, 'tessera.db'));
+  db.prepare('UPDATE games SET last_activity_at = ?, last_person_at = ? WHERE id = ?').run(Date.now() - 600_000, Date.now() - 600_000, id);
+  db.close();
+  const bootedFrom = Date.now();
+  server = await injectServer(config, false);
+  try {
+    const status = (await get(server.base, `/api/games/${id}`)).body.status;
+    assert.ok(Date.now() - bootedFrom < 30_000, 'read within one sweep interval of the boot');
+    assert.equal(status, 'finished');
+    assert.equal((await finishedAt(server.base, id))?.abandoned, true);
+    assert.match((await get(server.base, '/metrics')).body, /tessera_games_abandoned_total\{why="open_seat"\} 1/);
   } finally {
     await server.app.close();
   }

@@ -7,6 +7,9 @@ import type { DamagedGame, StoredGame } from '../games/store.ts';
 /** Who holds a game now. */
 export interface Ownership {
   owner: string | null;
+  /** The fencing epoch it holds the game at: a new one each time the game is taken, even by an
+   * instance restarted under the same id (whose relayed sockets did not survive the restart). */
+  epoch: number;
   /** Its owner's lease still runs. */
   live: boolean;
   finished: boolean;

@@ -1,6 +1,7 @@
 // Game ownership in a cluster: this instance renews the leases of the games it owns (every third
 // of the lease), takes over games whose owner's lease ran out (an instance died: scanned every
-// second, replayed from their records; at boot, those still leased to this instance id at once),
+// second, replayed from their records; at boot, those still leased to this instance id at once,
+// then swept for expired ones),
 // and drops games another instance took (fenced writes or a failed renewal). The lease and the
 // fencing epoch live in PostgreSQL beside the records, so a stale owner's write fails in the same
 // transaction that would have stored it.
@@ -45,6 +46,8 @@ export class Leases {
     try {
       const n = this.adoptAll(await this.options.store.reclaimOwn(Math.min(500, this.options.spareCapacity())));
       if (n > 0) this.options.log.info({ games: n }, 'games still leased to this instance id taken back at boot');
+      // As a lone server's boot does: an instance in a crash loop still ends its expired games.
+      if (n > 0) await this.options.games.sweepNow();
     } catch (err) {
       // Not fatal: the leases run out and the scan takes the games like any others.
       this.options.log.warn({ err: (err as Error).message }, 'taking back this instance’s games failed');

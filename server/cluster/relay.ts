@@ -3,8 +3,9 @@
 // the socket is) forwards the client's frames on the owner's channel; the owner runs them through
 // an ordinary connection serving a RelayedPeer, whose sends go back on the edge's channel. HTTP
 // seat taking for a game owned elsewhere is a request/reply on the same channels. The edge checks
-// PostgreSQL every second: a relayed game whose owner changed or died gets its sockets closed
-// with 1012, and the clients reconnect (to its new owner, or relayed again). The owner checks
+// PostgreSQL every second: a relayed game whose owner changed or died, or was taken again at a
+// new fencing epoch (its owner restarted under the same id, forgetting the relayed sockets), gets
+// its sockets closed with 1012, and the clients reconnect (to its new owner, or relayed again). The owner checks
 // that the edges of its relayed sockets are still subscribed: a dead edge's sockets are gone.
 // Each instance publishes a beat on its own channel every second: when its beats stop coming
 // back (Redis down, frozen or out of reach), its relayed sockets are closed with 4000 (the
@@ -80,6 +81,8 @@ class RelayedPeer implements Peer {
 interface EdgeLink {
   peer: Peer;
   owner: string;
+  /** The owner's fencing epoch when the socket was relayed: the instance serving it. */
+  epoch: number;
   gameId: string;
   /** When the hello went to the owner; null once the owner answered anything. */
   unansweredSince: number | null;
@@ -142,19 +145,20 @@ export class Relay {
     await Promise.all([this.pub.quit().catch(() => {}), this.sub.quit().catch(() => {})]);
   }
 
-  /** The live owner of an unfinished game when it is another instance, else null. */
-  async ownerElsewhere(gameId: string): Promise<string | null> {
-    const owner = await this.options.store.ownerOf(gameId);
-    return owner && !owner.finished && owner.live && owner.owner && owner.owner !== this.instance ? owner.owner : null;
+  /** The live owner of an unfinished game (and its epoch) when it is another instance, else null. */
+  async ownerElsewhere(gameId: string): Promise<{ owner: string; epoch: number } | null> {
+    const now = await this.options.store.ownerOf(gameId);
+    return now && !now.finished && now.live && now.owner && now.owner !== this.instance ? { owner: now.owner, epoch: now.epoch } : null;
   }
 
   /** Relays `peer` (whose hello is `hello`, signed in as `playerId`) to the game's owner; null when no live owner. */
   async open(peer: Peer, gameId: string, hello: string, playerId: string | null = null): Promise<RemoteLink | null> {
     if (this.broken) return null;
-    const owner = await this.ownerElsewhere(gameId);
-    if (!owner) return null;
+    const held = await this.ownerElsewhere(gameId);
+    if (!held) return null;
+    const { owner, epoch } = held;
     const conn = `${this.instance}:${randomBytes(8).toString('hex')}`;
-    this.edges.set(conn, { peer, owner, gameId, unansweredSince: Date.now() });
+    this.edges.set(conn, { peer, owner, epoch, gameId, unansweredSince: Date.now() });
     this.options.metrics.relayed.set(this.edges.size);
     this.send(owner, { t: 'open', conn, edge: this.instance, data: hello, ...(playerId ? { playerId } : {}) });
     return {
@@ -169,7 +173,7 @@ export class Relay {
   /** Takes a seat in a game owned by another instance. */
   async join(gameId: string, name: string, seat?: number, forRematch = false, playerId?: string): Promise<JoinResult> {
     if (this.broken) return { error: 'game_elsewhere', message: `game ${gameId} is played on another instance, out of reach now: retry in a few seconds` };
-    const owner = await this.ownerElsewhere(gameId);
+    const owner = (await this.ownerElsewhere(gameId))?.owner;
     if (!owner) return { error: 'game_elsewhere', message: `game ${gameId} is being taken over: retry in a few seconds` };
     const id = randomBytes(8).toString('hex');
     return new Promise((resolve) => {
@@ -320,7 +324,8 @@ export class Relay {
     }
   }
 
-  /** Relayed sockets whose game changed owner (or whose owner died) are sent to reconnect. */
+  /** Relayed sockets whose game changed owner (or whose owner died, or took it again at a new
+   * epoch: restarted under its id, it knows none of them) are sent to reconnect. */
   private async checkOwners(): Promise<void> {
     if (this.edges.size === 0) return;
     const games = [...new Set([...this.edges.values()].map((l) => l.gameId))];
@@ -328,7 +333,7 @@ export class Relay {
       const owners = await this.options.store.owners(games);
       for (const [conn, link] of this.edges) {
         const now = owners.get(link.gameId);
-        if (now && (now.finished || (now.live && now.owner === link.owner))) continue;
+        if (now && (now.finished || (now.live && now.owner === link.owner && now.epoch === link.epoch))) continue;
         this.edges.delete(conn);
         link.peer.send(JSON.stringify({ type: 'bye', reason: 'game moved to another instance: reconnect' }));
         link.peer.close(CLOSE.moved, 'game moved: reconnect');

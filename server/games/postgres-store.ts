@@ -281,14 +281,14 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
 
   /** The owner of an unfinished game and whether its lease still runs; undefined: no such game. */
   async ownerOf(id: string): Promise<Ownership | undefined> {
-    const { rows } = await this.read('SELECT owner, finished, coalesce(lease_until > now(), false) AS live FROM games WHERE id = $1', [id]);
-    return rows[0] && { owner: rows[0].owner, live: rows[0].live === true, finished: rows[0].finished };
+    const { rows } = await this.read('SELECT owner, owner_epoch, finished, coalesce(lease_until > now(), false) AS live FROM games WHERE id = $1', [id]);
+    return rows[0] && { owner: rows[0].owner, epoch: Number(rows[0].owner_epoch), live: rows[0].live === true, finished: rows[0].finished };
   }
 
   /** Owners of several games at once (the relay's check). */
   async owners(ids: string[]): Promise<Map<string, Ownership>> {
-    const { rows } = await this.read('SELECT id, owner, finished, coalesce(lease_until > now(), false) AS live FROM games WHERE id = ANY($1)', [ids]);
-    return new Map(rows.map((r) => [r.id as string, { owner: r.owner, live: r.live === true, finished: r.finished === true }]));
+    const { rows } = await this.read('SELECT id, owner, owner_epoch, finished, coalesce(lease_until > now(), false) AS live FROM games WHERE id = ANY($1)', [ids]);
+    return new Map(rows.map((r) => [r.id as string, { owner: r.owner, epoch: Number(r.owner_epoch), live: r.live === true, finished: r.finished === true }]));
   }
 
   /** Takes over one unfinished game if no live instance holds it (its lease ran out, or it has

@@ -87,7 +87,8 @@ export class GameService {
   private readonly store: WatchedStore;
   private readonly expiry: ExpirySettings;
   private readonly sweeper: NodeJS.Timeout;
-  private sweeping = false;
+  /** The sweep under way, if one is. */
+  private sweeping: Promise<void> | null = null;
   /** The pool is warm: rooms loaded from now on move their bots at once. */
   private botsReady = false;
   /** Rematches being created (their game id), by the finished game they follow. */
@@ -103,7 +104,7 @@ export class GameService {
     this.expiry = options.expiry ?? DEFAULTS;
     this.finishedGames = new FinishedGames(options.finishedCache ?? DEFAULTS.finishedCache, (game) => game instanceof Room && game.watched);
     const shortest = Math.min(this.expiry.expireOpenSeatSeconds, this.expiry.expireAwaySeconds, this.expiry.expireIdleSeconds) * 1000;
-    this.sweeper = setInterval(() => this.sweepOnce(), Math.min(30_000, Math.max(100, shortest / 4)));
+    this.sweeper = setInterval(() => void this.sweepNow(), Math.min(30_000, Math.max(100, shortest / 4)));
     this.sweeper.unref();
     // Counted at each scrape: no per-move recount.
     options.metrics.sources.games = () => ({ active: this.activeCount(), inMemory: this.inMemory });
@@ -351,7 +352,9 @@ export class GameService {
       .slice(0, limit);
   }
 
-  /** Rebuilds every unfinished stored game (restart recovery). Their bots wait for resumeBots(). */
+  /** Rebuilds every unfinished stored game (restart recovery), then ends those that expired: a
+   * server restarted more often than its sweep interval (a crash loop) still ends them. Their bots
+   * wait for resumeBots(). */
   async restore(): Promise<number> {
     let n = 0;
     for (const stored of await unfinishedGames(this.store)) {
@@ -371,6 +374,7 @@ export class GameService {
       }
     }
     if (n > 0) this.options.log.info({ games: n }, 'unfinished games restored from the store');
+    await this.sweepNow();
     return n;
   }
 
@@ -509,15 +513,15 @@ export class GameService {
     }
   }
 
-  /** One timer tick: sweeps overlap never (a slow store must not pile them up). */
-  private sweepOnce(): void {
-    if (this.sweeping) return;
-    this.sweeping = true;
-    this.sweep()
+  /** A sweep now (a timer tick, or at boot), or the one under way: sweeps never overlap (a slow
+   * store must not pile them up), and a failed one is logged, not thrown. */
+  sweepNow(): Promise<void> {
+    this.sweeping ??= this.sweep()
       .catch((err) => this.options.log.error({ err }, 'sweep failed'))
       .finally(() => {
-        this.sweeping = false;
+        this.sweeping = null;
       });
+    return this.sweeping;
   }
 
   /** Shutdown, first step: bot searches in flight may finish and be stored, within `graceMs`. */
