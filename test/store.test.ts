@@ -194,8 +194,10 @@ for (const moveWrites of ['inline', 'thread'] as const) {
 test('restore skips a stored game that no longer replays, logs it, and keeps the others', async () => {
   const store = new MemoryStore();
   const bot = { name: 'Bot (random)', tokenHash: null };
-  await store.create(setup('good'), [null, bot]);
-  await store.create(setup('broken'), [null, bot]);
+  // Made now: the sweep at the end of a restore would end a game whose open seat waited too long.
+  const now = new Date().toISOString();
+  await store.create(setup('good', now), [null, bot]);
+  await store.create(setup('broken', now), [null, bot]);
   await store.appendMoves('broken', [{ tile: 'V', x: 40, y: 40, rotation: 0, meeple: null }], null); // not next to any tile
   const errors: unknown[] = [];
   const log = pino({ level: 'error' }, { write: (line: string) => errors.push(JSON.parse(line)) });
