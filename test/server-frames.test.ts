@@ -111,9 +111,11 @@ test('sync answers with the whole view at the current seq; the next delta follow
 test('a sync answered at a seq shows the view the deltas built at that seq, however often it is asked while bots think', { timeout: 60_000 }, async (t) => {
   // A database file, as the server keeps one: moves are written by its writer thread, so a bot's
   // turn ends (its search done) a while before its move is stored and sent.
-  const server = await startServer({ dataDir: mkdtempSync(join(tmpdir(), 'tessera-sync-')) });
+  // One bot that searches (up to a 200 ms deadline): its turns are long enough for syncs to land
+  // while it thinks, however fast or busy the machine.
+  const server = await startServer({ dataDir: mkdtempSync(join(tmpdir(), 'tessera-sync-')), botDeadlineMs: 200 });
   t.after(() => server.app.close());
-  const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }, { kind: 'bot', level: 'random' }, { kind: 'bot', level: 'random' }]);
+  const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }, { kind: 'bot', level: 'random' }, { kind: 'bot', level: 'hard' }]);
   const player = await Client.join(server.ws, id, tokens.get(0), 2);
   const deltaWatcher = await joinRaw(id, undefined, 2, server.ws);
   const syncer = await joinRaw(id, undefined, 2, server.ws);
