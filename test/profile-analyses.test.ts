@@ -29,7 +29,9 @@ async function storeGame(store: SqliteStore, id: string, rated: boolean, placeme
 test('rated games get their analysis stored on idle workers, after a restart too; bot moves go first', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-rated-analyses-'));
   const before = new SqliteStore({ path: join(dataDir, 'tessera.db') });
-  const longOne = await storeGame(before, 'rated-before-restart', true, 40, true);
+  // Long enough to be running while the bot plays, short enough for a busy machine under coverage
+  // (each position is a bounded search: 40 of them took over two minutes with two suites at once).
+  const longOne = await storeGame(before, 'rated-before-restart', true, 20, true);
   await storeGame(before, 'unrated', false, 6, true);
   // Its people never come back: the server abandons it (expireAwaySeconds), and so ends it itself.
   await storeGame(before, 'rated-ends-here', true, 6, false);
