@@ -162,11 +162,15 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     let sentTurn = -1;
     for (;;) {
       let frame: ServerFrame;
+      // Which limit this wait has decides what running out of it means (the socket's timer and
+      // this clock are not the same clock: comparing with now() afterwards miscounted a game
+      // still going at the abandon time as stalled, a fraction of a millisecond early).
+      const toAbandon = abandonAt - now();
       try {
-        frame = await socket.next(() => true, Math.max(1, Math.min(STALL_MS, abandonAt - now())));
+        frame = await socket.next(() => true, Math.max(1, Math.min(STALL_MS, toAbandon)));
       } catch {
         if (socket.closed) res.errors.wsClosedEarly++;
-        else if (now() >= abandonAt) res.gamesAbandoned++;
+        else if (toAbandon <= STALL_MS) res.gamesAbandoned++;
         else res.errors.stalled++;
         return;
       }
