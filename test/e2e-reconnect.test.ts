@@ -45,6 +45,23 @@ test('a hello answered game_elsewhere: the screen shows "reconnecting" with its 
   // It keeps trying: a few refused hellos later it still says so, with no error toast.
   await page.waitForTimeout(1500);
   assert.equal(await conn.getAttribute('data-conn'), 'reconnecting');
+  // Each attempt keeps the cause on screen (a new attempt showed a bare "reconnecting…"): every
+  // text the badge shows over the next attempts.
+  const shown: string[] = await page.evaluate(async () => {
+    const el = (globalThis as any).document.querySelector('.conn');
+    const seen: string[] = [el.innerText];
+    const watch = new (globalThis as any).MutationObserver(() => seen.push(el.innerText));
+    watch.observe(el, { childList: true, characterData: true, subtree: true, attributes: true });
+    await new Promise((r) => setTimeout(r, 4000));
+    watch.disconnect();
+    return seen;
+  });
+  assert.ok(shown.length > 1, `attempts seen (${shown.length})`);
+  assert.deepEqual(
+    shown.filter((t) => !/moving to another server/.test(t)),
+    [],
+    'the cause stays while retrying',
+  );
   assert.equal(await page.locator('#toast.show.error').count(), 0, 'no error toast for a retried hello');
   await shot(page, '20-reconnecting-game-elsewhere');
 

@@ -35,6 +35,8 @@ export class GameSocket {
   /** The view the deltas apply to; each connection starts from a whole one. */
   private readonly views = new ViewTracker();
   state: ConnState = 'connecting';
+  /** Why the state is what it is (a reconnect's cause). */
+  private detail: string | undefined;
 
   constructor(gameId: string, token: string | undefined, events: GameSocketEvents) {
     this.gameId = gameId;
@@ -62,6 +64,7 @@ export class GameSocket {
 
   private set(state: ConnState, detail?: string): void {
     this.state = state;
+    this.detail = detail;
     this.events.onConnState?.(state, detail);
   }
 
@@ -72,7 +75,9 @@ export class GameSocket {
 
   private connect(): void {
     if (this.stopped) return;
-    this.set(this.attempts === 0 ? 'connecting' : 'reconnecting');
+    // A retry keeps saying why it retries (it flickered to a bare "reconnecting…" each attempt).
+    if (this.attempts === 0) this.set('connecting');
+    else this.set('reconnecting', this.detail);
     let ws: WebSocket;
     try {
       ws = new WebSocket(this.url());
