@@ -205,6 +205,48 @@ test('with Redis, a hello relayed to a frozen owner is not left hanging: closed 
   }
 });
 
+test('an owner stalled for seconds (its beats unread behind the stall) does not judge the relay broken: its relayed player plays on', { timeout: 60_000 }, async () => {
+  const env = { TESSERA_DATABASE_URL: await services.postgres.database('stalled_owner'), TESSERA_LEASE_SECONDS: '15', TESSERA_REDIS_URL: services.redis.url };
+  const [a, b] = await Promise.all([startInstance('stalled-a', env), startInstance('stalled-edge-b', env)]);
+  try {
+    const { id, tokens } = await createGame(a.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }]);
+    const player = await Client.join(b.ws, id, tokens.get(0));
+    await playTurns(player, 1);
+    // Longer than the relay's silence limit (3 s): the beats published before the stall wait unread.
+    await a.kill('SIGSTOP');
+    await sleep(4000);
+    await a.kill('SIGCONT');
+    await playTurns(player, 2);
+    assert.equal(player.closed, null);
+    assert.doesNotMatch((await get(a.base, '/metrics')).body, /tessera_cluster_relay_outages_total [1-9]/);
+    player.close();
+  } finally {
+    await a.kill('SIGCONT').catch(() => {});
+    await Promise.all([a.kill('SIGKILL'), b.kill('SIGKILL')]);
+  }
+});
+
+test('a frame relayed for a socket its owner no longer serves is answered by closing that socket with 4000, not dropped in silence', { timeout: 60_000 }, async () => {
+  const env = { TESSERA_DATABASE_URL: await services.postgres.database('unknown_conn'), TESSERA_REDIS_URL: services.redis.url };
+  const a = await startInstance('forgetful-a', env);
+  // A stand-in edge on the relay's channels, speaking its messages.
+  const edge = new Redis(services.redis.url);
+  const pub = new Redis(services.redis.url);
+  try {
+    const replies: any[] = [];
+    edge.on('message', (_channel, raw: string) => replies.push(JSON.parse(raw)));
+    await edge.subscribe('tessera:instance:ghost-edge');
+    const conn = 'ghost-edge:0123456789abcdef';
+    await pub.publish('tessera:instance:forgetful-a', JSON.stringify({ t: 'in', conn, data: JSON.stringify({ type: 'ping', id: 1 }) }));
+    const closed = await until('the owner answers', 5000, async () => replies.find((r) => r.t === 'closed'));
+    assert.deepEqual([closed.conn, closed.code], [conn, CLOSE.relayLost]);
+  } finally {
+    edge.disconnect();
+    pub.disconnect();
+    await a.kill('SIGKILL');
+  }
+});
+
 /** HAProxy on loopback running deploy/haproxy.cfg as shipped, its servers (tessera-a, -b, -c, as
  * named there) at `addresses` (host:port; a missing one is a closed port, down); resolves once
  * every server given is up and the missing ones are marked down. */

@@ -10,7 +10,9 @@
 // Each instance publishes a beat on its own channel every second: when its beats stop coming
 // back (Redis down, frozen or out of reach), its relayed sockets are closed with 4000 (the
 // clients reconnect, maybe to the owner) and no new socket is relayed until they come back; a
-// relayed hello the owner leaves unanswered that long is closed with 4000 too.
+// relayed hello the owner leaves unanswered that long is closed with 4000 too. A check that runs
+// late (this process stalled, so the beats wait unread behind it) judges nothing. A frame for a
+// relayed socket the owner no longer serves is answered by closing that socket with 4000.
 
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -37,6 +39,8 @@ type Message =
   | { t: 'beat' };
 
 const channel = (instance: string) => `tessera:instance:${instance}`;
+/** A relay id is `<edge instance>:<random hex>`. */
+const edgeOf = (conn: string) => conn.slice(0, conn.lastIndexOf(':'));
 
 /** Beats go round (publish, then receive) this often; this long without one, the relay is broken. */
 const BEAT_MS = 1000;
@@ -113,6 +117,7 @@ export class Relay {
   private readonly calls = new Map<string, (r: JoinResult) => void>();
   private watchdog: NodeJS.Timeout | null = null;
   private lastBeat = Date.now();
+  private lastCheck = Date.now();
   private broken = false;
 
   constructor(options: RelayOptions) {
@@ -212,9 +217,13 @@ export class Relay {
         served.receive(Buffer.from(m.data), false);
         return;
       }
-      case 'in':
-        this.owned.get(m.conn)?.handler?.receive(Buffer.from(m.data), false);
+      case 'in': {
+        const peer = this.owned.get(m.conn);
+        if (peer) peer.handler?.receive(Buffer.from(m.data), false);
+        // Dropped here (the relay judged broken) while the edge kept the socket: it must not talk into silence.
+        else this.send(edgeOf(m.conn), { t: 'closed', conn: m.conn, code: CLOSE.relayLost, reason: 'relay lost: reconnect' });
         return;
+      }
       case 'close':
         this.owned.get(m.conn)?.gone();
         return;
@@ -270,6 +279,11 @@ export class Relay {
   private async check(): Promise<void> {
     // A beat stuck in a frozen connection or failing while Redis is down says nothing new.
     this.pub.publish(channel(this.instance), JSON.stringify({ t: 'beat' } satisfies Message)).catch(() => {});
+    // Timers run before I/O: after a stall of this process the beats that came meanwhile are
+    // still unread, and the silence is ours, not Redis's.
+    const now = Date.now();
+    if (now - this.lastCheck > 2 * BEAT_MS) this.lastBeat = now;
+    this.lastCheck = now;
     if (!this.checkBeats()) return;
     this.checkAnswered();
     await Promise.all([this.checkOwners(), this.checkEdges()]);
@@ -306,8 +320,9 @@ export class Relay {
       link.peer.close(CLOSE.relayLost, 'relay lost: reconnect');
     }
     this.options.metrics.relayed.set(this.edges.size);
-    // Their edges cannot reach their players either: they are gone (seen as disconnected).
-    for (const p of [...this.owned.values()]) p.gone();
+    // Their edges cannot reach their players either: they are gone (seen as disconnected), and
+    // their edges are told so if the message gets through.
+    for (const p of [...this.owned.values()]) p.close(CLOSE.relayLost, 'relay lost: reconnect');
     return false;
   }
 
