@@ -11,7 +11,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Logger } from 'pino';
 import { type Config, shutdownBudgetMs } from './config.ts';
 import type { GameStore } from './games/store.ts';
-import { accountRoutes } from './http/accounts.ts';
+import { playerRoutes } from './http/players.ts';
 import { analysisRoutes } from './http/analysis.ts';
 import { clientRoutes } from './http/client.ts';
 import { clientErrorHandler, onRouterError } from './http/errors.ts';
@@ -90,7 +90,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(httpSetup);
   await app.register(opsRoutes);
   await app.register(sessionPlugin);
-  await app.register(accountRoutes);
+  await app.register(playerRoutes);
   await app.register(gameRoutes);
   await app.register(analysisRoutes);
   await app.register(profileRoutes);
