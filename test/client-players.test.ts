@@ -4,10 +4,10 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { PlayerGame } from '../client/src/account-api.ts';
+import type { PlayerGame } from '../client/src/players/player-api.ts';
 import type { HeldSeat } from '../client/src/api.ts';
 import { lineChart, rangeTicks } from '../client/src/charts.ts';
-import { mergeMyGames } from '../client/src/my-games.ts';
+import { mergeMyGames } from '../client/src/players/my-games.ts';
 import {
   MISTAKE_WORDS,
   guestMark,
@@ -23,7 +23,7 @@ import {
   ratingText,
   shortDate,
   winsText,
-} from '../client/src/player-text.ts';
+} from '../client/src/players/player-text.ts';
 
 test('a rating is shown whole beside a name, marked when provisional, absent when the view has none', () => {
   assert.equal(ratingText(1234.5), '1235');

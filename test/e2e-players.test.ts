@@ -54,10 +54,10 @@ async function virtualAuthenticator(context: BrowserContext, page: Page): Promis
 const sessionOf = async (page: Page) => ((await page.evaluate(() => fetch('/api/session').then((r) => r.json()))) as Session).player;
 
 /** The account bar is drawn: the page knows whether this browser has a player. */
-const barDrawn = (page: Page) => page.waitForSelector('.account-bar .account-chip');
+const barDrawn = (page: Page) => page.waitForSelector('.player-bar .player-chip');
 
 /** The account chip names this player. */
-const chipSays = (page: Page, name: string) => page.waitForFunction((n) => (globalThis as any).document.querySelector('.account-chip .account-name')?.textContent === n, name);
+const chipSays = (page: Page, name: string) => page.waitForFunction((n) => (globalThis as any).document.querySelector('.player-chip .player-name')?.textContent === n, name);
 
 /** Plays every turn of this browser by keyboard (next legal cell, sometimes a follower, Enter)
  * until the game ends; returns the moves played. */
@@ -139,7 +139,7 @@ test('a guest plays a rated game at once, adds a passkey, and signs in on a fres
 
   // A second game, left at Ada's turn: the other device will play it on.
   await a.page.goto(`${base}/`);
-  await a.page.waitForSelector('.lobby .account-chip');
+  await a.page.waitForSelector('.lobby .player-chip');
   await a.page.selectOption('select[data-opp="0"]', 'random');
   await a.page.click('button[type=submit]:has-text("Create game")');
   await a.page.waitForURL(/#\/g\//);

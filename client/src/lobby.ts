@@ -3,13 +3,13 @@
 // player's games (on any device) and this browser's to resume or replay, and a game to watch by
 // its link or id. The name field is the player's name.
 
-import { accountApi } from './account-api.ts';
-import { mountAccountBar } from './account-bar.ts';
+import { playerApi } from './players/player-api.ts';
+import { mountPlayerBar } from './players/player-bar.ts';
 import { type GameOptions, HttpError, api, savedName, saveName, seats as heldSeats } from './api.ts';
-import { type MyGame, mergeMyGames } from './my-games.ts';
-import { guestMark } from './player-text.ts';
-import { fillRatings, loadRatings, onRatings, seatRatingBadge } from './rating-book.ts';
-import { claimName, currentPlayer, onSessionChange, type SessionState, sessionState } from './session.ts';
+import { type MyGame, mergeMyGames } from './players/my-games.ts';
+import { guestMark } from './players/player-text.ts';
+import { fillRatings, loadRatings, onRatings, seatRatingBadge } from './players/rating-book.ts';
+import { claimName, currentPlayer, onSessionChange, type SessionState, sessionState } from './players/session.ts';
 import type { SeatRequest } from './protocol.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
@@ -33,7 +33,7 @@ export function mountLobby(root: HTMLElement): () => void {
   const opponents: Opp[] = ['greedy'];
   root.innerHTML = `
 <div class="lobby">
-  <nav class="account-bar lobby-account" aria-label="Players"></nav>
+  <nav class="player-bar lobby-player-bar" aria-label="Players"></nav>
   <header class="hero">
     <div class="hero-tiles" aria-hidden="true">${['C', 'R', 'D', 'V', 'B', 'L', 'N'].map((t, i) => tileIcon(t, (i * 90) % 360, 56)).join('')}</div>
     <h1><span class="brand-mark" aria-hidden="true"></span>Tessera</h1>
@@ -89,7 +89,7 @@ export function mountLobby(root: HTMLElement): () => void {
   const mineList = root.querySelector<HTMLElement>('[data-list=mine]')!;
   const nameInput = root.querySelector<HTMLInputElement>('input[name=name]')!;
   const nameNote = root.querySelector<HTMLElement>('#name-note')!;
-  const unbar = mountAccountBar(root.querySelector<HTMLElement>('.account-bar')!);
+  const unbar = mountPlayerBar(root.querySelector<HTMLElement>('.player-bar')!);
   let shownName = nameInput.value;
   let busy = false;
   /** The player's games from the server (any device): not offered again under Open games. */
@@ -188,7 +188,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
   }
 
   async function loadMine(): Promise<void> {
-    const playerGames = currentPlayer() ? await accountApi.myGames().catch(() => []) : [];
+    const playerGames = currentPlayer() ? await playerApi.myGames().catch(() => []) : [];
     playerGameIds = playerGames.map((g) => g.gameId);
     const mine = mergeMyGames(playerGames, heldSeats.list());
     if (!mine.length) {

@@ -2,15 +2,15 @@
 // (#/replay/<id>), the player pages (#/me, #/leaderboard, #/players/<id>), the tiles and the
 // rules. Hash routes keep the server's static serving trivial: everything is index.html.
 
-import { mountAccount } from './account-page.ts';
+import { mountMePage } from './players/me-page.ts';
 import { mountGallery } from './gallery.ts';
 import { mountGame } from './game/screen.ts';
-import { mountLeaderboard } from './leaderboard.ts';
+import { mountLeaderboard } from './players/leaderboard.ts';
 import { mountLobby } from './lobby.ts';
-import { mountProfile } from './profile-page.ts';
+import { mountProfile } from './players/profile-page.ts';
 import { mountReplay } from './replay.ts';
 import { mountRules } from './rules-page.ts';
-import { startSession } from './session.ts';
+import { startSession } from './players/session.ts';
 
 const root = document.getElementById('app')!;
 let unmount: (() => void) | null = null;
@@ -46,7 +46,7 @@ function pageOf(hash: string): { name: string; mount: (root: HTMLElement) => () 
   if (player) return { name: 'player', mount: (r) => mountProfile(r, player) };
   if (hash.startsWith('/tiles')) return { name: 'tiles', mount: mountGallery };
   if (hash.startsWith('/rules')) return { name: 'rules', mount: mountRules };
-  if (hash.startsWith('/me')) return { name: 'me', mount: mountAccount };
+  if (hash.startsWith('/me')) return { name: 'me', mount: mountMePage };
   if (hash.startsWith('/leaderboard')) return { name: 'leaderboard', mount: mountLeaderboard };
   return { name: 'lobby', mount: mountLobby };
 }

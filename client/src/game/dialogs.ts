@@ -3,8 +3,8 @@
 
 import { ICONS, PLAYER_COLORS, PLAYER_GLYPHS } from '../art.ts';
 import { esc } from '../dom.ts';
-import { guestMark } from '../player-text.ts';
-import { seatRatingBadge } from '../rating-book.ts';
+import { guestMark } from '../players/player-text.ts';
+import { seatRatingBadge } from '../players/rating-book.ts';
 import type { GameView, SeatView } from '../protocol.ts';
 import { seatLabel, seatName } from '../text.ts';
 

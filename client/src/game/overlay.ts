@@ -3,7 +3,7 @@
 // is open (unless "just watch" was chosen), neither once play starts.
 
 import { savedName } from '../api.ts';
-import { currentPlayer } from '../session.ts';
+import { currentPlayer } from '../players/session.ts';
 import type { GameView } from '../protocol.ts';
 import { hasOpenSeat } from './board-panel.ts';
 import { endScreen, joinDialog, missingDialog } from './dialogs.ts';

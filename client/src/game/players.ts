@@ -3,8 +3,8 @@
 
 import { PLAYER_COLORS, PLAYER_GLYPHS, meepleIcon } from '../art.ts';
 import { esc, patch } from '../dom.ts';
-import { guestMark } from '../player-text.ts';
-import { seatRatingBadge } from '../rating-book.ts';
+import { guestMark } from '../players/player-text.ts';
+import { seatRatingBadge } from '../players/rating-book.ts';
 import type { GameView, SeatView } from '../protocol.ts';
 import { glyphName, seatName, seatRole } from '../text.ts';
 

@@ -8,7 +8,7 @@ import { BoardView } from '../board.ts';
 import { ensureTileDefs } from '../defs.ts';
 import { clearToast, copyText, gameLink, toast } from '../dom.ts';
 import { GameSocket } from '../net.ts';
-import { fillRatings, loadRatings, onRatings } from '../rating-book.ts';
+import { fillRatings, loadRatings, onRatings } from '../players/rating-book.ts';
 import type { GameView, LastMove } from '../protocol.ts';
 import { play } from '../sound.ts';
 import { renderBag } from './bag.ts';

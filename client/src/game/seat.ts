@@ -3,7 +3,7 @@
 
 import { HttpError, api, saveName, seats as heldSeats, type HeldSeat } from '../api.ts';
 import { toast } from '../dom.ts';
-import { claimName } from '../session.ts';
+import { claimName } from '../players/session.ts';
 import type { GameView } from '../protocol.ts';
 
 export class SeatKeeper {

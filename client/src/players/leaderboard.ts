@@ -2,9 +2,9 @@
 // rating is settled, measured against several opponents and recent (the server's `requires`, said
 // on the page), so a lucky first game or one friend's gifts do not read as a measure.
 
-import { type Leaderboard, type LeaderboardEntry, accountApi } from './account-api.ts';
-import { mountAccountBar } from './account-bar.ts';
-import { esc } from './dom.ts';
+import { type Leaderboard, type LeaderboardEntry, playerApi } from './player-api.ts';
+import { mountPlayerBar } from './player-bar.ts';
+import { esc } from '../dom.ts';
 import { playerName, ratingText } from './player-text.ts';
 import { currentPlayer } from './session.ts';
 
@@ -13,7 +13,7 @@ const PAGE = 50;
 
 export function mountLeaderboard(root: HTMLElement): () => void {
   root.innerHTML = `<div class="page leaderboard-page">
-<header class="page-head"><a class="btn small" href="#/">← Lobby</a><h1>Leaderboard</h1><nav class="account-bar" aria-label="Players"></nav></header>
+<header class="page-head"><a class="btn small" href="#/">← Lobby</a><h1>Leaderboard</h1><nav class="player-bar" aria-label="Players"></nav></header>
 <main class="page-body">
 <p class="muted">Ratings from rated games of 2 to 6 players. Bots are rated players too: each level has one rating to aim for.
 <span class="rating-note">A rating marked <span class="rating">?</span> is provisional: too few rated games yet.</span>
@@ -23,13 +23,13 @@ export function mountLeaderboard(root: HTMLElement): () => void {
 <div class="row"><button class="btn" data-action="more" hidden>More players</button></div></main></div>`;
   const tbody = root.querySelector<HTMLElement>('tbody')!;
   const more = root.querySelector<HTMLButtonElement>('[data-action=more]')!;
-  const unbar = mountAccountBar(root.querySelector<HTMLElement>('.account-bar')!);
+  const unbar = mountPlayerBar(root.querySelector<HTMLElement>('.player-bar')!);
   const shown: LeaderboardEntry[] = [];
 
   async function load(): Promise<void> {
     more.disabled = true;
     try {
-      const { players: page, requires } = await accountApi.leaderboard(shown.length, PAGE);
+      const { players: page, requires } = await playerApi.leaderboard(shown.length, PAGE);
       root.querySelector<HTMLElement>('.requires')!.textContent = requiresText(requires);
       shown.push(...page);
       tbody.innerHTML = shown.length ? shown.map((p) => row(p, currentPlayer()?.id ?? null)).join('') : '<tr><td colspan="4" class="muted">No rated game has been played yet.</td></tr>';

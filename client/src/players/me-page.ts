@@ -2,23 +2,23 @@
 // another device (a passkey is the device's own screen lock: no password, no e-mail); signing in
 // with a passkey made elsewhere (one prompt, no name asked); signing out; deleting the player.
 
-import { type Player, accountApi } from './account-api.ts';
-import { mountAccountBar } from './account-bar.ts';
-import { forgetPlayerHere, savedName, saveName } from './api.ts';
-import { esc, toast } from './dom.ts';
+import { type Player, playerApi } from './player-api.ts';
+import { mountPlayerBar } from './player-bar.ts';
+import { forgetPlayerHere, savedName, saveName } from '../api.ts';
+import { esc, toast } from '../dom.ts';
 import { addPasskey, passkeyProblem, passkeysWork, signInWithPasskey } from './passkeys.ts';
 import { profileHref } from './player-text.ts';
-import { MAX_NAME_LENGTH } from './protocol.ts';
+import { MAX_NAME_LENGTH } from '../protocol.ts';
 import { type SessionState, claimName, currentPlayer, onSessionChange, reloadSession, startSession } from './session.ts';
 
-export function mountAccount(root: HTMLElement): () => void {
-  root.innerHTML = `<div class="page account-page">
-<header class="page-head"><a class="btn small" href="#/">← Lobby</a><h1>Your player</h1><nav class="account-bar" aria-label="Players"></nav></header>
+export function mountMePage(root: HTMLElement): () => void {
+  root.innerHTML = `<div class="page me-page">
+<header class="page-head"><a class="btn small" href="#/">← Lobby</a><h1>Your player</h1><nav class="player-bar" aria-label="Players"></nav></header>
 <main class="page-body" aria-live="polite"><p class="muted">Loading…</p></main>
 <dialog class="dialog confirm-delete" aria-labelledby="delete-title"></dialog></div>`;
   const body = root.querySelector<HTMLElement>('.page-body')!;
   const dialog = root.querySelector<HTMLDialogElement>('dialog')!;
-  const unbar = mountAccountBar(root.querySelector<HTMLElement>('.account-bar')!);
+  const unbar = mountPlayerBar(root.querySelector<HTMLElement>('.player-bar')!);
   let busy = false;
 
   const draw = (s: SessionState) => {
@@ -33,7 +33,7 @@ export function mountAccount(root: HTMLElement): () => void {
             : '<p class="muted">Loading…</p>';
   };
 
-  /** Runs one account action at a time; a failure becomes a toast. */
+  /** Runs one player action at a time; a failure becomes a toast. */
   async function act(work: () => Promise<void>): Promise<void> {
     if (busy) return;
     busy = true;
@@ -56,7 +56,7 @@ export function mountAccount(root: HTMLElement): () => void {
       toast(s.kind === 'player' ? `Signed in: you play as ${s.player.name}.` : 'Signed in.');
     },
     'sign-out': async () => {
-      await accountApi.signOut();
+      await playerApi.signOut();
       forgetPlayerHere();
       await reloadSession();
       toast('Signed out.');
@@ -69,7 +69,7 @@ export function mountAccount(root: HTMLElement): () => void {
     },
     'cancel-delete': async () => dialog.close(),
     'confirm-delete': async () => {
-      await accountApi.deletePlayer();
+      await playerApi.deletePlayer();
       forgetPlayerHere();
       dialog.close();
       await reloadSession();

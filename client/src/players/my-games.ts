@@ -2,8 +2,8 @@
 // merged with the seats this browser holds by token (games from before players, invite links
 // taken as a guest elsewhere). No DOM: unit-tested in test/client-players.test.ts.
 
-import type { PlayerGame } from './account-api.ts';
-import type { HeldSeat } from './api.ts';
+import type { PlayerGame } from './player-api.ts';
+import type { HeldSeat } from '../api.ts';
 
 export type MyGame = PlayerGame;
 

@@ -4,8 +4,8 @@
 // build here.
 
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/browser';
-import { call } from './api.ts';
-import type { Leaderboard, Me, MistakeKind, MyGames, PlayerProfile, ProfileGame, RatingHistory, Ratings, SessionReply, ShownRating } from './protocol.ts';
+import { call } from '../api.ts';
+import type { Leaderboard, Me, MistakeKind, MyGames, PlayerProfile, ProfileGame, RatingHistory, Ratings, SessionReply, ShownRating } from '../protocol.ts';
 
 /** The player this browser's session belongs to (`passkeys`: 0 for a guest, this browser only). */
 export type Player = Me;
@@ -36,7 +36,7 @@ const playerGames = (page: MyGames): PlayerGame[] =>
 
 const enc = encodeURIComponent;
 
-export const accountApi = {
+export const playerApi = {
   session: async () => (await call<SessionReply>('GET', '/api/session')).player,
   /** Makes a guest player and its session cookie when the browser has none (named `name`, or
    * "Guest" and digits); already signed in, that player. */

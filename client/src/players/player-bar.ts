@@ -3,8 +3,8 @@
 // (its page: name, passkeys, sign out). It follows the session, and is empty on a server without
 // players.
 
-import { ICONS } from './art.ts';
-import { esc, toast } from './dom.ts';
+import { ICONS } from '../art.ts';
+import { esc, toast } from '../dom.ts';
 import { passkeyProblem, passkeysWork, signInWithPasskey } from './passkeys.ts';
 import { type SessionState, onSessionChange, sessionState } from './session.ts';
 
@@ -14,12 +14,12 @@ function markup(s: SessionState): string {
   const signIn = (player?.passkeys ?? 0) === 0 && passkeysWork();
   const leaderboard = `<a class="btn small ghost" href="#/leaderboard">${ICONS.trophy}<span class="btn-label">Leaderboard</span></a>`;
   const button = signIn ? '<button class="btn small ghost" data-action="bar-sign-in" title="Played on another device? Sign in with its passkey">Sign in</button>' : '';
-  const chip = `<a class="btn small ghost account-chip" href="#/me" title="Your player: name, passkeys, sign in on another device">${ICONS.person}<span class="account-name">${player ? esc(player.name) : 'Your player'}</span></a>`;
+  const chip = `<a class="btn small ghost player-chip" href="#/me" title="Your player: name, passkeys, sign in on another device">${ICONS.person}<span class="player-name">${player ? esc(player.name) : 'Your player'}</span></a>`;
   return leaderboard + button + chip;
 }
 
 /** Draws the bar in `host` and keeps it current; returns the unsubscribe. */
-export function mountAccountBar(host: HTMLElement): () => void {
+export function mountPlayerBar(host: HTMLElement): () => void {
   const draw = (s: SessionState) => {
     host.innerHTML = markup(s);
   };

@@ -2,9 +2,9 @@
 // places, results and the analysis figures of a profile, and the rating chart's data. No DOM:
 // unit-tested in test/client-players.test.ts.
 
-import type { MistakeKind, RatingChange } from './account-api.ts';
+import type { MistakeKind, RatingChange } from './player-api.ts';
 // charts.ts's escaping, not dom.ts's: this module stays free of the DOM for its Node tests.
-import { esc } from './charts.ts';
+import { esc } from '../charts.ts';
 
 /** Ratings are shown whole: the decimals are noise next to the model's uncertainty. */
 export const ratingText = (rating: number): string => String(Math.round(rating));

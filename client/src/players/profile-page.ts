@@ -2,21 +2,21 @@
 // games found (points lost per move, the most common kind of mistake), results by number of
 // players and by options, and recent games with replay and analysis links.
 
-import { type Profile, type ProfileGame, type RatingChange, type Results, type ShownRating, accountApi } from './account-api.ts';
-import { mountAccountBar } from './account-bar.ts';
-import { HttpError } from './api.ts';
-import { PLAYER_COLORS, PLAYER_GLYPHS } from './art.ts';
-import { lineChart } from './charts.ts';
-import { esc } from './dom.ts';
+import { type Profile, type ProfileGame, type RatingChange, type Results, type ShownRating, playerApi } from './player-api.ts';
+import { mountPlayerBar } from './player-bar.ts';
+import { HttpError } from '../api.ts';
+import { PLAYER_COLORS, PLAYER_GLYPHS } from '../art.ts';
+import { lineChart } from '../charts.ts';
+import { esc } from '../dom.ts';
 import { lostPerMoveText, meanPlaceText, mistakeWords, optionLabel, ordinal, profileHref, ratingChartData, ratingText, shortDate, winsText } from './player-text.ts';
 import { loadRatings, shownRating } from './rating-book.ts';
-import { rulesText } from './text.ts';
+import { rulesText } from '../text.ts';
 
 export function mountProfile(root: HTMLElement, playerId: string): () => void {
   root.innerHTML = `<div class="page profile-page">
-<header class="page-head"><a class="btn small" href="#/">← Lobby</a><h1>Player</h1><nav class="account-bar" aria-label="Players"></nav></header>
+<header class="page-head"><a class="btn small" href="#/">← Lobby</a><h1>Player</h1><nav class="player-bar" aria-label="Players"></nav></header>
 <main class="page-body"><p class="muted">Loading…</p></main></div>`;
-  const unbar = mountAccountBar(root.querySelector<HTMLElement>('.account-bar')!);
+  const unbar = mountPlayerBar(root.querySelector<HTMLElement>('.player-bar')!);
   void load(root, playerId);
   return unbar;
 }
@@ -25,7 +25,7 @@ async function load(root: HTMLElement, playerId: string): Promise<void> {
   const body = root.querySelector<HTMLElement>('.page-body')!;
   const title = root.querySelector<HTMLElement>('h1')!;
   // The rating and its history are the ratings' routes: a profile without them still shows.
-  const [profile, history] = await Promise.all([accountApi.profile(playerId).catch((e: unknown) => e), accountApi.ratingHistory(playerId).catch((): RatingChange[] => []), loadRatings([playerId])]);
+  const [profile, history] = await Promise.all([playerApi.profile(playerId).catch((e: unknown) => e), playerApi.ratingHistory(playerId).catch((): RatingChange[] => []), loadRatings([playerId])]);
   if (!body.isConnected) return;
   if (profile instanceof Error) {
     body.innerHTML = `<p>${profile instanceof HttpError && profile.status === 404 ? 'No such player: the link may be wrong, or the player was deleted.' : 'The profile could not be loaded.'}</p>`;

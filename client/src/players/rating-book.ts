@@ -3,8 +3,8 @@
 // (GET /api/ratings, six a call), kept for the page, and drawn where a name is. A badge drawn
 // before its rating arrived is a placeholder that `fillRatings` completes.
 
-import { accountApi, type ShownRating } from './account-api.ts';
-import { RATINGS_PER_CALL } from './protocol.ts';
+import { playerApi, type ShownRating } from './player-api.ts';
+import { RATINGS_PER_CALL } from '../protocol.ts';
 import { ratingBadge } from './player-text.ts';
 
 const known = new Map<string, ShownRating>();
@@ -42,7 +42,7 @@ export async function loadRatings(ids: Iterable<string>, fresh = false): Promise
   if (!wanted.length) return;
   const batches: string[][] = [];
   for (let i = 0; i < wanted.length; i += RATINGS_PER_CALL) batches.push(wanted.slice(i, i + RATINGS_PER_CALL));
-  const answers = await Promise.all(batches.map((batch) => accountApi.ratings(batch).catch((): ShownRating[] => [])));
+  const answers = await Promise.all(batches.map((batch) => playerApi.ratings(batch).catch((): ShownRating[] => [])));
   for (const id of wanted) unrated.add(id);
   for (const r of answers.flat()) {
     known.set(r.playerId, r);

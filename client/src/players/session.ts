@@ -4,8 +4,8 @@
 // by renaming, signing in with a passkey, signing out or deleting. No sign-up, no extra click.
 // Pages listen for changes instead of asking again.
 
-import { type Player, accountApi } from './account-api.ts';
-import { HttpError } from './api.ts';
+import { type Player, playerApi } from './player-api.ts';
+import { HttpError } from '../api.ts';
 
 /** `none`: the server keeps players, this browser has none yet. `unavailable`: the server keeps
  * no players (an older one): the client plays as before, a name per game. */
@@ -35,7 +35,7 @@ function set(next: SessionState): SessionState {
 /** The session, asked for once per page load. It resolves to the state as it is now, not as
  * first loaded: a rename may have come since. */
 export function startSession(): Promise<SessionState> {
-  started ??= accountApi.session().then(
+  started ??= playerApi.session().then(
     (player) => set(player ? { kind: 'player', player } : { kind: 'none' }),
     () => set({ kind: 'unavailable' }),
   );
@@ -59,7 +59,7 @@ export async function ensurePlayer(name?: string): Promise<Player | null> {
   const s = await startSession();
   if (s.kind === 'player') return s.player;
   if (s.kind !== 'none') return null;
-  const player = await accountApi.startSession(name);
+  const player = await playerApi.startSession(name);
   if (player) updatePlayer(player);
   return player;
 }
@@ -81,7 +81,7 @@ export function claimName(name: string): Promise<string | null> {
 async function nameClaimed(name: string): Promise<string | null> {
   try {
     const player = currentPlayer() ?? (await ensurePlayer(name));
-    if (player && player.name !== name) updatePlayer(await accountApi.rename(name));
+    if (player && player.name !== name) updatePlayer(await playerApi.rename(name));
     return null;
   } catch (e) {
     return nameProblem(e);
