@@ -1,0 +1,47 @@
+// The passkey ceremony on its own (server/players/passkey-ceremony.ts), over a real SQLite
+// account store and a software authenticator: each step is a named function, so a failure's
+// stack says which step of the ceremony it happened in.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { accountsBeside } from '../server/accounts/open.ts';
+import { newPlayerId, newSessionId, sessionHash } from '../server/accounts/store.ts';
+import { SqliteStore } from '../server/games/sqlite-store.ts';
+import { PasskeyCeremony, relyingParty } from '../server/players/passkey-ceremony.ts';
+import { SoftAuthenticator } from './support/soft-authenticator.ts';
+
+const rp = relyingParty('http://localhost:80');
+// The authenticator's answers as a browser sends them (the route's body, checked by the verification).
+const created = (a: SoftAuthenticator, options: { challenge: string; user: { id: string } }) => a.create({ ...options, rp: { id: rp.id } }, rp.origin) as RegistrationResponseJSON;
+const asserted = (a: SoftAuthenticator, options: { challenge: string }) => a.get({ ...options, rpId: rp.id }, rp.origin) as AuthenticationResponseJSON;
+const session = () => ({ hash: sessionHash(newSessionId()), expiresAt: Date.now() + 86_400_000 });
+
+test('a passkey is added and signs the player in through the named steps; a store failing mid-ceremony names the step', async () => {
+  const store = new SqliteStore({ path: ':memory:' });
+  const accounts = accountsBeside(store);
+  const ceremony = new PasskeyCeremony(accounts);
+  const authenticator = new SoftAuthenticator();
+  const player = { id: newPlayerId(), name: 'Ceremony', createdAt: new Date().toISOString() };
+  await accounts.createPlayer(player, { ...session(), playerId: player.id });
+
+  const creation = await ceremony.registrationOptions(rp, player);
+  await ceremony.register(rp, player, created(authenticator, creation));
+  assert.equal((await accounts.passkeys(player.id)).length, 1);
+
+  const fresh = session();
+  const signedIn = await ceremony.signIn(rp, asserted(authenticator, await ceremony.signInOptions(rp)), fresh, null);
+  assert.equal(signedIn.id, player.id);
+  assert.equal((await accounts.playerBySession(fresh.hash, Date.now()))?.id, player.id);
+
+  const answer = asserted(authenticator, await ceremony.signInOptions(rp));
+  await store.close();
+  await assert.rejects(ceremony.signIn(rp, answer, session(), null), (err: Error) => {
+    assert.match(err.stack ?? '', /PasskeyCeremony\.verifySignIn[\s\S]*PasskeyCeremony\.signIn/);
+    return true;
+  });
+});
+
+test('a host that is not one is a bad request, not a relying party', () => {
+  assert.deepEqual(relyingParty('https://play.example:8443'), { origin: 'https://play.example:8443', id: 'play.example' });
+  assert.throws(() => relyingParty('http://'), { code: 'bad_request' });
+});
