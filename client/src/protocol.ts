@@ -12,7 +12,7 @@ export { BOT_LEVELS, LEVEL_SUMMARY, type BotLevel } from '../../bot-engine/bots/
 export type { FinishedGames, GameSummary, OpenGames, SeatGrant, SeatRequest } from '../../server/wire/api.ts';
 export type { AnalysedMove, AnalysisAnswer, AnalysisNotAsked, AnalysisProgress, GameAnalysis } from '../../server/wire/analysis.ts';
 export { CHAT_MAX_CHARS, QUICK_IDS, QUICK_MESSAGES, type ChatMessage, type QuickId } from '../../server/wire/chat.ts';
-export type { Me, MyGames, SessionReply } from '../../server/wire/accounts.ts';
+export type { Me, MyGames, SessionReply } from '../../server/wire/players.ts';
 export type { MistakeKind, PlayerProfile, ProfileGame } from '../../server/wire/profile.ts';
 export type { Leaderboard, RatingHistory, Ratings, ShownRating } from '../../server/wire/ratings.ts';
 export { BOT_DISPLAY_NAMES, MAX_NAME_LENGTH, RATINGS_PER_CALL } from '../../server/wire/limits.ts';

@@ -11,7 +11,7 @@ import { newPlayerId } from '../accounts/store.ts';
 import { CodedError } from '../errors.ts';
 import { isDamaged, type ListedGame } from '../games/store.ts';
 import { PasskeyCeremony, relyingParty } from '../players/passkey-ceremony.ts';
-import { Me, type MyGame, MyGames, MyGamesQuery, PasskeyAnswer, PasskeyOptions, RenameBody, SessionReply, StartSessionBody } from '../wire/accounts.ts';
+import { Me, type MyGame, MyGames, MyGamesQuery, PasskeyAnswer, PasskeyOptions, RenameBody, SessionReply, StartSessionBody } from '../wire/players.ts';
 import { carriedSession, clearSession, newSession, ownOrigin, sendSession, signedIn } from './session.ts';
 
 const error = { $ref: 'Error#' } as const;

@@ -1,6 +1,6 @@
 // Every call to the routes of players, passkeys, ratings and profiles (issue R), and the shapes
 // the client reads from them, in one place. The answers are the server's own types
-// (server/wire/accounts.ts, profile.ts, ratings.ts), so a change of shape fails the client's
+// (server/wire/players.ts, profile.ts, ratings.ts), so a change of shape fails the client's
 // build here.
 
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/browser';
