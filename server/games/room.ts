@@ -318,11 +318,17 @@ export class Room {
 
   /** Takes a seat back from its stand-in bot; false when no bot stands in for it. */
   claim(seat: number): boolean {
+    if (!this.release(seat)) return false;
+    this.changed();
+    return true;
+  }
+
+  /** `claim` without its frame: the caller sends the one frame that shows it. */
+  private release(seat: number): boolean {
     if (this.clock.reason(seat) === null) return false;
     this.clock.release(seat);
     this.log.info({ seat }, 'seat taken back from the stand-in bot');
     this.clock.armTurn();
-    this.changed();
     return true;
   }
 
@@ -366,9 +372,12 @@ export class Room {
   private async playNow(seat: number, move: Move, turn: number): Promise<LastMove | MoveError> {
     const problem = this.turnProblem(seat, turn);
     if (problem) return problem;
-    // Moving is taking the seat back; a stand-in search in flight is then ignored.
-    this.claim(seat);
-    return this.apply(applyMove(this.setup, this.state, this.movesCount, seat, move));
+    // Moving is taking the seat back (a stand-in search in flight is then ignored), shown in the
+    // move's own frame; a move refused still took it back, and that frame shows it.
+    const reclaimed = this.release(seat);
+    const result = await this.apply(applyMove(this.setup, this.state, this.movesCount, seat, move));
+    if (reclaimed && 'error' in result) this.changed();
+    return result;
   }
 
   /** The strongest move (the expert's) for the person to place now, in a game with hints, shared
