@@ -1,10 +1,12 @@
 // When a game nobody plays ends: its open seats stayed open too long, its people stayed away too
-// long, or nothing happened for too long. Plain data and checks with the time passed in: the
-// room keeps an Activity and owns the timer and the store write of "person last seen"; the
-// service's sweep asks `expiryReason`.
+// long, or nothing happened for too long. The checks are plain data with the time passed in; a
+// room's Activity also stores "person last seen", throttled, through the room's store write
+// (`SeenWriter`); the service's sweep asks `expiryReason`.
 
+import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { GameStatus } from '../wire/game.ts';
+import { StorageError } from './store.ts';
 
 export type ExpirySettings = Pick<Config, 'expireOpenSeatSeconds' | 'expireAwaySeconds' | 'expireIdleSeconds'>;
 
@@ -30,18 +32,72 @@ export function expiryReason(status: GameStatus, idle: Idle, settings: ExpirySet
   return idle.activity >= settings.expireIdleSeconds * 1000 ? 'idle' : null;
 }
 
+/** How a room stores "person last seen". */
+export interface SeenWriter {
+  /** Stores the time; a StorageError is the store watcher's to log. */
+  store(lastSeen: number): Promise<void>;
+  peoplePresent(): boolean;
+  /** A finished game stores no presence. */
+  finished(): boolean;
+  log: Logger;
+}
+
 /** One game's expiry clock: when anything last happened, when a person was last here, and when
- * that was last stored. */
+ * that was last stored; with a writer, it stores the last one too. */
 export class Activity {
   private lastActivityAt: number;
   private lastPersonAt: number;
   private personStoredAt = 0;
+  private readonly writer: SeenWriter | undefined;
+  /** The throttled write waiting (PERSON_SEEN_WRITE_MS). */
+  private write: NodeJS.Timeout | null = null;
+  /** Set on shutdown and close: no write is scheduled any more. */
+  private stopped = false;
 
   /** A new game starts now; a restored one counts on from its stored times, so a restart
    * neither extends nor cuts a game's time. */
-  constructor(now: number, stored: { lastActivityAt?: number; lastPersonAt?: number } = {}) {
+  constructor(now: number, stored: { lastActivityAt?: number; lastPersonAt?: number } = {}, writer?: SeenWriter) {
     this.lastActivityAt = stored.lastActivityAt ?? now;
     this.lastPersonAt = stored.lastPersonAt ?? now;
+    this.writer = writer;
+  }
+
+  /** A seat holder is here (or just left): remembered now, stored throttled. */
+  personSeen(): void {
+    const wait = this.seen(Date.now());
+    if (!this.writer || this.write || this.stopped) return;
+    if (wait <= 0) return void this.store();
+    this.write = setTimeout(() => {
+      this.write = null;
+      void this.store();
+    }, wait);
+    this.write.unref();
+  }
+
+  /** Shutdown: nothing more is scheduled; people connected now were seen until now, stored now
+   * (their time away counts from the shutdown). */
+  flush(): Promise<void> {
+    this.stop();
+    return this.writer && (this.writer.peoplePresent() || this.unstored) ? this.store() : Promise.resolve();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.write) clearTimeout(this.write);
+    this.write = null;
+  }
+
+  /** Stores when a person was last seen (now, while one is connected). Never throws: a failed
+   * write is logged by the store's watcher, and the next one carries the newer time. */
+  private async store(): Promise<void> {
+    const writer = this.writer;
+    if (!writer || writer.finished()) return;
+    const lastSeen = this.storing(Date.now(), writer.peoplePresent());
+    try {
+      await writer.store(lastSeen);
+    } catch (err) {
+      if (!(err instanceof StorageError)) writer.log.warn({ err: (err as Error).message }, 'when a person was last seen could not be stored');
+    }
   }
 
   /** A move was stored. */
