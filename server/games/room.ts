@@ -10,17 +10,18 @@ import { type Move, newGame } from '../../bot-engine/game.ts';
 import { replayRecord } from '../../bot-engine/record.ts';
 import type { GameState } from '../../bot-engine/state.ts';
 import type { HintSearcher } from '../hints.ts';
-import { markSeen, setRematch, takeSeat } from './store-operations.ts';
-import { type GameEnd, GameElsewhereError, type GameSetup, type GameStore, OwnershipLostError, RematchTakenError, type StoredGame } from './store.ts';
+import { markSeen, setRematch } from './store-operations.ts';
+import { seatPerson } from './seating.ts';
+import { type GameEnd, type GameSetup, type GameStore, RematchTakenError, type StoredGame } from './store.ts';
 import { SeatClock } from './seat-clock.ts';
-import type { GameStatus, GameView, LastMove, StandInReason } from '../wire/game.ts';
+import type { GameStatus, GameView, LastMove } from '../wire/game.ts';
 import { seatView, type ViewFrames, type ViewInput, viewInputOf } from './view.ts';
 import { moveHistory } from './history.ts';
 import { HeldState } from './state-stock.ts';
 import { type ChatError, TableTalk } from './table-talk.ts';
 import { type HintAnswer, TableHints } from './hint-searches.ts';
 import type { ChatMessage, QuickId } from '../wire/chat.ts';
-import { initialHolders, issueToken, type JoinRefusal, Seats } from './seats.ts';
+import { initialHolders, type JoinRefusal, Seats } from './seats.ts';
 import { recordOf } from './records.ts';
 import { Activity, type Idle } from './expiry.ts';
 import { type Applied, abandonAt, applyMove, botLevel, type MoveError, tableStatus, turnProblem } from './table.ts';
@@ -98,12 +99,16 @@ export class Room {
     this.hints = new TableHints(this.setup, stored.hints, deps.hints, { problem, lend }, this.writes, () => this.broadcast(), this.log);
     const peoplePresent = () => this.audience.peoplePresent;
     this.activity = new Activity(Date.now(), stored, { store: (at) => markSeen(deps.store, this.id, at), peoplePresent, finished: () => this.status === 'finished', log: this.log });
-    this.clock = new SeatClock(stored.setup, {
-      isPerson: (seat) => this.setup.seats[seat].kind === 'person',
-      playing: () => this.status === 'playing',
-      currentSeat: () => this.state.currentPlayer,
-      onStandIn: (seat, reason) => this.guard('stand-in', () => this.standIn(seat, reason)),
-    });
+    this.clock = new SeatClock(
+      stored.setup,
+      {
+        isPerson: (seat) => this.setup.seats[seat].kind === 'person',
+        playing: () => this.status === 'playing',
+        currentSeat: () => this.state.currentPlayer,
+        onStandIn: () => this.changed(),
+      },
+      this.log,
+    );
   }
 
   /** A new game, stored before it is returned. Bot seats are filled at once. */
@@ -134,10 +139,6 @@ export class Room {
     return this.held.current;
   }
 
-  get abandoned(): boolean {
-    return this.ended?.abandoned ?? false;
-  }
-
   get status(): GameStatus {
     return tableStatus(this.state, this.seats.full);
   }
@@ -154,10 +155,6 @@ export class Room {
     return this.rematchId;
   }
 
-  get last(): LastMove | null {
-    return this.lastMove;
-  }
-
   /** Takes an open person seat; returns the seat token (shown once, stored only as a hash).
    * A rematch's seats are kept for the previous game's players (`forRematch`). */
   join(name: string, seat?: number, forRematch = false, playerId?: string): Promise<{ seat: number; token: string } | JoinRefusal> {
@@ -165,12 +162,11 @@ export class Room {
   }
 
   private async joinNow(name: string, seat: number | undefined, forRematch: boolean, playerId: string | undefined): Promise<{ seat: number; token: string } | JoinRefusal> {
-    if (this.setup.rated && !playerId) return { error: 'sign_in_required', message: 'this game is rated: its seats are for players (start a session with POST /api/session first)' };
-    const place = this.seats.placeFor(name, seat, this.setup.rematchOf, forRematch);
-    if ('error' in place) return place;
-    const chosen = place.seat;
-    const token = await this.takeSeat(chosen, name, playerId);
-    if (place.again) return { seat: chosen, token };
+    const seating = { setup: this.setup, seats: this.seats, store: this.deps.store, lost: () => this.deps.lost?.(this) };
+    const taken = await seatPerson(seating, name, seat, forRematch, playerId);
+    if ('error' in taken) return taken;
+    const { seat: chosen, token } = taken;
+    if (taken.again) return { seat: chosen, token };
     this.activity.seated(Date.now());
     this.log.info({ seat: chosen, name }, 'seat taken');
     if (this.status === 'playing') {
@@ -180,20 +176,6 @@ export class Room {
     }
     this.changed();
     return { seat: chosen, token };
-  }
-
-  /** Stores a new holder for `seat`; returns its token. */
-  private async takeSeat(seat: number, name: string, playerId: string | undefined): Promise<string> {
-    const { token, holder } = issueToken(name, playerId);
-    try {
-      await takeSeat(this.deps.store, this.id, seat, holder);
-    } catch (e) {
-      if (!(e instanceof OwnershipLostError)) throw e;
-      this.deps.lost?.(this);
-      throw new GameElsewhereError(`game ${this.id} moved to another instance: retry`);
-    }
-    this.seats.set(seat, holder);
-    return token;
   }
 
   /** The seat a token holds, or null. */
@@ -254,17 +236,8 @@ export class Room {
 
   /** Takes a seat back from its stand-in bot; false when no bot stands in for it. */
   claim(seat: number): boolean {
-    if (!this.release(seat)) return false;
+    if (!this.clock.reclaim(seat)) return false;
     this.changed();
-    return true;
-  }
-
-  /** `claim` without its frame: the caller sends the one frame that shows it. */
-  private release(seat: number): boolean {
-    if (this.clock.reason(seat) === null) return false;
-    this.clock.release(seat);
-    this.log.info({ seat }, 'seat taken back from the stand-in bot');
-    this.clock.armTurn();
     return true;
   }
 
@@ -290,7 +263,7 @@ export class Room {
       botThinking: this.botShown,
       deadline: this.clock.deadline,
       rematch: this.rematchId,
-      abandoned: this.abandoned,
+      abandoned: this.ended?.abandoned ?? false,
       hints: this.hints.counts,
     });
   }
@@ -306,7 +279,7 @@ export class Room {
     if (problem) return problem;
     // Moving is taking the seat back (a stand-in search in flight is then ignored), shown in the
     // move's own frame; a move refused still took it back, and that frame shows it.
-    const reclaimed = this.release(seat);
+    const reclaimed = this.clock.reclaim(seat);
     const result = await this.apply(applyMove(this.setup, this.state, this.movesCount, seat, move));
     if (reclaimed && 'error' in result) this.changed();
     return result;
@@ -391,11 +364,6 @@ export class Room {
     return withRatedResult(this.setup, end, this.clock, { players: this.seats.players, onTurn: this.state.currentPlayer, expired, now: Date.now() });
   }
 
-  private standIn(seat: number, reason: StandInReason): void {
-    this.log.info({ seat, reason, botLevel: this.setup.standIn }, reason === 'clock' ? 'turn clock ran out: a bot plays the seat' : 'person away past the grace period: a bot plays the seat');
-    this.changed();
-  }
-
   /** Lets restored games' bots move (the pool is warm). */
   resumeBots(): void {
     this.bots.resume();
@@ -405,15 +373,6 @@ export class Room {
   private changed(): void {
     this.bots.start();
     this.broadcast();
-  }
-
-  /** The boundary of a timer's synchronous work (the turn clock, the grace period). */
-  private guard(what: string, fn: () => void): void {
-    try {
-      fn();
-    } catch (err) {
-      this.log.error({ err, what }, 'game timer failed');
-    }
   }
 
   private broadcast(): void {

@@ -2,6 +2,7 @@
 // waiting on them) they stayed disconnected past the grace period. They take the seat back by
 // reconnecting, by moving, or with a `claim` frame.
 
+import type { Logger } from 'pino';
 import type { GameSetup } from './store.ts';
 import type { StandInReason } from '../wire/game.ts';
 
@@ -18,6 +19,8 @@ export class SeatClock {
   private readonly turnSeconds: number | null;
   private readonly graceMs: number;
   private readonly hooks: SeatClockHooks;
+  private readonly log: Logger;
+  private readonly standInLevel: GameSetup['standIn'];
   /** Only where other people would wait: a solo game against bots just waits for its person. */
   private readonly awayApplies: boolean;
   private readonly reasons: (StandInReason | null)[];
@@ -27,10 +30,12 @@ export class SeatClock {
   private turnTimer: NodeJS.Timeout | null = null;
   private turnDeadline: number | null = null;
 
-  constructor(setup: GameSetup, hooks: SeatClockHooks) {
+  constructor(setup: GameSetup, hooks: SeatClockHooks, log: Logger) {
     this.turnSeconds = setup.clock.turnSeconds;
     this.graceMs = setup.clock.graceSeconds * 1000;
     this.hooks = hooks;
+    this.log = log;
+    this.standInLevel = setup.standIn;
     this.awayApplies = setup.seats.filter((s) => s.kind === 'person').length >= 2;
     this.reasons = setup.seats.map(() => null);
     this.left = setup.seats.map(() => null);
@@ -51,8 +56,14 @@ export class SeatClock {
     return this.turnDeadline;
   }
 
-  release(seat: number): void {
+  /** The person takes the seat back from its stand-in (their turn clock starts if it is their
+   * turn); false when no bot stands in for it. */
+  reclaim(seat: number): boolean {
+    if (this.reasons[seat] === null) return false;
     this.reasons[seat] = null;
+    this.log.info({ seat }, 'seat taken back from the stand-in bot');
+    this.armTurn();
+    return true;
   }
 
   presence(seat: number, connected: boolean): void {
@@ -69,9 +80,8 @@ export class SeatClock {
     const t = setTimeout(() => {
       this.awayTimers.delete(seat);
       if (!this.hooks.playing() || this.reasons[seat] !== null) return;
-      this.reasons[seat] = 'away';
       if (this.hooks.currentSeat() === seat) this.clearTurn();
-      this.hooks.onStandIn(seat, 'away');
+      this.standIn(seat, 'away');
     }, this.graceMs);
     t.unref();
     this.awayTimers.set(seat, t);
@@ -88,10 +98,20 @@ export class SeatClock {
       this.turnTimer = null;
       this.turnDeadline = null;
       if (!this.hooks.playing() || this.hooks.currentSeat() !== seat) return;
-      this.reasons[seat] = 'clock';
-      this.hooks.onStandIn(seat, 'clock');
+      this.standIn(seat, 'clock');
     }, this.turnSeconds * 1000);
     this.turnTimer.unref();
+  }
+
+  /** A timer's work: a failure is logged here, never thrown into the timer. */
+  private standIn(seat: number, reason: StandInReason): void {
+    this.reasons[seat] = reason;
+    try {
+      this.log.info({ seat, reason, botLevel: this.standInLevel }, reason === 'clock' ? 'turn clock ran out: a bot plays the seat' : 'person away past the grace period: a bot plays the seat');
+      this.hooks.onStandIn(seat, reason);
+    } catch (err) {
+      this.log.error({ err, what: 'stand-in' }, 'game timer failed');
+    }
   }
 
   stop(): void {

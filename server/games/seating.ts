@@ -1,0 +1,43 @@
+// A person taking a seat: where they may sit (seats.ts), the holder stored, then kept, and the
+// seat token issued (shown once, stored only as a hash). The room runs it in its write queue.
+
+import { issueToken, type JoinRefusal, type Seats } from './seats.ts';
+import { takeSeat } from './store-operations.ts';
+import { GameElsewhereError, type GameSetup, type GameStore, OwnershipLostError } from './store.ts';
+
+/** The seats of one game and where they are stored. */
+export interface Seating {
+  setup: GameSetup;
+  seats: Seats;
+  store: GameStore;
+  /** The store refused the write: another instance owns the game now. */
+  lost(): void;
+}
+
+/** A person in a seat: its token, and `again` when it is their own rematch seat asked for twice
+ * (its token issued again, nothing else changed). */
+export interface Seated {
+  seat: number;
+  token: string;
+  again: boolean;
+}
+
+/** Seats `name` (a signed-in player when `playerId` is given): the seat asked for or the first
+ * open one. A rated game's seats are for players; a rematch's are kept for the previous game's
+ * players (`forRematch`). */
+export async function seatPerson(at: Seating, name: string, seat: number | undefined, forRematch: boolean, playerId: string | undefined): Promise<Seated | JoinRefusal> {
+  const { setup, seats } = at;
+  if (setup.rated && !playerId) return { error: 'sign_in_required', message: 'this game is rated: its seats are for players (start a session with POST /api/session first)' };
+  const place = seats.placeFor(name, seat, setup.rematchOf, forRematch);
+  if ('error' in place) return place;
+  const { token, holder } = issueToken(name, playerId);
+  try {
+    await takeSeat(at.store, setup.id, place.seat, holder);
+  } catch (e) {
+    if (!(e instanceof OwnershipLostError)) throw e;
+    at.lost();
+    throw new GameElsewhereError(`game ${setup.id} moved to another instance: retry`);
+  }
+  seats.set(place.seat, holder);
+  return { seat: place.seat, token, again: place.again };
+}
