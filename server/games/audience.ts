@@ -1,8 +1,10 @@
-// Everyone connected to one game, players and watchers: who is here, and what each is sent. A
-// broadcast builds and serialises each distinct view once, however many connections show it.
+// Everyone connected to one game, players and watchers: who is here, what each is sent, and
+// their table talk. A broadcast builds and serialises each distinct view once, however many
+// connections show it.
 
-import type { ChatMessage } from '../wire/chat.ts';
+import type { ChatMessage, QuickId } from '../wire/chat.ts';
 import type { LastMove } from '../wire/game.ts';
+import { type ChatError, TableTalk } from './table-talk.ts';
 import { type ViewInput, ViewFrames } from './view.ts';
 
 export interface Subscriber {
@@ -20,6 +22,7 @@ export interface Subscriber {
 
 export class Audience {
   private readonly subscribers = new Set<Subscriber>();
+  private readonly talk = new TableTalk();
   /** Broadcasts so far (a `delta` frame's `seq`), and the tiles on the board at the last one. */
   private seq = 0;
   private boardAt: number;
@@ -84,8 +87,18 @@ export class Audience {
     }
   }
 
-  chat(message: ChatMessage): void {
+  /** A seated player's table talk (`name`: their seat's), sent to every connection, players and
+   * watchers alike; or why not. */
+  say(seat: number, name: string, content: { quick?: QuickId; text?: string }): ChatError | null {
+    const message = this.talk.say(seat, name, content);
+    if ('error' in message) return message;
     for (const sub of this.subscribers) sub.chat(message);
+    return null;
+  }
+
+  /** The last messages of table talk (in memory only), oldest first. */
+  recentChat(): ChatMessage[] {
+    return this.talk.recent();
   }
 
   fault(message: string): void {

@@ -1,9 +1,7 @@
 // A room runs one game's table: it checks each move by the rules, stores it, and only then makes
 // it the game's and sends everyone connected one frame for the change.
-// A room can be rebuilt from its stored record. What it decides with lives in its own modules: the
-// rules (table.ts), the seats (seats.ts), the write queue (write-queue.ts), the connections
-// (audience.ts), the stand-in clock (seat-clock.ts), bot turns (bot-turns.ts), hints
-// (hint-searches.ts), expiry and presence (expiry.ts), a rated end (rated-end.ts), table talk.
+// The rest is called from here: the table as it stands (live-table.ts), the rules (table.ts), the
+// write queue, the connections (audience.ts), the stand-in clock, bot turns, hints and expiry.
 
 import type { Logger } from 'pino';
 import { type Move, newGame } from '../../bot-engine/game.ts';
@@ -13,20 +11,20 @@ import type { HintSearcher } from '../hints.ts';
 import { markSeen, setRematch } from './store-operations.ts';
 import { seatPerson } from './seating.ts';
 import { type GameEnd, type GameSetup, type GameStore, RematchTakenError, type StoredGame } from './store.ts';
-import { SeatClock } from './seat-clock.ts';
-import type { GameStatus, GameView, LastMove } from '../wire/game.ts';
+import { SeatClock, type SeatClockHooks } from './seat-clock.ts';
+import type { GameView, LastMove } from '../wire/game.ts';
 import { seatView, type ViewFrames, type ViewInput, viewInputOf } from './view.ts';
 import { moveHistory } from './history.ts';
-import { HeldState } from './state-stock.ts';
-import { type ChatError, TableTalk } from './table-talk.ts';
+import type { ChatError } from './table-talk.ts';
 import { type HintAnswer, TableHints } from './hint-searches.ts';
 import type { ChatMessage, QuickId } from '../wire/chat.ts';
-import { initialHolders, type JoinRefusal, Seats } from './seats.ts';
+import { initialHolders, type JoinRefusal } from './seats.ts';
+import { LiveTable } from './live-table.ts';
 import { recordOf } from './records.ts';
 import { Activity, type Idle } from './expiry.ts';
-import { type Applied, abandonAt, applyMove, botLevel, type MoveError, tableStatus, turnProblem } from './table.ts';
+import { type Applied, abandonAt, applyMove, botLevel, type MoveError } from './table.ts';
 import { Audience, type Subscriber } from './audience.ts';
-import { type BotMover, type BotTurn, BotTurns } from './bot-turns.ts';
+import { type BotMover, type BotTable, type BotTurn, BotTurns } from './bot-turns.ts';
 import { WriteQueue } from './write-queue.ts';
 import { withRatedResult } from './rated-end.ts';
 
@@ -45,70 +43,38 @@ export interface RoomDeps {
   finished?(room: Room): void;
 }
 
-export class Room {
-  readonly id: string;
-  readonly setup: GameSetup;
+export class Room extends LiveTable {
   readonly log: Logger;
-  /** Replaced, never mutated, by a move: a move whose write fails leaves it as it was. */
-  private readonly held: HeldState;
-  private ended: GameEnd | null;
-  private readonly seats: Seats;
   private readonly deps: RoomDeps;
   private readonly writes: WriteQueue;
   private readonly audience: Audience;
-  private readonly talk = new TableTalk();
   private readonly clock: SeatClock;
   private readonly bots: BotTurns;
   private readonly hints: TableHints;
   /** For expiry (GameService.sweep): when anything last happened, and when a person last was here. */
   private readonly activity: Activity;
-  private movesCount: number;
-  /** Every move so far, for connections that join or come back mid-game; the last one's frame. */
-  private readonly moves: LastMove[];
-  private lastMove: LastMove | null = null;
   /** The bot's search at the last broadcast, as views show it: a `sync` between a search's end
    * and its move's broadcast must still get the view at the current `seq`. */
   private botShown = false;
-  private rematchId: string | null;
   /** Logged once per streak of failed abandons (the sweep tries again). */
   private abandonFailing = false;
 
   private constructor(stored: StoredGame, state: GameState, deps: RoomDeps, botsEnabled: boolean, moves: LastMove[]) {
-    this.id = stored.setup.id;
-    this.setup = stored.setup;
+    super(stored, state, moves);
     this.deps = deps;
     this.log = deps.log.child({ gameId: this.id });
-    this.moves = moves;
-    this.seats = new Seats(stored.holders);
-    this.held = new HeldState(state);
-    this.ended = stored.end;
-    this.rematchId = stored.rematch;
-    this.movesCount = stored.moves.length;
     this.audience = new Audience(state.placed);
     this.writes = new WriteQueue(deps.store, this.log, () => this.deps.lost?.(this));
     const lend = () => this.held.lend();
-    this.bots = new BotTurns(
-      this.setup,
-      deps.bots,
-      { botTurn: () => this.botTurn(), lend, apply: (a) => this.apply(a), broadcast: () => this.broadcast(), fault: (m) => this.audience.fault(m) },
-      this.writes,
-      this.log,
-      botsEnabled,
-    );
+    const table: BotTable = { botTurn: () => this.botTurn(), lend, apply: (a) => this.apply(a), broadcast: () => this.broadcast(), fault: (m) => this.audience.fault(m) };
+    this.bots = new BotTurns(this.setup, deps.bots, table, this.writes, this.log, botsEnabled);
     const problem = (seat: number, turn: number) => this.turnProblem(seat, turn);
     this.hints = new TableHints(this.setup, stored.hints, deps.hints, { problem, lend }, this.writes, () => this.broadcast(), this.log);
     const peoplePresent = () => this.audience.peoplePresent;
     this.activity = new Activity(Date.now(), stored, { store: (at) => markSeen(deps.store, this.id, at), peoplePresent, finished: () => this.status === 'finished', log: this.log });
-    this.clock = new SeatClock(
-      stored.setup,
-      {
-        isPerson: (seat) => this.setup.seats[seat].kind === 'person',
-        playing: () => this.status === 'playing',
-        currentSeat: () => this.state.currentPlayer,
-        onStandIn: () => this.changed(),
-      },
-      this.log,
-    );
+    const isPerson = (seat: number) => this.setup.seats[seat].kind === 'person';
+    const clock: SeatClockHooks = { isPerson, playing: () => this.status === 'playing', currentSeat: () => this.state.currentPlayer, onStandIn: () => this.changed() };
+    this.clock = new SeatClock(stored.setup, clock, this.log);
   }
 
   /** A new game, stored before it is returned. Bot seats are filled at once. */
@@ -128,31 +94,8 @@ export class Room {
     const record = recordOf(stored);
     const replay = replayRecord(record);
     const room = new Room(stored, replay.state, deps, false, moveHistory(record, replay));
-    if (room.status === 'playing') {
-      for (let seat = 0; seat < stored.setup.seats.length; seat++) room.clock.presence(seat, false);
-      room.clock.armTurn();
-    }
+    if (room.status === 'playing') room.clock.start(() => false);
     return room;
-  }
-
-  get state(): GameState {
-    return this.held.current;
-  }
-
-  get status(): GameStatus {
-    return tableStatus(this.state, this.seats.full);
-  }
-
-  get turn(): number {
-    return this.movesCount;
-  }
-
-  get openSeats(): number[] {
-    return this.seats.open;
-  }
-
-  get rematch(): string | null {
-    return this.rematchId;
   }
 
   /** Takes an open person seat; returns the seat token (shown once, stored only as a hash).
@@ -171,25 +114,10 @@ export class Room {
     this.log.info({ seat: chosen, name }, 'seat taken');
     if (this.status === 'playing') {
       this.log.info('game started');
-      for (let s = 0; s < this.seats.count; s++) if (this.setup.seats[s].kind === 'person') this.clock.presence(s, this.audience.connected(s));
-      this.clock.armTurn();
+      this.clock.start((s) => this.audience.connected(s));
     }
     this.changed();
     return { seat: chosen, token };
-  }
-
-  /** The seat a token holds, or null. */
-  seatOf(token: string): number | null {
-    return this.seats.seatOf(token);
-  }
-
-  /** The seat a signed-in player holds, or null. */
-  seatOfPlayer(playerId: string): number | null {
-    return this.seats.seatOfPlayer(playerId);
-  }
-
-  holderName(seat: number): string | null {
-    return this.seats.name(seat);
   }
 
   /** A deleted player (the store has renamed their seats already): the room shows the same. */
@@ -255,7 +183,7 @@ export class Room {
       setup: this.setup,
       state: this.state,
       status: this.status,
-      turn: this.movesCount,
+      turn: this.turn,
       name: (i) => this.seats.name(i),
       playerId: (i) => this.seats.playerId(i),
       connected: (i) => this.audience.connected(i),
@@ -280,20 +208,14 @@ export class Room {
     // Moving is taking the seat back (a stand-in search in flight is then ignored), shown in the
     // move's own frame; a move refused still took it back, and that frame shows it.
     const reclaimed = this.clock.reclaim(seat);
-    const result = await this.apply(applyMove(this.setup, this.state, this.movesCount, seat, move));
+    const result = await this.apply(applyMove(this.setup, this.state, this.turn, seat, move));
     if (reclaimed && 'error' in result) this.changed();
     return result;
   }
 
-  /** The expert's move for the person to place now, shared by every connection that asks; see
-   * TableHints.ask. */
+  /** The expert's move for the person to place now, shared by every connection that asks. */
   hint(seat: number, turn: number, deliver: (hint: HintAnswer) => void): Promise<MoveError | null> {
     return this.hints.ask(seat, turn, deliver);
-  }
-
-  /** Why `seat` may not act on `turn` now, or null. */
-  private turnProblem(seat: number, turn: number): MoveError | null {
-    return turnProblem({ setup: this.setup, state: this.state, turn: this.movesCount, seated: this.seats.full }, seat, turn);
   }
 
   /** The bot (or stand-in) to move now, or null when a person plays or the game is not played. */
@@ -301,49 +223,40 @@ export class Room {
     if (this.status !== 'playing') return null;
     const seat = this.state.currentPlayer;
     const level = botLevel(this.setup, seat, this.clock.reason(seat), this.audience.peoplePresent);
-    return level && { seat, level, turn: this.movesCount, state: this.state };
+    return level && { seat, level, turn: this.turn, state: this.state };
   }
 
   /** Stores an accepted move, then makes it the game's: nothing changes if the write fails. */
   private async apply(applied: Applied | MoveError): Promise<LastMove | MoveError> {
     if ('error' in applied) return applied;
-    const { next, recorded, last } = applied;
     const end = applied.end && this.withResult(applied.end, false);
     // Stored before anything changes: a game is its record, and a failed write changes nothing.
-    if (!(await this.writes.commit((store) => store.appendMoves(this.id, recorded, end))))
+    if (!(await this.writes.commit((store) => store.appendMoves(this.id, applied.recorded, end))))
       return { error: 'storage_unavailable', message: `the move could not be stored (${this.writes.unstoredReason}); nothing changed: try again in a few seconds` };
-    this.held.replace(next);
-    this.ended = end;
-    this.movesCount += recorded.length;
+    this.took(applied, end);
     this.activity.moved(Date.now());
-    this.lastMove = last;
-    this.moves.push(last);
     if (end) {
       this.log.info({ scores: end.scores }, 'game finished');
       this.deps.finished?.(this);
     }
     this.clock.armTurn();
     this.changed();
-    return last;
+    return applied.last;
   }
 
   /** Ends the game as it stands (it expired): followers are scored as at the end of a game, the
    * result is stored as abandoned. False when the store could not write it (tried again later). */
-  abandon(why: string): Promise<boolean> {
-    return this.writes
-      .run(() => this.abandonNow(why))
-      .then(
-        (done) => {
-          this.abandonFailing = false;
-          return done;
-        },
-        (err: unknown) => {
-          // Not the disk's fault: one log line per streak, and the sweep tries again.
-          if (!this.abandonFailing) this.log.error({ err, why }, 'abandoning the game failed: tried again at the next sweep');
-          this.abandonFailing = true;
-          return false;
-        },
-      );
+  async abandon(why: string): Promise<boolean> {
+    try {
+      const done = await this.writes.run(() => this.abandonNow(why));
+      this.abandonFailing = false;
+      return done;
+    } catch (err) {
+      // Not the disk's fault: one log line per streak, and the sweep tries again.
+      if (!this.abandonFailing) this.log.error({ err, why }, 'abandoning the game failed: tried again at the next sweep');
+      this.abandonFailing = true;
+      return false;
+    }
   }
 
   private async abandonNow(why: string): Promise<boolean> {
@@ -351,8 +264,7 @@ export class Room {
     const { next, end: asItStands } = abandonAt(this.setup, this.state);
     const end = this.withResult(asItStands, true);
     if (!(await this.writes.commit((store) => store.appendMoves(this.id, [], end)))) return false;
-    this.held.replace(next);
-    this.ended = end;
+    this.endedAs(next, end);
     this.clock.stop();
     this.log.info({ why, scores: end.scores }, 'game abandoned');
     this.deps.finished?.(this);
@@ -404,21 +316,12 @@ export class Room {
 
   /** A seated player's table talk, sent to every connection (players and watchers alike). */
   say(seat: number, content: { quick?: QuickId; text?: string }): ChatError | null {
-    const message = this.talk.say(seat, this.seats.name(seat) ?? `seat ${seat + 1}`, content);
-    if ('error' in message) return message;
-    this.audience.chat(message);
-    return null;
+    return this.audience.say(seat, this.seats.name(seat) ?? `seat ${seat + 1}`, content);
   }
 
   /** The last messages of table talk (in memory only), oldest first. */
   recentChat(): ChatMessage[] {
-    return this.talk.recent();
-  }
-
-  /** Every move so far, as the live frames showed it (bot timings only for moves made since
-   * this server started: the record does not keep them). */
-  history(): LastMove[] {
-    return this.moves.slice();
+    return this.audience.recentChat();
   }
 
   /** Lets a bot search in flight finish (its move is stored) but starts no new one. People

@@ -87,6 +87,13 @@ export class SeatClock {
     this.awayTimers.set(seat, t);
   }
 
+  /** The game starts (or a restored one goes on): each person's presence as it is now (a
+   * person away from the start is away from now), and the clock of the seat to move. */
+  start(connected: (seat: number) => boolean): void {
+    for (let seat = 0; seat < this.reasons.length; seat++) this.presence(seat, connected(seat));
+    this.armTurn();
+  }
+
   /** Starts the clock for the seat to move now, if a person plays it and the game has one. */
   armTurn(): void {
     this.clearTurn();
