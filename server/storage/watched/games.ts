@@ -5,21 +5,10 @@
 // request's doing) passes through, and the instance stays ready.
 
 import type { Logger } from 'pino';
-import type { Metrics } from '../metrics.ts';
-import {
-  type DocumentKind,
-  type GameDocument,
-  type GameEnd,
-  type GamePage,
-  type GameQuery,
-  type GameSetup,
-  type GameStore,
-  type MetadataChange,
-  type SeatHolder,
-  StorageError,
-  type StoredGame,
-} from './store.ts';
-import type { RecordMove } from '../../bot-engine/record.ts';
+import type { Metrics } from '../../metrics.ts';
+import type { DocumentKind, GameDocument, GameEnd, GamePage, GameQuery, GameSetup, GameStore, MetadataChange, SeatHolder, StoredGame } from '../../games/store.ts';
+import { StorageError } from '../errors.ts';
+import type { RecordMove } from '../../../bot-engine/record.ts';
 
 /** While writes fail, readiness checks try a probe write at most this often. */
 export const PROBE_EVERY_MS = 1000;
