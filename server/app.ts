@@ -10,7 +10,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { type Config, shutdownBudgetMs } from './config.ts';
-import type { GameStore } from './games/store.ts';
 import { playerRoutes } from './http/players.ts';
 import { analysisRoutes } from './http/analysis.ts';
 import { clientRoutes } from './http/client.ts';
@@ -35,12 +34,13 @@ import { metricsPlugin } from './plugins/metrics.ts';
 import { poolPlugin } from './plugins/pool.ts';
 import { ratedAnalysesPlugin } from './plugins/rated-analyses.ts';
 import { readinessPlugin } from './plugins/readiness.ts';
-import { storePlugin } from './plugins/store.ts';
+import { type Backend, storePlugin } from './plugins/store.ts';
 import { wsRoutes } from './ws/plugin.ts';
 
 export interface BuildOptions {
   logger?: Logger;
-  store?: GameStore;
+  /** The database's stores, opened by the caller (tests); else opened from the configuration. */
+  backend?: Backend;
 }
 
 /** fastify's default time for a plugin to load (and, at close, for each preClose hook). */
@@ -71,7 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(configPlugin, { config });
     await app.register(readinessPlugin);
     await app.register(metricsPlugin);
-    await app.register(storePlugin, { store: options.store });
+    await app.register(storePlugin, { backend: options.backend });
     await app.register(poolPlugin);
     await app.register(botSchedulerPlugin);
     await app.register(analysisPlugin);

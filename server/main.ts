@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig, shutdownBudgetMs } from './config.ts';
-import { StoreOpenError } from './games/store-common.ts';
+import { StoreOpenError } from './storage/errors.ts';
 
 /** An operator's mistake, not a crash: one line on stderr that says what to change, exit 2. */
 function refuse(message: string): never {

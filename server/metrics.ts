@@ -2,9 +2,8 @@
 // main event loop's health (server/loop-monitor.ts).
 
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { TaskClass } from './pool/wait-model.ts';
 import { LoopMonitor } from './loop-monitor.ts';
-import type { EventLoopReport } from './wire/pool.ts';
+import type { EventLoopReport, TaskClass } from './wire/pool.ts';
 
 /** Seconds of history behind the event-loop numbers in /api/pool and /metrics. */
 export const LOOP_WINDOW_SECONDS = 5;

@@ -11,9 +11,9 @@ import { WebSocket as WsSocket } from 'ws';
 import { loadConfig } from '../server/config.ts';
 import { hashToken } from '../server/games/seats.ts';
 import { DELETED_NAME } from '../server/accounts/names.ts';
-import { accountsBeside } from '../server/accounts/open.ts';
+import { sqliteBackend } from '../server/storage/sqlite/backend.ts';
 import { newSessionId, sessionHash } from '../server/accounts/store.ts';
-import { SqliteStore } from '../server/games/sqlite-store.ts';
+import type { SqliteStore } from '../server/storage/sqlite/games.ts';
 import { SoftAuthenticator } from './support/soft-authenticator.ts';
 
 let server: Injected;
@@ -272,8 +272,8 @@ test('new guests are still made when every six-digit guest name is held (900,000
 });
 
 test('the server sweeps idle guests at boot; a guest who comes back is seen and stays', async () => {
-  const store = new SqliteStore({ path: ':memory:' });
-  const accounts = accountsBeside(store);
+  const backend = sqliteBackend({ path: ':memory:' });
+  const { accounts } = backend;
   const longAgo = new Date(Date.now() - 40 * DAY).toISOString();
   const make = async (id: string, createdAt: string) => {
     const session = newSessionId();
@@ -282,7 +282,7 @@ test('the server sweeps idle guests at boot; a guest who comes back is seen and 
   };
   await make('p_idle00000000000000000001', longAgo);
   await make('p_fresh0000000000000000001', new Date().toISOString());
-  const own = await injectServer({ guestIdleDays: 30 }, true, { store });
+  const own = await injectServer({ guestIdleDays: 30 }, true, { backend });
   try {
     const deadline = Date.now() + 5000;
     while ((await own.app.accounts.player('p_idle00000000000000000001')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

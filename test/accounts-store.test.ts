@@ -3,7 +3,8 @@
 // deleted player's seats renamed in the same transaction.
 import assert from 'node:assert/strict';
 import { DELETED_NAME, nameKey, validName } from '../server/accounts/names.ts';
-import { accountsBeside } from '../server/accounts/open.ts';
+import { postgresBackend } from '../server/storage/postgres/backend.ts';
+import { sqliteBackend } from '../server/storage/sqlite/backend.ts';
 import { type AccountStore, newPlayerId, newSessionId, sessionHash } from '../server/accounts/store.ts';
 import type { GameSetup } from '../server/games/store.ts';
 import { CodedError } from '../server/errors.ts';
@@ -12,12 +13,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { MIGRATIONS as SQLITE_MIGRATIONS, SqliteStore } from '../server/games/sqlite-store.ts';
-import { PostgresStore } from '../server/games/postgres-store.ts';
-import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../server/games/postgres-migrations.ts';
+import { MIGRATIONS as SQLITE_MIGRATIONS } from '../server/storage/sqlite/games.ts';
+import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../server/storage/postgres/migrations.ts';
 import { postgresNameKeysMigration, sqliteAccountsSweepMigration, sqliteNameKeysMigration } from '../server/accounts/schema.ts';
 
-const { test, stores, postgresUrl } = everyStore('accounts');
+const { test, backends, postgresUrl } = everyStore('accounts');
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -67,10 +67,9 @@ test('names: a key folds case, width and confusables; invalid and reserved names
     assert.throws(() => validName(bad), codeOf('name_invalid'), bad);
 });
 
-for (const [name, make] of stores) {
+for (const [name, make] of backends) {
   test(`${name} accounts: a player is found by a live session only, and names are unique by key`, async () => {
-    const games = await make();
-    const accounts = accountsBeside(games);
+    const { games, accounts } = await make();
     const alice = await newPlayer(accounts, 'Alice');
     assert.equal((await accounts.playerBySession(sessionHash(alice.session), Date.now()))?.name, 'Alice');
     assert.equal(await accounts.playerBySession(sessionHash(alice.session), Date.now() + 2 * HOUR), undefined, 'expired');
@@ -99,8 +98,7 @@ for (const [name, make] of stores) {
   });
 
   test(`${name} accounts: a sweep removes expired sessions and guests unseen for long who hold no seat; passkey players, seated guests and guests seen lately stay`, async () => {
-    const games = await make();
-    const accounts = accountsBeside(games);
+    const { games, accounts } = await make();
     const now = Date.now();
     const longAgo = now - 40 * DAY;
     const idleBefore = now - 30 * DAY;
@@ -135,8 +133,7 @@ for (const [name, make] of stores) {
   });
 
   test(`${name} accounts: a challenge is taken once; a sign-in moves the browser's session to the passkey's player`, async () => {
-    const games = await make();
-    const accounts = accountsBeside(games);
+    const { games, accounts } = await make();
     const alice = await newPlayer(accounts, 'Alice');
     const guest = await newPlayer(accounts, 'Guest 1');
     const expiresAt = Date.now() + 60_000;
@@ -160,8 +157,7 @@ for (const [name, make] of stores) {
   });
 
   test(`${name} accounts: deleting a player frees the name and renames their seats, other seats untouched`, async () => {
-    const games = await make();
-    const accounts = accountsBeside(games);
+    const { games, accounts } = await make();
     const alice = await newPlayer(accounts, 'Alice');
     const bob = await newPlayer(accounts, 'Bob');
     await accounts.addPasskey({ id: 'cred-a', playerId: alice.id, publicKey: 'pk', counter: 0, transports: [], createdAt: new Date().toISOString() });
@@ -191,16 +187,16 @@ for (const [name, make] of stores) {
 
 test('sqlite accounts: players stored before sightings were kept count as seen at the boot that migrates them', async () => {
   const path = join(mkdtempSync(join(tmpdir(), 'tessera-accounts-')), 'games.db');
-  const before = new SqliteStore({ path });
-  const old = await newPlayer(accountsBeside(before), 'Old Olga', Date.now() - 400 * DAY, Date.now() + DAY);
+  const before = sqliteBackend({ path });
+  const old = await newPlayer(before.accounts, 'Old Olga', Date.now() - 400 * DAY, Date.now() + DAY);
   await before.close();
   const db = new DatabaseSync(path);
   // Back to before the sweep's step (the steps after it run again, changing nothing).
   db.exec(`DROP INDEX players_by_seen; DROP INDEX sessions_by_expiry; ALTER TABLE players DROP COLUMN seen_at; PRAGMA user_version = ${SQLITE_MIGRATIONS.indexOf(sqliteAccountsSweepMigration)};`);
   db.close();
   const migrated = Date.now();
-  const after = new SqliteStore({ path });
-  const accounts = accountsBeside(after);
+  const after = sqliteBackend({ path });
+  const accounts = after.accounts;
   assert.ok((await accounts.playerBySession(sessionHash(old.session), Date.now()))!.seenAt >= migrated - 1);
   assert.deepEqual(await accounts.sweep(Date.now(), migrated - 30 * DAY), { sessions: 0, guests: 0 });
   await after.close();
@@ -228,34 +224,34 @@ async function checkRekeyed(accounts: AccountStore, keys: Map<string, string | n
 
 test('sqlite accounts: names stored under the old key are keyed again by the skeleton, oldest first', async () => {
   const path = join(mkdtempSync(join(tmpdir(), 'tessera-accounts-')), 'games.db');
-  const before = new SqliteStore({ path });
+  const before = sqliteBackend({ path });
   const ids: string[] = [];
-  for (const i of OLD_KEYS.keys()) ids.push((await newPlayer(accountsBeside(before), `Zed ${'abcd'[i]}`, Date.parse('2026-01-01') + i * DAY)).id);
+  for (const i of OLD_KEYS.keys()) ids.push((await newPlayer(before.accounts, `Zed ${'abcd'[i]}`, Date.parse('2026-01-01') + i * DAY)).id);
   await before.close();
   const db = new DatabaseSync(path);
   db.exec('UPDATE players SET name_key = NULL');
   for (const [i, [name, key]] of OLD_KEYS.entries()) db.prepare('UPDATE players SET name = ?, name_key = ? WHERE id = ?').run(name, key, ids[i]);
   db.exec(`PRAGMA user_version = ${SQLITE_MIGRATIONS.indexOf(sqliteNameKeysMigration)}`);
   db.close();
-  const after = new SqliteStore({ path });
-  const keys = new Map((after.database.prepare('SELECT id, name_key FROM players').all() as { id: string; name_key: string | null }[]).map((r) => [r.id, r.name_key]));
-  await checkRekeyed(accountsBeside(after), keys, ids);
+  const after = sqliteBackend({ path });
+  const keys = new Map((after.games.database.prepare('SELECT id, name_key FROM players').all() as { id: string; name_key: string | null }[]).map((r) => [r.id, r.name_key]));
+  await checkRekeyed(after.accounts, keys, ids);
   await after.close();
 });
 
 test('postgres accounts: names stored under the old key are keyed again by the skeleton, oldest first', async () => {
   const url = await postgresUrl();
-  const before = await PostgresStore.open({ url });
+  const before = await postgresBackend({ url });
   const ids: string[] = [];
-  for (const i of OLD_KEYS.keys()) ids.push((await newPlayer(accountsBeside(before), `Zed ${'abcd'[i]}`, Date.parse('2026-01-01') + i * DAY)).id);
-  await before.write(async (c) => {
+  for (const i of OLD_KEYS.keys()) ids.push((await newPlayer(before.accounts, `Zed ${'abcd'[i]}`, Date.parse('2026-01-01') + i * DAY)).id);
+  await before.games.write(async (c) => {
     await c.query('UPDATE players SET name_key = NULL');
     for (const [i, [name, key]] of OLD_KEYS.entries()) await c.query('UPDATE players SET name = $1, name_key = $2 WHERE id = $3', [name, key, ids[i]]);
     await c.query('DELETE FROM schema_migrations WHERE version > $1', [POSTGRES_MIGRATIONS.indexOf(postgresNameKeysMigration)]);
   });
   await before.close();
-  const after = await PostgresStore.open({ url });
-  const { rows } = await after.query('SELECT id, name_key FROM players');
-  await checkRekeyed(accountsBeside(after), new Map(rows.map((r) => [r.id as string, r.name_key as string | null])), ids);
+  const after = await postgresBackend({ url });
+  const { rows } = await after.games.query('SELECT id, name_key FROM players');
+  await checkRekeyed(after.accounts, new Map(rows.map((r) => [r.id as string, r.name_key as string | null])), ids);
   await after.close();
 });

@@ -16,7 +16,7 @@ import { fnv1a, mixSeed } from '../bot-engine/rng.ts';
 import { toRecord } from '../bot-engine/record.ts';
 import { BAG_SIZE, H_BAGPOS } from '../bot-engine/state.ts';
 import { AnalysisQueueFullError, AnalysisService } from '../server/analysis/service.ts';
-import { MemoryStore } from '../server/games/memory-store.ts';
+import { MemoryStore } from '../server/storage/memory/games.ts';
 import { Client, createGame, type Endpoint, request, fixture, get, makePool, post, injectServer, WAIT } from './server-helpers.ts';
 
 const silent = pino({ level: 'silent' });

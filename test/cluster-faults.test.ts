@@ -21,7 +21,7 @@ import { randomMove } from '../bench/lib/game-client.ts';
 import { rng } from '../bench/lib/stats.ts';
 import { PROTOCOL_VERSION } from '../server/ws/protocol.ts';
 import { CLOSE } from '../server/wire/close.ts';
-import { PostgresStore } from '../server/games/postgres-store.ts';
+import { PostgresStore } from '../server/storage/postgres/games.ts';
 
 const { test, services, startInstance } = clusterTests();
 

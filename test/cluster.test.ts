@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { WebSocket as WsSocket } from 'ws';
 import pg from 'pg';
 import type { ClusterDirectory } from '../server/cluster/directory.ts';
-import { PostgresStore } from '../server/games/postgres-store.ts';
+import { PostgresStore } from '../server/storage/postgres/games.ts';
 import { takeSeat } from '../server/games/store-operations.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { OwnershipLostError, type StoredGame } from '../server/games/store.ts';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import type { GameStore, MetadataChange } from '../server/games/store.ts';
-import { MemoryStore } from '../server/games/memory-store.ts';
+import { memoryBackend } from '../server/storage/memory/backend.ts';
 import { Client, createGame, get, playUntilOver, injectServer } from './server-helpers.ts';
 
 /** A real store whose `method` throws a plain Error on its `nth` call and the `times - 1` after it
@@ -35,7 +35,11 @@ const parsed = (lines: string[]) => lines.map((l) => JSON.parse(l));
 test('a non-storage error while a hint is counted: one internal error frame, logged once with the game id, the process lives on', async () => {
   const logLines: string[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => logLines.push(line) });
-  const server = await injectServer({ logLevel: 'info' }, true, { logger, store: faulty(new MemoryStore(), 'update', 1, 1, (_id, change) => (change as MetadataChange).name === 'hint') });
+  const memory = memoryBackend();
+  const server = await injectServer({ logLevel: 'info' }, true, {
+    logger,
+    backend: { ...memory, games: faulty(memory.games, 'update', 1, 1, (_id, change) => (change as MetadataChange).name === 'hint') },
+  });
   try {
     const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], undefined, { hints: true });
     const ann = await Client.join(server.ws, id, tokens.get(0));
@@ -61,8 +65,9 @@ test('a non-storage error while a bot move is stored: logged once with the game 
   const logLines: string[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => logLines.push(line) });
   // The bot moves first: the first two appendMoves are its move (and its first retry).
-  const store = faulty(new MemoryStore(), 'appendMoves', 1, 2);
-  const server = await injectServer({ logLevel: 'info' }, true, { logger, store });
+  const memory = memoryBackend();
+  const store = faulty(memory.games, 'appendMoves', 1, 2);
+  const server = await injectServer({ logLevel: 'info' }, true, { logger, backend: { ...memory, games: store } });
   try {
     const { id, tokens } = await createGame(server.base, [{ kind: 'bot', level: 'random' }, { kind: 'person' }]);
     const ann = await Client.join(server.ws, id, tokens.get(1));

@@ -11,11 +11,11 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
 import { needing, POSTGRES } from './support/needs.ts';
-import { PostgresStore } from '../server/games/postgres-store.ts';
-import { SqliteStore } from '../server/games/sqlite-store.ts';
+import { PostgresStore } from '../server/storage/postgres/games.ts';
+import { SqliteStore } from '../server/storage/sqlite/games.ts';
 import type { GameStore } from '../server/games/store.ts';
 import { get, injectServer, twoPeopleSetup } from './server-helpers.ts';
-import { accountsBeside } from '../server/accounts/open.ts';
+import { sqliteBackend } from '../server/storage/sqlite/backend.ts';
 
 // Without PostgreSQL installed, its PostgreSQL tests are skipped (the others run); under CI=true they fail.
 const { test, before, after, skip: noPostgres } = needing([POSTGRES], (name) => name.startsWith('games cli on PostgreSQL'));
@@ -89,17 +89,16 @@ test('games cli on SQLite: lists, exports and removes a damaged game; healthy on
 
 test('games cli on SQLite: delete-player deletes a player as DELETE /api/me does', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-cli-'));
-  const store = new SqliteStore({ path: join(dataDir, 'tessera.db') });
-  const accounts = accountsBeside(store);
+  const { games: store, accounts } = sqliteBackend({ path: join(dataDir, 'tessera.db') });
   await accounts.createPlayer({ id: 'p_leaving', name: 'Leaving', createdAt: new Date().toISOString() }, { hash: 'h', playerId: 'p_leaving', expiresAt: Date.now() + 60_000 });
   await store.create(twoPeopleSetup('g'), [{ name: 'Leaving', tokenHash: null, playerId: 'p_leaving' }, null]);
   await store.close();
   const env = { TESSERA_DATA_DIR: dataDir };
   assert.deepEqual(run(['delete-player', 'p_leaving'], env).lines, [{ deletedPlayer: 'p_leaving' }]);
   assert.deepEqual(run(['delete-player', 'p_leaving'], env), { status: 1, lines: [{ error: 'no player p_leaving' }], stderr: '' });
-  const reopened = new SqliteStore({ path: join(dataDir, 'tessera.db') });
-  assert.deepEqual((await reopened.get('g'))?.holders[0], { name: 'deleted player', tokenHash: null });
-  assert.equal(await accountsBeside(reopened).playerBySession('h', Date.now()), undefined);
+  const reopened = sqliteBackend({ path: join(dataDir, 'tessera.db') });
+  assert.deepEqual((await reopened.games.get('g'))?.holders[0], { name: 'deleted player', tokenHash: null });
+  assert.equal(await reopened.accounts.playerBySession('h', Date.now()), undefined);
   await reopened.close();
 });
 

@@ -4,9 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import { accountsBeside } from '../server/accounts/open.ts';
 import { newPlayerId, newSessionId, sessionHash } from '../server/accounts/store.ts';
-import { SqliteStore } from '../server/games/sqlite-store.ts';
+import { sqliteBackend } from '../server/storage/sqlite/backend.ts';
 import { PasskeyCeremony, relyingParty } from '../server/players/passkey-ceremony.ts';
 import { SoftAuthenticator } from './support/soft-authenticator.ts';
 
@@ -17,8 +16,8 @@ const asserted = (a: SoftAuthenticator, options: { challenge: string }) => a.get
 const session = () => ({ hash: sessionHash(newSessionId()), expiresAt: Date.now() + 86_400_000 });
 
 test('a passkey is added and signs the player in through the named steps; a store failing mid-ceremony names the step', async () => {
-  const store = new SqliteStore({ path: ':memory:' });
-  const accounts = accountsBeside(store);
+  const backend = sqliteBackend({ path: ':memory:' });
+  const { accounts } = backend;
   const ceremony = new PasskeyCeremony(accounts);
   const authenticator = new SoftAuthenticator();
   const player = { id: newPlayerId(), name: 'Ceremony', createdAt: new Date().toISOString() };
@@ -34,7 +33,7 @@ test('a passkey is added and signs the player in through the named steps; a stor
   assert.equal((await accounts.playerBySession(fresh.hash, Date.now()))?.id, player.id);
 
   const answer = asserted(authenticator, await ceremony.signInOptions(rp));
-  await store.close();
+  await backend.close();
   await assert.rejects(ceremony.signIn(rp, answer, session(), null), (err: Error) => {
     assert.match(err.stack ?? '', /PasskeyCeremony\.verifySignIn[\s\S]*PasskeyCeremony\.signIn/);
     return true;

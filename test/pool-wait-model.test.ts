@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PLAN_FIT, planLevel } from '../server/bot-scheduler.ts';
+import { PLAN_FIT, planLevel } from '../server/games/bot-scheduler.ts';
 import { nextSearch, PASS_LIMIT_MS, QUICK_MS, RunTimeModel, predictStartMs } from '../server/pool/wait-model.ts';
 
 test('a new search starts when the worker that frees first has run everything queued ahead of it', () => {

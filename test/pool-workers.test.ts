@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { pino } from 'pino';
 import { newGame, playMove, resolveMove } from '../bot-engine/game.ts';
 import { hideBag } from '../bot-engine/rules.ts';
-import { BotScheduler } from '../server/bot-scheduler.ts';
+import { BotScheduler } from '../server/games/bot-scheduler.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import type { Metrics } from '../server/metrics.ts';
 import { type BotPool, PoolStartError } from '../server/pool/pool.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { newGame } from '../bot-engine/game.ts';
-import { SqliteStore } from '../server/games/sqlite-store.ts';
+import { SqliteStore } from '../server/storage/sqlite/games.ts';
 import type { GameSetup } from '../server/games/store.ts';
 import { Client, createGame, get, injectServer, playTurns, playUntilOver, randomRecordMoves, twoPeopleSetup, WAIT } from './server-helpers.ts';
 

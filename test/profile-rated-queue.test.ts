@@ -8,7 +8,7 @@ import pino from 'pino';
 import { newGame } from '../bot-engine/game.ts';
 import { type GameRecord, toRecord } from '../bot-engine/record.ts';
 import { AnalysisService } from '../server/analysis/service.ts';
-import { SqliteStore } from '../server/games/sqlite-store.ts';
+import { SqliteStore } from '../server/storage/sqlite/games.ts';
 import { getAnalysis } from '../server/games/store-operations.ts';
 import { RatedAnalyses } from '../server/profiles/rated-analyses.ts';
 import { makePool, randomRecordMoves, twoPeopleSetup, WAIT } from './server-helpers.ts';

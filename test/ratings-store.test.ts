@@ -10,14 +10,15 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { mock } from 'node:test';
 import pg from 'pg';
-import { accountsBeside } from '../server/accounts/open.ts';
 import { newSessionId, sessionHash } from '../server/accounts/store.ts';
-import { PostgresStore } from '../server/games/postgres-store.ts';
-import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../server/games/postgres-migrations.ts';
-import { MIGRATIONS as SQLITE_MIGRATIONS, SqliteStore } from '../server/games/sqlite-store.ts';
+import { PostgresStore } from '../server/storage/postgres/games.ts';
+import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../server/storage/postgres/migrations.ts';
+import { MIGRATIONS as SQLITE_MIGRATIONS } from '../server/storage/sqlite/games.ts';
 import type { GameSetup, GameStore } from '../server/games/store.ts';
 import { DAY_MS, LEADERBOARD_ACTIVE_DAYS, NEW_RATING, PAIR_GAMES_PER_DAY, rateSeats } from '../server/ratings/model.ts';
-import { ratingsBeside } from '../server/ratings/open.ts';
+import type { Backend } from '../server/plugins/store.ts';
+import { postgresBackend, postgresBackendOver } from '../server/storage/postgres/backend.ts';
+import { sqliteBackend } from '../server/storage/sqlite/backend.ts';
 import { postgresRatingsSeqMigration, sqliteRatingsSeqMigration } from '../server/ratings/schema.ts';
 import type { RatingChange } from '../server/ratings/store.ts';
 import { everyStore } from './support/every-store.ts';
@@ -48,25 +49,19 @@ const holders = [
 ];
 const rated = { players: [ann, bo, 'bot:expert'], ranks: [2, 1, 3] };
 
-const { test, stores, postgresUrl } = everyStore('ratings');
+const { test, backends, postgresUrl } = everyStore('ratings');
 
-/** The accounts and ratings beside a store. */
-function withAccounts(store: GameStore) {
-  const accounts = accountsBeside(store);
-  return { accounts, ratings: ratingsBeside(store, accounts) };
-}
-
-async function withPlayers(store: GameStore, more: [string, string][] = []) {
-  const { accounts, ratings } = withAccounts(store);
+async function withPlayers({ accounts, ratings }: Backend, more: [string, string][] = []) {
   for (const [id, name] of [[ann, 'Ann'], [bo, 'Bo'], ...more])
     await accounts.createPlayer({ id, name, createdAt: new Date().toISOString() }, { hash: sessionHash(newSessionId()), playerId: id, expiresAt: Date.now() + 60_000 });
   return { accounts, ratings };
 }
 
-for (const [name, make] of stores) {
+for (const [name, make] of backends) {
   test(`${name}: a rated end moves every player's rating once, with the end`, async () => {
-    const store = await make();
-    const { ratings } = await withPlayers(store);
+    const backend = await make();
+    const store = backend.games;
+    const { ratings } = await withPlayers(backend);
     await store.create(setup('r1'), holders);
     await store.appendMoves('r1', [], { abandoned: false, scores: [40, 52, 31], rated });
     const expected = rateSeats([NEW_RATING, NEW_RATING, NEW_RATING], rated.ranks);
@@ -97,8 +92,9 @@ for (const [name, make] of stores) {
   });
 
   test(`${name}: the leaderboard lists people with a settled rating, several opponents and a recent game; a pair's games beyond ${PAIR_GAMES_PER_DAY} a day move nothing`, async () => {
-    const store = await make();
-    const { accounts, ratings } = await withPlayers(store, [
+    const backend = await make();
+    const store = backend.games;
+    const { accounts, ratings } = await withPlayers(backend, [
       [cy, 'Cy'],
       [di, 'Di'],
     ]);
@@ -140,10 +136,11 @@ for (const [name, make] of stores) {
   });
 }
 
-for (const [name, make] of stores) {
+for (const [name, make] of backends) {
   test(`${name}: rated ends stored in the same millisecond keep their order in a player's history`, async () => {
-    const store = await make();
-    const { ratings } = await withPlayers(store);
+    const backend = await make();
+    const store = backend.games;
+    const { ratings } = await withPlayers(backend);
     // Ids that sort against the order the games end in: time and id cannot order them.
     const ids = ['r-z', 'r-m', 'r-a'];
     for (const id of ids) await store.create(setup(id), holders);
@@ -173,7 +170,7 @@ test('postgres: two instances ending games with a player in common lose no ratin
   const url = await postgresUrl('ratings_race');
   const a = await PostgresStore.open({ url });
   const b = await PostgresStore.open({ url });
-  const ratings = ratingsBeside(a, accountsBeside(a));
+  const { ratings } = postgresBackendOver(a);
   const games = 8;
   // One person each and the expert bot: people's pairs are limited a day, a bot's are not.
   const game = (p: string) => [setupOf('', [p, 'bot:expert']), [{ name: p, tokenHash: null, playerId: p }, holders[2]]] as const;
@@ -217,8 +214,9 @@ async function twoEnds(store: GameStore, first: string, second: string, at: stri
 
 test('sqlite: changes stored before the sequence was kept are numbered in the order they were written', async () => {
   const path = join(mkdtempSync(join(tmpdir(), 'tessera-ratings-')), 'games.db');
-  const store = new SqliteStore({ path });
-  await withPlayers(store);
+  const backend = sqliteBackend({ path });
+  const store = backend.games;
+  await withPlayers(backend);
   await twoEnds(store, 'r-z', 'r-a', '2026-01-01T00:00:00.000Z');
   await store.close();
   // Back to the schema before the migration, as an older server left it.
@@ -226,8 +224,7 @@ test('sqlite: changes stored before the sequence was kept are numbered in the or
   db.exec(`DROP INDEX rating_changes_by_player_seq; ALTER TABLE rating_changes DROP COLUMN seq;
     CREATE INDEX rating_changes_by_player ON rating_changes (player_id, at); PRAGMA user_version = ${SQLITE_MIGRATIONS.indexOf(sqliteRatingsSeqMigration)};`);
   db.close();
-  const again = new SqliteStore({ path });
-  const { ratings } = await withAccounts(again);
+  const { games: again, ratings } = sqliteBackend({ path });
   assert.deepEqual(
     (await ratings.history(ann, 10)).map((c) => c.gameId),
     ['r-z', 'r-a'],
@@ -244,8 +241,9 @@ test('sqlite: changes stored before the sequence was kept are numbered in the or
 
 test('postgres: changes stored before the sequence was kept are numbered by time', async () => {
   const url = await postgresUrl('ratings_seq');
-  const store = await PostgresStore.open({ url });
-  await withPlayers(store);
+  const backend = await postgresBackend({ url });
+  const store = backend.games;
+  await withPlayers(backend);
   // A day apart: a pair's rated games of one day are limited.
   await twoEnds(store, 'r-z', 'r-a', '2026-01-01T00:00:00.000Z');
   await twoEnds(store, 'r-y', 'r-b', '2026-01-02T00:00:00.000Z');
@@ -255,8 +253,7 @@ test('postgres: changes stored before the sequence was kept are numbered by time
   await db.query(`DROP INDEX rating_changes_by_player_seq; ALTER TABLE rating_changes DROP COLUMN seq;
     CREATE INDEX rating_changes_by_player ON rating_changes (player_id, at); DELETE FROM schema_migrations WHERE version > ${POSTGRES_MIGRATIONS.indexOf(postgresRatingsSeqMigration)}`);
   await db.end();
-  const again = await PostgresStore.open({ url });
-  const { ratings } = await withAccounts(again);
+  const { games: again, ratings } = await postgresBackend({ url });
   // What was not kept cannot be told: ends of one millisecond by game id.
   assert.deepEqual(
     (await ratings.history(ann, 10)).map((c) => c.gameId),

@@ -14,8 +14,8 @@ import { newGame } from '../bot-engine/game.ts';
 import type { RecordMove } from '../bot-engine/record.ts';
 import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
 import { needing, POSTGRES } from './support/needs.ts';
-import { PostgresStore } from '../server/games/postgres-store.ts';
-import { SqliteStore } from '../server/games/sqlite-store.ts';
+import { PostgresStore } from '../server/storage/postgres/games.ts';
+import { SqliteStore } from '../server/storage/sqlite/games.ts';
 import type { GameStore } from '../server/games/store.ts';
 import { type Endpoint, Client, get, post, randomRecordMoves, type Injected, injectServer, twoPeopleSetup } from './server-helpers.ts';
 

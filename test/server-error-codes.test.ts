@@ -12,8 +12,10 @@ import { buildApp } from '../server/app.ts';
 import { AnalysisQueueFullError } from '../server/analysis/service.ts';
 import { CodedError, ERRORS, type ErrorCode, type HttpErrorCode } from '../server/errors.ts';
 import { OverloadError } from '../server/games/service.ts';
-import { SqliteStore } from '../server/games/sqlite-store.ts';
-import { DamagedGameError, GameElsewhereError, StorageError } from '../server/games/store.ts';
+import { SqliteStore } from '../server/storage/sqlite/games.ts';
+import { sqliteBackendOver } from '../server/storage/sqlite/backend.ts';
+import { DamagedGameError, GameElsewhereError } from '../server/games/store.ts';
+import { StorageError } from '../server/storage/errors.ts';
 import { HintBusyError } from '../server/hints.ts';
 import { testConfig, twoPeopleSetup } from './server-helpers.ts';
 
@@ -84,7 +86,7 @@ before(async () => {
   db.exec("UPDATE games SET setup = substr(setup, 1, 20) WHERE id = 'bad'");
   // maxAnalyses 0: the analysis queue is full from the start. Three games from one address are
   // all it may hold; a fourth from another fills the server.
-  app = await buildApp(testConfig({ maxGames: 4, gamesPerIp: 3, maxAnalyses: 0, allowedOrigins: ['https://play.example'], wsPerIp: 1 }), { store });
+  app = await buildApp(testConfig({ maxGames: 4, gamesPerIp: 3, maxAnalyses: 0, allowedOrigins: ['https://play.example'], wsPerIp: 1 }), { backend: sqliteBackendOver(store) });
   app.addHook('preClose', () => holdClose);
   await app.listen({ port: 0, host: '127.0.0.1' });
   await app.poolStarted;

@@ -6,9 +6,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify from 'fastify';
 import { buildApp } from '../server/app.ts';
-import { StoreOpenError } from '../server/games/store-common.ts';
+import { StoreOpenError } from '../server/storage/errors.ts';
 import type { GamePage } from '../server/games/store.ts';
-import { MemoryStore } from '../server/games/memory-store.ts';
+import { MemoryStore } from '../server/storage/memory/games.ts';
+import { memoryBackend } from '../server/storage/memory/backend.ts';
 import { gameRoutes } from '../server/http/games.ts';
 import { gamesPlugin } from '../server/plugins/games.ts';
 import { LocalDirectory } from '../server/directory/local.ts';
@@ -41,7 +42,7 @@ test('a service or routes registered without the services they need are refused 
 test('shutdown: new work refused, queued analyses dropped, games drained, then games, bots, pool, store and metrics closed in that order', async () => {
   const steps: string[] = [];
   const store = new MemoryStore();
-  const app = await buildApp(testConfig(), { store });
+  const app = await buildApp(testConfig(), { backend: memoryBackend(store) });
   await app.ready();
   await app.poolStarted;
   const spy = <T extends object>(target: T, method: keyof T & string, step: string) => {
@@ -82,7 +83,7 @@ test('a service that cannot start fails the boot and closes the services already
   }
   const store = new Unreadable();
   await assert.rejects(
-    () => buildApp(testConfig(), { store }),
+    () => buildApp(testConfig(), { backend: memoryBackend(store) }),
     (e: Error) => e instanceof StoreOpenError && /cannot use the database .*malformed/.test(e.message),
   );
   assert.equal(store.closed, true);

@@ -11,12 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type TestContext, test } from 'node:test';
-import { SqliteStore } from '../server/games/sqlite-store.ts';
+import { SqliteStore } from '../server/storage/sqlite/games.ts';
+import { sqliteBackendOver } from '../server/storage/sqlite/backend.ts';
 import { saveAnalysis, setRematch, takeSeat, unfinishedGames } from '../server/games/store-operations.ts';
-import { WatchedStore } from '../server/games/watched-store.ts';
+import { WatchedStore } from '../server/storage/watched/games.ts';
 import { Metrics } from '../server/metrics.ts';
 import { pino } from 'pino';
-import { RematchTakenError, StorageError, type StoredGame } from '../server/games/store.ts';
+import { RematchTakenError, type StoredGame } from '../server/games/store.ts';
+import { StorageError } from '../server/storage/errors.ts';
 import { replayRecord } from '../bot-engine/record.ts';
 import { recordOf } from '../server/games/records.ts';
 import { Client, createGame, get, post, injectServer, twoPeopleSetup } from './server-helpers.ts';
@@ -56,7 +58,7 @@ test('a full disk: the store keeps nothing of the write and reports SQLite’s o
 test('a person’s move whose write fails changes nothing; play resumes when writes work', async (t) => {
   const path = join(tempDir(), 'games.db');
   const store = new SqliteStore({ path });
-  const server = await injectServer({}, true, { store });
+  const server = await injectServer({}, true, { backend: sqliteBackendOver(store) });
   try {
     const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'person' }]);
     const a = await Client.join(server.ws, id, tokens.get(0));
@@ -106,7 +108,7 @@ test('a person’s move whose write fails changes nothing; play resumes when wri
 
 test('a bot’s move whose write fails: the bot does not advance, the server stays up, the move lands later', async (t) => {
   const store = new SqliteStore({ path: join(tempDir(), 'games.db') });
-  const server = await injectServer({ botDeadlineMs: 1500 }, true, { store });
+  const server = await injectServer({ botDeadlineMs: 1500 }, true, { backend: sqliteBackendOver(store) });
   try {
     // The bot moves first, with a search long enough to make the store refuse its write meanwhile.
     const { id, tokens } = await createGame(server.base, [{ kind: 'bot', level: 'expert' }, { kind: 'person' }]);
@@ -205,7 +207,7 @@ test('the watched store counts a failed write under what it was (a metadata chan
 
 test('a player write that fails (starting a session) is known like a game write: 503, /readyz and /metrics, back by itself', async (t) => {
   const store = new SqliteStore({ path: join(tempDir(), 'games.db') });
-  const server = await injectServer({}, false, { store });
+  const server = await injectServer({}, false, { backend: sqliteBackendOver(store) });
   try {
     readOnly(store, true);
     const started = await post(server.base, '/api/session', { name: 'Disk Full' });

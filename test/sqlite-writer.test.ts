@@ -1,4 +1,4 @@
-// The SQLite store's writer thread (server/games/sqlite-writer.ts): moves appended on a connection
+// The SQLite store's writer thread (server/storage/sqlite/writer.ts): moves appended on a connection
 // of its own, committed together, each before its promise settles; the store's own transactions
 // taking turns with it; and what happens when the thread dies.
 
@@ -11,8 +11,8 @@ import { test } from 'node:test';
 import type { Worker } from 'node:worker_threads';
 import { pino } from 'pino';
 import type { RecordMove } from '../bot-engine/record.ts';
-import { SqliteStore } from '../server/games/sqlite-store.ts';
-import { StorageError } from '../server/games/store.ts';
+import { SqliteStore } from '../server/storage/sqlite/games.ts';
+import { StorageError } from '../server/storage/errors.ts';
 import { threadsAtNice, twoPeopleSetup } from './server-helpers.ts';
 
 const tempDb = () => join(mkdtempSync(join(tmpdir(), 'tessera-writer-')), 'games.db');

@@ -6,7 +6,7 @@ import test from 'node:test';
 import { pino } from 'pino';
 import { legalMoves, type Move, newGame, playMove } from '../bot-engine/game.ts';
 import type { GameState } from '../bot-engine/state.ts';
-import { MemoryStore } from '../server/games/memory-store.ts';
+import { MemoryStore } from '../server/storage/memory/games.ts';
 import { type BotMover, Room } from '../server/games/room.ts';
 import { bytesForWorker, copyOfState, HeldState, keepBuffer, spareStates, stateFromWorker } from '../server/games/state-stock.ts';
 import type { GameSetup } from '../server/games/store.ts';

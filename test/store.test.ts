@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { DamagedGameError, type GameMetadata, type GameSetup, type GameStore, isDamaged, RematchTakenError, type StoredGame } from '../server/games/store.ts';
-import { MemoryStore } from '../server/games/memory-store.ts';
-import { SqliteStore } from '../server/games/sqlite-store.ts';
-import { COMMITS_PER_CHECKPOINT, WalCheckpointer } from '../server/games/wal-checkpointer.ts';
+import { MemoryStore } from '../server/storage/memory/games.ts';
+import { SqliteStore } from '../server/storage/sqlite/games.ts';
+import { COMMITS_PER_CHECKPOINT, WalCheckpointer } from '../server/storage/sqlite/wal-checkpointer.ts';
 import { getAnalysis, listFinished, markSeen, openGames, recordHint, saveAnalysis, setRematch, takeSeat, unfinishedGames } from '../server/games/store-operations.ts';
-import { PostgresStore } from '../server/games/postgres-store.ts';
+import { PostgresStore } from '../server/storage/postgres/games.ts';
 import { everyStore } from './support/every-store.ts';
 import { randomRecordMoves, threadsAtNice } from './server-helpers.ts';
 import type { RecordMove } from '../bot-engine/record.ts';
@@ -156,7 +156,7 @@ for (const moveWrites of ['inline', 'thread'] as const) {
     timeout: 60_000,
   }, async () => {
     const path = tempDb();
-    const storeUrl = new URL('../server/games/sqlite-store.ts', import.meta.url).href;
+    const storeUrl = new URL('../server/storage/sqlite/games.ts', import.meta.url).href;
     const script = `
     import { SqliteStore } from ${JSON.stringify(storeUrl)};
     const store = new SqliteStore({ path: ${JSON.stringify(path)}, moveWrites: '${moveWrites}' });

@@ -14,7 +14,7 @@ import { type BotMover, Room, type Subscriber } from '../server/games/room.ts';
 import { initialHolders, issueToken, recordNames, Seats } from '../server/games/seats.ts';
 import { GameService } from '../server/games/service.ts';
 import type { GameSetup, GameStore } from '../server/games/store.ts';
-import { MemoryStore } from '../server/games/memory-store.ts';
+import { MemoryStore } from '../server/storage/memory/games.ts';
 import { takeSeat } from '../server/games/store-operations.ts';
 import { abandonAt, appliedOf, applyMove, botLevel, botSeed, hintSeed, tableStatus, turnProblem } from '../server/games/table.ts';
 import { Metrics } from '../server/metrics.ts';

@@ -11,7 +11,7 @@ import { startPostgres } from '../lib/postgres.ts';
 import { machine, machineLine } from '../lib/proc.ts';
 import { benchSetup } from '../lib/stored-game.ts';
 import { summarize } from '../lib/stats.ts';
-import { PostgresStore } from '../../server/games/postgres-store.ts';
+import { PostgresStore } from '../../server/storage/postgres/games.ts';
 import { markSeen } from '../../server/games/store-operations.ts';
 
 const { values } = parseArgs({

@@ -2,9 +2,9 @@
 // holds the event loop, over many games at a steady rate, for one store module in each of its
 // checkpoint modes. The tail is the WAL checkpoint: SQLite's own runs inside the commit that
 // fills the WAL; the store's checkpoint thread takes it off the loop. Pass another checkout's
-// sqlite-store.ts (e.g. one exported with `git archive`) to compare with an older store.
+// storage/sqlite/games.ts (e.g. one exported with `git archive`) to compare with an older store.
 //
-//   node bench/sqlite-commits/run.ts [--store=server/games/sqlite-store.ts] [--games=200] [--commits=12000] [--rate=400] [--modes=inline,thread,none]
+//   node bench/sqlite-commits/run.ts [--store=server/storage/sqlite/games.ts] [--games=200] [--commits=12000] [--rate=400] [--modes=inline,thread,none]
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +20,7 @@ import { round, summarize } from '../lib/stats.ts';
 
 const { values } = parseArgs({
   options: {
-    store: { type: 'string', default: 'server/games/sqlite-store.ts' },
+    store: { type: 'string', default: 'server/storage/sqlite/games.ts' },
     games: { type: 'string', default: '200' },
     commits: { type: 'string', default: '12000' },
     rate: { type: 'string', default: '400' },

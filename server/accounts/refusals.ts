@@ -5,7 +5,7 @@
 // row): a request cannot meet them, and one that did would be a bug (`internal`).
 
 import { CodedError } from '../errors.ts';
-import { ConstraintError } from '../games/store.ts';
+import { ConstraintError } from '../storage/errors.ts';
 import { NameTakenError } from './names.ts';
 
 /** Every passkey answer that does not go through gets this one answer, so a reply never tells

@@ -8,15 +8,22 @@ import { join } from 'node:path';
 import { replayRecord } from '../../bot-engine/record.ts';
 import { damageOf } from '../games/integrity.ts';
 import { DELETED_NAME } from '../accounts/names.ts';
-import { accountsBeside } from '../accounts/open.ts';
-import { PostgresStore } from '../games/postgres-store.ts';
+import type { AccountStore } from '../accounts/store.ts';
+import { postgresBackend } from '../storage/postgres/backend.ts';
 import { recordOf } from '../games/records.ts';
-import { SqliteStore } from '../games/sqlite-store.ts';
+import { sqliteBackend } from '../storage/sqlite/backend.ts';
 import { DamagedGameError, type GameStore, type StoreMaintenance } from '../games/store.ts';
 
 const USAGE = 'usage: npm run --silent games -- damaged | export ID | remove ID [--force] | delete-player PLAYER_ID   [--db FILE]\n';
 
 type Store = GameStore & StoreMaintenance;
+
+/** The database's stores a command uses. */
+interface Database {
+  games: Store;
+  accounts: AccountStore;
+  close(): Promise<void>;
+}
 
 /** Why a stored game is damaged (the reason the server logs), or null; undefined: no such game. */
 async function damage(store: Store, id: string): Promise<string | null | undefined> {
@@ -38,19 +45,19 @@ async function damage(store: Store, id: string): Promise<string | null | undefin
   }
 }
 
-async function open(argv: string[]): Promise<Store> {
+async function open(argv: string[]): Promise<Database> {
   const url = process.env.TESSERA_DATABASE_URL;
   const at = argv.indexOf('--db');
-  if (url && at < 0) return PostgresStore.open({ url });
+  if (url && at < 0) return postgresBackend({ url });
   const path = at >= 0 ? argv[at + 1] : join(process.env.TESSERA_DATA_DIR || 'data', 'tessera.db');
   // The store would create an empty database: a wrong path must say so instead.
   if (!path || !existsSync(path)) throw new Error(`no database at ${path ?? '(missing after --db)'}: set TESSERA_DATA_DIR or --db FILE (or TESSERA_DATABASE_URL)`);
-  return new SqliteStore({ path });
+  return sqliteBackend({ path });
 }
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
-async function run(store: Store, [command, id]: string[], force: boolean): Promise<number> {
+async function run({ games: store, accounts }: Database, [command, id]: string[], force: boolean): Promise<number> {
   if (command === 'damaged') {
     for (const each of await store.ids()) {
       const reason = await damage(store, each);
@@ -60,7 +67,7 @@ async function run(store: Store, [command, id]: string[], force: boolean): Promi
   }
   if (command === 'delete-player' && id) {
     // The same deletion as the player's own DELETE /api/me, in one transaction.
-    const deleted = await accountsBeside(store).deletePlayer(id, DELETED_NAME, new Date().toISOString());
+    const deleted = await accounts.deletePlayer(id, DELETED_NAME, new Date().toISOString());
     print(deleted ? { deletedPlayer: id } : { error: `no player ${id}` });
     return deleted ? 0 : 1;
   }
@@ -94,17 +101,17 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(USAGE);
     return 2;
   }
-  let store: Store;
+  let database: Database;
   try {
-    store = await open(argv);
+    database = await open(argv);
   } catch (e) {
     print({ error: (e as Error).message });
     return 1;
   }
   try {
-    return await run(store, words, force);
+    return await run(database, words, force);
   } finally {
-    await store.close();
+    await database.close();
   }
 }
 

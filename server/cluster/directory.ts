@@ -8,7 +8,7 @@ import type { GameDirectory, Reached, SeatTaken } from '../directory/directory.t
 import type { Peer, PeerHandler } from '../directory/peer.ts';
 import { CodedError } from '../errors.ts';
 import type { ReadableGame } from '../games/records.ts';
-import { StoreOpenError } from '../games/store-common.ts';
+import { StoreOpenError } from '../storage/errors.ts';
 import type { Room } from '../games/room.ts';
 import type { GameService } from '../games/service.ts';
 import { openGames } from '../games/store-operations.ts';
@@ -19,8 +19,10 @@ import { Leases } from './leases.ts';
 import { Relay } from './relay.ts';
 
 export interface ClusterDirectoryOptions {
-  /** The store as this cluster member (its `instance` is this one's id). */
-  store: GameStore & LeaseStore & { readonly instance: string };
+  /** The game store. */
+  store: GameStore;
+  /** The games' leases as this cluster member holds them (`instance` is this one's id). */
+  leases: LeaseStore & { readonly instance: string };
   games: GameService;
   metrics: Metrics;
   log: Logger;
@@ -38,19 +40,29 @@ export class ClusterDirectory implements GameDirectory {
   readonly instance: string;
   readonly leases: Leases;
   readonly relay: Relay | null;
-  private readonly store: GameStore & LeaseStore;
+  private readonly store: GameStore;
+  private readonly leaseStore: LeaseStore;
   private readonly games: GameService;
 
   constructor(options: ClusterDirectoryOptions) {
-    const { store, games, log } = options;
-    this.instance = store.instance;
+    const { store, leases: leaseStore, games, log } = options;
+    this.instance = leaseStore.instance;
     this.store = store;
+    this.leaseStore = leaseStore;
     this.games = games;
     // A damaged game is let go and never taken again by this instance.
-    games.onSetAside((id) => store.setAside(id));
-    this.leases = new Leases({ store, games, log: log.child({ component: 'leases' }), spareCapacity: options.spareCapacity });
+    games.onSetAside((id) => leaseStore.setAside(id));
+    this.leases = new Leases({ store: leaseStore, games, log: log.child({ component: 'leases' }), spareCapacity: options.spareCapacity });
     this.relay = options.redisUrl
-      ? new Relay({ url: options.redisUrl, metrics: options.metrics, store, games, log: log.child({ component: 'relay' }), serve: options.serve, maxBufferedBytes: options.maxBufferedBytes })
+      ? new Relay({
+          url: options.redisUrl,
+          metrics: options.metrics,
+          store: leaseStore,
+          games,
+          log: log.child({ component: 'relay' }),
+          serve: options.serve,
+          maxBufferedBytes: options.maxBufferedBytes,
+        })
       : null;
   }
 
@@ -61,7 +73,7 @@ export class ClusterDirectory implements GameDirectory {
       return await find(gameId);
     } catch (e) {
       if (!(e instanceof GameElsewhereError)) throw e;
-      const stored = await this.store.claim(gameId);
+      const stored = await this.leaseStore.claim(gameId);
       if (!stored) throw e;
       return this.games.take(stored);
     }

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { GameState } from '../../bot-engine/state.ts';
-import type { BotAnswer } from '../bot-scheduler.ts';
+import type { BotAnswer } from './bot-scheduler.ts';
 import type { LastMove } from '../wire/game.ts';
 import type { GameSetup } from './store.ts';
 import { type Applied, appliedOf, applyMove, botSeed, type MoveError } from './table.ts';

@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { GameStatus } from '../wire/game.ts';
-import { StorageError } from './store.ts';
+import { StorageError } from '../storage/errors.ts';
 
 export type ExpirySettings = Pick<Config, 'expireOpenSeatSeconds' | 'expireAwaySeconds' | 'expireIdleSeconds'>;
 

@@ -30,11 +30,10 @@ import {
   pageSize,
   RematchTakenError,
   type SeatSetup,
-  StorageError,
   type StoredGame,
 } from './store.ts';
+import { StorageError } from '../storage/errors.ts';
 import { type FinishedEntry, type ListFinishedQuery, listFinished, setRematch, unfinishedGames } from './store-operations.ts';
-import { WatchedStore } from './watched-store.ts';
 import type { HintSearcher } from '../hints.ts';
 
 export interface CreateGameRequest {
@@ -62,6 +61,7 @@ export class OverloadError extends CodedError {
 }
 
 export interface ServiceOptions {
+  /** The game store, its writes watched by the caller (plugins/store.ts). */
   store: GameStore;
   bots: BotMover;
   /** Hint searches (games created with hints); absent: hints are refused. */
@@ -75,6 +75,9 @@ export interface ServiceOptions {
   expiry?: ExpirySettings;
   /** Finished games kept in memory beyond those being watched. */
   finishedCache?: number;
+  /** The store's last failed write while writes fail (storage/watched/games.ts), or null: no game
+   * is created meanwhile. Absent: never known to fail. */
+  storeFailing?: () => StorageError | null;
 }
 
 export class GameService {
@@ -84,7 +87,7 @@ export class GameService {
    * watched it), else the game as read. */
   private readonly finishedGames: FinishedGames<Room | FinishedTable>;
   private readonly options: ServiceOptions;
-  private readonly store: WatchedStore;
+  private readonly store: GameStore;
   private readonly expiry: ExpirySettings;
   private readonly sweeper: NodeJS.Timeout;
   /** The sweep under way, if one is. */
@@ -100,7 +103,7 @@ export class GameService {
 
   constructor(options: ServiceOptions) {
     this.options = options;
-    this.store = new WatchedStore(options.store, options.metrics, options.log);
+    this.store = options.store;
     this.expiry = options.expiry ?? DEFAULTS;
     this.finishedGames = new FinishedGames(options.finishedCache ?? DEFAULTS.finishedCache, (game) => game instanceof Room && game.watched);
     const shortest = Math.min(this.expiry.expireOpenSeatSeconds, this.expiry.expireAwaySeconds, this.expiry.expireIdleSeconds) * 1000;
@@ -110,23 +113,13 @@ export class GameService {
     options.metrics.sources.games = () => ({ active: this.activeCount(), inMemory: this.inMemory });
   }
 
-  /** Why the store cannot write now, or null. */
-  storageProblem(): string | null {
-    return this.store.problem();
-  }
-
-  /** Another write to the game store's database, watched like the games' (see WatchedStore.write). */
-  watchWrite<T>(op: string, fn: () => Promise<T>): Promise<T> {
-    return this.store.write(op, fn);
-  }
-
   async create(request: CreateGameRequest, rematchOf?: string): Promise<Room> {
     // Bad input first, whatever the server's state. The schema has checked the rules' shape; how
     // many players they seat is the engine's answer (a rematch and any instance ask here too).
     const rules = normalizeRules(request.rules);
     const seats = maxPlayers(rules);
     if (request.seats.length > seats) throw new CodedError('bad_request', `these rules seat at most ${seats} players (${MAX_SEATS} with Inns & Cathedrals)`);
-    const storage = this.store.failing();
+    const storage = this.options.storeFailing?.() ?? null;
     if (storage) throw new StorageError(storage.message, { kind: storage.kind });
     const busy = this.options.overloaded();
     if (busy) throw new OverloadError(busy, 5);

@@ -1,15 +1,17 @@
 // Where games live: each game is its record (setup, seed, ordered moves) plus who holds each
 // seat. Every call returns a promise that settles once the write has committed: a room applies
-// and broadcasts an accepted move only after that. SqliteStore (sqlite-store.ts) is the default;
-// PostgresStore (postgres-store.ts) serves several instances; MemoryStore (memory-store.ts) keeps
-// everything in memory (tests). This file is the contract only: its types, errors and the rules
-// every store follows (page size, activity start).
+// and broadcasts an accepted move only after that. Each database's store is in its backend
+// (server/storage/): SQLite is the default, PostgreSQL serves several instances, memory keeps
+// everything in memory (tests). This file is the contract only: its types, the games' errors and
+// the rules every store follows (page size, activity start); what any store fails with is
+// server/storage/errors.ts.
 
 import type { Rules } from '../../bot-engine/rules.ts';
 import type { RecordMove } from '../../bot-engine/record.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 
 import type { SeatKind } from '../wire/game.ts';
+import type { RatedResult } from '../ratings/store.ts';
 import { CodedError } from '../errors.ts';
 
 export type { SeatKind };
@@ -67,13 +69,6 @@ export interface GameEnd {
   rated?: RatedResult;
 }
 
-/** Who was rated in a game, by seat: the player (a person's id, a bot level's `bot:<level>`) and
- * the place (1 = best; ties share one, leavers share the last). */
-export interface RatedResult {
-  players: string[];
-  ranks: number[];
-}
-
 export interface StoredGame {
   setup: GameSetup;
   /** One entry per seat; null while a person seat is open. */
@@ -125,55 +120,6 @@ export interface StoreMaintenance {
   raw(id: string): Promise<Record<string, unknown> | undefined>;
   /** Deletes the game with its moves, seat names and documents; false: no such game. */
   remove(id: string): Promise<boolean>;
-}
-
-/** Why a store could not write, in words a player can be shown. */
-export const STORAGE_CAUSES = {
-  disk: 'the server is short of disk',
-  database_unreachable: 'the database cannot be reached',
-  database_busy: 'the database did not answer in time',
-  database_failed: 'the database refused the write',
-} as const;
-export type StorageCause = keyof typeof STORAGE_CAUSES;
-
-/** A write the store could not commit (disk full, I/O error, read-only file, a database that
- * cannot be reached): nothing of it was kept, and the caller must change nothing either.
- * `kind` says which, set by the store that failed. */
-export class StorageError extends CodedError {
-  override name = 'StorageError';
-  readonly kind: StorageCause;
-  constructor(message: string, options?: ErrorOptions & { kind?: StorageCause }) {
-    super('storage_unavailable', message, { ...options, retryAfterSeconds: 10 });
-    this.kind = options?.kind ?? 'disk';
-  }
-  /** The cause, for a player: "the database cannot be reached". */
-  get reason(): string {
-    return STORAGE_CAUSES[this.kind];
-  }
-  /** The store's own words (SQLite's, PostgreSQL's) stay in the log; the player gets the cause. */
-  override get clientMessage(): string {
-    return `the server could not store this (${this.reason}); nothing changed: retry later`;
-  }
-}
-
-/** Which rule of the schema a write broke. */
-export type ConstraintKind = 'unique' | 'foreign_key' | 'not_null' | 'check';
-
-/** A write the database refused by a constraint of the schema (a key already stored, a row it
- * refers to missing): a request's doing (the account stores map those they can meet to their
- * catalogue code, server/accounts/refusals.ts) or a server bug, never a fault of the store, so
- * it counts neither against readiness nor as a write failure. Nothing of the write was kept. */
-export class ConstraintError extends Error {
-  override name = 'ConstraintError';
-  readonly kind: ConstraintKind;
-  /** `table.column` (columns joined with `,`) the constraint guards; null where the database
-   * does not say (SQLite's foreign keys). */
-  readonly target: string | null;
-  constructor(message: string, kind: ConstraintKind, target: string | null, options?: ErrorOptions) {
-    super(message, options);
-    this.kind = kind;
-    this.target = target;
-  }
 }
 
 /** A write refused because this instance no longer owns the game (its lease ran out and another

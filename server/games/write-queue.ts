@@ -3,7 +3,8 @@
 // cause kept for the player's message; a write fenced off means another instance owns the game.
 
 import type { Logger } from 'pino';
-import { type GameStore, OwnershipLostError, STORAGE_CAUSES, StorageError } from './store.ts';
+import { type GameStore, OwnershipLostError } from './store.ts';
+import { STORAGE_CAUSES, StorageError } from '../storage/errors.ts';
 
 export class WriteQueue {
   private readonly store: GameStore;

@@ -10,7 +10,7 @@ import fp from 'fastify-plugin';
 import { newSessionId, sessionHash } from '../accounts/store.ts';
 import type { Config } from '../config.ts';
 import { CodedError } from '../errors.ts';
-import { StorageError } from '../games/store.ts';
+import { StorageError } from '../storage/errors.ts';
 
 export const SESSION_COOKIE = 'tessera_session';
 /** How long a session lasts: the longest a browser keeps a cookie (400 days). */

@@ -6,7 +6,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { CodedError } from '../errors.ts';
-import { PROTOCOL_VERSION } from '../ws/protocol.ts';
+import { PROTOCOL_VERSION } from '../wire/version.ts';
 import { installErrorHandling } from './errors.ts';
 
 async function setup(app: FastifyInstance): Promise<void> {

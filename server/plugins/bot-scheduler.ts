@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
-import { BotScheduler } from '../bot-scheduler.ts';
+import { BotScheduler } from '../games/bot-scheduler.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -8,10 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import { ClusterDirectory } from '../cluster/directory.ts';
+import type { LeaseStore } from '../cluster/lease-store.ts';
 import type { GameDirectory } from '../directory/directory.ts';
 import { LocalDirectory } from '../directory/local.ts';
-import { PostgresStore } from '../games/postgres-store.ts';
-import { StoreOpenError } from '../games/store-common.ts';
+import { StoreOpenError } from '../storage/errors.ts';
 import { sqlitePath } from './store.ts';
 
 declare module 'fastify' {
@@ -34,9 +34,11 @@ async function alone(app: FastifyInstance): Promise<void> {
 
 async function clusterMember(app: FastifyInstance): Promise<void> {
   const { store, games, config } = app;
-  if (!(store instanceof PostgresStore) || store.instance === null) throw new Error('TESSERA_DATABASE_URL is set: the store must be PostgreSQL, with this instance’s id');
+  const leases = app.backend.leases;
+  if (leases?.instance == null) throw new Error('TESSERA_DATABASE_URL is set: the database must keep leases (PostgreSQL), with this instance’s id');
   const directory = new ClusterDirectory({
-    store: store as PostgresStore & { readonly instance: string },
+    store,
+    leases: leases as LeaseStore & { readonly instance: string },
     games,
     metrics: app.metrics,
     log: app.log as Logger,

@@ -18,7 +18,8 @@ export const gamesPlugin = fp(
   async (app: FastifyInstance) => {
     const { config, metrics, pool } = app;
     const games = new GameService({
-      store: app.store,
+      store: app.watched.games,
+      storeFailing: () => app.watched.games.failing(),
       bots: app.botScheduler,
       hints: new PoolHints({ pool, metrics, budgetMs: config.botDeadlineMs, maxWaitMs: config.hintWaitMs }),
       log: app.log as Logger,
@@ -30,7 +31,7 @@ export const gamesPlugin = fp(
       finishedCache: config.finishedCache,
     });
     app.decorate('games', games);
-    app.readiness.add('storage', () => games.storageProblem());
+    app.readiness.add('storage', () => app.watched.games.problem());
     app.addHook('preClose', () => games.drain(config.shutdownGraceMs));
     app.addHook('onClose', async () => games.close());
     app.poolStarted.then(

@@ -1,8 +1,8 @@
-// Ratings, as `app.ratings`: read from the game store's own database (its rated ends write them).
+// Ratings, as `app.ratings`: read from the database's rating store (the game store's rated ends
+// write them, in the end's own transaction).
 
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { ratingsBeside } from '../ratings/open.ts';
 import type { RatingStore } from '../ratings/store.ts';
 
 declare module 'fastify' {
@@ -13,7 +13,7 @@ declare module 'fastify' {
 
 export const ratingsPlugin = fp(
   async (app: FastifyInstance) => {
-    app.decorate('ratings', ratingsBeside(app.store, app.accounts));
+    app.decorate('ratings', app.backend.ratings);
   },
-  { name: 'ratings', fastify: '5.x', dependencies: ['store', 'accounts'] },
+  { name: 'ratings', fastify: '5.x', dependencies: ['store'] },
 );

@@ -10,15 +10,13 @@ import type { SearchTask } from './search.ts';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 import type { Metrics } from '../metrics.ts';
 import type { PoolSizing } from './sizing.ts';
-import type { PoolSummary } from '../wire/pool.ts';
+import type { PoolSummary, TaskClass } from '../wire/pool.ts';
 import { PoolStats } from './stats.ts';
 import { validNice, WORKER_NICE } from '../thread-priority.ts';
 import type { PoolAnalysisResult, PoolSearchResult, PoolWorkerData, WarmupResult, WarmupTask } from './worker.ts';
 import type { AnalysisTask } from './analyse.ts';
 import type { PositionVerdict } from '../../bot-engine/analysis.ts';
-import { nextSearch, predictStartMs, QUICK_MS, RunTimeModel, type TaskClass } from './wait-model.ts';
-
-export type { TaskClass };
+import { nextSearch, predictStartMs, QUICK_MS, RunTimeModel } from './wait-model.ts';
 
 export class PoolStartError extends Error {
   override name = 'PoolStartError';

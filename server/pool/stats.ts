@@ -4,8 +4,7 @@
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import type { Metrics } from '../metrics.ts';
 import type { PoolAnalysisResult, PoolSearchResult, WarmupResult, WorkerIdentity } from './worker.ts';
-import type { ClassReport, Quantiles, WorkerStats } from '../wire/pool.ts';
-import type { TaskClass } from './wait-model.ts';
+import type { ClassReport, Quantiles, TaskClass, WorkerStats } from '../wire/pool.ts';
 import { LOOP_WINDOW_SECONDS } from '../metrics.ts';
 
 export type { Quantiles, WorkerStats };

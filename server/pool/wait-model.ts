@@ -4,10 +4,6 @@
 
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
 
-/** Bot moves (interactive, first), hints a person asked for, then game analysis; hints and
- * analysis use idle workers only and yield to bot moves. */
-export type TaskClass = 'interactive' | 'hint' | 'analysis';
-
 /**
  * When a task submitted now would start, in ms from now: `busy` holds each busy worker's
  * remaining time, `queued` the expected run of each task ahead, in order; every task ahead takes

@@ -1,10 +1,16 @@
 // Ratings as the stores keep them: one row per rated player (persons and bot levels) and one
 // change per player per rated game, written in the transaction that stores the game's end
-// (sqlite-ratings.ts, postgres-ratings.ts, memory-ratings.ts), read here for the leaderboard, a
+// (server/storage/*/ratings.ts), read here for the leaderboard, a
 // player's history and the ratings beside names.
 
-import type { RatedResult } from '../games/store.ts';
 import { DAY_MS, LEADERBOARD_ACTIVE_DAYS, LEADERBOARD_OPPONENTS, PROVISIONAL_GAMES, type RatedPlayer, type Rating, rateGame } from './model.ts';
+
+/** Who was rated in a game, by seat: the player (a person's id, a bot level's `bot:<level>`) and
+ * the place (1 = best; ties share one, leavers share the last). */
+export interface RatedResult {
+  players: string[];
+  ranks: number[];
+}
 
 export interface PlayerRating extends Rating {
   playerId: string;

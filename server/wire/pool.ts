@@ -53,6 +53,10 @@ const ClassStats = Type.Object({
   ...TaskQuantiles.properties,
 });
 
+/** Bot moves (interactive, first), hints a person asked for, then game analysis; hints and
+ * analysis use idle workers only and yield to bot moves. */
+export type TaskClass = 'interactive' | 'hint' | 'analysis';
+
 /** The three classes of pool work side by side (server/pool/pool.ts). */
 export const ClassReport = Type.Object(
   {

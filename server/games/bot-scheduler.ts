@@ -4,16 +4,16 @@
 // without a bound.
 
 import type { Logger } from 'pino';
-import { type BotLevel, BOT_LEVELS, chooseMove } from '../bot-engine/bots/index.ts';
-import { type Move, type MoveOutcome, playMove, resolvedToMove } from '../bot-engine/game.ts';
-import type { GameState } from '../bot-engine/state.ts';
-import { bytesForWorker, copyOfState, keepBuffer, stateFromWorker } from './games/state-stock.ts';
-import type { Metrics } from './metrics.ts';
-import { CauseBudgets } from './log.ts';
-import { type BotPool, PoolBusyError } from './pool/pool.ts';
-import { CROWDED_AT } from './pool/load-policy.ts';
+import { type BotLevel, BOT_LEVELS, chooseMove } from '../../bot-engine/bots/index.ts';
+import { type Move, type MoveOutcome, playMove, resolvedToMove } from '../../bot-engine/game.ts';
+import type { GameState } from '../../bot-engine/state.ts';
+import { bytesForWorker, copyOfState, keepBuffer, stateFromWorker } from './state-stock.ts';
+import type { Metrics } from '../metrics.ts';
+import { CauseBudgets } from '../log.ts';
+import { type BotPool, PoolBusyError } from '../pool/pool.ts';
+import { CROWDED_AT } from '../pool/load-policy.ts';
 
-import type { MoveSource } from './wire/game.ts';
+import type { MoveSource } from '../wire/game.ts';
 
 export type { MoveSource };
 

@@ -1,8 +1,20 @@
 // Ratings in memory, beside a MemoryStore (tests): the same contract with no database.
 
-import type { RatedResult } from '../games/store.ts';
-import { PAIR_GAMES_PER_DAY } from './model.ts';
-import { botName, isBot, type LeaderboardRow, leaderboardCutoffs, opponentPairs, type PlayerRating, pairWindowStart, peoplePairs, type RatingChange, type RatingStore, ratedEnd } from './store.ts';
+import type { RatedResult } from '../../ratings/store.ts';
+import { PAIR_GAMES_PER_DAY } from '../../ratings/model.ts';
+import {
+  botName,
+  isBot,
+  type LeaderboardRow,
+  leaderboardCutoffs,
+  opponentPairs,
+  type PlayerRating,
+  pairWindowStart,
+  peoplePairs,
+  type RatingChange,
+  type RatingStore,
+  ratedEnd,
+} from '../../ratings/store.ts';
 
 export class MemoryRatings implements RatingStore {
   private readonly rows = new Map<string, PlayerRating & { updatedAt: string }>();

@@ -1,12 +1,12 @@
-// Accounts in the games' SQLite database, through the store's own transactions (sqlite-store.ts).
+// Accounts in the games' SQLite database, through the store's own transactions (games.ts).
 
 import type { DatabaseSync } from 'node:sqlite';
-import type { SqliteStore } from '../games/sqlite-store.ts';
-import type { SeatHolder } from '../games/store.ts';
-import { NameTakenError, heldKey } from './names.ts';
-import { asRefusal } from './refusals.ts';
-import { type AccountStore, type Challenge, type Passkey, type Player, type SessionPlayer, type SessionRow, SWEEP_BATCH, type SweepCount } from './store.ts';
-import { withoutPlayer } from '../games/seats.ts';
+import type { SqliteStore } from './games.ts';
+import type { SeatHolder } from '../../games/store.ts';
+import { NameTakenError, heldKey } from '../../accounts/names.ts';
+import { asRefusal } from '../../accounts/refusals.ts';
+import { type AccountStore, type Challenge, type Passkey, type Player, type SessionPlayer, type SessionRow, SWEEP_BATCH, type SweepCount } from '../../accounts/store.ts';
+import { withoutPlayer } from '../../games/seats.ts';
 
 type Row = Record<string, unknown>;
 

@@ -1,10 +1,10 @@
 // Ratings in the games' PostgreSQL database: the update runs inside the store's transaction that
-// stores a rated game's end (postgres-store.ts), fenced with it. Rows are created, then locked, in
+// stores a rated game's end (games.ts), fenced with it. Rows are created, then locked, in
 // one order (by player id), so two games ending at once with players in common wait for each
 // other instead of deadlocking, and neither update is lost.
 
 import type pg from 'pg';
-import type { RatedResult } from '../games/store.ts';
+import type { RatedResult } from '../../ratings/store.ts';
 import {
   botName,
   type LeaderboardRow,
@@ -18,8 +18,8 @@ import {
   ratedEnd,
   toChange,
   toRating,
-} from './store.ts';
-import { NEW_RATING, PAIR_GAMES_PER_DAY } from './model.ts';
+} from '../../ratings/store.ts';
+import { NEW_RATING, PAIR_GAMES_PER_DAY } from '../../ratings/model.ts';
 
 type Query = (sql: string, params?: unknown[]) => Promise<pg.QueryResult<Record<string, unknown>>>;
 

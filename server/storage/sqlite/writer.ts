@@ -5,11 +5,11 @@
 // so an acknowledged move is on disk as before.
 
 import { Worker } from 'node:worker_threads';
-import { type AppendRequest, unwritable, writeFailure } from './sqlite-moves.ts';
-import type { WriteOutcome, WriterData, WriterMessage } from './sqlite-writer-thread.ts';
-import { threadModule } from '../thread-priority.ts';
+import { type AppendRequest, unwritable, writeFailure } from './moves.ts';
+import type { WriteOutcome, WriterData, WriterMessage } from './writer-thread.ts';
+import { threadModule } from '../../thread-priority.ts';
 
-const threadFile = threadModule(import.meta.url, 'sqlite-writer-thread');
+const threadFile = threadModule(import.meta.url, 'writer-thread');
 
 interface Waiting {
   resolve: () => void;

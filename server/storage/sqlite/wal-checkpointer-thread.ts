@@ -3,7 +3,7 @@
 
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
-import { lowerThreadPriority } from '../thread-priority.ts';
+import { lowerThreadPriority } from '../../thread-priority.ts';
 
 export interface CheckpointerData {
   path: string;

@@ -3,14 +3,14 @@
 // disk before anyone is told of it. WAL with synchronous=NORMAL survives a killed process; FULL
 // (the `durability: 'full'` option) also survives power loss, at an fsync per move. In the
 // server two threads of the store's own keep SQLite's work off the event loop: one appends the
-// moves (sqlite-writer.ts), one copies the WAL back into the file (wal-checkpointer.ts); a
+// moves (writer.ts), one copies the WAL back into the file (wal-checkpointer.ts); a
 // one-shot command leaves both to this connection.
 
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
-import type { RecordMove } from '../../bot-engine/record.ts';
+import type { RecordMove } from '../../../bot-engine/record.ts';
 import {
   createdAtMs,
   type DocumentKind,
@@ -28,14 +28,15 @@ import {
   type SeatHolder,
   type StoreMaintenance,
   type StoredGame,
-} from './store.ts';
+} from '../../games/store.ts';
 import { WalCheckpointer } from './wal-checkpointer.ts';
-import { type AppendStatements, appendMoves, appendStatements, connectionPragmas, writeFailure } from './sqlite-moves.ts';
-import { SqliteWriter } from './sqlite-writer.ts';
-import { validNice, WORKER_NICE } from '../thread-priority.ts';
-import { SQLITE_ACCOUNTS_MIGRATION, sqliteAccountsSweepMigration, sqliteNameKeysMigration } from '../accounts/schema.ts';
-import { SQLITE_RATINGS_MIGRATION, sqliteRatingOpponentsMigration, sqliteRatingsSeqMigration } from '../ratings/schema.ts';
-import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
+import { type AppendStatements, appendMoves, appendStatements, connectionPragmas, writeFailure } from './moves.ts';
+import { SqliteWriter } from './writer.ts';
+import { validNice, WORKER_NICE } from '../../thread-priority.ts';
+import { SQLITE_ACCOUNTS_MIGRATION, sqliteAccountsSweepMigration, sqliteNameKeysMigration } from '../../accounts/schema.ts';
+import { SQLITE_RATINGS_MIGRATION, sqliteRatingOpponentsMigration, sqliteRatingsSeqMigration } from '../../ratings/schema.ts';
+import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows } from '../sql/rows.ts';
+import { StoreOpenError } from '../errors.ts';
 
 export interface SqliteStoreOptions {
   /** Database file path, or ':memory:'. */

@@ -7,14 +7,13 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
-import type { RecordMove } from '../../bot-engine/record.ts';
-import { CodedError } from '../errors.ts';
-import { rateEndPostgres } from '../ratings/postgres-ratings.ts';
-import { MIGRATIONS } from './postgres-migrations.ts';
-import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows, StoreOpenError } from './store-common.ts';
+import type { RecordMove } from '../../../bot-engine/record.ts';
+import { CodedError } from '../../errors.ts';
+import { rateEndPostgres } from './ratings.ts';
+import { MIGRATIONS } from './migrations.ts';
+import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows } from '../sql/rows.ts';
+import { StoreOpenError } from '../errors.ts';
 import {
-  ConstraintError,
-  type ConstraintKind,
   createdAtMs,
   type DamagedGame,
   DamagedGameError,
@@ -32,12 +31,11 @@ import {
   OwnershipLostError,
   pageSize,
   type SeatHolder,
-  type StorageCause,
-  StorageError,
   type StoreMaintenance,
   type StoredGame,
-} from './store.ts';
-import type { LeaseStore, Ownership } from '../cluster/lease-store.ts';
+} from '../../games/store.ts';
+import { ConstraintError, type ConstraintKind, type StorageCause, StorageError } from '../errors.ts';
+import type { LeaseStore, Ownership } from '../../cluster/lease-store.ts';
 
 export interface PostgresStoreOptions {
   /** postgres://user:password@host:port/database */

@@ -1,11 +1,12 @@
 // The write every move makes, in SQLite: a game's moves appended (and its end, and a rated end's
 // ratings) inside the caller's transaction. Run by the store's own connection, or by its writer
-// thread's (sqlite-writer-thread.ts): one code for both.
+// thread's (writer-thread.ts): one code for both.
 
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { RecordMove } from '../../bot-engine/record.ts';
-import { rateEndSqlite } from '../ratings/sqlite-ratings.ts';
-import { ConstraintError, type ConstraintKind, type GameEnd, StorageError } from './store.ts';
+import type { RecordMove } from '../../../bot-engine/record.ts';
+import { rateEndSqlite } from './ratings.ts';
+import type { GameEnd } from '../../games/store.ts';
+import { ConstraintError, type ConstraintKind, StorageError } from '../errors.ts';
 
 /** The store cannot write (`why`: SQLite's message, or why its writer thread stopped). */
 export const unwritable = (why: string, cause?: unknown) => new StorageError(`the game store could not write: ${why}`, { cause });

@@ -1,10 +1,10 @@
 // Accounts in memory, beside a MemoryStore (tests): the contract (store.ts) with no database.
 
-import { isDamaged, type GameStore } from '../games/store.ts';
-import { NameTakenError, heldKey } from './names.ts';
-import { passkeyRefused } from './refusals.ts';
-import { type AccountStore, type Challenge, type Passkey, type Player, type SessionPlayer, type SessionRow, SWEEP_BATCH, type SweepCount } from './store.ts';
-import { withoutPlayer } from '../games/seats.ts';
+import { isDamaged, type GameStore } from '../../games/store.ts';
+import { NameTakenError, heldKey } from '../../accounts/names.ts';
+import { passkeyRefused } from '../../accounts/refusals.ts';
+import { type AccountStore, type Challenge, type Passkey, type Player, type SessionPlayer, type SessionRow, SWEEP_BATCH, type SweepCount } from '../../accounts/store.ts';
+import { withoutPlayer } from '../../games/seats.ts';
 
 export class MemoryAccounts implements AccountStore {
   private readonly players = new Map<string, Player & { key: string | null; seenAt: number; deleted: boolean }>();

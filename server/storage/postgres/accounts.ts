@@ -1,14 +1,14 @@
 // Accounts in the games' PostgreSQL database, through the store's own transactions
-// (postgres-store.ts). The unique index on name_key settles two players racing for one name
+// (games.ts). The unique index on name_key settles two players racing for one name
 // (refusals.ts makes it `name_taken`).
 
 import type pg from 'pg';
-import type { PostgresStore } from '../games/postgres-store.ts';
-import type { SeatHolder } from '../games/store.ts';
-import { heldKey } from './names.ts';
-import { asRefusal } from './refusals.ts';
-import { type AccountStore, type Challenge, type Passkey, type Player, type SessionPlayer, type SessionRow, SWEEP_BATCH, type SweepCount } from './store.ts';
-import { withoutPlayer } from '../games/seats.ts';
+import type { PostgresStore } from './games.ts';
+import type { SeatHolder } from '../../games/store.ts';
+import { heldKey } from '../../accounts/names.ts';
+import { asRefusal } from '../../accounts/refusals.ts';
+import { type AccountStore, type Challenge, type Passkey, type Player, type SessionPlayer, type SessionRow, SWEEP_BATCH, type SweepCount } from '../../accounts/store.ts';
+import { withoutPlayer } from '../../games/seats.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: rows as pg returns them
 type Row = Record<string, any>;

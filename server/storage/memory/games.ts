@@ -1,8 +1,8 @@
 // A store that keeps everything in memory, for tests: the contract (store.ts) with no database,
 // each call's data copied in and out so a caller can never change what is stored.
 
-import type { RecordMove } from '../../bot-engine/record.ts';
-import { MemoryRatings } from '../ratings/memory-ratings.ts';
+import type { RecordMove } from '../../../bot-engine/record.ts';
+import { MemoryRatings } from './ratings.ts';
 import {
   createdAtMs,
   type DocumentKind,
@@ -16,7 +16,7 @@ import {
   pageSize,
   type SeatHolder,
   type StoredGame,
-} from './store.ts';
+} from '../../games/store.ts';
 
 export class MemoryStore implements GameStore {
   /** The ratings its rated ends move (server/ratings/). */

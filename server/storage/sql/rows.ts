@@ -1,12 +1,7 @@
 // What the SQL stores share (SqliteStore, PostgresStore): the finished-games page cursor, the
 // open failure, and turning a stored row into a game, where any failure is the game's damage.
 
-import { DamagedGameError, type DamagedGame, type DocumentKind, type GameSetup, type MetadataPatch } from './store.ts';
-
-/** The database cannot be used (not a database, damaged, read-only, unreachable). */
-export class StoreOpenError extends Error {
-  override name = 'StoreOpenError';
-}
+import { DamagedGameError, type DamagedGame, type DocumentKind, type GameSetup, type MetadataPatch } from '../../games/store.ts';
 
 /** The finished-games page cursor: the last listed game's finish time and id. */
 export function encodeCursor(finishedAt: string, id: string): string {

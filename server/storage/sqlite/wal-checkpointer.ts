@@ -6,7 +6,7 @@
 
 import { Worker } from 'node:worker_threads';
 import type { CheckpointAnswer, CheckpointerData, CheckpointerMessage } from './wal-checkpointer-thread.ts';
-import { threadModule } from '../thread-priority.ts';
+import { threadModule } from '../../thread-priority.ts';
 
 /** Commits between two checkpoints: the WAL stays near this many transactions long (about as
  * long as SQLite's own limit of 1000 pages). Measured (bench/sqlite-commits): every 25 or 100

@@ -1,25 +1,15 @@
-// The game store as the server uses it: every write is counted, and a failing store (a full or
-// broken disk) is known, so /readyz says "not ready" and /metrics shows it, until a write commits
-// again. Failures are logged once per streak: a full disk must not also flood the logs. Only the
+// The game store as the server uses it, and the one watch over its database's writes (the
+// players' come through write(): accounts.ts): every write is counted, and a failing store (a
+// full or broken disk) is known, so /readyz says "not ready" and /metrics shows it, until a write
+// commits again. Failures are logged once per streak: a full disk must not also flood the logs. Only the
 // store's own faults (StorageError) count: a refusal or a broken constraint (ConstraintError: a
 // request's doing) passes through, and the instance stays ready.
 
 import type { Logger } from 'pino';
-import type { Metrics } from '../metrics.ts';
-import {
-  type DocumentKind,
-  type GameDocument,
-  type GameEnd,
-  type GamePage,
-  type GameQuery,
-  type GameSetup,
-  type GameStore,
-  type MetadataChange,
-  type SeatHolder,
-  StorageError,
-  type StoredGame,
-} from './store.ts';
-import type { RecordMove } from '../../bot-engine/record.ts';
+import type { Metrics } from '../../metrics.ts';
+import type { DocumentKind, GameDocument, GameEnd, GamePage, GameQuery, GameSetup, GameStore, MetadataChange, SeatHolder, StoredGame } from '../../games/store.ts';
+import { StorageError } from '../errors.ts';
+import type { RecordMove } from '../../../bot-engine/record.ts';
 
 /** While writes fail, readiness checks try a probe write at most this often. */
 export const PROBE_EVERY_MS = 1000;

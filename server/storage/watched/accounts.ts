@@ -1,7 +1,7 @@
 // The account store as the server uses it: its writes go to the game store's database, so a
 // failing one (a full disk) must show where a failing game write does: /readyz and /metrics.
 
-import type { AccountStore } from './store.ts';
+import type { AccountStore } from '../../accounts/store.ts';
 
 type Watch = <T>(op: string, fn: () => Promise<T>) => Promise<T>;
 

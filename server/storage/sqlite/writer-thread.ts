@@ -1,12 +1,12 @@
-// The writer thread's side (sqlite-writer.ts): a connection of its own to the games' file that
+// The writer thread's side (writer.ts): a connection of its own to the games' file that
 // appends moves. The requests that arrive while it commits are committed together in the next
 // transaction (a group commit), each inside a savepoint of its own, so that one refused request
 // (a game that does not exist) fails alone. Each answer leaves only after its commit.
 
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
-import { type AppendRequest, appendMoves, appendStatements, connectionPragmas, type SqliteFailure } from './sqlite-moves.ts';
-import { lowerThreadPriority } from '../thread-priority.ts';
+import { type AppendRequest, appendMoves, appendStatements, connectionPragmas, type SqliteFailure } from './moves.ts';
+import { lowerThreadPriority } from '../../thread-priority.ts';
 
 export interface WriterData {
   path: string;

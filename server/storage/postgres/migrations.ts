@@ -3,8 +3,8 @@
 // instances starting together migrate once. Append new ones; never edit an applied one.
 
 import type pg from 'pg';
-import { POSTGRES_ACCOUNTS_MIGRATION, POSTGRES_ACCOUNTS_SWEEP_MIGRATION, postgresNameKeysMigration } from '../accounts/schema.ts';
-import { POSTGRES_RATING_OPPONENTS_MIGRATION, POSTGRES_RATINGS_MIGRATION, postgresRatingsSeqMigration } from '../ratings/schema.ts';
+import { POSTGRES_ACCOUNTS_MIGRATION, POSTGRES_ACCOUNTS_SWEEP_MIGRATION, postgresNameKeysMigration } from '../../accounts/schema.ts';
+import { POSTGRES_RATING_OPPONENTS_MIGRATION, POSTGRES_RATINGS_MIGRATION, postgresRatingsSeqMigration } from '../../ratings/schema.ts';
 
 /** A step is SQL, or a function given the migrating connection inside the step's transaction. */
 export const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[] = [

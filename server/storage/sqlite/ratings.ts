@@ -1,9 +1,9 @@
 // Ratings in the games' SQLite database: the update runs inside the store's transaction that
-// stores a rated game's end (sqlite-store.ts), the reads beside it.
+// stores a rated game's end (games.ts), the reads beside it.
 
 import type { DatabaseSync } from 'node:sqlite';
-import type { RatedResult } from '../games/store.ts';
-import { PAIR_GAMES_PER_DAY } from './model.ts';
+import type { RatedResult } from '../../ratings/store.ts';
+import { PAIR_GAMES_PER_DAY } from '../../ratings/model.ts';
 import {
   botName,
   type LeaderboardRow,
@@ -17,7 +17,7 @@ import {
   ratedEnd,
   toChange,
   toRating,
-} from './store.ts';
+} from '../../ratings/store.ts';
 
 type Row = Record<string, unknown>;
 
