@@ -22,7 +22,7 @@ import { ratingRoutes } from './http/ratings.ts';
 import { httpSetup } from './http/setup.ts';
 import { buildValidator } from './http/validation.ts';
 import { createLogger } from './log.ts';
-import { accountsPlugin } from './plugins/accounts.ts';
+import { playersPlugin } from './plugins/players.ts';
 import { ratingsPlugin } from './plugins/ratings.ts';
 import { analysisPlugin } from './plugins/analysis.ts';
 import { botSchedulerPlugin } from './plugins/bot-scheduler.ts';
@@ -76,7 +76,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(botSchedulerPlugin);
     await app.register(analysisPlugin);
     await app.register(gamesPlugin);
-    await app.register(accountsPlugin);
+    await app.register(playersPlugin);
     await app.register(ratingsPlugin);
     await app.register(ratedAnalysesPlugin);
     await app.register(directoryPlugin);

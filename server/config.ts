@@ -50,7 +50,7 @@ export interface Config {
   /** How long a hint may wait for an idle worker before it is answered `hint_busy`. */
   hintWaitMs: number;
   /** Days a guest (a player without a passkey) who holds no seat in any game may go unseen
-   * before the sweep removes them and their sessions (server/accounts/sweeper.ts). */
+   * before the sweep removes them and their sessions (server/players/sweeper.ts). */
   guestIdleDays: number;
   /** Per client IP: creates, seat takes and rematches per minute. */
   createsPerMinute: number;

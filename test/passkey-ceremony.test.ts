@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import { newPlayerId, newSessionId, sessionHash } from '../server/accounts/store.ts';
+import { newPlayerId, newSessionId, sessionHash } from '../server/players/store.ts';
 import { sqliteBackend } from '../server/storage/sqlite/backend.ts';
 import { PasskeyCeremony, relyingParty } from '../server/players/passkey-ceremony.ts';
 import { SoftAuthenticator } from './support/soft-authenticator.ts';

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { StoredAnalysis } from '../server/analysis/stored.ts';
-import { newSessionId, sessionHash } from '../server/accounts/store.ts';
+import { newSessionId, sessionHash } from '../server/players/store.ts';
 import { saveAnalysis } from '../server/games/store-operations.ts';
 import type { SeatHolder } from '../server/games/store.ts';
 import type { PlayerProfile } from '../server/wire/profile.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { mock } from 'node:test';
 import pg from 'pg';
-import { newSessionId, sessionHash } from '../server/accounts/store.ts';
+import { newSessionId, sessionHash } from '../server/players/store.ts';
 import { PostgresStore } from '../server/storage/postgres/games.ts';
 import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../server/storage/postgres/migrations.ts';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../server/storage/sqlite/games.ts';

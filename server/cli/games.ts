@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { replayRecord } from '../../bot-engine/record.ts';
 import { damageOf } from '../games/integrity.ts';
-import { DELETED_NAME } from '../accounts/names.ts';
-import type { AccountStore } from '../accounts/store.ts';
+import { DELETED_NAME } from '../players/names.ts';
+import type { PlayerStore } from '../players/store.ts';
 import { postgresBackend } from '../storage/postgres/backend.ts';
 import { recordOf } from '../games/records.ts';
 import { sqliteBackend } from '../storage/sqlite/backend.ts';
@@ -21,7 +21,7 @@ type Store = GameStore & StoreMaintenance;
 /** The database's stores a command uses. */
 interface Database {
   games: Store;
-  accounts: AccountStore;
+  accounts: PlayerStore;
   close(): Promise<void>;
 }
 

@@ -3,7 +3,7 @@
 // room's job, so this module knows nothing of rooms or stores.
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { nameKey } from '../accounts/names.ts';
+import { nameKey } from '../players/names.ts';
 import { botPlayerId } from '../ratings/model.ts';
 import type { GameSetup, SeatHolder } from './store.ts';
 

@@ -7,7 +7,7 @@ import fp from 'fastify-plugin';
 import { BOT_LEVELS } from '../../bot-engine/bots/levels.ts';
 import { MAX_PLAYERS, MAX_SEATS } from '../../bot-engine/state.ts';
 import type { ReadableGame } from '../games/records.ts';
-import { validName } from '../accounts/names.ts';
+import { validName } from '../players/names.ts';
 import { GamesPerIp } from './games-per-ip.ts';
 import { CodedError } from '../errors.ts';
 import { CreateGameBody, FinishedGames, FinishedGamesQuery, GameRecordReply, GameSummary, IdParams, JoinBody, OpenGames, OpenGamesQuery, RematchBody, SeatGrant } from '../wire/api.ts';

@@ -7,7 +7,7 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { newSessionId, sessionHash } from '../accounts/store.ts';
+import { newSessionId, sessionHash } from '../players/store.ts';
 import type { Config } from '../config.ts';
 import { CodedError } from '../errors.ts';
 import { StorageError } from '../storage/errors.ts';

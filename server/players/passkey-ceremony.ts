@@ -15,9 +15,9 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import { coseP256 } from '../accounts/cose.ts';
-import { passkeyRefused } from '../accounts/refusals.ts';
-import type { AccountStore, Challenge, Passkey, Player, SessionRow } from '../accounts/store.ts';
+import { coseP256 } from '../players/cose.ts';
+import { passkeyRefused } from '../players/refusals.ts';
+import type { PlayerStore, Challenge, Passkey, Player, SessionRow } from '../players/store.ts';
 import { CodedError } from '../errors.ts';
 
 /** How long a challenge waits for its answer. */
@@ -50,9 +50,9 @@ export function relyingParty(origin: string): RelyingParty {
 }
 
 export class PasskeyCeremony {
-  private readonly accounts: AccountStore;
+  private readonly accounts: PlayerStore;
 
-  constructor(accounts: AccountStore) {
+  constructor(accounts: PlayerStore) {
     this.accounts = accounts;
   }
 

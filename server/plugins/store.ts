@@ -9,21 +9,21 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
-import type { AccountStore } from '../accounts/store.ts';
+import type { PlayerStore } from '../players/store.ts';
 import type { LeaseStore } from '../cluster/lease-store.ts';
 import type { Config } from '../config.ts';
 import type { GameStore } from '../games/store.ts';
 import type { RatingStore } from '../ratings/store.ts';
 import { postgresBackend } from '../storage/postgres/backend.ts';
 import { sqliteBackend } from '../storage/sqlite/backend.ts';
-import { watchedAccounts } from '../storage/watched/accounts.ts';
+import { watchedPlayers } from '../storage/watched/players.ts';
 import { WatchedStore } from '../storage/watched/games.ts';
 
 /** One database's stores, opened together over one connection (or pool) and one transaction
  * discipline: storage/sqlite/, storage/postgres/ or storage/memory/. */
 export interface Backend {
   readonly games: GameStore;
-  readonly accounts: AccountStore;
+  readonly accounts: PlayerStore;
   readonly ratings: RatingStore;
   /** The cluster's leases, where the database serves several instances; else null. */
   readonly leases: LeaseStore | null;
@@ -34,7 +34,7 @@ export interface Backend {
  * problem() is the database's readiness. */
 export interface WatchedStores {
   readonly games: WatchedStore;
-  readonly accounts: AccountStore;
+  readonly accounts: PlayerStore;
 }
 
 declare module 'fastify' {
@@ -65,7 +65,7 @@ export const storePlugin = fp(
     const games = new WatchedStore(backend.games, app.metrics, app.log as Logger);
     app.decorate('backend', backend);
     app.decorate('store', backend.games);
-    app.decorate('watched', { games, accounts: watchedAccounts(backend.accounts, (op, fn) => games.write(op, fn)) });
+    app.decorate('watched', { games, accounts: watchedPlayers(backend.accounts, (op, fn) => games.write(op, fn)) });
     // Registered before the pool and the games, so closed after them.
     app.addHook('onClose', () => backend.close());
   },

@@ -1,7 +1,7 @@
 // A player's profile, read from the store: their latest finished games (a bounded window, so a
 // player with thousands of games costs the same) and the analyses stored for those games.
 
-import type { AccountStore } from '../accounts/store.ts';
+import type { PlayerStore } from '../players/store.ts';
 import { upgrade } from '../analysis/stored.ts';
 import { botName } from '../ratings/store.ts';
 import { type GameStore, isDamaged } from '../games/store.ts';
@@ -29,7 +29,7 @@ export interface PlayerGames {
  * results stay among those invited), or undefined for a player nobody knows. A person is known by
  * the players table (a deleted player is gone: their seats were unlinked) once they have held a
  * seat; a bot level (`bot:expert`, the seats it held in rated games) by its seats. */
-export async function findPlayer(store: ProfileStore, accounts: Pick<AccountStore, 'player'>, playerId: string): Promise<PlayerGames | undefined> {
+export async function findPlayer(store: ProfileStore, accounts: Pick<PlayerStore, 'player'>, playerId: string): Promise<PlayerGames | undefined> {
   const account = playerId.startsWith('p_') ? await accounts.player(playerId) : undefined;
   if (playerId.startsWith('p_') && !account) return undefined;
   const { games } = await listFinished(store, { playerId, limit: PROFILE_WINDOW, publicOnly: true });
@@ -48,7 +48,7 @@ async function heldASeat(store: ProfileStore, playerId: string): Promise<boolean
 }
 
 /** Reads profiles from `store`, keeping the analyses it read summed by seat (the oldest read first out). */
-export function profileReader(store: ProfileStore, accounts: Pick<AccountStore, 'player'>, kept = SUMMARIES_KEPT): (playerId: string) => Promise<PlayerProfile | undefined> {
+export function profileReader(store: ProfileStore, accounts: Pick<PlayerStore, 'player'>, kept = SUMMARIES_KEPT): (playerId: string) => Promise<PlayerProfile | undefined> {
   const summaries = new Map<string, SeatMistakes[]>();
   const summaryOf = async (gameId: string): Promise<SeatMistakes[] | undefined> => {
     const known = summaries.get(gameId);

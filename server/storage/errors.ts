@@ -1,5 +1,5 @@
 // What every storage backend reports when it cannot do what it was asked, whatever the database:
-// the features' contracts (games/, accounts/, ratings/) and the backends (sqlite/, postgres/,
+// the features' contracts (games/, players/, ratings/) and the backends (sqlite/, postgres/,
 // memory/) share these, so this module imports nothing of either.
 
 import { CodedError } from '../errors.ts';
@@ -43,7 +43,7 @@ export type ConstraintKind = 'unique' | 'foreign_key' | 'not_null' | 'check';
 
 /** A write the database refused by a constraint of the schema (a key already stored, a row it
  * refers to missing): a request's doing (the account stores map those they can meet to their
- * catalogue code, server/accounts/refusals.ts) or a server bug, never a fault of the store, so
+ * catalogue code, server/players/refusals.ts) or a server bug, never a fault of the store, so
  * it counts neither against readiness nor as a write failure. Nothing of the write was kept. */
 export class ConstraintError extends Error {
   override name = 'ConstraintError';

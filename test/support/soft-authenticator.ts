@@ -5,7 +5,7 @@
 
 import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
-import { coseP256 } from '../../server/accounts/cose.ts';
+import { coseP256 } from '../../server/players/cose.ts';
 
 interface Held {
   id: Buffer;

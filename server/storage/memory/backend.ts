@@ -1,20 +1,20 @@
 // Everything in memory (tests): the games, and the players and ratings beside them. A rated
 // game's end moves its ratings in the same call (games.ts).
 
-import { MemoryAccounts } from './accounts.ts';
+import { MemoryPlayers } from './players.ts';
 import { MemoryStore } from './games.ts';
 import type { MemoryRatings } from './ratings.ts';
 
 export interface MemoryBackend {
   readonly games: MemoryStore;
-  readonly accounts: MemoryAccounts;
+  readonly accounts: MemoryPlayers;
   readonly ratings: MemoryRatings;
   readonly leases: null;
   close(): Promise<void>;
 }
 
 export function memoryBackend(games = new MemoryStore()): MemoryBackend {
-  const accounts = new MemoryAccounts(games);
+  const accounts = new MemoryPlayers(games);
   const ratings = games.ratings;
   ratings.nameOf = async (id) => (await accounts.player(id))?.name;
   return { games, accounts, ratings, leases: null, close: () => games.close() };

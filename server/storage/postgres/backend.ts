@@ -3,13 +3,13 @@
 // game's end and its rating changes commit together (ratings.ts's rateEndPostgres), fenced by
 // the writer's lease.
 
-import { PostgresAccounts } from './accounts.ts';
+import { PostgresPlayers } from './players.ts';
 import { PostgresStore, type PostgresStoreOptions } from './games.ts';
 import { PostgresRatings } from './ratings.ts';
 
 export interface PostgresBackend {
   readonly games: PostgresStore;
-  readonly accounts: PostgresAccounts;
+  readonly accounts: PostgresPlayers;
   readonly ratings: PostgresRatings;
   /** Who owns each unfinished game: this instance's leases (the games' own store). */
   readonly leases: PostgresStore;
@@ -25,7 +25,7 @@ export async function postgresBackend(options: PostgresStoreOptions): Promise<Po
 export function postgresBackendOver(games: PostgresStore): PostgresBackend {
   return {
     games,
-    accounts: new PostgresAccounts(games),
+    accounts: new PostgresPlayers(games),
     ratings: new PostgresRatings((sql, params) => games.query(sql, params)),
     leases: games,
     close: () => games.close(),

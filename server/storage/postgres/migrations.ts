@@ -3,7 +3,7 @@
 // instances starting together migrate once. Append new ones; never edit an applied one.
 
 import type pg from 'pg';
-import { POSTGRES_ACCOUNTS_MIGRATION, POSTGRES_ACCOUNTS_SWEEP_MIGRATION, postgresNameKeysMigration } from '../../accounts/schema.ts';
+import { POSTGRES_ACCOUNTS_MIGRATION, POSTGRES_ACCOUNTS_SWEEP_MIGRATION, postgresNameKeysMigration } from '../../players/schema.ts';
 import { POSTGRES_RATING_OPPONENTS_MIGRATION, POSTGRES_RATINGS_MIGRATION, postgresRatingsSeqMigration } from '../../ratings/schema.ts';
 
 /** A step is SQL, or a function given the migrating connection inside the step's transaction. */
@@ -53,12 +53,12 @@ export const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[]
   // person last seen). Games stored before it count from the boot that migrates them.
   `ALTER TABLE games ADD COLUMN last_activity_at bigint, ADD COLUMN last_person_at bigint;
    UPDATE games SET last_activity_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint, last_person_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint WHERE NOT finished;`,
-  // 4: players, their sessions, passkeys and WebAuthn challenges (server/accounts/).
+  // 4: players, their sessions, passkeys and WebAuthn challenges (server/players/).
   POSTGRES_ACCOUNTS_MIGRATION,
   POSTGRES_RATINGS_MIGRATION,
-  // 6: players' last sighting, for sweeping idle guests (server/accounts/sweeper.ts).
+  // 6: players' last sighting, for sweeping idle guests (server/players/sweeper.ts).
   POSTGRES_ACCOUNTS_SWEEP_MIGRATION,
-  // 7: names keyed by their confusable skeleton (server/accounts/names.ts).
+  // 7: names keyed by their confusable skeleton (server/players/names.ts).
   postgresNameKeysMigration,
   // 8: each player's rating changes numbered in order (server/ratings/schema.ts).
   postgresRatingsSeqMigration,

@@ -3,13 +3,13 @@
 // here writes through the game store's transactions, in its turn; a rated game's end and its
 // rating changes commit together (moves.ts).
 
-import { SqliteAccounts } from './accounts.ts';
+import { SqlitePlayers } from './players.ts';
 import { SqliteStore, type SqliteStoreOptions } from './games.ts';
 import { SqliteRatings } from './ratings.ts';
 
 export interface SqliteBackend {
   readonly games: SqliteStore;
-  readonly accounts: SqliteAccounts;
+  readonly accounts: SqlitePlayers;
   readonly ratings: SqliteRatings;
   /** One instance alone: no leases. */
   readonly leases: null;
@@ -23,5 +23,5 @@ export function sqliteBackend(options: SqliteStoreOptions): SqliteBackend {
 
 /** The stores kept beside an open game store (tools and tests that opened it themselves). */
 export function sqliteBackendOver(games: SqliteStore): SqliteBackend {
-  return { games, accounts: new SqliteAccounts(games), ratings: new SqliteRatings(() => games.database), leases: null, close: () => games.close() };
+  return { games, accounts: new SqlitePlayers(games), ratings: new SqliteRatings(() => games.database), leases: null, close: () => games.close() };
 }

@@ -33,7 +33,7 @@ import { WalCheckpointer } from './wal-checkpointer.ts';
 import { type AppendStatements, appendMoves, appendStatements, connectionPragmas, writeFailure } from './moves.ts';
 import { SqliteWriter } from './writer.ts';
 import { validNice, WORKER_NICE } from '../../thread-priority.ts';
-import { SQLITE_ACCOUNTS_MIGRATION, sqliteAccountsSweepMigration, sqliteNameKeysMigration } from '../../accounts/schema.ts';
+import { SQLITE_ACCOUNTS_MIGRATION, sqlitePlayersSweepMigration, sqliteNameKeysMigration } from '../../players/schema.ts';
 import { SQLITE_RATINGS_MIGRATION, sqliteRatingOpponentsMigration, sqliteRatingsSeqMigration } from '../../ratings/schema.ts';
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows } from '../sql/rows.ts';
 import { StoreOpenError } from '../errors.ts';
@@ -98,7 +98,7 @@ export const MIGRATIONS: (string | ((db: DatabaseSync) => void))[] = [
    UPDATE games SET last_activity_at = CAST(unixepoch('subsec') * 1000 AS INTEGER), last_person_at = CAST(unixepoch('subsec') * 1000 AS INTEGER) WHERE finished = 0;`,
   SQLITE_ACCOUNTS_MIGRATION,
   SQLITE_RATINGS_MIGRATION,
-  sqliteAccountsSweepMigration,
+  sqlitePlayersSweepMigration,
   sqliteNameKeysMigration,
   sqliteRatingsSeqMigration,
   sqliteRatingOpponentsMigration,
@@ -329,7 +329,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
     return found;
   }
 
-  /** A transaction over this database for the tables kept beside the games (server/accounts/):
+  /** A transaction over this database for the tables kept beside the games (server/players/):
    * the same commit, rollback and error mapping, and turn, as the games' own. */
   async write<T>(fn: (db: DatabaseSync) => T): Promise<T> {
     let result: T | undefined;

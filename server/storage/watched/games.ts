@@ -79,7 +79,7 @@ export class WatchedStore implements GameStore {
     return this.inner.close();
   }
 
-  /** Runs a write of the same database (the players' and sessions', server/accounts/): a failure
+  /** Runs a write of the same database (the players' and sessions', server/players/): a failure
    * shows in readiness and metrics as a game write's does, and a commit clears it. */
   async write<T>(op: string, fn: () => Promise<T>): Promise<T> {
     let result: T;

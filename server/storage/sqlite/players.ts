@@ -1,16 +1,16 @@
-// Accounts in the games' SQLite database, through the store's own transactions (games.ts).
+// Players in the games' SQLite database, through the store's own transactions (games.ts).
 
 import type { DatabaseSync } from 'node:sqlite';
 import type { SqliteStore } from './games.ts';
 import type { SeatHolder } from '../../games/store.ts';
-import { NameTakenError, heldKey } from '../../accounts/names.ts';
-import { asRefusal } from '../../accounts/refusals.ts';
-import { type AccountStore, type Challenge, type Passkey, type Player, type SessionPlayer, type SessionRow, SWEEP_BATCH, type SweepCount } from '../../accounts/store.ts';
+import { NameTakenError, heldKey } from '../../players/names.ts';
+import { asRefusal } from '../../players/refusals.ts';
+import { type PlayerStore, type Challenge, type Passkey, type Player, type SessionPlayer, type SessionRow, SWEEP_BATCH, type SweepCount } from '../../players/store.ts';
 import { withoutPlayer } from '../../games/seats.ts';
 
 type Row = Record<string, unknown>;
 
-export class SqliteAccounts implements AccountStore {
+export class SqlitePlayers implements PlayerStore {
   private readonly store: SqliteStore;
 
   constructor(store: SqliteStore) {

@@ -1,12 +1,12 @@
-// Accounts in memory, beside a MemoryStore (tests): the contract (store.ts) with no database.
+// Players in memory, beside a MemoryStore (tests): the contract (store.ts) with no database.
 
 import { isDamaged, type GameStore } from '../../games/store.ts';
-import { NameTakenError, heldKey } from '../../accounts/names.ts';
-import { passkeyRefused } from '../../accounts/refusals.ts';
-import { type AccountStore, type Challenge, type Passkey, type Player, type SessionPlayer, type SessionRow, SWEEP_BATCH, type SweepCount } from '../../accounts/store.ts';
+import { NameTakenError, heldKey } from '../../players/names.ts';
+import { passkeyRefused } from '../../players/refusals.ts';
+import { type PlayerStore, type Challenge, type Passkey, type Player, type SessionPlayer, type SessionRow, SWEEP_BATCH, type SweepCount } from '../../players/store.ts';
 import { withoutPlayer } from '../../games/seats.ts';
 
-export class MemoryAccounts implements AccountStore {
+export class MemoryPlayers implements PlayerStore {
   private readonly players = new Map<string, Player & { key: string | null; seenAt: number; deleted: boolean }>();
   private readonly sessions = new Map<string, SessionRow>();
   private readonly challenges = new Map<string, Challenge>();

@@ -43,10 +43,10 @@ export interface SweepCount {
   guests: number;
 }
 
-/** Idle guests a sweep removes at most in one transaction (see AccountStore.sweep). */
+/** Idle guests a sweep removes at most in one transaction (see PlayerStore.sweep). */
 export const SWEEP_BATCH = 1000;
 
-export interface AccountStore {
+export interface PlayerStore {
   /** A new (guest) player and its first session, in one transaction, seen at its `createdAt`;
    * `name_taken` when the name's key is held (a guest's default name holds none: names.ts). */
   createPlayer(player: Player, session: SessionRow): Promise<void>;

@@ -10,9 +10,9 @@ import { once } from 'node:events';
 import { WebSocket as WsSocket } from 'ws';
 import { loadConfig } from '../server/config.ts';
 import { hashToken } from '../server/games/seats.ts';
-import { DELETED_NAME } from '../server/accounts/names.ts';
+import { DELETED_NAME } from '../server/players/names.ts';
 import { sqliteBackend } from '../server/storage/sqlite/backend.ts';
-import { newSessionId, sessionHash } from '../server/accounts/store.ts';
+import { newSessionId, sessionHash } from '../server/players/store.ts';
 import type { SqliteStore } from '../server/storage/sqlite/games.ts';
 import { SoftAuthenticator } from './support/soft-authenticator.ts';
 

@@ -21,10 +21,10 @@ export const POSTGRES_ACCOUNTS_MIGRATION = `
   CREATE INDEX passkeys_by_player ON passkeys (player_id);
   CREATE TABLE webauthn_challenges (challenge text PRIMARY KEY, player_id text, expires_at bigint NOT NULL);`;
 
-// Idle guests are swept (server/accounts/sweeper.ts): each player's last sighting (ms since the
+// Idle guests are swept (server/players/sweeper.ts): each player's last sighting (ms since the
 // epoch), which for players stored before this step counts from the boot that migrates them. A
 // guest's default name holds no key from now on, and a deleted player is told by deleted_at.
-export function sqliteAccountsSweepMigration(db: DatabaseSync): void {
+export function sqlitePlayersSweepMigration(db: DatabaseSync): void {
   // Idempotent like the step before it: the column may be there already.
   if (!db.prepare("SELECT 1 FROM pragma_table_info('players') WHERE name = 'seen_at'").get()) {
     db.exec(`ALTER TABLE players ADD COLUMN seen_at INTEGER NOT NULL DEFAULT 0;

@@ -1,11 +1,11 @@
 // The account store as the server uses it: its writes go to the game store's database, so a
 // failing one (a full disk) must show where a failing game write does: /readyz and /metrics.
 
-import type { AccountStore } from '../../accounts/store.ts';
+import type { PlayerStore } from '../../players/store.ts';
 
 type Watch = <T>(op: string, fn: () => Promise<T>) => Promise<T>;
 
-export function watchedAccounts(inner: AccountStore, watch: Watch): AccountStore {
+export function watchedPlayers(inner: PlayerStore, watch: Watch): PlayerStore {
   return {
     createPlayer: (player, session) => watch('create_player', () => inner.createPlayer(player, session)),
     playerBySession: (hash, now) => inner.playerBySession(hash, now),

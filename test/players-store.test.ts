@@ -1,11 +1,11 @@
-// The AccountStore contract, run against every store it lives beside (memory, SQLite, a private
+// The PlayerStore contract, run against every store it lives beside (memory, SQLite, a private
 // PostgreSQL): names unique by their folded key, sessions, challenges taken once, passkeys, and a
 // deleted player's seats renamed in the same transaction.
 import assert from 'node:assert/strict';
-import { DELETED_NAME, nameKey, validName } from '../server/accounts/names.ts';
+import { DELETED_NAME, nameKey, validName } from '../server/players/names.ts';
 import { postgresBackend } from '../server/storage/postgres/backend.ts';
 import { sqliteBackend } from '../server/storage/sqlite/backend.ts';
-import { type AccountStore, newPlayerId, newSessionId, sessionHash } from '../server/accounts/store.ts';
+import { type PlayerStore, newPlayerId, newSessionId, sessionHash } from '../server/players/store.ts';
 import type { GameSetup } from '../server/games/store.ts';
 import { CodedError } from '../server/errors.ts';
 import { everyStore } from './support/every-store.ts';
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../server/storage/sqlite/games.ts';
 import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../server/storage/postgres/migrations.ts';
-import { postgresNameKeysMigration, sqliteAccountsSweepMigration, sqliteNameKeysMigration } from '../server/accounts/schema.ts';
+import { postgresNameKeysMigration, sqlitePlayersSweepMigration, sqliteNameKeysMigration } from '../server/players/schema.ts';
 
 const { test, backends, postgresUrl } = everyStore('accounts');
 
@@ -32,7 +32,7 @@ const setup = (id: string): GameSetup => ({
 });
 const codeOf = (code: string) => (e: unknown) => e instanceof CodedError && e.code === code;
 
-async function newPlayer(accounts: AccountStore, name: string, createdAt = Date.now(), expiresAt = Date.now() + HOUR): Promise<{ id: string; session: string }> {
+async function newPlayer(accounts: PlayerStore, name: string, createdAt = Date.now(), expiresAt = Date.now() + HOUR): Promise<{ id: string; session: string }> {
   const id = newPlayerId();
   const session = newSessionId();
   await accounts.createPlayer({ id, name, createdAt: new Date(createdAt).toISOString() }, { hash: sessionHash(session), playerId: id, expiresAt });
@@ -192,7 +192,7 @@ test('sqlite accounts: players stored before sightings were kept count as seen a
   await before.close();
   const db = new DatabaseSync(path);
   // Back to before the sweep's step (the steps after it run again, changing nothing).
-  db.exec(`DROP INDEX players_by_seen; DROP INDEX sessions_by_expiry; ALTER TABLE players DROP COLUMN seen_at; PRAGMA user_version = ${SQLITE_MIGRATIONS.indexOf(sqliteAccountsSweepMigration)};`);
+  db.exec(`DROP INDEX players_by_seen; DROP INDEX sessions_by_expiry; ALTER TABLE players DROP COLUMN seen_at; PRAGMA user_version = ${SQLITE_MIGRATIONS.indexOf(sqlitePlayersSweepMigration)};`);
   db.close();
   const migrated = Date.now();
   const after = sqliteBackend({ path });
@@ -212,7 +212,7 @@ const OLD_KEYS: [string, string | null][] = [
   ['Bob', 'bob'],
 ];
 
-async function checkRekeyed(accounts: AccountStore, keys: Map<string, string | null>, ids: string[]): Promise<void> {
+async function checkRekeyed(accounts: PlayerStore, keys: Map<string, string | null>, ids: string[]): Promise<void> {
   assert.deepEqual(
     ids.map((id) => keys.get(id)),
     [nameKey('Alice'), `${nameKey('Alice')}#${ids[1]}`, null, nameKey('Bob')],

@@ -1,19 +1,19 @@
-// Accounts in the games' PostgreSQL database, through the store's own transactions
+// Players in the games' PostgreSQL database, through the store's own transactions
 // (games.ts). The unique index on name_key settles two players racing for one name
 // (refusals.ts makes it `name_taken`).
 
 import type pg from 'pg';
 import type { PostgresStore } from './games.ts';
 import type { SeatHolder } from '../../games/store.ts';
-import { heldKey } from '../../accounts/names.ts';
-import { asRefusal } from '../../accounts/refusals.ts';
-import { type AccountStore, type Challenge, type Passkey, type Player, type SessionPlayer, type SessionRow, SWEEP_BATCH, type SweepCount } from '../../accounts/store.ts';
+import { heldKey } from '../../players/names.ts';
+import { asRefusal } from '../../players/refusals.ts';
+import { type PlayerStore, type Challenge, type Passkey, type Player, type SessionPlayer, type SessionRow, SWEEP_BATCH, type SweepCount } from '../../players/store.ts';
 import { withoutPlayer } from '../../games/seats.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: rows as pg returns them
 type Row = Record<string, any>;
 
-export class PostgresAccounts implements AccountStore {
+export class PostgresPlayers implements PlayerStore {
   private readonly store: PostgresStore;
 
   constructor(store: PostgresStore) {

@@ -2,19 +2,19 @@
 // sweep matters: a server restarted more often than the interval would otherwise never sweep.
 
 import type { Logger } from 'pino';
-import { type AccountStore, SWEEP_BATCH, type SweepCount } from './store.ts';
+import { type PlayerStore, SWEEP_BATCH, type SweepCount } from './store.ts';
 
 export const SWEEP_EVERY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-export class AccountSweeper {
-  private readonly accounts: AccountStore;
+export class PlayerSweeper {
+  private readonly accounts: PlayerStore;
   private readonly idleMs: number;
   private readonly log: Pick<Logger, 'info' | 'error'>;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
 
-  constructor(accounts: AccountStore, guestIdleDays: number, log: Pick<Logger, 'info' | 'error'>) {
+  constructor(accounts: PlayerStore, guestIdleDays: number, log: Pick<Logger, 'info' | 'error'>) {
     this.accounts = accounts;
     this.idleMs = guestIdleDays * DAY_MS;
     this.log = log;
