@@ -20,7 +20,11 @@ test('every segment of every tile type (base and expansions) has a highlight sha
   const all = defs();
   const missing = TYPE_NAMES.flatMap((name, t) => SEGMENTS[t].map((_, i) => `seg-${name}-${i}`)).filter((id) => !all.includes(`id="${id}"`));
   assert.deepEqual(missing, []);
-  assert.equal((all.match(/ id="seg-/g) ?? []).length, SEGMENTS.reduce((n, s) => n + s.length, 0), 'one shape per segment, none twice');
+  assert.equal(
+    (all.match(/ id="seg-/g) ?? []).length,
+    SEGMENTS.reduce((n, s) => n + s.length, 0),
+    'one shape per segment, none twice',
+  );
 });
 
 test('each shape, drawn, covers its segment’s follower spot and a real part of the tile', async () => {
