@@ -39,13 +39,14 @@ test('each shape, drawn, covers its segment’s follower spot and a real part of
     const probes = cells.map((c) => SEGMENT_SPOTS[c.t][c.i]);
     const found: { spot: boolean; share: number }[] = await page.evaluate(
       async ({ svg, probes, cols }) => {
-        const img = new Image();
+        const g0 = globalThis as any;
+        const img = new g0.Image();
         img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
         await img.decode();
-        const canvas = document.createElement('canvas');
+        const canvas = g0.document.createElement('canvas');
         canvas.width = img.width;
         canvas.height = img.height;
-        const g = canvas.getContext('2d')!;
+        const g = canvas.getContext('2d');
         g.drawImage(img, 0, 0);
         const red = (x: number, y: number) => {
           const [r, gr, b] = g.getImageData(x, y, 1, 1).data;
