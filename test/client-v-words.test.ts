@@ -30,3 +30,18 @@ test('a rating change reads with its sign: +12, −8 (a true minus), ±0', () =>
   assert.equal(ratingChangeText(1000, 992), '\u22128');
   assert.equal(ratingChangeText(1000.4, 999.6), '\u00b10');
 });
+
+test('zoomed out, no figure is drawn taller than about half a tile; the large follower stays the bigger', async () => {
+  const { figureScale, FIGURE_MAX_HEIGHT, LARGE_SCALE, meepleMarkup } = await import('../client/src/art.ts');
+  // The board asks for scales from 0.85 (zoomed in) to 1.9 (zoomed out: a 25 px cell on a phone).
+  for (const asked of [0.85, 1, 1.5, 1.9]) {
+    for (const figure of ['follower', 'large', 'abbot'] as const) {
+      const drawn = Number(/scale\(([\d.]+)\)/.exec(meepleMarkup(0, 50, 50, { scale: asked, figure }))![1]);
+      assert.ok(drawn * (figure === 'abbot' ? 26.3 : 25.5) <= FIGURE_MAX_HEIGHT + 0.01, `${figure} at ${asked}: ${drawn}`);
+      assert.equal(drawn, figureScale(asked, figure));
+    }
+    assert.ok(figureScale(asked, 'large') > figureScale(asked, 'follower'), `large bigger at ${asked}`);
+  }
+  // Zoomed in, as before: the large follower LARGE_SCALE times the follower.
+  assert.equal(figureScale(1, 'large'), LARGE_SCALE);
+});

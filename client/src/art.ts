@@ -535,13 +535,27 @@ export const MEEPLE_DEFS = `<path id="meeple-shape" d="${MEEPLE_PATH}"/><path id
 /** How much bigger the large follower (Inns & Cathedrals) is drawn than a follower. */
 export const LARGE_SCALE = 1.45;
 
+/** The tallest a figure is drawn, in tile units (a tile is 100): zoomed out, the board draws
+ * figures bigger to keep them readable, but never past about half a tile, so a large follower
+ * still reads as standing on its tile. */
+export const FIGURE_MAX_HEIGHT = 55;
+/** The shapes' heights at scale 1: the follower's (the large follower's too), the abbot's. */
+const SHAPE_HEIGHT = { meeple: 25.5, abbot: 26.3 };
+
+/** A figure's scale for the scale asked for: the large follower LARGE_SCALE times bigger, and no
+ * figure taller than FIGURE_MAX_HEIGHT. */
+export function figureScale(scale: number, figure: 'follower' | 'large' | 'abbot' = 'follower'): number {
+  const height = figure === 'abbot' ? SHAPE_HEIGHT.abbot : SHAPE_HEIGHT.meeple;
+  return Math.min(scale * (figure === 'large' ? LARGE_SCALE : 1), FIGURE_MAX_HEIGHT / height);
+}
+
 /** A figure of `player` at (x, y) in the caller's units: a follower (farmers lie down), the large
  * follower (drawn bigger) or the abbot (its own shape). */
 export function meepleMarkup(player: number, x: number, y: number, opts: { farmer?: boolean; scale?: number; ghost?: boolean; figure?: 'follower' | 'large' | 'abbot' } = {}): string {
   const color = PLAYER_COLORS[player] ?? '#888';
   const ink = PLAYER_INK[player] ?? '#fff';
   const figure = opts.figure ?? 'follower';
-  const s = (opts.scale ?? 1) * (figure === 'large' ? LARGE_SCALE : 1);
+  const s = figureScale(opts.scale ?? 1, figure);
   const lie = opts.farmer ? ' rotate(-90)' : '';
   const shape = figure === 'abbot' ? '#abbot-shape' : '#meeple-shape';
   const kind = figure === 'follower' ? '' : ` ${figure}`;
