@@ -118,6 +118,20 @@ test('a six-seat rated game with every expansion, to its end and after, on a des
     if ((await waitMyTurn(page, turn, 60000)) === 'finished') break;
     turn = await turnOf(page);
     if (n === 8) {
+      // A spot chosen: its whole feature painted, every tile's stretch of it drawn.
+      await page.keyboard.press('n');
+      await page.waitForSelector('.layer-tentative .tentative');
+      await page.keyboard.press('1');
+      const painted = await page
+        .waitForSelector('.layer-feature .feature-hl use', { timeout: 3000 })
+        .then(() => page.$$eval('.layer-feature .feature-hl use', (uses) => uses.map((u: any) => `${u.getAttribute('href')} ${Math.round(u.getBBox().width)}`)))
+        .catch(() => [] as string[]);
+      await t.test('the chosen spot’s feature is painted on each of its tiles', async () =>
+        assert.ok(
+          painted.every((u) => !u.endsWith(' 0')),
+          painted.join(', '),
+        ),
+      );
       await shot(page, 'v-01-mid-play-desktop');
       await page.setViewportSize(PHONE);
       await shot(page, 'v-02-mid-play-phone');
@@ -127,6 +141,8 @@ test('a six-seat rated game with every expansion, to its end and after, on a des
       await page.click('[data-action=sheet]');
       await page.setViewportSize(DESKTOP);
       await page.evaluate(() => (globalThis as any).document.activeElement?.blur());
+      await page.keyboard.press('Enter');
+      continue;
     }
     await playTurn(page, n);
   }
