@@ -72,7 +72,7 @@ test('play a bot by clicking: tiles, a follower, the bot answers, refresh and re
   assert.match(panel!, /Ada \(you\)/);
   assert.match(panel!, /bot · greedy/);
   assert.match(panel!, /71\s*tiles left/);
-  assert.equal(await page.locator('.player[data-seat="0"] .p-followers svg').count(), 7);
+  assert.equal(await page.locator('.player[data-seat="0"] .p-followers .fig[data-figure=follower] .fig-count').textContent(), '7');
   const legalCells = await page.locator('.layer-legal .legal').count();
   assert.ok(legalCells > 0, 'legal positions are highlighted');
 

@@ -248,6 +248,49 @@ const FARMER_HALF = 9;
 /** True when a garden drawn at p covers none of `points` (points sample lines, hence the margin). */
 export const hedgeClear = (p: Pt, points: Pt[], margin = HEDGE_MARGIN): boolean => points.every((c) => Math.max(Math.abs(c[0] - p[0]), Math.abs(c[1] - p[1])) > GARDEN_HALF + margin);
 
+/** A city's area at rotation 0 as a polygon (its fill path's curves sampled). */
+function cityPolygon(sides: number[]): Pt[] {
+  const { shape, turn } = cityShape(sides);
+  const out: Pt[] = [];
+  let at: Pt = [0, 0];
+  for (const [, op, args] of shape.fill.matchAll(/([MHVCZ])([^MHVCZ]*)/g)) {
+    const n = args.trim().split(/\s+/).filter(Boolean).map(Number);
+    if (op === 'M') at = [n[0], n[1]];
+    else if (op === 'H') at = [n[0], at[1]];
+    else if (op === 'V') at = [at[0], n[0]];
+    else if (op === 'C')
+      for (let i = 1; i <= 10; i++) {
+        const t = i / 10;
+        const [a, b, c, d] = [(1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t * t, t ** 3];
+        out.push([a * at[0] + b * n[0] + c * n[2] + d * n[4], a * at[1] + b * n[1] + c * n[3] + d * n[5]]);
+      }
+    if (op === 'C') at = [n[4], n[5]];
+    else if (op !== 'Z') out.push(at);
+  }
+  return out.map((q) => rotatePoint(q, turn));
+}
+
+function insidePolygon([x, y]: Pt, poly: Pt[]): boolean {
+  let inside = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i];
+    const [xj, yj] = poly[j];
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+/** True when p lies in the field of half-edges `sides`, clear of its borders with other fields
+ * (a field's area is its half-edges' triangles from the centre: expansionSegmentMarkup) and of
+ * the tile's cities. */
+function inFieldOf(def: ExpansionTileDef, sides: number[], p: Pt): boolean {
+  const d = HALF_EDGE_MIDS.map((m) => Math.hypot(m[0] - p[0], m[1] - p[1]));
+  const mine = Math.min(...sides.map((h) => d[h]));
+  const others = def.segments.filter((x) => x.kind === KIND_FIELD && x.sides !== sides).flatMap((x) => x.sides);
+  if (others.some((h) => d[h] < mine + 4)) return false;
+  return !def.segments.some((x) => x.kind === KIND_CITY && insidePolygon(p, cityPolygon(x.sides)));
+}
+
 const nearestHalf = (p: Pt) => HALF_EDGE_MIDS.map((m) => Math.hypot(m[0] - p[0], m[1] - p[1])).reduce((b, d, i, all) => (d < all[b] ? i : b), 0);
 
 /** Rotation-0 spots of an expansion tile's segments, in its table's segment order. */
@@ -271,8 +314,9 @@ function expansionSegmentSpots(def: ExpansionTileDef): Pt[] {
     }
     // The field in the middle of four cities: beside a garden there, else the middle.
     if (!seg.sides.length) return garden && garden[0] === 50 && garden[1] === 50 ? [64, 64] : [50, 50];
-    // Else the clearest point nearer to this field's half-edges than to any other's.
-    return gardenSpot(garden ? [...covered, garden] : covered, (p) => seg.sides.includes(nearestHalf(p)));
+    // Else the clearest point well inside this field: nearer to its half-edges than to any other
+    // field's (not on the line between two), and not under a city.
+    return gardenSpot(garden ? [...covered, garden] : covered, (p) => inFieldOf(def, seg.sides, p));
   });
 }
 
@@ -491,13 +535,27 @@ export const MEEPLE_DEFS = `<path id="meeple-shape" d="${MEEPLE_PATH}"/><path id
 /** How much bigger the large follower (Inns & Cathedrals) is drawn than a follower. */
 export const LARGE_SCALE = 1.45;
 
+/** The tallest a figure is drawn, in tile units (a tile is 100): zoomed out, the board draws
+ * figures bigger to keep them readable, but never past about half a tile, so a large follower
+ * still reads as standing on its tile. */
+export const FIGURE_MAX_HEIGHT = 55;
+/** The shapes' heights at scale 1: the follower's (the large follower's too), the abbot's. */
+const SHAPE_HEIGHT = { meeple: 25.5, abbot: 26.3 };
+
+/** A figure's scale for the scale asked for: the large follower LARGE_SCALE times bigger, and no
+ * figure taller than FIGURE_MAX_HEIGHT. */
+export function figureScale(scale: number, figure: 'follower' | 'large' | 'abbot' = 'follower'): number {
+  const height = figure === 'abbot' ? SHAPE_HEIGHT.abbot : SHAPE_HEIGHT.meeple;
+  return Math.min(scale * (figure === 'large' ? LARGE_SCALE : 1), FIGURE_MAX_HEIGHT / height);
+}
+
 /** A figure of `player` at (x, y) in the caller's units: a follower (farmers lie down), the large
  * follower (drawn bigger) or the abbot (its own shape). */
 export function meepleMarkup(player: number, x: number, y: number, opts: { farmer?: boolean; scale?: number; ghost?: boolean; figure?: 'follower' | 'large' | 'abbot' } = {}): string {
   const color = PLAYER_COLORS[player] ?? '#888';
   const ink = PLAYER_INK[player] ?? '#fff';
   const figure = opts.figure ?? 'follower';
-  const s = (opts.scale ?? 1) * (figure === 'large' ? LARGE_SCALE : 1);
+  const s = figureScale(opts.scale ?? 1, figure);
   const lie = opts.farmer ? ' rotate(-90)' : '';
   const shape = figure === 'abbot' ? '#abbot-shape' : '#meeple-shape';
   const kind = figure === 'follower' ? '' : ` ${figure}`;

@@ -2,7 +2,7 @@
 // hidden SVG that every board and preview references by id. The only DOM code of the tile art.
 
 import { MEEPLE_DEFS, SVG_NS, segmentDefs, tileDefs } from './art.ts';
-import { expansionTileDefs } from './expansion-art.ts';
+import { expansionSegmentDefs, expansionTileDefs } from './expansion-art.ts';
 
 /** Installs the shared tile definitions once per page (a hidden SVG that every board and preview
  * references by id). */
@@ -14,6 +14,6 @@ export function ensureTileDefs(): void {
   holder.setAttribute('width', '0');
   holder.setAttribute('height', '0');
   holder.style.position = 'absolute';
-  holder.innerHTML = `<defs>${tileDefs()}${expansionTileDefs()}${segmentDefs()}${MEEPLE_DEFS}</defs>`;
+  holder.innerHTML = `<defs>${tileDefs()}${expansionTileDefs()}${segmentDefs()}${expansionSegmentDefs()}${MEEPLE_DEFS}</defs>`;
   document.body.prepend(holder);
 }

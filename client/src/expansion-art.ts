@@ -5,8 +5,8 @@
 // plot put in the clearest spot of the tile's fields. Base tiles' drawings are not touched:
 // a garden twin of a base tile (`Eg`) is the base tile with a garden on it.
 
-import { BASE_GARDENS, GARDEN_TILES, INNS_TILES, KIND_GARDEN, RIVER_TILES, type ExpansionTileDef } from '../../bot-engine/expansion-tiles.ts';
-import { KIND_CITY, KIND_MONASTERY, KIND_ROAD } from '../../bot-engine/tiles.ts';
+import { BASE_GARDENS, EXPANSION_TILES, GARDEN_TILES, INNS_TILES, KIND_GARDEN, RIVER_TILES, type ExpansionTileDef } from '../../bot-engine/expansion-tiles.ts';
+import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD } from '../../bot-engine/tiles.ts';
 import { COLORS, JUNCTION, MONASTERY, MONASTERY_ON_RIVER, PENNANT_AT, type Pt, cityShape, gardenAt, pennant, roadKind, roadShape, rot, rotatePoint } from './art.ts';
 
 const WATER = { deep: '#2f7fc1', light: '#8cc8f0', bank: '#21557f' };
@@ -104,4 +104,121 @@ export function expansionTileDefs(): string {
     ...[...RIVER_TILES, ...INNS_TILES].map((def) => `<g id="tile-${def.name}">${expansionTileMarkup(def)}</g>`),
     ...BASE_GARDENS.map((n) => `<g id="tile-${n}g">${baseGardenMarkup(n)}</g>`),
   ].join('');
+}
+
+// ---- Feature highlight shapes (the expansions' counterpart of art.ts's segmentMarkup) ----
+
+/** The triangle from the centre to half-edge h (N-w, N-e, E-n… clockwise), at rotation 0. */
+function octant(h: number): string {
+  const ends: Pt[] =
+    h % 2
+      ? [
+          [50, 0],
+          [100, 0],
+        ]
+      : [
+          [0, 0],
+          [50, 0],
+        ];
+  const [p, q] = ends.map((e) => rotatePoint(e, h >> 1));
+  return `M50 50L${p[0]} ${p[1]}L${q[0]} ${q[1]}Z`;
+}
+
+const QUADRANT_SE = 'M50 50H100V100H50Z';
+const QUARTER_DISC_SE = 'M100 100V50A50 50 0 0 0 50 100Z';
+const RIVER_CUT = 22;
+
+/** Where a river tile's monastery, a garden or an inn is: what a field's highlight leaves out. */
+function pieceCuts(def: ExpansionTileDef, fill: string): string {
+  const out: string[] = [];
+  for (const o of def.segments) {
+    if (o.kind === KIND_CITY) {
+      const c = cityShape(o.sides);
+      out.push(`<path d="${c.shape.fill}"${rot(c.turn)} fill="${fill}"/>`);
+    } else if (o.kind === KIND_ROAD) {
+      const r = roadShape(o.sides);
+      out.push(`<path d="${r.d}"${rot(r.turn)} fill="none" stroke="${fill}" stroke-width="14"/>`);
+    } else if (o.kind === KIND_MONASTERY) out.push(monasteryArea(def, fill));
+    else if (o.kind === KIND_GARDEN) out.push(gardenArea(def, fill));
+  }
+  for (const run of def.river) {
+    const r = roadShape(run);
+    out.push(`<path d="${r.d}"${rot(r.turn)} fill="none" stroke="${fill}" stroke-width="${RIVER_CUT}"/>`);
+    if (run.length === 1) out.push(`<circle cx="50" cy="50" r="${RIVER_END[def.name] === 'lake' ? 30 : 16}" fill="${fill}"/>`);
+  }
+  return out.join('');
+}
+
+const monasteryArea = (def: ExpansionTileDef, fill: string) => {
+  const rect = `<rect x="24" y="20" width="52" height="56" rx="8" fill="${fill}"/>`;
+  return def.river.length ? `<g transform="${MONASTERY_ON_RIVER}">${rect}</g>` : rect;
+};
+
+const gardenArea = (def: ExpansionTileDef, fill: string) => {
+  const [x, y] = gardenAt(def);
+  return `<rect x="${x - 14}" y="${y - 14}" width="28" height="28" rx="7" fill="${fill}"/>`;
+};
+
+/** The field whose area takes half-edge h's triangle: its own, or for a city's half-edge the
+ * field of the nearest non-city half-edge round the tile (the ground just inside the wall). */
+function fieldOfHalf(def: ExpansionTileDef, h: number): number {
+  const fieldWith = (x: number) => def.segments.findIndex((s) => s.kind === KIND_FIELD && s.sides.includes(x));
+  for (let d = 0; d < 8; d++)
+    for (const x of [(h + d) % 8, (h - d + 8) % 8]) {
+      const f = fieldWith(x);
+      if (f >= 0) return f;
+    }
+  // Cities on every edge: the field in the middle.
+  return def.segments.findIndex((s) => s.kind === KIND_FIELD);
+}
+
+/** A field's area at rotation 0: its half-edges' triangles (and the cities' it takes), with a
+ * road or river bending round a corner giving the bend's inside to that corner's field and the
+ * rest of its quarter to the field outside; less every other piece of the tile, as a mask. */
+function fieldArea(def: ExpansionTileDef, seg: number): string {
+  const mine = [0, 1, 2, 3, 4, 5, 6, 7].filter((h) => fieldOfHalf(def, h) === seg);
+  const parts = mine.map(octant);
+  const extra: string[] = [];
+  const bends = [...def.segments.filter((o) => o.kind === KIND_ROAD).map((o) => o.sides), ...def.river].filter((s) => s.length === 2 && (s[1] - s[0]) % 2 !== 0);
+  for (const bend of bends) {
+    const [a, b] = [...bend].sort((x, y) => x - y);
+    const corner = a === 0 && b === 3 ? 3 : a;
+    // Corner c's half-edges inside the bend: the second half of edge c and the first of c+1.
+    const inside = [corner * 2 + 1, ((corner + 1) % 4) * 2];
+    const outside = [corner * 2, (((corner + 1) % 4) * 2 + 1) % 8];
+    const turn = rot(corner - 1);
+    if (inside.some((h) => mine.includes(h))) {
+      // Drop the inside triangles: the disc alone is this field.
+      for (const h of inside) if (mine.includes(h)) parts.splice(parts.indexOf(octant(h)), 1);
+      extra.push(`<path d="${QUARTER_DISC_SE}"${turn} fill="#fff"/>`);
+    } else if (outside.some((h) => mine.includes(h))) extra.push(`<path d="${QUADRANT_SE}"${turn} fill="#fff"/><path d="${QUARTER_DISC_SE}"${turn} fill="#000"/>`);
+  }
+  const id = `fm-${def.name}-${seg}`;
+  const area = `${parts.length ? `<path d="${parts.join('')}" fill="#fff"/>` : ''}${extra.join('')}`;
+  return `<mask id="${id}" maskUnits="userSpaceOnUse" x="0" y="0" width="100" height="100">${area}${pieceCuts(def, '#000')}</mask><rect width="100" height="100" fill="currentColor" mask="url(#${id})"/>`;
+}
+
+/** The area of one expansion tile segment at rotation 0, painted in currentColor: a city (a
+ * cathedral's is the whole tile), a road (with its inn), a monastery (on a river tile, on the
+ * bank), a garden's plot, or a field. */
+export function expansionSegmentMarkup(def: ExpansionTileDef, seg: number): string {
+  const s = def.segments[seg];
+  if (s.kind === KIND_CITY) {
+    const c = cityShape(s.sides);
+    return `<path d="${c.shape.fill}"${rot(c.turn)} fill="currentColor"/>`;
+  }
+  if (s.kind === KIND_ROAD) {
+    const r = roadShape(s.sides);
+    const sides = [...s.sides].sort((a, b) => a - b);
+    const inn = s.inn ? rotatePoint(INN_AT[roadKind(sides)], r.turn) : null;
+    return `<path d="${r.d}"${rot(r.turn)} fill="none" stroke="currentColor" stroke-width="16"/>${inn ? `<rect x="${inn[0] - 14}" y="${inn[1] - 14}" width="28" height="26" rx="5" fill="currentColor"/>` : ''}`;
+  }
+  if (s.kind === KIND_MONASTERY) return monasteryArea(def, 'currentColor');
+  if (s.kind === KIND_GARDEN) return gardenArea(def, 'currentColor');
+  return fieldArea(def, seg);
+}
+
+/** <defs> content: one <g id="seg-X-i"> per segment of every expansion tile type. */
+export function expansionSegmentDefs(): string {
+  return EXPANSION_TILES.map((def) => def.segments.map((_, i) => `<g id="seg-${def.name}-${i}">${expansionSegmentMarkup(def, i)}</g>`).join('')).join('');
 }

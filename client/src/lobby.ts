@@ -14,8 +14,8 @@ import type { SeatRequest } from './protocol.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
 import { esc, toast } from './dom.ts';
-import { EXPANSION_NAMES, rulesText, seatLabel } from './text.ts';
-import { BOT_LEVELS, LEVEL_SUMMARY, type GameSummary } from './protocol.ts';
+import { EXPANSION_NAMES, recordedName, rulesText, seatLabel } from './text.ts';
+import { BOT_LEVELS, LEVEL_SUMMARY, MAX_NAME_LENGTH, type GameSummary } from './protocol.ts';
 import { MAX_PLAYERS, MAX_SEATS } from '../../bot-engine/state.ts';
 import type { ExpansionKey } from '../../bot-engine/game.ts';
 
@@ -39,11 +39,11 @@ export function mountLobby(root: HTMLElement): () => void {
     <h1><span class="brand-mark" aria-hidden="true"></span>Tessera</h1>
     <p class="tagline">The classic 72-tile game of roads, cities, monasteries and farms — against bots or friends. <a href="#/rules">How to play</a></p>
   </header>
-  <div class="lobby-grid">
+  <main class="lobby-grid">
     <section class="card create" aria-labelledby="create-title">
       <h2 id="create-title">New game</h2>
       <form data-form="create">
-        <label class="field name-field">Your name <input name="name" required maxlength="32" autocomplete="nickname" placeholder="e.g. Ada" value="${esc(savedName())}" aria-describedby="name-note"></label>
+        <label class="field name-field">Your name <input name="name" required maxlength="${MAX_NAME_LENGTH}" autocomplete="nickname" placeholder="e.g. Ada" value="${esc(savedName())}" aria-describedby="name-note"></label>
         <p class="field-note" id="name-note" aria-live="polite"></p>
         <fieldset class="seats"><legend>Table</legend><ol class="seat-list"></ol>
           <button type="button" class="btn small" data-action="add">+ Add opponent</button>
@@ -81,7 +81,7 @@ export function mountLobby(root: HTMLElement): () => void {
       <p><a href="/dashboard">Server dashboard →</a></p>
     </section>
     </div>
-  </div>
+  </main>
 </div>`;
 
   const seatList = root.querySelector<HTMLElement>('.seat-list')!;
@@ -175,7 +175,9 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
               (g) =>
                 `<li class="game-item"><div>${[...g.players]
                   .sort((a, b) => b.score - a.score)
-                  .map((p) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[p.seat]}">${PLAYER_GLYPHS[p.seat]} ${esc(p.name)} ${p.score}</span>`)
+                  .map(
+                    (p) => `<span class="seat-pill" style="--pc:${PLAYER_COLORS[p.seat]}">${PLAYER_GLYPHS[p.seat]} ${esc(recordedName(p.name, p.seat, p))} <b class="pill-score">${p.score}</b></span>`,
+                  )
                   .join(
                     ' ',
                   )}<div class="muted small">${g.abandoned ? 'abandoned · ' : ''}${esc(rulesText(g.rules))} · ${timeAgo(g.finishedAt)}</div></div><a class="btn small" href="#/replay/${encodeURIComponent(g.id)}">Replay</a></li>`,
@@ -319,6 +321,14 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
   root.addEventListener('click', onClick);
   root.addEventListener('change', onChange);
   root.addEventListener('submit', onSubmit);
+  /** The field stops at the longest name the server takes: said as the person reaches it. */
+  const onNameInput = () => {
+    const left = MAX_NAME_LENGTH - nameInput.value.length;
+    if (left <= 4)
+      showNameNote(left > 0 ? `${left} more ${left === 1 ? 'character' : 'characters'} at most: a name has up to ${MAX_NAME_LENGTH}.` : `A name has up to ${MAX_NAME_LENGTH} characters.`, false);
+    else if (nameNote.textContent && !nameNote.classList.contains('error')) showNameNote('', false);
+  };
+  nameInput.addEventListener('input', onNameInput);
   /** A rated game has no hints: the choice is taken away while Rated is ticked. */
   function syncRated(): void {
     const rated = root.querySelector<HTMLInputElement>('input[name=rated]')!.checked;

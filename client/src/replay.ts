@@ -8,12 +8,13 @@ import { replaySteps, type GameRecord, type RecordMove } from '../../bot-engine/
 import type { ScoreEvent } from '../../bot-engine/rules.ts';
 import { AnalysisPanel } from './analysis.ts';
 import { HttpError, api } from './api.ts';
-import { ICONS, PLAYER_COLORS, PLAYER_GLYPHS, meepleIcon, tileIcon } from './art.ts';
+import { ICONS, PLAYER_COLORS, PLAYER_GLYPHS, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
 import { BoardView } from './board.ts';
 import { esc, inputTarget, patch } from './dom.ts';
 import type { SeatView } from './protocol.ts';
-import { capitalize, eventText, moveText, moveWhere, tileWords } from './text.ts';
+import { figuresMarkup } from './game/players.ts';
+import { capitalize, eventText, moveText, moveWhere, recordedName, tileWords } from './text.ts';
 
 interface Snapshot {
   board: BoardTile[];
@@ -21,6 +22,9 @@ interface Snapshot {
   scores: number[];
   points: Points[];
   followersLeft: number[];
+  /** The expansions' figures left, by seat (null: not in this game's rules). */
+  largeLeft: number[] | null;
+  abbotsLeft: number[] | null;
   /** The move that led here (null for the start and for final scoring). */
   move: RecordMove | null;
   seat: number | null;
@@ -48,6 +52,8 @@ export function buildSnapshots(record: GameRecord): Snapshot[] {
       scores: seats.map((p) => s.score(p)),
       points: seats.map((p) => pointsByKind(s, p)),
       followersLeft: seats.map((p) => s.followers(p)),
+      largeLeft: record.rules?.innsCathedrals ? seats.map((p) => s.largeFollowers(p)) : null,
+      abbotsLeft: record.rules?.abbot ? seats.map((p) => s.abbots(p)) : null,
       move,
       seat: step.kind === 'move' ? step.seat : null,
       events: step.events,
@@ -66,7 +72,7 @@ export function mountReplay(root: HTMLElement, gameId: string, analyse = false):
     <span class="game-id">replay of <code>${esc(gameId)}</code></span>
     <a class="btn small ghost" href="#/g/${encodeURIComponent(gameId)}">Open the game</a>
   </header>
-  <main class="board-wrap"><div class="board-host"></div>
+  <main class="board-wrap"><h1 class="sr-only">Replay of game ${esc(gameId)}</h1><div class="board-host"></div>
     <div class="board-tools" role="toolbar" aria-label="Board view">
       <button class="btn icon" data-action="zoom-in" aria-label="Zoom in">+</button><button class="btn icon" data-action="zoom-out" aria-label="Zoom out">−</button><button class="btn icon" data-action="fit" aria-label="Fit the board">⤢</button>
     </div></main>
@@ -93,7 +99,18 @@ export function mountReplay(root: HTMLElement, gameId: string, analyse = false):
 
   function seatViews(i: number): SeatView[] {
     const sn = snaps[i];
-    return names.map((name, p) => ({ seat: p, name, kind: 'person', connected: true, standIn: null, score: sn.scores[p], followers: sn.followersLeft[p], points: sn.points[p] }));
+    return names.map((name, p) => ({
+      seat: p,
+      name,
+      kind: 'person',
+      connected: true,
+      standIn: null,
+      score: sn.scores[p],
+      followers: sn.followersLeft[p],
+      ...(sn.largeLeft ? { large: sn.largeLeft[p] } : {}),
+      ...(sn.abbotsLeft ? { abbots: sn.abbotsLeft[p] } : {}),
+      points: sn.points[p],
+    }));
   }
 
   function go(i: number): void {
@@ -165,7 +182,7 @@ ${sn.events.length ? `<ul class="events">${sn.events.map((e) => `<li>${esc(event
           (
             s,
           ) => `<li class="player${s.score === max && at === snaps.length - 1 ? ' current' : ''}" style="--pc:${PLAYER_COLORS[s.seat]}"><div class="p-head"><span class="swatch">${PLAYER_GLYPHS[s.seat]}</span><span class="p-name">${esc(s.name)}</span><span class="p-score">${s.score}</span></div>
-<div class="p-followers">${Array.from({ length: 7 }, (_, i) => meepleIcon(s.seat, 14, i >= s.followers)).join('')}</div>
+${figuresMarkup(s)}
 <div class="p-points"><span>City ${s.points.city}</span><span>Road ${s.points.road}</span><span>Monastery ${s.points.monastery}</span><span>Farm ${s.points.farm}</span></div></li>`,
         )
         .join('')}</ol>`,
@@ -197,7 +214,8 @@ ${sn.events.length ? `<ul class="events">${sn.events.map((e) => `<li>${esc(event
   async function load(): Promise<void> {
     try {
       const record = (await api.record(gameId)) as GameRecord;
-      names = record.players;
+      // Bots by the names they had in the game (the record keeps the server's "greedy bot 3").
+      names = record.players.map((name, seat) => recordedName(name, seat));
       snaps = buildSnapshots(record);
       seats = seatViews(0);
       renderMoves();

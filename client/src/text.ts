@@ -4,18 +4,20 @@ import { EXPANSION_TILES, type ExpansionTileDef } from '../../bot-engine/expansi
 import { KIND_CITY, KIND_GARDEN, KIND_MONASTERY, KIND_ROAD } from '../../bot-engine/tiles.ts';
 import { PLAYER_GLYPH_NAMES, spotDirection } from './art.ts';
 import type { ExpansionKey } from '../../bot-engine/game.ts';
-import { BOT_DISPLAY_NAMES, type LastMove, type Rules, type ScoreEvent, type SeatView } from './protocol.ts';
+import { BOT_DISPLAY_NAMES, BOT_LEVELS, type LastMove, type Rules, type ScoreEvent, type SeatView } from './protocol.ts';
 
 const DIR: Record<string, string> = { N: 'north', E: 'east', S: 'south', W: 'west', NE: 'north-east', SE: 'south-east', SW: 'south-west', NW: 'north-west' };
-const KIND: Record<string, string> = { city: 'Knight in the city', road: 'Thief on the road', field: 'Farmer in the field', monastery: 'Monk in the monastery' };
-const SHORT: Record<string, string> = { city: 'city', road: 'road', field: 'field', monastery: 'monastery' };
+const KIND: Record<string, string> = { city: 'Knight in the city', road: 'Thief on the road', field: 'Farmer in the field', monastery: 'Monk in the monastery', garden: 'Abbot in the garden' };
+const SHORT: Record<string, string> = { city: 'city', road: 'road', field: 'field', monastery: 'monastery', garden: 'garden' };
 
-/** "city:N" → "city (north)"; with the tile, the direction is where the spot is drawn. */
-export function spotLabel(spot: string, long = false, tile?: { tile: string; rotation: number }): string {
+/** "city:N" → "city (north)"; with the tile, the direction is where the spot is drawn. Long, it
+ * names the figure there: "Knight in the city", or with the abbot "Abbot in the monastery". */
+export function spotLabel(spot: string, long = false, tile?: { tile: string; rotation: number; figure?: string }): string {
   const [kind, dir] = spot.split(':');
   const seen = tile ? spotDirection(tile.tile, tile.rotation, spot) : '';
-  const where = kind === 'monastery' ? '' : seen ? ` (${seen})` : dir ? ` (${DIR[dir] ?? dir})` : '';
-  return `${long ? (KIND[kind] ?? kind) : (SHORT[kind] ?? kind)}${where}`;
+  const where = kind === 'monastery' || kind === 'garden' ? '' : seen ? ` (${seen})` : dir ? ` (${DIR[dir] ?? dir})` : '';
+  const what = tile?.figure === 'abbot' ? `Abbot in the ${SHORT[kind] ?? kind}` : (KIND[kind] ?? kind);
+  return `${long ? what : (SHORT[kind] ?? kind)}${where}`;
 }
 
 /** Bots get a person's name by seat (the server calls them "greedy bot 2", and keeps these names
@@ -32,6 +34,17 @@ export function seatName(seats: SeatView[] | undefined, i: number): string {
 export function seatLabel(seats: SeatView[] | undefined, i: number): string {
   const s = seats?.[i];
   return s?.kind === 'bot' ? `${seatName(seats, i)} (${s.level ?? '?'} bot)` : seatName(seats, i);
+}
+
+/** The server names a bot's seat "greedy bot 3" (level, seat number) in records and profiles. */
+const RECORDED_BOT = /^([a-z]+) bot (\d+)$/;
+
+/** A seat of a finished game as recorded (the replay's names, a profile's players): a bot gets
+ * the name it had in the game, with its level ("Hugo (greedy bot)"); a person keeps theirs. */
+export function recordedName(name: string, seat: number, player?: { kind?: string; level?: string }): string {
+  const m = RECORDED_BOT.exec(name);
+  const level = player?.kind === 'bot' ? (player.level ?? m?.[1]) : m && Number(m[2]) === seat + 1 && (BOT_LEVELS as readonly string[]).includes(m[1]) ? m[1] : null;
+  return level ? `${BOT_DISPLAY_NAMES[seat] ?? `Bot ${seat + 1}`} (${level} bot)` : name;
 }
 
 export function seatRole(s: SeatView): string {

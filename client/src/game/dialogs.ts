@@ -3,9 +3,9 @@
 
 import { ICONS, PLAYER_COLORS, PLAYER_GLYPHS } from '../art.ts';
 import { esc } from '../dom.ts';
-import { guestMark } from '../players/player-text.ts';
-import { seatRatingBadge } from '../players/rating-book.ts';
-import type { GameView, SeatView } from '../protocol.ts';
+import { RATING_MOVES_NOTE, guestMark } from '../players/player-text.ts';
+import { seatRatingBadge, seatRatingChange } from '../players/rating-book.ts';
+import { type GameView, MAX_NAME_LENGTH, type SeatView } from '../protocol.ts';
 import { seatLabel, seatName } from '../text.ts';
 
 export function endScreen(v: GameView, holdsSeat: boolean): string {
@@ -22,7 +22,7 @@ export function endScreen(v: GameView, holdsSeat: boolean): string {
         ? 'You win!'
         : `${seatName(v.seats, winners[0]?.seat ?? 0)} wins!`;
   return `<div class="dialog end" role="dialog" aria-modal="true" aria-labelledby="end-title">
-<h2 id="end-title">${ICONS.trophy} ${esc(title)}</h2>${v.abandoned ? '<p class="muted">The game was abandoned before its last tile: followers were scored as they stood.</p>' : ''}${v.rated ? '<p class="muted">A rated game: the ratings beside the names count it. <a href="#/leaderboard">Leaderboard</a></p>' : ''}
+<h2 id="end-title">${ICONS.trophy} ${esc(title)}</h2>${v.abandoned ? '<p class="muted">The game was abandoned before its last tile: followers were scored as they stood.</p>' : ''}${v.rated ? `<p class="muted">A rated game: the ratings beside the names count it, and the change it made. ${RATING_MOVES_NOTE} <a href="#/leaderboard">Leaderboard</a></p>` : ''}
 ${
   v.hints
     ? `<p class="hints-used">${v.seats
@@ -39,7 +39,7 @@ ${
 function scoreRow(v: GameView, s: SeatView, best: number): string {
   const p = s.points;
   const rank = v.seats.filter((o) => o.score > s.score).length + 1;
-  return `<tr class="${s.score === best ? 'winner' : ''}" style="--pc:${PLAYER_COLORS[s.seat]}"><td class="rank">${rank}</td><th scope="row"><span class="swatch" aria-hidden="true">${PLAYER_GLYPHS[s.seat]}</span> ${esc(seatLabel(v.seats, s.seat))}${seatRatingBadge(s.playerId)}${v.you === s.seat ? ' <em>(you)</em>' : ''}</th><td>${p.road}</td><td>${p.city}</td><td>${p.monastery}</td><td>${p.farm}</td><td class="total">${s.score}</td></tr>`;
+  return `<tr class="${s.score === best ? 'winner' : ''}" style="--pc:${PLAYER_COLORS[s.seat]}"><td class="rank">${rank}</td><th scope="row"><span class="swatch" aria-hidden="true">${PLAYER_GLYPHS[s.seat]}</span> ${esc(seatLabel(v.seats, s.seat))}${seatRatingBadge(s.playerId)}${v.rated ? seatRatingChange(v.gameId, s.playerId) : ''}${v.you === s.seat ? ' <em>(you)</em>' : ''}</th><td>${p.road}</td><td>${p.city}</td><td>${p.monastery}</td><td>${p.farm}</td><td class="total">${s.score}</td></tr>`;
 }
 
 function scoreBar(v: GameView, s: SeatView, maxScore: number): string {
@@ -58,7 +58,7 @@ export function joinDialog(v: GameView, name: string): string {
   return `<form class="dialog" role="dialog" aria-modal="true" aria-labelledby="join-title" data-form="join">
 <h2 id="join-title">Join this game</h2>
 <p>${pills}</p>
-<label class="field">Your name <input name="name" required maxlength="32" autocomplete="nickname" value="${esc(name)}"></label>
+<label class="field">Your name <input name="name" required maxlength="${MAX_NAME_LENGTH}" autocomplete="nickname" value="${esc(name)}"></label>
 <div class="row"><button class="btn primary" type="submit">Take a seat</button><button class="btn" type="button" data-action="watch">Just watch</button></div></form>`;
 }
 

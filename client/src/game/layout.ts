@@ -40,6 +40,7 @@ export function layOut(root: HTMLElement, gameId: string): ScreenParts {
     <span class="conn" data-conn="connecting" role="status" aria-live="polite">connecting…</span>
   </header>
   <main class="board-wrap">
+    <h1 class="sr-only">Tessera game ${esc(gameId)}</h1>
     <div class="board-host"></div>
     <div class="board-tools" role="toolbar" aria-label="Board view">
       <button class="btn icon" data-action="zoom-in" title="Zoom in (+)" aria-label="Zoom in">+</button>

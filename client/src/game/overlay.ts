@@ -66,7 +66,12 @@ export class Overlay {
 
   private showEnd(v: GameView, holdsSeat: boolean): void {
     this.show(endScreen(v, holdsSeat));
-    this.el.querySelector<HTMLElement>('.btn')?.focus();
+    // The first action takes the focus without scrolling to it: the end screen opens at its top,
+    // the title and the winner's row in view.
+    this.el.querySelector<HTMLElement>('.btn')?.focus({ preventScroll: true });
+    this.el.scrollTop = 0;
+    const dialog = this.el.querySelector<HTMLElement>('.dialog');
+    if (dialog) dialog.scrollTop = 0;
   }
 
   private showJoin(v: GameView): void {

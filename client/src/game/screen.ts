@@ -7,8 +7,8 @@
 import { BoardView } from '../board.ts';
 import { ensureTileDefs } from '../defs.ts';
 import { clearToast, copyText, gameLink, toast } from '../dom.ts';
-import { GameSocket } from '../net.ts';
-import { fillRatings, loadRatings, onRatings } from '../players/rating-book.ts';
+import { type ConnState, GameSocket } from '../net.ts';
+import { fillRatings, loadRatingChanges, loadRatings, onRatings } from '../players/rating-book.ts';
 import type { GameView, LastMove } from '../protocol.ts';
 import { play } from '../sound.ts';
 import { renderBag } from './bag.ts';
@@ -67,6 +67,10 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   // The score track lies over the board's bottom edge: fitting keeps the tiles above it.
   board.insetBottom = 46;
   const placing = new Placing(state, board, { sendMove: (turn, move) => socket.sendMove(turn, move), sendHint: (turn) => socket.sendHint(turn) }, render);
+  let connection: { s: ConnState; detail?: string } = { s: 'connecting' };
+  // Redrawn on every view too: the seat may be known only from the view (`you`: a signed-in
+  // player's seat played without this browser's token), after the socket opened.
+  const drawConn = () => renderConn(ui.conn, connection.s, connection.detail, seat.held?.seat ?? state.view?.you ?? null);
   let socket = connect();
 
   function connect(): GameSocket {
@@ -96,7 +100,8 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
         render();
       },
       onConnState: (s, detail) => {
-        renderConn(ui.conn, s, detail, seat.held?.seat ?? state.view?.you ?? null);
+        connection = { s, detail };
+        drawConn();
         if (s === 'reconnecting') state.pending = false;
       },
       onHint: (turn, move) => {
@@ -128,6 +133,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   function followRatings(prev: GameView | null, v: GameView): void {
     const ids = v.seats.flatMap((s) => (s.playerId ? [s.playerId] : []));
     void loadRatings(ids, v.rated === true && v.status === 'finished' && prev?.status !== undefined && prev.status !== 'finished');
+    if (v.rated && v.status === 'finished' && prev?.status !== 'finished') void loadRatingChanges(v.gameId, ids);
   }
   const unratings = onRatings(() => {
     render();
@@ -142,6 +148,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     ui.game.dataset.turn = String(v?.turn ?? -1);
     ui.game.classList.toggle('spectating', !!v && v.you === null);
     if (!v) return;
+    drawConn();
     renderBoard(board, state, hover);
     renderTurn(ui.turn, state);
     renderTray(ui.tile, state);

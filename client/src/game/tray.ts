@@ -39,7 +39,7 @@ function spotChoices(s: GameScreenState, sel: Selection): string {
   const myFollowers = v.you !== null ? (v.seats[v.you]?.followers ?? 0) : 0;
   const words = FIGURE_WORDS[sel.figure];
   const option = (spot: string, i: number) =>
-    `<label class="spot-opt"><input type="radio" name="spot" value="${esc(spot)}" data-spot-choice="${esc(spot)}" data-focus-key="spot-${esc(spot)}" ${sel.meeple === spot ? 'checked' : ''}><span><kbd>${i + 1}</kbd> ${esc(spotLabel(spot, true, { tile: v.tile!, rotation: sel.rotation }))}</span></label>`;
+    `<label class="spot-opt"><input type="radio" name="spot" value="${esc(spot)}" data-spot-choice="${esc(spot)}" data-focus-key="spot-${esc(spot)}" ${sel.meeple === spot ? 'checked' : ''}><span><kbd>${i + 1}</kbd> ${esc(spotLabel(spot, true, { tile: v.tile!, rotation: sel.rotation, figure: sel.figure }))}</span></label>`;
   return `${figureChoices(s, sel)}<fieldset class="spots" ${pending ? 'disabled' : ''}><legend>${words.label}</legend>
 <label class="spot-opt"><input type="radio" name="spot" value="" data-spot-choice="" data-focus-key="spot-none" ${sel.meeple === null ? 'checked' : ''}><span><kbd>0</kbd> ${words.none}</span></label>
 ${spots.map(option).join('')}

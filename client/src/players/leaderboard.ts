@@ -19,7 +19,7 @@ export function mountLeaderboard(root: HTMLElement): () => void {
 <span class="rating-note">A rating marked <span class="rating">?</span> is provisional: too few rated games yet.</span>
 <span class="requires"></span></p>
 <div class="table-wrap"><table class="board-table"><caption class="sr-only">Players by rating</caption>
-<thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">Rating</th><th scope="col">Games</th></tr></thead><tbody><tr><td colspan="4" class="muted">Loading…</td></tr></tbody></table></div>
+<thead><tr><th scope="col" class="num">#</th><th scope="col">Player</th><th scope="col" class="num">Rating</th><th scope="col" class="num">Games</th></tr></thead><tbody><tr><td colspan="4" class="muted">Loading…</td></tr></tbody></table></div>
 <div class="row"><button class="btn" data-action="more" hidden>More players</button></div></main></div>`;
   const tbody = root.querySelector<HTMLElement>('tbody')!;
   const more = root.querySelector<HTMLButtonElement>('[data-action=more]')!;
@@ -63,5 +63,5 @@ function row(p: LeaderboardEntry, me: string | null): string {
   const kind = p.bot && !/\bbot$/i.test(p.name) ? ' <span class="tag">bot</span>' : '';
   const you = p.playerId === me ? ' <em>(you)</em>' : '';
   const rating = `${ratingText(p.rating)}${p.provisional ? '<span class="provisional" title="provisional: too few rated games yet">?</span>' : ''}`;
-  return `<tr class="${p.playerId === me ? 'me' : ''}${p.bot ? ' bot' : ''}"><td>${p.place}</td><th scope="row">${playerName(p.name, p.playerId)}${kind}${you}</th><td class="num">${rating}</td><td class="num">${esc(p.games)}</td></tr>`;
+  return `<tr class="${p.playerId === me ? 'me' : ''}${p.bot ? ' bot' : ''}"><td class="num">${p.place}</td><th scope="row">${playerName(p.name, p.playerId)}${kind}${you}</th><td class="num">${rating}</td><td class="num">${esc(p.games)}</td></tr>`;
 }

@@ -16,6 +16,22 @@ export function ratingBadge(rating: number | null, provisional = false): string 
   return ` <span class="rating" title="${title}"><span class="sr-only">rating </span>${ratingText(rating)}${provisional ? '?' : ''}</span>`;
 }
 
+/** A rating's move in one game: "+12", "−8" (a true minus), "±0". */
+export const ratingChangeText = (before: number, after: number): string => {
+  const d = Math.round(after) - Math.round(before);
+  return d > 0 ? `+${d}` : d < 0 ? `\u2212${-d}` : '\u00b10';
+};
+
+/** The change beside a rating, coloured by its sign. */
+export function ratingChangeBadge(before: number, after: number): string {
+  const d = Math.round(after) - Math.round(before);
+  return ` <span class="rating-change ${d > 0 ? 'up' : d < 0 ? 'down' : 'same'}" title="rating change in this game: ${Math.round(before)} → ${Math.round(after)}">${ratingChangeText(before, after)}</span>`;
+}
+
+/** Why the shown rating moves as it does, in one line (docs/RATINGS.md: 1000 + 40·(μ − 3σ)). */
+export const RATING_MOVES_NOTE =
+  'The number shown is cautious: the estimated skill less three times its uncertainty. Each rated game makes the estimate surer, which lifts the number, so in the first games it can rise even after a 4th place of 6.';
+
 /** The mark beside a seat held under a typed name (no player signed in behind it), else nothing. */
 export const guestMark = (seat: { guest?: true }): string =>
   seat.guest ? ' <span class="guest" title="Not signed in: this name was typed for this game, no player account stands behind it">guest</span>' : '';

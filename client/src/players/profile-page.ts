@@ -8,9 +8,22 @@ import { HttpError } from '../api.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS } from '../art.ts';
 import { lineChart } from '../charts.ts';
 import { esc } from '../dom.ts';
-import { lostPerMoveText, meanPlaceText, mistakeWords, optionLabel, ordinal, profileHref, ratingChartData, ratingText, shortDate, winsText } from './player-text.ts';
+import {
+  RATING_MOVES_NOTE,
+  lostPerMoveText,
+  meanPlaceText,
+  mistakeWords,
+  optionLabel,
+  ordinal,
+  profileHref,
+  ratingChangeBadge,
+  ratingChartData,
+  ratingText,
+  shortDate,
+  winsText,
+} from './player-text.ts';
 import { loadRatings, shownRating } from './rating-book.ts';
-import { rulesText } from '../text.ts';
+import { recordedName, rulesText } from '../text.ts';
 
 export function mountProfile(root: HTMLElement, playerId: string): () => void {
   root.innerHTML = `<div class="page profile-page">
@@ -36,7 +49,7 @@ async function load(root: HTMLElement, playerId: string): Promise<void> {
   document.title = `${p.name} · Tessera`;
   // The chart is drawn at the card's width in CSS px, so its text is the page's size.
   const chartWidth = Math.max(280, Math.min(800, body.clientWidth - 40));
-  body.innerHTML = [ratingSection(p, shownRating(playerId), history, chartWidth), analysisSection(p), resultsSection(p), recentSection(p)].join('');
+  body.innerHTML = [ratingSection(p, shownRating(playerId), history, chartWidth), analysisSection(p), resultsSection(p), recentSection(p, history)].join('');
 }
 
 function ratingSection(p: Profile, shown: ShownRating | null, history: RatingChange[], width: number): string {
@@ -74,7 +87,7 @@ function resultsTable(caption: string, rows: ResultRow[]): string {
   const body = rows
     .map((r) => `<tr><th scope="row">${esc(r.label)}</th><td class="num">${r.games}</td><td class="num">${esc(winsText(r.wins, r.games))}</td><td class="num">${meanPlaceText(r.meanPlace)}</td></tr>`)
     .join('');
-  return `<div class="table-wrap"><table class="board-table"><caption>${esc(caption)}</caption><thead><tr><th scope="col">Games of</th><th scope="col">Games</th><th scope="col">Wins</th><th scope="col">Mean place</th></tr></thead><tbody>${body}</tbody></table></div>`;
+  return `<div class="table-wrap"><table class="board-table"><caption>${esc(caption)}</caption><thead><tr><th scope="col">Games of</th><th scope="col" class="num">Games</th><th scope="col" class="num">Wins</th><th scope="col" class="num">Mean place</th></tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 function resultsSection(p: Profile): string {
@@ -94,23 +107,26 @@ function resultsSection(p: Profile): string {
   return `<section class="card" aria-labelledby="results-title"><h2 id="results-title">Results</h2>${overall}${tables || '<p class="muted">No finished game yet.</p>'}</section>`;
 }
 
-function recentSection(p: Profile): string {
-  const items = p.recent.map((g) => gameItem(g, p.id)).join('');
-  return `<section class="card" aria-labelledby="recent-title"><h2 id="recent-title">Recent games</h2><ul class="game-list">${items || '<li class="muted">No finished game yet.</li>'}</ul></section>`;
+function recentSection(p: Profile, history: RatingChange[]): string {
+  const byGame = new Map(history.map((c) => [c.gameId, c]));
+  const items = p.recent.map((g) => gameItem(g, p.id, byGame.get(g.id))).join('');
+  const note = p.recent.some((g) => byGame.has(g.id)) ? `<p class="muted small rating-note">Beside a rated game, the change it made to the rating. ${RATING_MOVES_NOTE}</p>` : '';
+  return `<section class="card" aria-labelledby="recent-title"><h2 id="recent-title">Recent games</h2>${note}<ul class="game-list">${items || '<li class="muted">No finished game yet.</li>'}</ul></section>`;
 }
 
-function gameItem(g: ProfileGame, self: string): string {
+function gameItem(g: ProfileGame, self: string, change: RatingChange | undefined): string {
   const order = [...g.players].sort((a, b) => b.score - a.score);
   const pills = order.map((o) => seatPill(o, self)).join(' ');
   const id = encodeURIComponent(g.id);
   const analysis = `<a class="btn small ghost" href="#/replay/${id}?analyse">${g.analysed ? 'Analysis' : 'Analyse'}</a>`;
   const about = [`${ordinal(g.place)} of ${g.players.length}`, ...(g.rated ? ['rated'] : []), ...(g.abandoned ? ['abandoned'] : []), rulesText(g.rules), shortDate(g.finishedAt)];
-  return `<li class="game-item"><div>${pills}<div class="muted small">${esc(about.join(' · '))}</div></div><div class="row"><a class="btn small" href="#/replay/${id}">Replay</a>${analysis}</div></li>`;
+  const moved = change ? `${ratingChangeBadge(change.before, change.after)} <span class="muted small">(${ratingText(change.before)} → ${ratingText(change.after)})</span>` : '';
+  return `<li class="game-item"><div>${pills}${moved}<div class="muted small">${esc(about.join(' · '))}</div></div><div class="row"><a class="btn small" href="#/replay/${id}">Replay</a>${analysis}</div></li>`;
 }
 
 /** A seat of a recent game: the other players' link to their own pages (as a 44 px target). */
 function seatPill(o: ProfileGame['players'][number], self: string): string {
-  const text = `${PLAYER_GLYPHS[o.seat]} ${esc(o.name)} ${o.score}`;
+  const text = `${PLAYER_GLYPHS[o.seat]} ${esc(recordedName(o.name, o.seat, o))} <b class="pill-score">${o.score}</b>`;
   const style = `--pc:${PLAYER_COLORS[o.seat]}`;
   return o.playerId && o.playerId !== self
     ? `<a class="seat-pill player-pill" style="${style}" href="${profileHref(o.playerId)}">${text}</a>`

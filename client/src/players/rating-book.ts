@@ -5,7 +5,7 @@
 
 import { playerApi, type ShownRating } from './player-api.ts';
 import { RATINGS_PER_CALL } from '../protocol.ts';
-import { ratingBadge } from './player-text.ts';
+import { ratingBadge, ratingChangeBadge } from './player-text.ts';
 
 const known = new Map<string, ShownRating>();
 /** Asked for and without a rating (never in a rated game): not asked again unless fresh. */
@@ -26,6 +26,10 @@ export function fillRatings(root: ParentNode): void {
   for (const slot of root.querySelectorAll<HTMLElement>('[data-rating-for]')) {
     const r = known.get(decodeURIComponent(slot.dataset.ratingFor!));
     if (r) slot.outerHTML = ratingBadge(r.rating, r.provisional);
+  }
+  for (const slot of root.querySelectorAll<HTMLElement>('[data-change-for]')) {
+    const c = changes.get(changeKey(decodeURIComponent(slot.dataset.game!), decodeURIComponent(slot.dataset.changeFor!)));
+    if (c) slot.outerHTML = ratingChangeBadge(c.before, c.after);
   }
 }
 
@@ -49,4 +53,40 @@ export async function loadRatings(ids: Iterable<string>, fresh = false): Promise
     unrated.delete(r.playerId);
   }
   for (const fn of listeners) fn();
+}
+
+/** Rating changes in one game, by `gameId|playerId`, from each player's history. */
+const changes = new Map<string, { before: number; after: number }>();
+const changeKey = (gameId: string, playerId: string) => `${gameId}|${playerId}`;
+
+/** The change a game made to a player's rating beside their rating: drawn now when known, else a
+ * placeholder for `fillRatings`. */
+export function seatRatingChange(gameId: string, playerId: string | null | undefined): string {
+  if (!playerId) return '';
+  const c = changes.get(changeKey(gameId, playerId));
+  return c ? ratingChangeBadge(c.before, c.after) : `<span class="rating-slot" data-change-for="${encodeURIComponent(playerId)}" data-game="${encodeURIComponent(gameId)}"></span>`;
+}
+
+/** Asks each player's rating history for the change `gameId` made (a rated game that ended):
+ * the server writes it as the game ends, so a history without it yet is asked again, a little
+ * later, a few times. */
+export async function loadRatingChanges(gameId: string, ids: Iterable<string>, tries = 4): Promise<void> {
+  let wanted = [...new Set(ids)].filter((id) => !changes.has(changeKey(gameId, id)));
+  for (let attempt = 0; attempt < tries && wanted.length; attempt++) {
+    if (attempt) await new Promise((r) => setTimeout(r, 1000 * attempt));
+    const found = await Promise.all(
+      wanted.map((id) =>
+        playerApi.ratingHistory(id).then(
+          (h) => h.find((c) => c.gameId === gameId) ?? null,
+          () => null,
+        ),
+      ),
+    );
+    wanted.forEach((id, i) => {
+      const c = found[i];
+      if (c) changes.set(changeKey(gameId, id), { before: c.before, after: c.after });
+    });
+    if (found.some(Boolean)) for (const fn of listeners) fn();
+    wanted = wanted.filter((_, i) => !found[i]);
+  }
 }
