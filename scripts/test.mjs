@@ -12,6 +12,7 @@ const coverage = [
   // The floors are the product's (bot-engine, server, client): benchmarks and scripts run in the
   // suite only to show they work.
   '--test-coverage-exclude=bench/**',
+  '--test-coverage-exclude=support/**',
   '--test-coverage-exclude=scripts/**',
   '--test-coverage-lines=95',
   '--test-coverage-branches=86',

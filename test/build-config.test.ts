@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SHIPPED_NODE_FLAGS } from '../bench/lib/server.ts';
+import { SHIPPED_NODE_FLAGS } from '../support/server.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const scripts: Record<string, string> = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts;
@@ -55,7 +55,7 @@ test('every bench script builds what it runs; the type check covers bench, tests
     assert.ok(build && compiled(configOf(build)).includes(`${entry}.ts`), `${script}: ${build} compiles ${entry}.ts`);
   }
   const checked = top(compiled(configOf('typecheck')));
-  for (const dir of ['bench', 'bot-engine', 'server', 'test']) assert.ok(checked.includes(dir), `typecheck covers ${dir}/`);
+  for (const dir of ['bench', 'bot-engine', 'server', 'support', 'test']) assert.ok(checked.includes(dir), `typecheck covers ${dir}/`);
   assert.match(scripts.typecheck, /tsc -p research\/tsconfig\.json/);
 });
 
@@ -95,5 +95,5 @@ test('npm start, the Dockerfile and the benchmarks run the server with the same 
   assert.equal(cmd.at(-1), 'dist/server/main.js');
   const shipped = start[1].split(' ').filter(Boolean);
   assert.deepEqual(cmd.slice(1, -1), shipped, 'the Dockerfile CMD and npm start');
-  assert.deepEqual([...SHIPPED_NODE_FLAGS], shipped, 'bench/lib/server.ts and npm start');
+  assert.deepEqual([...SHIPPED_NODE_FLAGS], shipped, 'support/server.ts and npm start');
 });

@@ -14,9 +14,9 @@ import { takeSeat } from '../server/games/store-operations.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { OwnershipLostError, type StoredGame } from '../server/games/store.ts';
 import { Client, createGame, get, playUntilOver, post, type Running, startServer, twoPeopleSetup, WAIT } from './server-helpers.ts';
-import { randomMove } from '../bench/lib/game-client.ts';
+import { randomMove } from '../support/game-client.ts';
 import { clusterTests, type Instance } from './support/cluster.ts';
-import { rng } from '../bench/lib/stats.ts';
+import { rng } from '../support/random.ts';
 import { player } from './support/passkey-player.ts';
 
 const { test, services, startInstance } = clusterTests();

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { pino } from 'pino';
-import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
+import { type PrivatePostgres, startPostgres } from '../support/postgres.ts';
 import { Metrics } from '../server/metrics.ts';
 import { PostgresStore } from '../server/storage/postgres/games.ts';
 import { SqliteStore } from '../server/storage/sqlite/games.ts';

@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
-import { type PrivateRedis, startRedis } from '../bench/lib/redis.ts';
-import { randomMove } from '../bench/lib/game-client.ts';
-import { rng } from '../bench/lib/stats.ts';
+import { type PrivatePostgres, startPostgres } from '../support/postgres.ts';
+import { type PrivateRedis, startRedis } from '../support/redis.ts';
+import { randomMove } from '../support/game-client.ts';
+import { rng } from '../support/random.ts';
 import { Client, get, playUntilOver, post, type Running, startServer } from './server-helpers.ts';
 import { needing, POSTGRES, REDIS } from './support/needs.ts';
 

@@ -5,7 +5,7 @@
 // test-results/e2e/.
 
 import assert from 'node:assert/strict';
-import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
+import { type PrivatePostgres, startPostgres } from '../support/postgres.ts';
 import { createGame, type Running, startServer } from './server-helpers.ts';
 import { type E2E, shot, startE2E, waitMyTurn } from './support/e2e.ts';
 import { CHROMIUM, needing, POSTGRES } from './support/needs.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
+import { type PrivatePostgres, startPostgres } from '../support/postgres.ts';
 import { needing, POSTGRES } from './support/needs.ts';
 import { PostgresStore } from '../server/storage/postgres/games.ts';
 import { SqliteStore } from '../server/storage/sqlite/games.ts';

@@ -12,7 +12,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { newGame } from '../bot-engine/game.ts';
 import type { RecordMove } from '../bot-engine/record.ts';
-import { type PrivatePostgres, startPostgres } from '../bench/lib/postgres.ts';
+import { type PrivatePostgres, startPostgres } from '../support/postgres.ts';
 import { needing, POSTGRES } from './support/needs.ts';
 import { PostgresStore } from '../server/storage/postgres/games.ts';
 import { SqliteStore } from '../server/storage/sqlite/games.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Compile } from 'typebox/compile';
 import { SERVER_FRAMES, type ServerFrameType } from '../server/wire/frames.ts';
-import { randomMove } from '../bench/lib/game-client.ts';
+import { randomMove } from '../support/game-client.ts';
 import { Client, createGame, playUntilOver, type Running, startServer } from './server-helpers.ts';
 
 let server: Running;

@@ -1,6 +1,6 @@
 // Shared by the server tests: an app reached in-process (app.inject, app.injectWS: no port) or
 // listening on 127.0.0.1 port 0 where a real socket is the point, and the shared Node game client
-// (bench/lib/game-client.ts) that queues frames for the test to await. Both kinds of server are
+// (support/game-client.ts) that queues frames for the test to await. Both kinds of server are
 // used through the same calls: `post(server.base, …)`, `createGame(server.base, …)`,
 // `Client.join(server.ws, …)`.
 
@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { type BuildOptions, buildApp } from '../server/app.ts';
 import { type Config, loadConfig } from '../server/config.ts';
-import { createGame as createGameOver, GameSocket, type HttpAnswer, http, openWebSocket, randomMove, type Requester } from '../bench/lib/game-client.ts';
-import { rng } from '../bench/lib/stats.ts';
+import { createGame as createGameOver, GameSocket, type HttpAnswer, http, openWebSocket, randomMove, type Requester } from '../support/game-client.ts';
+import { rng } from '../support/random.ts';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { Metrics } from '../server/metrics.ts';
@@ -73,7 +73,7 @@ export async function injectServer(overrides: Partial<Config> = {}, waitForPool 
   return { app, base: app, ws: app };
 }
 
-/** One HTTP request, answered as bench/lib's `http` answers it. */
+/** One HTTP request, answered as support/game-client's `http` answers it. */
 export async function request(to: Endpoint, method: string, path: string, body?: unknown): Promise<HttpAnswer> {
   if (typeof to === 'string') return http(to, method, path, body);
   const res = await to.inject({ method: method as 'GET', url: path, ...(body === undefined ? {} : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
@@ -102,7 +102,7 @@ export async function get(base: Endpoint, path: string): Promise<{ status: numbe
   return { status: answer.status, body: answer.body ?? answer.text };
 }
 
-/** Creates a game and takes every person seat (bench/lib's `createGame`, over either endpoint). */
+/** Creates a game and takes every person seat (support/game-client's `createGame`, over either endpoint). */
 export function createGame(base: Endpoint, ...rest: Parameters<typeof createGameOver> extends [unknown, ...infer R] ? R : never): ReturnType<typeof createGameOver> {
   return createGameOver(requester(base), ...rest);
 }

@@ -6,7 +6,7 @@ import { request as httpRequest } from 'node:http';
 import { after, before, test } from 'node:test';
 import { ERRORS } from '../server/errors.ts';
 import { get, post, type Running, startServer } from './server-helpers.ts';
-import { rng } from '../bench/lib/stats.ts';
+import { rng } from '../support/random.ts';
 
 let server: Running;
 before(async () => {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { Rng } from '../bot-engine/rng.ts';
-import { randomMove } from '../bench/lib/game-client.ts';
+import { randomMove } from '../support/game-client.ts';
 import { Client, createGame } from './server-helpers.ts';
 
 const main = fileURLToPath(new URL('../dist/server/main.js', import.meta.url));

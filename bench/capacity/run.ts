@@ -12,7 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runLoad, windowStats } from '../games/load.ts';
 import { machine, machineLine, type MachineInfo } from '../lib/proc.ts';
-import { startServer } from '../lib/server.ts';
+import { startServer } from '../../support/server.ts';
 import { progress, round, table, type Summary } from '../lib/stats.ts';
 import { lines } from '../../client/src/charts.ts';
 

@@ -9,7 +9,8 @@ import { hideBag } from '../../bot-engine/rules.ts';
 import type { GameState } from '../../bot-engine/state.ts';
 import { Metrics } from '../../server/metrics.ts';
 import { BotPool } from '../../server/pool/pool.ts';
-import { percentile, rng, round, sleep } from '../lib/stats.ts';
+import { percentile, round, sleep } from '../lib/stats.ts';
+import { rng } from '../../support/random.ts';
 
 export interface IsolationResult {
   searches: number;

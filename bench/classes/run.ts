@@ -8,10 +8,11 @@
 
 import type { BotLevel } from '../../bot-engine/bots/levels.ts';
 import type { PoolReport } from '../../server/wire/pool.ts';
-import { GameSocket, createGame, http, randomMove } from '../lib/game-client.ts';
+import { GameSocket, createGame, http, randomMove } from '../../support/game-client.ts';
 import { machine, machineLine, type MachineInfo } from '../lib/proc.ts';
-import { startServer } from '../lib/server.ts';
-import { fmt, progress, rng, round, sleep, type Summary, table } from '../lib/stats.ts';
+import { startServer } from '../../support/server.ts';
+import { fmt, progress, round, sleep, type Summary, table } from '../lib/stats.ts';
+import { rng } from '../../support/random.ts';
 import { poolSummary, runLoad, windowStats } from '../games/load.ts';
 import { type IsolationResult, measureIsolation } from './isolation.ts';
 

@@ -13,13 +13,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BotLevel } from '../../bot-engine/bots/levels.ts';
-import { GameSocket, HttpError, createGame, randomMove } from '../lib/game-client.ts';
+import { GameSocket, HttpError, createGame, randomMove } from '../../support/game-client.ts';
 import { machine, machineLine, type MachineInfo } from '../lib/proc.ts';
 import pg from 'pg';
-import { startPostgres } from '../lib/postgres.ts';
-import { startRedis } from '../lib/redis.ts';
-import { freePort, type RunningServer, startServer } from '../lib/server.ts';
-import { progress, rng, round, sleep, summarize, type Summary } from '../lib/stats.ts';
+import { startPostgres } from '../../support/postgres.ts';
+import { startRedis } from '../../support/redis.ts';
+import { freePort, type RunningServer, startServer } from '../../support/server.ts';
+import { progress, round, sleep, summarize, type Summary } from '../lib/stats.ts';
+import { rng } from '../../support/random.ts';
 
 export interface ClusterOptions {
   people: number;

@@ -8,9 +8,9 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SeatRequest } from '../../server/wire/api.ts';
-import { createGame, GameSocket } from '../lib/game-client.ts';
+import { createGame, GameSocket } from '../../support/game-client.ts';
 import { machine, machineLine } from '../lib/proc.ts';
-import { startServer } from '../lib/server.ts';
+import { startServer } from '../../support/server.ts';
 import { summarize } from '../lib/stats.ts';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { seconds: { type: 'string', default: '25' } } });

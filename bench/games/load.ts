@@ -6,9 +6,10 @@
 import type { BotLevel } from '../../bot-engine/bots/levels.ts';
 import type { PoolReport } from '../../server/wire/pool.ts';
 import type { ServerFrame } from '../../server/ws/protocol.ts';
-import { GameSocket, HttpError, createGame, randomMove } from '../lib/game-client.ts';
+import { GameSocket, HttpError, createGame, randomMove } from '../../support/game-client.ts';
 import { coresUsed, sampleProc, type ProcSample } from '../lib/proc.ts';
-import { progress, rng, round, sleep, summarize, type Summary } from '../lib/stats.ts';
+import { progress, round, sleep, summarize, type Summary } from '../lib/stats.ts';
+import { rng } from '../../support/random.ts';
 
 export interface LoadOptions {
   /** Server base URL (http://127.0.0.1:port). */

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCannonChild, type CannonResult } from '../lib/cannon.ts';
 import { machine, machineLine, type MachineInfo } from '../lib/proc.ts';
-import { type ServerLogSummary, startServer } from '../lib/server.ts';
+import { type ServerLogSummary, startServer } from '../../support/server.ts';
 import { fmt, progress, round, sleep, type Summary } from '../lib/stats.ts';
 import { lines, scatterPanels } from '../../client/src/charts.ts';
 import { loopDelay, runLoad, windowStats, type LoadResult } from './load.ts';

@@ -5,7 +5,7 @@
 
 import { runCannon, type CannonResult } from '../lib/cannon.ts';
 import { machine, machineLine, sampleProc, coresUsed, type MachineInfo } from '../lib/proc.ts';
-import { type ServerLogSummary, startServer } from '../lib/server.ts';
+import { type ServerLogSummary, startServer } from '../../support/server.ts';
 import { fmt, progress, round, table } from '../lib/stats.ts';
 
 export interface HttpOptions {

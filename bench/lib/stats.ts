@@ -34,18 +34,6 @@ export function summarize(values: readonly number[], digits = 1): Summary {
   };
 }
 
-/** Deterministic PRNG (mulberry32) so every strategy sees the same workload. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export function fmt(x: number | null | undefined, digits = 1): string {

@@ -7,9 +7,9 @@
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { createGame, GameSocket, randomMove } from '../lib/game-client.ts';
-import { startServer } from '../lib/server.ts';
-import { rng } from '../lib/stats.ts';
+import { createGame, GameSocket, randomMove } from '../../support/game-client.ts';
+import { startServer } from '../../support/server.ts';
+import { rng } from '../../support/random.ts';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { games: { type: 'string', default: '5' }, protocols: { type: 'string', default: '1,2' } } });
 const root = resolve(positionals[0] ?? '.');

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import type { BotLevel } from '../../bot-engine/bots/levels.ts';
 import { runLoad, windowStats } from '../games/load.ts';
 import { machine, machineLine } from '../lib/proc.ts';
-import { SHIPPED_NODE_FLAGS, startServer } from '../lib/server.ts';
+import { SHIPPED_NODE_FLAGS, startServer } from '../../support/server.ts';
 import { progress, round } from '../lib/stats.ts';
 
 const { values, positionals } = parseArgs({

@@ -7,7 +7,7 @@
 
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { startPostgres } from '../lib/postgres.ts';
+import { startPostgres } from '../../support/postgres.ts';
 import { machine, machineLine } from '../lib/proc.ts';
 import { benchSetup } from '../lib/stored-game.ts';
 import { summarize } from '../lib/stats.ts';

@@ -7,10 +7,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lines } from '../../client/src/charts.ts';
-import { GameSocket, http, HttpError, randomMove } from '../lib/game-client.ts';
+import { GameSocket, http, HttpError, randomMove } from '../../support/game-client.ts';
 import { machine, machineLine, type MachineInfo, sampleProc } from '../lib/proc.ts';
-import { type ServerLogSummary, startServer } from '../lib/server.ts';
-import { fmt, progress, rng, round, sleep, table } from '../lib/stats.ts';
+import { type ServerLogSummary, startServer } from '../../support/server.ts';
+import { fmt, progress, round, sleep, table } from '../lib/stats.ts';
+import { rng } from '../../support/random.ts';
 
 export interface SoakOptions {
   /** Games to create. */

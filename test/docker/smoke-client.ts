@@ -14,8 +14,8 @@
 // SMOKE_EXPECT_CPUS (default 1), SMOKE_MOVES (our placements in `play`, default 6).
 
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { GameSocket, http as request, randomMove } from '../../bench/lib/game-client.ts';
-import { rng } from '../../bench/lib/stats.ts';
+import { GameSocket, http as request, randomMove } from '../../support/game-client.ts';
+import { rng } from '../../support/random.ts';
 import type { GameView } from '../../server/wire/game.ts';
 import type { ServerFrame } from '../../server/ws/protocol.ts';
 

@@ -2,9 +2,9 @@
 // instances (the compiled server in its own process, so SIGKILL and SIGSTOP are real). Without
 // PostgreSQL or Redis the file's tests are skipped with one line each; under CI=true they fail.
 
-import { type PrivatePostgres, startPostgres } from '../../bench/lib/postgres.ts';
-import { type PrivateRedis, startRedis } from '../../bench/lib/redis.ts';
-import { type RunningServer, startServer as startProcess } from '../../bench/lib/server.ts';
+import { type PrivatePostgres, startPostgres } from '../../support/postgres.ts';
+import { type PrivateRedis, startRedis } from '../../support/redis.ts';
+import { type RunningServer, startServer as startProcess } from '../../support/server.ts';
 import { needing, POSTGRES, REDIS } from './needs.ts';
 
 export type Instance = RunningServer & { base: string; ws: string; env: Record<string, string> };

@@ -6,7 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type PrivatePostgres, startPostgres } from '../../bench/lib/postgres.ts';
+import { type PrivatePostgres, startPostgres } from '../../support/postgres.ts';
 import type { GameStore } from '../../server/games/store.ts';
 import type { Backend } from '../../server/plugins/store.ts';
 import { memoryBackend } from '../../server/storage/memory/backend.ts';

@@ -6,7 +6,7 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { after as nodeAfter, before as nodeBefore, type HookFn, test as nodeTest, type TestFn, type TestOptions } from 'node:test';
-import { postgresProgram } from '../../bench/lib/postgres.ts';
+import { postgresProgram } from '../../support/postgres.ts';
 
 export interface Need {
   /** The program looked for: a path, or a name on the PATH. */

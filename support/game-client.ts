@@ -2,10 +2,10 @@
 // server tests: HTTP calls to create a game and take seats, and a WebSocket session (Node's
 // global WebSocket) that queues the server's frames for the caller to await, event-driven.
 
-import type { Move, Placement } from '../../server/wire/game.ts';
-import type { CreateGameBody, SeatRequest } from '../../server/wire/api.ts';
-import { PROTOCOL_VERSION } from '../../server/wire/version.ts';
-import { ViewTracker } from '../../server/wire/delta.ts';
+import type { Move, Placement } from '../server/wire/game.ts';
+import type { CreateGameBody, SeatRequest } from '../server/wire/api.ts';
+import { PROTOCOL_VERSION } from '../server/wire/version.ts';
+import { ViewTracker } from '../server/wire/delta.ts';
 
 export interface HttpAnswer {
   status: number;

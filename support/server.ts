@@ -6,8 +6,8 @@ import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { repoRoot, serverMain } from './paths.ts';
-import { sleep } from './stats.ts';
 
 export interface ServerLogSummary {
   warn: number;
