@@ -1,6 +1,7 @@
 // Prometheus metrics (one registry per app, so several apps can live in one test process) and the
 // main event loop's health (server/loop-monitor.ts).
 
+import { createRequire } from 'node:module';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { LoopMonitor } from './loop-monitor.ts';
 import type { EventLoopReport, TaskClass } from './wire/pool.ts';
@@ -14,6 +15,20 @@ const SECONDS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 export interface ScrapeSources {
   poolUtilization?: () => Record<TaskClass, number>;
   games?: () => { active: number; inMemory: number };
+}
+
+const require = createRequire(import.meta.url);
+type DefaultMetric = (registry: Registry, config: object) => void;
+
+/** prom-client's default metrics (process CPU, memory, heap, handles, GC, …) except its
+ * event-loop lag: that one starts a second delay monitor (monitorEventLoopDelay at 10 ms) beside
+ * ours, and prom-client 15 has no option to leave it out. Each default is its own module, named
+ * as in `metricsList`. */
+function nodeMetrics(registry: Registry): void {
+  for (const name of collectDefaultMetrics.metricsList) {
+    if (name === 'eventLoopLag') continue;
+    (require(`prom-client/lib/metrics/${name}.js`) as DefaultMetric)(registry, {});
+  }
 }
 
 export class Metrics {
@@ -79,7 +94,7 @@ export class Metrics {
   readonly loopUtilisation = this.gauge('tessera_event_loop_utilization', `Main event-loop utilisation over the last ${LOOP_WINDOW_SECONDS} s (0..1)`);
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry });
+    nodeMetrics(this.registry);
     this.loop.start();
   }
 

@@ -336,6 +336,10 @@ test('an owner that missed its renewals loses its game: the taker plays it, the 
     await (a.app.directory as ClusterDirectory).leases.renew();
     assert.equal((await player.closedWith(2000)).code, 1012);
     assert.equal((await watcher.closedWith(3000)).code, 1012, 'the relay noticed the owner changed');
+    assert.ok(
+      watcher.frames.some((f) => f.type === 'bye' && f.reason === 'game moved to another instance: reconnect'),
+      'the relay said why before it closed',
+    );
     // Reconnecting to a is relayed to b, which plays the game now; its bot answers there.
     const again = await Client.join(a.ws, id, tokens.get(0));
     const turn = again.welcome.history.length;

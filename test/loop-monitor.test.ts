@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LoopMonitor } from '../server/loop-monitor.ts';
+import { Metrics } from '../server/metrics.ts';
 
 /** Polls the monitor's own count of samples: waits for ticks, not for a time. */
 const WAIT = { timeout: 10_000, interval: 5 };
@@ -62,5 +63,19 @@ test('an idle loop is ticked every 500 ms, not 100 times a second; work brings t
     await t.waitFor(() => assert.ok(monitor.samples >= ticked + 20, 'ticking every 10 ms again'), WAIT);
   } finally {
     monitor.stop();
+  }
+});
+
+test('one event-loop delay monitor: /metrics has ours and Node process metrics, not prom-client lag monitor', async () => {
+  const metrics = new Metrics();
+  try {
+    const text = await metrics.render();
+    assert.match(text, /^tessera_event_loop_delay_seconds\{quantile="0.99"\} /m);
+    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_gc_duration_seconds', 'nodejs_version_info']) {
+      assert.match(text, new RegExp(`^# TYPE ${name} `, 'm'), name);
+    }
+    assert.doesNotMatch(text, /nodejs_eventloop_lag/, 'prom-client monitorEventLoopDelay is not started');
+  } finally {
+    metrics.close();
   }
 });

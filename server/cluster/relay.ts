@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Peer, PeerHandler, RemoteLink } from '../directory/peer.ts';
+import { goodbye, type Peer, type PeerHandler, type RemoteLink } from '../directory/peer.ts';
 import type { LeaseStore } from './lease-store.ts';
 import type { GameService } from '../games/service.ts';
 import { DamagedGameError, GameElsewhereError } from '../games/store.ts';
@@ -350,8 +350,7 @@ export class Relay {
         const now = owners.get(link.gameId);
         if (now && (now.finished || (now.live && now.owner === link.owner && now.epoch === link.epoch))) continue;
         this.edges.delete(conn);
-        link.peer.send(JSON.stringify({ type: 'bye', reason: 'game moved to another instance: reconnect' }));
-        link.peer.close(CLOSE.moved, 'game moved: reconnect');
+        goodbye(link.peer, 'moved');
       }
     } catch (err) {
       this.options.log.warn({ err: (err as Error).message }, 'relay owner check failed');

@@ -35,6 +35,7 @@ import {
 import { StorageError } from '../storage/errors.ts';
 import { type FinishedEntry, type ListFinishedQuery, listFinished, setRematch, unfinishedGames } from './store-operations.ts';
 import type { HintSearcher } from '../hints.ts';
+import { waitUntil } from '../wait.ts';
 
 export interface CreateGameRequest {
   seats: SeatSetup[];
@@ -520,8 +521,7 @@ export class GameService {
   /** Shutdown, first step: bot searches in flight may finish and be stored, within `graceMs`. */
   async drain(graceMs: number): Promise<void> {
     await Promise.all([...this.rooms.values()].map((r) => r.drain()));
-    const until = Date.now() + graceMs;
-    while ([...this.rooms.values()].some((r) => r.busy) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitUntil(() => ![...this.rooms.values()].some((r) => r.busy), graceMs);
   }
 
   close(): void {

@@ -3,6 +3,7 @@
 // and direction-override characters removed, length-limited), and the recent messages kept in
 // memory for connections that join or come back (not stored: a restart forgets them).
 
+import { TokenBucket } from '../token-bucket.ts';
 import { CHAT_MAX_CHARS, type ChatMessage, type QuickId } from '../wire/chat.ts';
 
 /** Messages a seat may send at once, then one more every `CHAT_REFILL_MS`. */
@@ -35,7 +36,7 @@ export function cleanText(text: string): string {
 
 export class TableTalk {
   private readonly recentMessages: ChatMessage[] = [];
-  private readonly buckets = new Map<number, { tokens: number; at: number }>();
+  private readonly buckets = new Map<number, TokenBucket>();
 
   /** Checks and records a message from `seat`; the caller broadcasts it. */
   say(seat: number, name: string, content: { quick?: QuickId; text?: string }, now = Date.now()): ChatMessage | ChatError {
@@ -59,12 +60,11 @@ export class TableTalk {
   }
 
   private take(seat: number, now: number): boolean {
-    const b = this.buckets.get(seat) ?? { tokens: CHAT_BURST, at: now };
-    b.tokens = Math.min(CHAT_BURST, b.tokens + (now - b.at) / CHAT_REFILL_MS);
-    b.at = now;
-    this.buckets.set(seat, b);
-    if (b.tokens < 1) return false;
-    b.tokens -= 1;
-    return true;
+    let bucket = this.buckets.get(seat);
+    if (!bucket) {
+      bucket = new TokenBucket(CHAT_BURST, CHAT_REFILL_MS, now);
+      this.buckets.set(seat, bucket);
+    }
+    return bucket.take(now);
   }
 }

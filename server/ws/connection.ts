@@ -5,13 +5,14 @@
 
 import type { Logger } from 'pino';
 import type { GameDirectory, Reached } from '../directory/directory.ts';
-import type { Peer, PeerData, PeerHandler, RemoteLink } from '../directory/peer.ts';
+import { type Goodbye, goodbye, type Peer, type PeerData, type PeerHandler, type RemoteLink } from '../directory/peer.ts';
 import { CodedError } from '../errors.ts';
 import type { Room, Subscriber } from '../games/room.ts';
 import type { ViewFrames } from '../games/view.ts';
 import type { ChatMessage } from '../wire/chat.ts';
 import type { Metrics } from '../metrics.ts';
 import type { CauseBudgets } from '../log.ts';
+import { TokenBucket } from '../token-bucket.ts';
 import { CLOSE } from '../wire/close.ts';
 import {
   type ChatFrame,
@@ -55,8 +56,7 @@ export class Connection implements Subscriber, PeerHandler {
   private room: Room | null = null;
   private readonly options: ConnectionOptions;
   private log: Logger;
-  private tokens: number;
-  private lastRefill = performance.now();
+  private readonly bucket: TokenBucket;
   private rejectedInARow = 0;
   /** Frames are handled one after another: a move waits for the hello (and the write) before it. */
   private handling: Promise<void> = Promise.resolve();
@@ -67,7 +67,7 @@ export class Connection implements Subscriber, PeerHandler {
     this.peer = peer;
     this.options = options;
     this.log = options.log;
-    this.tokens = options.burst;
+    this.bucket = new TokenBucket(options.burst, 1000 / options.messagesPerSecond, performance.now());
   }
 
   closed(): void {
@@ -77,8 +77,12 @@ export class Connection implements Subscriber, PeerHandler {
 
   moved(): void {
     this.room = null;
-    this.send({ type: 'bye', reason: 'game moved to another instance: reconnect' });
-    this.peer.close(CLOSE.moved, 'game moved: reconnect');
+    this.goodbye('moved');
+  }
+
+  /** Lets the client go, its `bye` frame sent the way every frame is (a slow consumer is dropped). */
+  goodbye(why: Goodbye): void {
+    goodbye(this.peer, why, (text) => this.sendText(text));
   }
 
   /** The game changed: the frame this connection's version takes, serialised once per view. */
@@ -117,18 +121,8 @@ export class Connection implements Subscriber, PeerHandler {
     this.send({ type: 'error', code, message, ...(ref === undefined ? {} : { ref }) });
   }
 
-  private allow(): boolean {
-    const now = performance.now();
-    const { messagesPerSecond, burst } = this.options;
-    this.tokens = Math.min(burst, this.tokens + ((now - this.lastRefill) / 1000) * messagesPerSecond);
-    this.lastRefill = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
-  }
-
   receive(data: PeerData, isBinary: boolean): void {
-    if (!this.allow()) {
+    if (!this.bucket.take(performance.now())) {
       // A client that keeps sending while limited is not listening: drop it.
       if (++this.rejectedInARow > this.options.burst) {
         this.peer.close(CLOSE.policy, 'rate limit exceeded');

@@ -9,7 +9,7 @@ import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
 import { sendError } from '../http/errors.ts';
 import { LogBudget } from '../log.ts';
-import { CLOSE } from '../wire/close.ts';
+import { waitUntil } from '../wait.ts';
 import { SocketPeer } from './socket-peer.ts';
 
 /** Browsers send Origin; other clients usually do not, and are allowed. With no allow-list,
@@ -34,12 +34,8 @@ async function routes(app: FastifyInstance): Promise<void> {
 
   // Runs before @fastify/websocket's own preClose (registered after this), so peers get 1001.
   app.addHook('preClose', async () => {
-    for (const [c, peer] of connections) {
-      c.send({ type: 'bye', reason: 'server shutting down' });
-      peer.close(CLOSE.shutdown, 'server shutting down');
-    }
-    const until = Date.now() + config.shutdownGraceMs;
-    while (connections.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    for (const c of connections.keys()) c.goodbye('shutdown');
+    await waitUntil(() => connections.size === 0, config.shutdownGraceMs);
     for (const peer of connections.values()) peer.terminate();
   });
 
