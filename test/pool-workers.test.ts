@@ -335,3 +335,25 @@ test('while shutting down, every request gets 503 shutting_down with Retry-After
   assert.equal(((await ready.json()) as { reason: string }).reason, 'shutting down');
   await closed;
 });
+
+test("a bot search's state bytes go to the worker and come back moved; a queued search aborted rejects with an AbortError", async () => {
+  const { pool, close } = makePool(null, { workers: 1 });
+  try {
+    await pool.start();
+    const s = newGame({ players: 2, seed: 'moved-back' });
+    const bytes = hideBag(s.clone()).buffer;
+    const size = bytes.byteLength;
+    const running = pool.search({ state: bytes, level: 'expert', seed: 1, deadline: Date.now() + 300 });
+    assert.equal(bytes.byteLength, 0, 'moved to the worker, not copied');
+    const abort = new AbortController();
+    const queued = pool.search({ state: hideBag(s.clone()).buffer, level: 'random', seed: 2, deadline: Date.now() + 5000 }, abort.signal);
+    abort.abort();
+    await assert.rejects(queued, (e: Error) => e instanceof Error && e.name === 'AbortError');
+    const result = await running;
+    assert.ok(result.move);
+    assert.equal(result.state?.byteLength, size, 'the same bytes, moved back with the answer');
+    await assert.rejects(pool.search({ state: hideBag(s.clone()).buffer, level: 'random', seed: 3, deadline: Date.now() + 5000 }, abort.signal), { name: 'AbortError' });
+  } finally {
+    await close();
+  }
+});

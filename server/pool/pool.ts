@@ -241,7 +241,7 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
     if (signal?.aborted) return Promise.reject(abortError());
     const expectedMs = Math.min(this.runTimes.expectedMs(task.level), Math.max(0, task.deadline - Date.now()));
     return this.enqueue<PoolSearchResult>({ cls: 'interactive', expectedMs, signal }, async (submittedAt) => {
-      const result = (await piscina.run(task, { signal, transferList: [task.state] as never })) as PoolSearchResult;
+      const result = (await piscina.run(task, { signal, transferList: [task.state] })) as PoolSearchResult;
       if (!result.cancelled && !result.hitDeadline) this.runTimes.record(task.level, result.runMs);
       this.stats?.recordTask('interactive', result, performance.timeOrigin + submittedAt);
       return result;
@@ -263,7 +263,7 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
     return this.enqueue<PoolSearchResult>({ cls: 'hint', expectedMs, signal, cancel: flag }, async (submittedAt) => {
       Atomics.store(flag, 0, 0);
       const run: SearchTask = { ...task, state: task.state.slice(0), deadline: Date.now() + budgetMs, cancel };
-      const result = (await piscina.run(run, { transferList: [run.state] as never })) as PoolSearchResult;
+      const result = (await piscina.run(run, { transferList: [run.state] })) as PoolSearchResult;
       if (result.cancelled) {
         this.stats?.recordPreemption(result.cpuMs);
         return RUN_AGAIN;
@@ -449,8 +449,8 @@ export class BotPool extends EventEmitter<{ respawn: [threadId: number] }> {
 /** A yielded hint's or analysis task's answer: queue it again (its answer will be the same). */
 const RUN_AGAIN = Symbol('run again');
 
-function abortError(): Error {
-  const e = new Error('The operation was aborted');
-  e.name = 'AbortError';
-  return e;
+/** The platform's AbortError (what fetch or a timer rejects with on abort): the name piscina's
+ * own abort rejection carries too, so a caller tells both apart from a failure the same way. */
+function abortError(): DOMException {
+  return new DOMException('The operation was aborted', 'AbortError');
 }

@@ -68,10 +68,12 @@ export function poolSearch(task: SearchTask): PoolSearchResult {
 }
 
 /** piscina runs the default export for a task without a name: the search, whose state bytes
- * go back with its answer (moved, as they came). */
-export default function searchAndReturn(task: SearchTask): PoolSearchResult {
+ * go back with its answer (moved, as they came). A buffer inside an answer moves the way
+ * piscina's docs give (interface Transferable): the answer as the value, the buffer in the
+ * transfer list; the caller receives the PoolSearchResult. */
+export default function searchAndReturn(task: SearchTask): ReturnType<typeof move> {
   const result: PoolSearchResult = { ...poolSearch(task), state: task.state };
-  return move({ [transferableSymbol]: [task.state], [valueSymbol]: result }) as unknown as PoolSearchResult;
+  return move({ [transferableSymbol]: [task.state], [valueSymbol]: result });
 }
 
 export interface PoolAnalysisResult extends AnalysisResult {
