@@ -65,6 +65,11 @@ export class LoopMonitor {
     return this.ticks;
   }
 
+  /** Whole seconds closed into the ring so far (at most a minute's). */
+  get completedSeconds(): number {
+    return this.filled;
+  }
+
   /** Histograms this monitor allocated; fixed for its lifetime whatever the reads. */
   get histograms(): number {
     return this.slots.length + this.merged.size + 1;

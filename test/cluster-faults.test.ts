@@ -486,7 +486,8 @@ test('postgres store: taking over a game whose row is locked (its owner frozen m
   await db.connect();
   try {
     await x.create(twoPeopleSetup('g'), [null, null]);
-    await sleep(200);
+    // Leases run on PostgreSQL's clock: wait until the database says x's has run out.
+    await until("x's lease ran out", 5000, async () => (await y.owners(['g'])).get('g')?.live === false);
     // x's lease ran out while a transaction of its still holds the row.
     await db.query('BEGIN');
     await db.query("SELECT 1 FROM games WHERE id = 'g' FOR UPDATE");

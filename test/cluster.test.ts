@@ -141,7 +141,7 @@ test('with Redis, a relaying instance that is SIGKILLed: the owner sees its play
 const setup = twoPeopleSetup('f');
 const move = (n: number) => ({ tile: 'V', x: n, y: 1, rotation: 0, meeple: null });
 
-test('postgres store: a stale owner’s write is refused in its own transaction and changes nothing', async () => {
+test('postgres store: a stale owner’s write is refused in its own transaction and changes nothing', async (t) => {
   const url = await services.postgres.database('fence');
   const x = await PostgresStore.open({ url, instance: 'x', leaseMs: 200 });
   const y = await PostgresStore.open({ url, instance: 'y', leaseMs: 200 });
@@ -149,7 +149,8 @@ test('postgres store: a stale owner’s write is refused in its own transaction 
   await x.appendMoves('f', [move(1)], null);
   assert.deepEqual(await y.claimExpired(10), [], 'a live lease is not taken');
   await assert.rejects(() => y.appendMoves('f', [move(9)], null), OwnershipLostError);
-  await new Promise((r) => setTimeout(r, 300));
+  // Leases run on PostgreSQL's clock: wait until the database says x's has run out.
+  await t.waitFor(async () => assert.equal((await y.owners(['f'])).get('f')?.live, false), WAIT);
   const [taken] = await y.claimExpired(10);
   assert.equal((taken as StoredGame).setup.id, 'f');
   await assert.rejects(() => x.appendMoves('f', [move(2)], null), OwnershipLostError);

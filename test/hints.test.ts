@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { pino } from 'pino';
 import { legalMoves, newGame, playMove } from '../bot-engine/game.ts';
 import { hideBag } from '../bot-engine/rules.ts';
-import { type Endpoint, Client, createGame, get, makePool, post, injectServer } from './server-helpers.ts';
+import { type Endpoint, Client, createGame, get, makePool, post, injectServer, WAIT } from './server-helpers.ts';
 
 /** Log lines at warn or above. */
 const loud = (lines: string[]) => lines.map((l) => JSON.parse(l)).filter((l) => l.level >= 40);
@@ -145,7 +145,7 @@ test('the hint frame comes before the state frame that counts it', async () => {
   }
 });
 
-test('on one worker, a running hint yields to a bot search and runs again to the same answer', async () => {
+test('on one worker, a running hint yields to a bot search and runs again to the same answer', async (t) => {
   const { pool, close } = makePool(null);
   try {
     await pool.start();
@@ -154,7 +154,7 @@ test('on one worker, a running hint yields to a bot search and runs again to the
     const view = hideBag(s.clone());
     const alone = await pool.hint({ state: view.buffer.slice(0), level: 'expert', seed: 3 }, 10_000, 10_000);
     const hint = pool.hint({ state: view.buffer.slice(0), level: 'expert', seed: 3 }, 10_000, 10_000);
-    await new Promise((r) => setTimeout(r, 20));
+    await t.waitFor(() => assert.equal(pool.summary().queue.inFlight, 1, 'the hint is on the worker'), WAIT);
     const bot = await pool.search({ state: view.buffer.slice(0), level: 'heuristic', seed: 1, deadline: Date.now() + 2000 });
     assert.ok(bot.move);
     assert.deepEqual((await hint).move, alone.move, 'the yielded hint is run again to the same move');

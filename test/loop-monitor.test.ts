@@ -1,7 +1,6 @@
 // The event-loop monitor sees a blocked loop, and reading it changes nothing.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { LoopMonitor } from '../server/loop-monitor.ts';
 import { Metrics } from '../server/metrics.ts';
 
@@ -29,11 +28,11 @@ test('a 120 ms block shows as delay; idle ticks stay small; reads do not reset t
   }
 });
 
-test('reading the monitor allocates nothing: its histograms are fixed and RSS stays flat', async () => {
+test('reading the monitor allocates nothing: its histograms are fixed and RSS stays flat', async (t) => {
   const monitor = new LoopMonitor();
   monitor.start();
   try {
-    await sleep(1100); // past a second boundary: the ring turns
+    await t.waitFor(() => assert.ok(monitor.completedSeconds >= 1, 'past a second boundary: the ring turns'), { ...WAIT, interval: 50 });
     for (const s of [1, 5, 60]) monitor.window(s);
     const histograms = monitor.histograms;
     globalThis.gc?.();

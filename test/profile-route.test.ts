@@ -3,8 +3,7 @@
 // counted (only games made public: listed or rated), unknown, deleted and malformed ids refused.
 
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, test } from 'node:test';
+import { after, before, mock, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { StoredAnalysis } from '../server/analysis/stored.ts';
 import { newSessionId, sessionHash } from '../server/players/store.ts';
@@ -19,11 +18,20 @@ const holder = (name: string, playerId?: string): SeatHolder => ({ name, tokenHa
 
 let app: FastifyInstance;
 
-/** A finished two-seat game stored as the rooms store one: created, then ended with its scores. */
+let lastFinishedAt = Date.now();
+
+/** A finished two-seat game stored as the rooms store one: created, then ended with its scores,
+ * 5 ms after the one before on a mocked clock (the store reads the time on this thread):
+ * finishedAt orders the listing. */
 async function finishedGame(id: string, holders: SeatHolder[], scores: number[], made: { rated?: true; listed?: true } = { listed: true }): Promise<void> {
-  await app.store.create({ ...twoPeopleSetup(id), ...made }, holders);
-  await app.store.appendMoves(id, [], { abandoned: false, scores });
-  await sleep(5); // finishedAt orders the listing
+  lastFinishedAt = Math.max(Date.now(), lastFinishedAt + 5);
+  mock.timers.enable({ apis: ['Date'], now: lastFinishedAt });
+  try {
+    await app.store.create({ ...twoPeopleSetup(id), ...made }, holders);
+    await app.store.appendMoves(id, [], { abandoned: false, scores });
+  } finally {
+    mock.timers.reset();
+  }
 }
 
 const analysisOf = (positions: StoredAnalysis['positions']): StoredAnalysis => ({

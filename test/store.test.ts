@@ -72,12 +72,14 @@ for (const [name, make] of stores) {
     await store.close();
   });
 
-  test(`${name} store: unfinished games for recovery; finished ones listed newest first, paged, by player`, async () => {
+  test(`${name} store: unfinished games for recovery; finished ones listed newest first, paged, by player`, async (t) => {
     const store = await make();
+    // The stores read the time on this thread: a mocked clock orders the finish times.
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
     for (let i = 0; i < 5; i++) {
       await store.create(setup(`f${i}`), [i % 2 ? { name: 'Alice', tokenHash: null, playerId: 'p-alice' } : { name: 'Bob', tokenHash: null }, { name: 'Bot', tokenHash: null }]);
       await store.appendMoves(`f${i}`, [move(i)], i < 4 ? { abandoned: i === 0, scores: [i, 7] } : null);
-      await new Promise((r) => setTimeout(r, 3)); // distinct finish times
+      t.mock.timers.tick(3); // distinct finish times
     }
     assert.deepEqual(
       ((await unfinishedGames(store)) as StoredGame[]).map((g) => g.setup.id),
@@ -119,7 +121,7 @@ for (const [name, make] of stores) {
         { name: 'Bot', tokenHash: null },
       ]);
       await store.appendMoves(id, [move(1)], { abandoned: false, scores: [1, 2] });
-      await new Promise((r) => setTimeout(r, 3));
+      t.mock.timers.tick(3);
     }
     assert.deepEqual(
       (await listFinished(store, { playerId: 'p-alice', publicOnly: true })).games.map((g) => g.setup.id),
@@ -351,8 +353,9 @@ for (const [name, make] of sqlStores) {
 }
 
 for (const [name, make] of stores) {
-  test(`${name} store: a game keeps when it was last active and when a person was last seen`, async () => {
+  test(`${name} store: a game keeps when it was last active and when a person was last seen`, async (t) => {
     const store = await make();
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
     await store.create(setup('a1', '2026-11-21T10:00:00.000Z'), [null, { name: 'Bot (random)', tokenHash: null }]);
     const created = Date.parse('2026-11-21T10:00:00.000Z');
     const times = async () => {
@@ -364,7 +367,7 @@ for (const [name, make] of stores) {
     await takeSeat(store, 'a1', 0, { name: 'Ann', tokenHash: null });
     const [activity, person] = await times();
     assert.ok(activity! >= seated && person === activity, 'taking a seat is activity, and a person seen');
-    await new Promise((r) => setTimeout(r, 5));
+    t.mock.timers.tick(5);
     await store.appendMoves('a1', [move(1)], null);
     const [moved, stillPerson] = await times();
     assert.ok(moved! > activity!, 'a move is activity');
