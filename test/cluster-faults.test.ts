@@ -480,8 +480,8 @@ test('PostgreSQL stopped: a move and a new game are refused naming the database,
 
 test('postgres store: taking over a game whose row is locked (its owner frozen mid-write) does not wait for the lock', { timeout: 20_000 }, async () => {
   const url = await services.postgres.database('locked_claim');
-  const x = await PostgresStore.open({ url, instance: 'x', leaseMs: 100 });
-  const y = await PostgresStore.open({ url, instance: 'y', leaseMs: 100 });
+  const x = await PostgresStore.connect({ url, instance: 'x', leaseMs: 100 });
+  const y = await PostgresStore.connect({ url, instance: 'y', leaseMs: 100 });
   const db = new pg.Client({ connectionString: url });
   await db.connect();
   try {

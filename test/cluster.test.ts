@@ -143,8 +143,8 @@ const move = (n: number) => ({ tile: 'V', x: n, y: 1, rotation: 0, meeple: null 
 
 test('postgres store: a stale owner’s write is refused in its own transaction and changes nothing', async (t) => {
   const url = await services.postgres.database('fence');
-  const x = await PostgresStore.open({ url, instance: 'x', leaseMs: 200 });
-  const y = await PostgresStore.open({ url, instance: 'y', leaseMs: 200 });
+  const x = await PostgresStore.connect({ url, instance: 'x', leaseMs: 200 });
+  const y = await PostgresStore.connect({ url, instance: 'y', leaseMs: 200 });
   await x.create(setup, [null, null]);
   await x.appendMoves('f', [move(1)], null);
   assert.deepEqual(await y.claimExpired(10), [], 'a live lease is not taken');
@@ -397,7 +397,7 @@ test('configuration: PostgreSQL and Redis URLs are checked; without them nothing
 
 test('postgres store: a write whose commit went unconfirmed is not stored twice on retry, and a different move after it is refused', async () => {
   const url = await services.postgres.database('unconfirmed');
-  const x = await PostgresStore.open({ url, instance: 'x' });
+  const x = await PostgresStore.connect({ url, instance: 'x' });
   const db = new pg.Client({ connectionString: url });
   await db.connect();
   /** What a COMMIT whose answer was lost leaves: the move is stored, the writer does not know. */

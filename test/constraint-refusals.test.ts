@@ -200,5 +200,5 @@ test('sqlite: a constraint no request reaches is a ConstraintError, not a storag
 });
 
 test('postgres: a constraint no request reaches is a ConstraintError, not a storage fault', async () => {
-  await assertConstraintIsNoStorageFault(await PostgresStore.open({ url: await postgres.database('constraint_bug') }));
+  await assertConstraintIsNoStorageFault(await PostgresStore.connect({ url: await postgres.database('constraint_bug') }));
 });

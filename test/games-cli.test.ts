@@ -110,7 +110,7 @@ after(() => postgres?.stop());
 
 test('games cli on PostgreSQL (TESSERA_DATABASE_URL): lists, exports and removes a damaged game', { timeout: 60_000 }, async () => {
   const url = await postgres.database('cli');
-  const store = await PostgresStore.open({ url });
+  const store = await PostgresStore.connect({ url });
   await twoGames(store);
   await store.appendMoves('bad', [{ tile: 'V', x: 40, y: 40, rotation: 0, meeple: null }], null);
   await store.close();

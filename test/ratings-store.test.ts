@@ -168,8 +168,8 @@ for (const [name, make] of backends) {
 
 test('postgres: two instances ending games with a player in common lose no rating update', async () => {
   const url = await postgresUrl('ratings_race');
-  const a = await PostgresStore.open({ url });
-  const b = await PostgresStore.open({ url });
+  const a = await PostgresStore.connect({ url });
+  const b = await PostgresStore.connect({ url });
   const { ratings } = postgresBackendOver(a);
   const games = 8;
   // One person each and the expert bot: people's pairs are limited a day, a bot's are not.

@@ -137,7 +137,7 @@ after(() => postgres?.stop());
 test('postgres: a damaged game is set aside, taken over once by the lease scanner (no claim loop), and every other game is served', { timeout: 60_000 }, async () => {
   const databaseUrl = await postgres.database('damaged');
   const damaged = ['illegal', 'bad-setup', 'bad-holders', 'bad-move'];
-  const store = await PostgresStore.open({ url: databaseUrl });
+  const store = await PostgresStore.connect({ url: databaseUrl });
   await storeGames(store, damaged);
   await store.close();
   const db = new pg.Client({ connectionString: databaseUrl });

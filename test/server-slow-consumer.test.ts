@@ -11,7 +11,7 @@ import { CauseBudgets } from '../server/log.ts';
 function fakeSocket() {
   const sent: string[] = [];
   const socket = {
-    open: true,
+    isOpen: true,
     bufferedAmount: 0,
     terminated: false,
     send(data: string) {
@@ -21,7 +21,7 @@ function fakeSocket() {
     close() {},
     terminate() {
       this.terminated = true;
-      this.open = false;
+      this.isOpen = false;
     },
   };
   return { socket, sent };

@@ -144,11 +144,11 @@ test('sqlite store: a reopened file has every committed game and move', async ()
 
 test('postgres store: two stores opening one new database migrate it once; a second open keeps the data', async () => {
   const url = await postgresUrl('migrate');
-  const [a, b] = await Promise.all([PostgresStore.open({ url }), PostgresStore.open({ url })]);
+  const [a, b] = await Promise.all([PostgresStore.connect({ url }), PostgresStore.connect({ url })]);
   await a.create(setup('m1'), [null, null]);
   await b.appendMoves('m1', [move(1)], null);
   await Promise.all([a.close(), b.close()]);
-  const c = await PostgresStore.open({ url });
+  const c = await PostgresStore.connect({ url });
   assert.deepEqual((await c.get('m1'))!.moves, [move(1)]);
   await c.close();
 });
@@ -310,7 +310,7 @@ const sqlStores: [string, () => Promise<{ store: SqliteStore | PostgresStore; wr
         await client.query('INSERT INTO analyses (game_id, created_at, body) VALUES ($1, $2, $3)', [id, '2026-11-25T00:00:00.000Z', JSON.stringify(body)]);
         await client.end();
       };
-      return { store: await PostgresStore.open({ url }), writeRaw };
+      return { store: await PostgresStore.connect({ url }), writeRaw };
     },
   ],
 ];
@@ -412,7 +412,7 @@ const damagers: [string, () => Promise<{ store: GameStore; damage: (id: string) 
     'postgres',
     async () => {
       const url = await postgresUrl('damage');
-      const store = await PostgresStore.open({ url });
+      const store = await PostgresStore.connect({ url });
       const db = new pg.Client({ connectionString: url });
       return {
         store,

@@ -186,7 +186,7 @@ test('abandoning: scored as it stands on a copy, marked abandoned', () => {
 test('seats: open seats, join checks, tokens held only as hashes, record names never clash', () => {
   const s = setup([{ kind: 'person' }, { kind: 'bot', level: 'random' }, { kind: 'person' }]);
   const seats = new Seats(initialHolders(s));
-  assert.deepEqual(seats.open, [0, 2]);
+  assert.deepEqual(seats.openSeats, [0, 2]);
   assert.equal(seats.full, false);
   assert.equal(seats.name(1), 'random bot 2');
   assert.deepEqual(seats.placeFor('Ann', undefined, undefined, false), { seat: 0, again: false });

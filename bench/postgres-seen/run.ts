@@ -50,7 +50,7 @@ async function timed(mark: (id: string, at: number) => Promise<unknown>) {
 const postgres = await startPostgres();
 try {
   const url = await postgres.database('seen');
-  const store = await PostgresStore.open({ url, instance: 'bench', poolSize: parallel });
+  const store = await PostgresStore.connect({ url, instance: 'bench', poolSize: parallel });
   for (let g = 0; g < games; g++) await store.create(benchSetup(`seen-${g}`), [{ name: `Player ${g}`, tokenHash: null }, null]);
   const pool = new pg.Pool({ connectionString: url, max: parallel });
   const before = machine();

@@ -85,7 +85,7 @@ export class ClusterDirectory implements GameDirectory {
       return room && { room };
     } catch (e) {
       if (!(e instanceof GameElsewhereError)) throw e;
-      const link = await this.relay?.open(peer, gameId, hello, playerId);
+      const link = await this.relay?.link(peer, gameId, hello, playerId);
       if (link) return { link };
       throw e;
     }
@@ -130,7 +130,7 @@ export class ClusterDirectory implements GameDirectory {
   }
 
   /** At boot: Redis is reached (a cluster told to relay cannot run without it). */
-  async open(): Promise<void> {
+  async connectRelay(): Promise<void> {
     if (!this.relay) return;
     try {
       await this.relay.start();

@@ -49,7 +49,7 @@ export const RELAY_BROKEN_AFTER_MS = 3000;
 /** The owner's end of a relayed client: its sends go back to the edge holding the socket (whose
  * buffer the edge watches: here nothing is queued). */
 class RelayedPeer implements Peer {
-  open = true;
+  isOpen = true;
   readonly bufferedAmount = 0;
   /** The connection serving it here; set as soon as it is served. */
   handler: PeerHandler | null = null;
@@ -64,10 +64,10 @@ class RelayedPeer implements Peer {
     this.out = out;
   }
   send(data: string): void {
-    if (this.open) this.out({ t: 'out', conn: this.conn, data });
+    if (this.isOpen) this.out({ t: 'out', conn: this.conn, data });
   }
   close(code: number, reason: string): void {
-    if (!this.open) return;
+    if (!this.isOpen) return;
     this.out({ t: 'closed', conn: this.conn, code, reason });
     this.gone();
   }
@@ -76,8 +76,8 @@ class RelayedPeer implements Peer {
   }
   /** Closed here, or the edge's socket closed. */
   gone(): void {
-    if (!this.open) return;
-    this.open = false;
+    if (!this.isOpen) return;
+    this.isOpen = false;
     this.handler?.closed();
   }
 }
@@ -157,7 +157,7 @@ export class Relay {
   }
 
   /** Relays `peer` (whose hello is `hello`, signed in as `playerId`) to the game's owner; null when no live owner. */
-  async open(peer: Peer, gameId: string, hello: string, playerId: string | null = null): Promise<RemoteLink | null> {
+  async link(peer: Peer, gameId: string, hello: string, playerId: string | null = null): Promise<RemoteLink | null> {
     if (this.broken) return null;
     const held = await this.ownerElsewhere(gameId);
     if (!held) return null;
@@ -230,7 +230,7 @@ export class Relay {
       case 'out': {
         const link = this.edges.get(m.conn);
         const peer = link?.peer;
-        if (!link || !peer?.open) return;
+        if (!link || !peer?.isOpen) return;
         link.unansweredSince = null;
         // The owner cannot see this socket's buffer: the slow-consumer limit is applied here.
         if (peer.bufferedAmount > this.options.maxBufferedBytes) {

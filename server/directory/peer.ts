@@ -12,7 +12,7 @@ export type PeerData = Buffer | ArrayBuffer | Buffer[];
 
 export interface Peer {
   /** Frames sent now reach the client. */
-  readonly open: boolean;
+  readonly isOpen: boolean;
   /** Bytes queued for the client and not yet sent. */
   readonly bufferedAmount: number;
   send(text: string): void;

@@ -49,7 +49,7 @@ export class LiveTable {
   }
 
   get openSeats(): number[] {
-    return this.seats.open;
+    return this.seats.openSeats;
   }
 
   get rematch(): string | null {

@@ -36,7 +36,7 @@ export interface ReadableGame {
 export function snapshotOf(stored: StoredGame): ReadableGame {
   const seats = new Seats(stored.holders);
   const view = watcherView(stored, seats);
-  return { id: stored.setup.id, setup: stored.setup, openSeats: seats.open, view: () => view };
+  return { id: stored.setup.id, setup: stored.setup, openSeats: seats.openSeats, view: () => view };
 }
 
 /** A finished game read from the store, with no room: what its summary and a rematch read.
@@ -64,7 +64,7 @@ export class FinishedTable implements ReadableGame {
   }
 
   get openSeats(): number[] {
-    return this.seats.open;
+    return this.seats.openSeats;
   }
 
   get rematch(): string | null {

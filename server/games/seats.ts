@@ -57,7 +57,7 @@ export class Seats {
     return this.holders.every((h) => h !== null);
   }
 
-  get open(): number[] {
+  get openSeats(): number[] {
     return this.holders.flatMap((h, i) => (h === null ? [i] : []));
   }
 
@@ -98,7 +98,7 @@ export class Seats {
     if (rematchOf && !forRematch) return { error: 'no_seat', message: "the seats of a rematch are kept for the previous game's players" };
     // Asking twice for one's rematch seat (another tab, a refresh) re-issues its token.
     if (forRematch && seat !== undefined && this.holders[seat]?.name === name) return { seat, again: true };
-    const open = this.open;
+    const open = this.openSeats;
     const chosen = seat ?? open[0];
     if (chosen === undefined || !open.includes(chosen)) return { error: 'no_seat', message: seat === undefined ? 'no open seat is left' : `seat ${seat} is not open` };
     // Names that look the same (nameKey) would let one seat pass for another.

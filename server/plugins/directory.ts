@@ -50,7 +50,7 @@ async function clusterMember(app: FastifyInstance): Promise<void> {
   });
   app.decorate('directory', directory);
   app.log.info({ instance: directory.instance, leaseSeconds: config.leaseSeconds, relay: config.redisUrl !== null }, 'cluster member: games in PostgreSQL, owned by lease');
-  await directory.open();
+  await directory.connectRelay();
   app.addHook('onReady', async () => directory.start());
   // After the games' drain (registered later than theirs).
   app.addHook('preClose', () => directory.stop());

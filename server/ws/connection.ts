@@ -106,7 +106,7 @@ export class Connection implements Subscriber, PeerHandler {
 
   private sendText(text: string): void {
     const peer = this.peer;
-    if (!peer.open) return;
+    if (!peer.isOpen) return;
     // A peer that does not read its frames must not grow our memory without bound.
     if (peer.bufferedAmount > this.options.maxBufferedBytes) {
       this.options.logBudget.write(this.log, 'warn', { bufferedAmount: peer.bufferedAmount }, 'slow consumer dropped');
@@ -197,11 +197,11 @@ export class Connection implements Subscriber, PeerHandler {
     if (reached && 'link' in reached) {
       this.link = reached.link;
       // The peer went while the hello was on its way: the far end lets go of it.
-      if (!this.peer.open) this.link.closed();
+      if (!this.peer.isOpen) this.link.closed();
       return;
     }
     // The peer may have gone while the store was read: it must not stay subscribed.
-    if (!this.peer.open) return;
+    if (!this.peer.isOpen) return;
     if (!reached) return this.error('unknown_game', `no game ${JSON.stringify(frame.gameId)}`, frame.id);
     const { room } = reached;
     // Without a token, a signed-in player's own seat, from any device they are signed in on.

@@ -19,7 +19,7 @@ export class SocketPeer implements Peer {
     this.socket.on('close', () => handler.closed());
   }
 
-  get open(): boolean {
+  get isOpen(): boolean {
     return this.socket.readyState === this.socket.OPEN;
   }
 

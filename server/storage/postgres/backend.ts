@@ -18,7 +18,7 @@ export interface PostgresBackend {
 
 /** Connects (migrating the schema); StoreOpenError when the database cannot be used. */
 export async function postgresBackend(options: PostgresStoreOptions): Promise<PostgresBackend> {
-  return postgresBackendOver(await PostgresStore.open(options));
+  return postgresBackendOver(await PostgresStore.connect(options));
 }
 
 /** The stores kept beside an open game store (tools and tests that opened it themselves). */

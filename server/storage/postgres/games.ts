@@ -83,7 +83,7 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
   }
 
   /** Connects and migrates; StoreOpenError when the database cannot be used. */
-  static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
+  static async connect(options: PostgresStoreOptions): Promise<PostgresStore> {
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
