@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { CHROMIUM, needing } from './support/needs.ts';
 import type { Page } from 'playwright-core';
-import { type E2E, type Placement, SHOTS, boardZoom, cellOnScreen, dropConnection, gameView, selection, shot, spotOnScreen, startE2E, turnOf, waitMyTurn } from './support/e2e.ts';
+import { type E2E, type Placement, SHOTS, boardZoom, cellOnScreen, dropConnection, gameView, recordConnStates, selection, shot, spotOnScreen, startE2E, turnOf, waitMyTurn } from './support/e2e.ts';
 
 // Without Chromium, skipped with one line each; under CI=true they fail.
 const { test, before, after } = needing([CHROMIUM]);
@@ -139,9 +139,11 @@ test('play a bot by clicking: tiles, a follower, the bot answers, refresh and re
   await shot(page, '05-resumed-after-refresh');
 
   // A dropped connection comes back by itself, still holding the seat, and can move.
+  const connStates = await recordConnStates(page);
   await dropConnection(page);
-  await page.waitForSelector('.conn[data-conn=reconnecting]');
+  await page.waitForFunction(() => (globalThis as any).e2eConnStates.includes('reconnecting'));
   await page.waitForSelector('.conn[data-conn=open]', { timeout: 10000 });
+  assert.deepEqual(await connStates(), ['open', 'reconnecting', 'open']);
   const v2 = await gameView(page);
   await placeByClicking(page, v2.legal[0], null);
   assert.equal(await waitMyTurn(page, v2.turn), 'mine');

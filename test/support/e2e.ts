@@ -187,6 +187,23 @@ export const gameView = (page: Page): Promise<any> => page.evaluate(() => (globa
 /** Closes the page's game socket as a failing network would (the client reconnects by itself). */
 export const dropConnection = (page: Page): Promise<void> => page.evaluate(() => (globalThis as any).e2eWire.socket?.close());
 
+/** Every state the connection badge takes from now on, each one recorded as the page draws it:
+ * a state that lasts less than a polling interval on a fast reconnect is not missed. */
+export async function recordConnStates(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const g = globalThis as any;
+    const seen: string[] = [];
+    const read = () => {
+      const state = g.document.querySelector('.conn')?.getAttribute('data-conn');
+      if (state && seen.at(-1) !== state) seen.push(state);
+    };
+    read();
+    new g.MutationObserver(read).observe(g.document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-conn'] });
+    g.e2eConnStates = seen;
+  });
+  return () => page.evaluate(() => [...(globalThis as any).e2eConnStates]);
+}
+
 /** The tentative placement drawn on the board (its follower: the chosen spot), or null. */
 export const selection = (page: Page): Promise<{ x: number; y: number; rotation: number; meeple: string | null } | null> =>
   page.evaluate(() => {
