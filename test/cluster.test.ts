@@ -143,8 +143,9 @@ const move = (n: number) => ({ tile: 'V', x: n, y: 1, rotation: 0, meeple: null 
 
 test('postgres store: a stale owner’s write is refused in its own transaction and changes nothing', async (t) => {
   const url = await services.postgres.database('fence');
-  const x = await PostgresStore.connect({ url, instance: 'x', leaseMs: 200 });
-  const y = await PostgresStore.connect({ url, instance: 'y', leaseMs: 200 });
+  // Long enough that the first steps run inside it on a busy machine (200 ms was not, once).
+  const x = await PostgresStore.connect({ url, instance: 'x', leaseMs: 3000 });
+  const y = await PostgresStore.connect({ url, instance: 'y', leaseMs: 3000 });
   await x.create(setup, [null, null]);
   await x.appendMoves('f', [move(1)], null);
   assert.deepEqual(await y.claimExpired(10), [], 'a live lease is not taken');
