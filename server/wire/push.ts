@@ -58,6 +58,7 @@ export const PushMessage = Type.Object({
   waiting: Type.Union([Type.Integer(), Type.Null()]),
 });
 
+export type PushKey = Static<typeof PushKey>;
 export type SubscribeBody = Static<typeof SubscribeBody>;
 export type Device = Static<typeof Device>;
 export type Devices = Static<typeof Devices>;
