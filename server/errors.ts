@@ -44,7 +44,7 @@ export const ERRORS = {
     status: 429,
     ws: false,
     meaning:
-      'this address created games, took seats, asked for analyses, started sessions, renamed a player or used passkeys too often (`TESSERA_CREATES_PER_MINUTE` a minute for each); retry after `Retry-After` seconds',
+      'this address created games, took seats, asked for analyses, started sessions, renamed a player, used passkeys or subscribed devices too often (`TESSERA_CREATES_PER_MINUTE` a minute for each); retry after `Retry-After` seconds',
   },
   analysis_queue_full: { status: 429, ws: false, meaning: 'as many game analyses wait as allowed (`TESSERA_MAX_ANALYSES`); retry after `Retry-After` seconds' },
   too_many_connections: { status: 429, ws: false, meaning: 'this address holds as many WebSocket connections as allowed (`TESSERA_WS_PER_IP`)' },

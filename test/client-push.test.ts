@@ -4,9 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { foldPush, timeLeft } from '../client/src/push-fold.ts';
-import { deviceLabel } from '../client/src/players/notifications.ts';
-import { titled } from '../client/src/players/waiting-count.ts';
+import { deviceLabel, foldPush, timeLeft, titled } from '../client/src/push-fold.ts';
 import type { PushGame } from '../server/wire/push.ts';
 
 const NOW = Date.parse('2026-11-28T08:00:00Z');

@@ -1,6 +1,7 @@
-// What the service worker shows for a push (sw.ts): the games of the message folded into those
-// of the notification already shown, one notification for all the player's turns. No DOM, no
-// worker globals: unit-tested in test/client-push.test.ts.
+// Turn notifications in words: what the service worker shows for a push (sw.ts), the games of the
+// message folded into those of the notification already shown, one notification for all the
+// player's turns; a device's name; the count before the tab's title. No DOM, no worker globals:
+// unit-tested in test/client-push.test.ts.
 
 import type { PushGame, PushMessage } from '../../server/wire/push.ts';
 
@@ -48,4 +49,29 @@ export function foldPush(message: PushMessage, shown: PushGame[], now: number): 
   const left = timeLeft(soonest, now);
   if (count === 1) return { title: 'Your turn', body: left ? `A game waits for your move (${left}).` : 'A game waits for your move.', tag: TURNS_TAG, url: games[0]?.url ?? '/#/', games };
   return { title: `Your turn in ${count} games`, body: left ? `The soonest has ${left}.` : 'They wait for your moves.', tag: TURNS_TAG, url: '/#/', games };
+}
+
+/** "Chrome on Android": what the player sees in their list of devices. */
+export function deviceLabel(userAgent: string): string {
+  const browser = /Edg\//.test(userAgent) ? 'Edge' : /Firefox\//.test(userAgent) ? 'Firefox' : /(Chrome|Chromium)\//.test(userAgent) ? 'Chrome' : /Safari\//.test(userAgent) ? 'Safari' : 'A browser';
+  const system = /Android/.test(userAgent)
+    ? 'Android'
+    : /iPhone|iPad/.test(userAgent)
+      ? 'iOS'
+      : /Mac OS X/.test(userAgent)
+        ? 'macOS'
+        : /Windows/.test(userAgent)
+          ? 'Windows'
+          : /Linux|X11/.test(userAgent)
+            ? 'Linux'
+            : '';
+  return system ? `${browser} on ${system}` : browser;
+}
+
+const PREFIX = /^\(\d+\) /;
+
+/** The title with the count before it (none for 0). */
+export function titled(title: string, count: number): string {
+  const bare = title.replace(PREFIX, '');
+  return count > 0 ? `(${count}) ${bare}` : bare;
 }

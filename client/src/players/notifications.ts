@@ -4,6 +4,7 @@
 
 import { call, HttpError } from '../api.ts';
 import type { Device, Devices, PushKey, Waiting } from '../protocol.ts';
+import { deviceLabel } from '../push-fold.ts';
 
 export const pushApi = {
   key: async () => (await call<PushKey>('GET', '/api/push/key')).publicKey,
@@ -16,23 +17,6 @@ export const pushApi = {
 /** Whether this browser can be notified at all (a secure page with service workers and push). */
 export function pushWorks(): boolean {
   return window.isSecureContext && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
-}
-
-/** "Chrome on Android": what the player sees in their list of devices. */
-export function deviceLabel(userAgent: string): string {
-  const browser = /Edg\//.test(userAgent) ? 'Edge' : /Firefox\//.test(userAgent) ? 'Firefox' : /(Chrome|Chromium)\//.test(userAgent) ? 'Chrome' : /Safari\//.test(userAgent) ? 'Safari' : 'A browser';
-  const system = /Android/.test(userAgent)
-    ? 'Android'
-    : /iPhone|iPad/.test(userAgent)
-      ? 'iOS'
-      : /Mac OS X/.test(userAgent)
-        ? 'macOS'
-        : /Windows/.test(userAgent)
-          ? 'Windows'
-          : /Linux|X11/.test(userAgent)
-            ? 'Linux'
-            : '';
-  return system ? `${browser} on ${system}` : browser;
 }
 
 /** The site-wide service worker, registered once. */

@@ -3,17 +3,11 @@
 // opens, when the tab comes back into view, when the service worker says a push arrived, and
 // every minute while the tab is visible.
 
+import { titled } from '../push-fold.ts';
 import { pushApi } from './notifications.ts';
 import { currentPlayer, onSessionChange } from './session.ts';
 
 const EVERY_MS = 60_000;
-const PREFIX = /^\(\d+\) /;
-
-/** The title with the count before it (none for 0). */
-export function titled(title: string, count: number): string {
-  const bare = title.replace(PREFIX, '');
-  return count > 0 ? `(${count}) ${bare}` : bare;
-}
 
 let count = 0;
 
