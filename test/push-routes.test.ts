@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { injectServer } from './server-helpers.ts';
+import { watchingHere } from '../server/plugins/push.ts';
+import { Client, injectServer } from './server-helpers.ts';
 
 let app: FastifyInstance;
 before(async () => {
@@ -119,4 +120,20 @@ test('the OpenAPI document describes every push route', async () => {
   const { paths } = (await call('GET', '/openapi.json')).json();
   const routes = { '/api/push/key': ['get'], '/api/me/devices': ['get', 'post'], '/api/me/devices/{id}': ['delete'], '/api/me/waiting': ['get'] };
   for (const [path, methods] of Object.entries(routes)) for (const method of methods) assert.deepEqual(paths[path]?.[method]?.tags, ['push'], `${method} ${path}`);
+});
+
+test('a player is watching a game while a connection here plays their seat, and not once it closes', async () => {
+  const p = await guest('Push Watcher');
+  const created = (await call('POST', '/api/games', { body: { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] } })).json();
+  const seat = await call('POST', `/api/games/${created.id}/seats`, { cookie: p.cookie, body: { name: 'x' } });
+  assert.equal(seat.statusCode, 201);
+  const watching = watchingHere(app.games);
+  assert.equal(watching(p.id, created.id), false, 'seated, not connected');
+  const client = await Client.join(app, created.id, seat.json().token);
+  assert.equal(watching(p.id, created.id), true);
+  assert.equal(watching('p_someoneElseAAAAAAAAAAA', created.id), false);
+  assert.equal(watching(p.id, 'no-such-game'), false);
+  client.close();
+  for (let i = 0; i < 100 && watching(p.id, created.id); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(watching(p.id, created.id), false, 'gone');
 });
