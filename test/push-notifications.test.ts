@@ -177,7 +177,7 @@ test('a subscription the push service reports gone (404, 410) is dropped; one fa
   await push.yourTurn({ playerId, gameId: 'g_gone', turn: 1, deadline: null });
   assert.equal(messagesTo(endpoint).length, 1, 'the live device still gets it');
   assert.deepEqual((await backend.push.devices(playerId)).map((d) => d.label).sort(), ['500', 'test']);
-  assert.deepEqual(push.counts, { messages: 1, gone: 2, failed: 1, skippedWatching: 0, skippedClaimed: 0 });
+  assert.deepEqual(push.counts, { sent: 1, messages: 1, gone: 2, failed: 1, skippedWatching: 0, skippedClaimed: 0 });
   assert.equal(warnings.length, 1, 'one warning line for the failing push service');
   await backend.close();
 });

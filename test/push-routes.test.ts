@@ -133,6 +133,9 @@ test('a player is watching a game while a connection here plays their seat, and 
   assert.equal(watching(p.id, created.id), true);
   assert.equal(watching('p_someoneElseAAAAAAAAAAA', created.id), false);
   assert.equal(watching(p.id, 'no-such-game'), false);
+  // The app's own notifications ask the same: a turn in the game watched is not pushed, and counted.
+  await app.push.yourTurn({ playerId: p.id, gameId: created.id, turn: 1, deadline: null });
+  assert.match((await call('GET', '/metrics')).body, /^tessera_push_total\{outcome="watching"\} 1$/m);
   client.close();
   for (let i = 0; i < 100 && watching(p.id, created.id); i++) await new Promise((resolve) => setTimeout(resolve, 20));
   assert.equal(watching(p.id, created.id), false, 'gone');

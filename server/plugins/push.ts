@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import type { GameService } from '../games/service.ts';
-import { TurnNotifications } from '../push/notifications.ts';
+import { type PushCounts, TurnNotifications } from '../push/notifications.ts';
 import { vapidKeysOf, vapidSubject } from '../push/vapid.ts';
 import { waitingGames } from '../push/waiting.ts';
 
@@ -27,6 +27,9 @@ export function watchingHere(games: GameService): (playerId: string, gameId: str
   };
 }
 
+/** The metric's outcomes (a message is counted by its pushes). */
+const METRIC_OUTCOMES: Partial<Record<keyof PushCounts, string>> = { sent: 'sent', gone: 'gone', failed: 'failed', skippedWatching: 'watching', skippedClaimed: 'claimed' };
+
 export const pushPlugin = fp(
   async (app: FastifyInstance) => {
     const { backend, games, store, config } = app;
@@ -38,11 +41,15 @@ export const pushPlugin = fp(
       isWatching: watchingHere(games),
       waitingCount: async (playerId) => (await waitingGames(store, games, playerId)).length,
       log: app.log as Logger,
+      onCount: (outcome, n) => {
+        const label = METRIC_OUTCOMES[outcome];
+        if (label) app.metrics.push.inc({ outcome: label }, n);
+      },
     });
     app.decorate('push', push);
     app.addHook('onReady', async () => push.startPruning());
     // Registered after the store: closed before it.
     app.addHook('onClose', () => push.close());
   },
-  { name: 'push', fastify: '5.x', dependencies: ['config', 'store', 'games'] },
+  { name: 'push', fastify: '5.x', dependencies: ['config', 'metrics', 'store', 'games'] },
 );

@@ -34,6 +34,8 @@ export interface TurnNotificationOptions {
   foldMs?: number;
   now?: () => number;
   log: Pick<Logger, 'warn' | 'debug'>;
+  /** Told of each count as it grows (the metrics). */
+  onCount?: (outcome: keyof PushCounts, n: number) => void;
   /** The TLS agent for the push services (a test's push service on loopback, its own CA). */
   agent?: Agent;
 }
@@ -42,6 +44,9 @@ export type SendOutcome = 'sent' | 'gone' | 'failed';
 
 /** What the service did, counted (for tests and logs). */
 export interface PushCounts {
+  /** Pushes sent (one per device). */
+  sent: number;
+  /** Messages made (one per player and fold). */
   messages: number;
   gone: number;
   failed: number;
@@ -60,7 +65,7 @@ interface Pending {
 }
 
 export class TurnNotifications {
-  readonly counts: PushCounts = { messages: 0, gone: 0, failed: 0, skippedWatching: 0, skippedClaimed: 0 };
+  readonly counts: PushCounts = { sent: 0, messages: 0, gone: 0, failed: 0, skippedWatching: 0, skippedClaimed: 0 };
   private readonly options: TurnNotificationOptions;
   private readonly foldMs: number;
   private readonly now: () => number;
@@ -131,7 +136,7 @@ export class TurnNotifications {
 
   private async deliver(playerId: string, events: TurnEvent[], kind: PushClaim['kind']): Promise<void> {
     const unseen = events.filter((e) => !this.options.isWatching(playerId, e.gameId));
-    this.counts.skippedWatching += events.length - unseen.length;
+    this.count('skippedWatching', events.length - unseen.length);
     if (unseen.length === 0) return;
     const { store } = this.options;
     const devices = await store.devices(playerId);
@@ -140,13 +145,13 @@ export class TurnNotifications {
       unseen.map((e) => ({ playerId, gameId: e.gameId, turn: e.turn, kind })),
       this.now(),
     );
-    this.counts.skippedClaimed += unseen.length - claimed.length;
+    this.count('skippedClaimed', unseen.length - claimed.length);
     if (claimed.length === 0) return;
     const won = new Set(claimed.map((c) => `${c.gameId}\u0000${c.turn}`));
     const games = unseen.filter((e) => won.has(`${e.gameId}\u0000${e.turn}`)).map(pushGame);
     const waiting = this.options.waitingCount ? await this.options.waitingCount(playerId).catch(() => null) : null;
     const message: PushMessage = { kind, games, waiting };
-    this.counts.messages++;
+    this.count('messages', 1);
     await Promise.all(devices.map((d) => this.send(d, message)));
   }
 
@@ -161,19 +166,26 @@ export class TurnNotifications {
         timeout: 10_000,
         ...(agent ? { agent } : {}),
       });
+      this.count('sent', 1);
       return 'sent';
     } catch (err) {
       const status = (err as { statusCode?: number }).statusCode;
       if (status === 404 || status === 410) {
-        this.counts.gone++;
+        this.count('gone', 1);
         await this.options.store.dropEndpoint(device.endpoint);
         this.options.log.debug({ device: device.id, status }, 'a push subscription is gone: dropped');
         return 'gone';
       }
-      this.counts.failed++;
+      this.count('failed', 1);
       this.options.log.warn({ device: device.id, status, err: (err as Error).message }, 'a push service refused a notification');
       return 'failed';
     }
+  }
+
+  private count(outcome: keyof PushCounts, n: number): void {
+    if (n === 0) return;
+    this.counts[outcome] += n;
+    this.options.onCount?.(outcome, n);
   }
 
   /** Kept by the push service until the earliest deadline (a day without one): a turn already
