@@ -121,6 +121,13 @@ test("a player's turns within the fold window go out as one notification", async
     ['g_x', 'g_y', 'g_z'],
   );
   assert.ok(Number(service.received.find((r) => r.endpoint === endpoint)?.headers.ttl) <= 3_600, 'kept until the earliest deadline');
+
+  const many = Array.from({ length: 45 }, (_, i) => ({ playerId, gameId: `g_many_${i}_${'x'.repeat(30)}`, turn: 100 + i, deadline: Date.now() + 86_400_000 }));
+  await Promise.all(many.map((t) => push.yourTurn(t)));
+  const folded = messagesTo(endpoint)[1];
+  assert.equal(folded.games.length, 20, 'a message names 20 games at most: push payloads are small');
+  assert.ok(Buffer.byteLength(JSON.stringify(folded)) < 3_000);
+  assert.equal(messagesTo(endpoint).length, 2, 'still one message');
   await backend.close();
 });
 

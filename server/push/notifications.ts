@@ -55,6 +55,8 @@ export interface PushCounts {
 }
 
 const DEFAULT_FOLD_MS = 2_000;
+/** Games named in one message: push services take about 4 KB of payload; `waiting` counts them all. */
+export const GAMES_PER_MESSAGE = 20;
 const DAY_SECONDS = 86_400;
 const PRUNE_EVERY_MS = 3_600_000;
 
@@ -148,7 +150,10 @@ export class TurnNotifications {
     this.count('skippedClaimed', unseen.length - claimed.length);
     if (claimed.length === 0) return;
     const won = new Set(claimed.map((c) => `${c.gameId}\u0000${c.turn}`));
-    const games = unseen.filter((e) => won.has(`${e.gameId}\u0000${e.turn}`)).map(pushGame);
+    const games = unseen
+      .filter((e) => won.has(`${e.gameId}\u0000${e.turn}`))
+      .map(pushGame)
+      .slice(0, GAMES_PER_MESSAGE);
     const waiting = this.options.waitingCount ? await this.options.waitingCount(playerId).catch(() => null) : null;
     const message: PushMessage = { kind, games, waiting };
     this.count('messages', 1);
