@@ -76,16 +76,20 @@ test('one notification per game and turn: again, after a restart, from a second 
   await push.yourTurn({ playerId, gameId: 'g_a', turn: 3, deadline: null });
   await push.yourTurn({ playerId, gameId: 'g_a', turn: 3, deadline: null });
   assert.equal(messagesTo(endpoint).length, 1);
+  const gathered = push.yourTurn({ playerId, gameId: 'g_b', turn: 1, deadline: null });
   await push.close();
+  await gathered;
+  assert.equal(messagesTo(endpoint).length, 2, 'a turn gathered when the server closes is sent before the store closes');
+  await push.yourTurn({ playerId, gameId: 'g_c', turn: 1, deadline: null });
   await first.close();
 
   const restarted = sqliteBackend({ path: join(dir, 'games.db') });
   const again = await notifier(restarted.push);
   assert.equal(again.publicKey, push.publicKey, 'the keys survive the restart');
   await again.yourTurn({ playerId, gameId: 'g_a', turn: 3, deadline: null });
-  assert.equal(messagesTo(endpoint).length, 1, 'the stored claim holds after a restart');
+  assert.equal(messagesTo(endpoint).length, 2, 'the stored claim holds after a restart');
   await again.yourTurn({ playerId, gameId: 'g_a', turn: 5, deadline: null });
-  assert.equal(messagesTo(endpoint).length, 2, 'the next turn is told');
+  assert.equal(messagesTo(endpoint).length, 3, 'the next turn is told');
   assert.equal(again.counts.skippedClaimed, 1);
   await restarted.close();
 });

@@ -74,6 +74,7 @@ export class TurnNotifications {
   private readonly pending = new Map<string, Pending>();
   private readonly inFlight = new Set<Promise<void>>();
   private pruneTimer: NodeJS.Timeout | null = null;
+  private closed = false;
 
   constructor(options: TurnNotificationOptions) {
     this.options = options;
@@ -88,6 +89,7 @@ export class TurnNotifications {
   /** It is the player's turn: one notification per game and turn, folded with the player's other
    * turns that come within the fold window. Settles once handled; never rejects. */
   yourTurn(event: TurnEvent): Promise<void> {
+    if (this.closed) return Promise.resolve();
     return new Promise((resolve) => {
       const held = this.pending.get(event.playerId);
       if (held) {
@@ -102,6 +104,7 @@ export class TurnNotifications {
 
   /** The player's deadline in this game is near: sent once per game and turn, at once. */
   reminder(event: TurnEvent): Promise<void> {
+    if (this.closed) return Promise.resolve();
     return this.track(this.deliver(event.playerId, [event], 'reminder'));
   }
 
@@ -112,8 +115,10 @@ export class TurnNotifications {
     this.pruneTimer = setInterval(prune, PRUNE_EVERY_MS).unref();
   }
 
-  /** Sends what is gathered now and waits for every message in flight. */
+  /** Sends what is gathered now and waits for every message in flight; later turns are not told
+   * (the store closes next). */
   async close(): Promise<void> {
+    this.closed = true;
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     for (const playerId of [...this.pending.keys()]) this.flush(playerId);
     await Promise.all(this.inFlight);
