@@ -117,6 +117,7 @@ test("a player's turns within the fold window go out as one notification", async
     push.yourTurn({ playerId, gameId: 'g_x', turn: 1, deadline: Date.now() + 3_600_000 }),
     push.yourTurn({ playerId, gameId: 'g_y', turn: 4, deadline: Date.now() + 7_200_000 }),
     push.yourTurn({ playerId, gameId: 'g_z', turn: 9, deadline: null }),
+    push.yourTurn({ playerId, gameId: 'g_z', turn: 9, deadline: null }),
   ]);
   const messages = messagesTo(endpoint);
   assert.equal(messages.length, 1, 'one message');

@@ -142,8 +142,9 @@ export class TurnNotifications {
   }
 
   private async deliver(playerId: string, events: TurnEvent[], kind: PushClaim['kind']): Promise<void> {
-    const unseen = events.filter((e) => !this.options.isWatching(playerId, e.gameId));
-    this.count('skippedWatching', events.length - unseen.length);
+    const told = new Map(events.map((e) => [`${e.gameId}\u0000${e.turn}`, e]));
+    const unseen = [...told.values()].filter((e) => !this.options.isWatching(playerId, e.gameId));
+    this.count('skippedWatching', told.size - unseen.length);
     if (unseen.length === 0) return;
     const { store } = this.options;
     const devices = await store.devices(playerId);
