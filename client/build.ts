@@ -1,5 +1,5 @@
-// `npm run build:client`: bundles the browser client (client/src) with esbuild into dist/web,
-// which the server serves at / and /dashboard. Run from the repository root or anywhere.
+// `npm run build:client`: bundles the browser client (client/src) with esbuild into dist/web, with
+// its service worker at /sw.js, which the server serves at / and /dashboard. Run from the repository root or anywhere.
 //
 // Shipping: bundles get content-hashed names (app-3KX7Q2ZB.js) so the server can cache them
 // for a year (immutable); the HTML pages, never cached, are rewritten to point at them. Every
@@ -37,6 +37,21 @@ const result = await build({
   external: ['/favicon.svg'],
 });
 
+// The service worker keeps one name, /sw.js at the site's root: its URL is its identity and its
+// scope (the whole site), and browsers check it for updates themselves.
+await build({
+  entryPoints: { sw: join(here, 'src', 'sw.ts') },
+  outdir: out,
+  entryNames: '[name]',
+  bundle: true,
+  format: 'iife',
+  target: ['es2022', 'chrome100', 'firefox100', 'safari15'],
+  minify: !watch,
+  sourcemap: watch ? 'inline' : false,
+  logLevel: 'warning',
+  legalComments: 'none',
+});
+
 /** Built file names by the unhashed name the pages use: `app.js` → `app-3KX7Q2ZB.js`. */
 const built = new Map(
   Object.keys(result.metafile.outputs)
@@ -62,7 +77,7 @@ function precompress(file: string): { raw: number; gzip: number; brotli: number 
 }
 
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
-const sizes = [...pages, 'favicon.svg', ...built.values()].map((f) => {
+const sizes = [...pages, 'favicon.svg', 'sw.js', ...built.values()].map((f) => {
   const s = precompress(join(out, f));
   return `${f} ${kib(s.raw)} (gzip ${kib(s.gzip)}, br ${kib(s.brotli)})`;
 });

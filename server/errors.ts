@@ -37,13 +37,14 @@ export const ERRORS = {
   not_found: { status: 404, ws: false, meaning: 'no such route' },
   unknown_game: { status: 404, ws: true, meaning: 'no game with that id' },
   no_analysis: { status: 404, ws: false, meaning: 'nobody has asked for this game’s analysis yet (`POST` it first)' },
+  unknown_device: { status: 404, ws: false, meaning: 'the signed-in player has no device with that id (removed already, or another player’s)' },
   unknown_player: { status: 404, ws: false, meaning: 'no player with that id (or none who has held a seat)' },
   request_timeout: { status: 408, ws: false, meaning: 'the request was not received in time' },
   too_many_requests: {
     status: 429,
     ws: false,
     meaning:
-      'this address created games, took seats, asked for analyses, started sessions, renamed a player or used passkeys too often (`TESSERA_CREATES_PER_MINUTE` a minute for each); retry after `Retry-After` seconds',
+      'this address created games, took seats, asked for analyses, started sessions, renamed a player, used passkeys or subscribed devices too often (`TESSERA_CREATES_PER_MINUTE` a minute for each); retry after `Retry-After` seconds',
   },
   analysis_queue_full: { status: 429, ws: false, meaning: 'as many game analyses wait as allowed (`TESSERA_MAX_ANALYSES`); retry after `Retry-After` seconds' },
   too_many_connections: { status: 429, ws: false, meaning: 'this address holds as many WebSocket connections as allowed (`TESSERA_WS_PER_IP`)' },

@@ -49,6 +49,11 @@ export class Metrics {
     "Hint requests answered, by how: search (a new search), shared (from the seat's search for that turn, done or in flight), busy (no worker free in time: hint_busy)",
     ['answer'],
   );
+  readonly push = this.counter(
+    'tessera_push_total',
+    'Turn notifications, by outcome: pushes sent, gone (the push service forgot the subscription: dropped), failed; and turns not pushed because the player was watching or the notification was claimed already (sent by another call or instance)',
+    ['outcome'],
+  );
   readonly preemptions = this.counter('tessera_pool_preemptions_total', 'Hint and analysis tasks that yielded their worker to work of a higher class (run again later)');
   readonly preemptedCpu = this.counter('tessera_pool_preempted_cpu_seconds_total', 'Thread CPU of hint and analysis tasks that yielded (spent again when they rerun)');
   readonly yieldTime = this.histogram('tessera_pool_yield_seconds', 'From asking a running hint or analysis task to yield to its worker being free');

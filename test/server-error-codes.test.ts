@@ -126,6 +126,7 @@ test('every HTTP error code of the catalogue answers with its status and the one
   expect('unknown_game', await ask(json('GET', '/api/games/nope')));
   expect('no_analysis', await ask(json('GET', `/api/games/${pair}/analysis`)));
   expect('unknown_player', await ask(json('GET', '/api/players/p_nobodyAAAAAAAAAAAAAAAA/profile')));
+  expect('unknown_device', await ask({ ...json('DELETE' as 'POST', '/api/me/devices/d_nothingAAAAAAAAAA'), headers: { cookie } }));
   expect('sign_in_required', await ask(json('POST', `/api/games/${rated}/seats`, { name: 'No Session' })));
   expect('passkey_required', await ask({ ...json('POST', `/api/games/${rated}/seats`, { name: 'x' }), headers: { cookie } }));
   const limit = app.config.createsPerMinute;

@@ -11,6 +11,7 @@ import { mountProfile } from './players/profile-page.ts';
 import { mountReplay } from './replay.ts';
 import { mountRules } from './rules-page.ts';
 import { startSession } from './players/session.ts';
+import { keepWaitingCount } from './players/waiting-count.ts';
 
 const root = document.getElementById('app')!;
 let unmount: (() => void) | null = null;
@@ -56,3 +57,5 @@ function pageOf(hash: string): { name: string; mount: (root: HTMLElement) => () 
 void startSession();
 window.addEventListener('hashchange', route);
 route();
+// After the router's listener: the badge goes on the page just drawn.
+keepWaitingCount();

@@ -16,3 +16,4 @@ export type { Me, MyGames, SessionReply } from '../../server/wire/players.ts';
 export type { MistakeKind, PlayerProfile, ProfileGame } from '../../server/wire/profile.ts';
 export type { Leaderboard, RatingHistory, Ratings, ShownRating } from '../../server/wire/ratings.ts';
 export { BOT_DISPLAY_NAMES, MAX_NAME_LENGTH, RATINGS_PER_CALL } from '../../server/wire/limits.ts';
+export type { Device, Devices, PushGame, PushKey, PushMessage, Waiting } from '../../server/wire/push.ts';

@@ -26,8 +26,9 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export function cacheControl(path: string): string {
   const file = path.replace(/\.(?:br|gz)$/, '');
   if (HASHED.test(file)) return IMMUTABLE;
-  // Pages must always be fresh: they name the current bundles. The favicon may lag an hour.
-  return file.endsWith('.html') ? 'no-cache' : 'public, max-age=3600';
+  // Pages must always be fresh: they name the current bundles; so must the service worker, whose
+  // name never changes. The favicon may lag an hour.
+  return file.endsWith('.html') || file.endsWith('/sw.js') || file === 'sw.js' ? 'no-cache' : 'public, max-age=3600';
 }
 
 export async function clientRoutes(app: FastifyInstance, options: { dir?: string } = {}): Promise<void> {

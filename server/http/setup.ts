@@ -13,7 +13,7 @@ async function setup(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       info: { title: 'Tessera game server', version: `1.0.0 (WebSocket protocol v${PROTOCOL_VERSION})`, description: 'HTTP API; play happens over the WebSocket at /ws (docs/PROTOCOL.md).' },
-      tags: [{ name: 'games' }, { name: 'players' }, { name: 'play' }, { name: 'ops' }],
+      tags: [{ name: 'games' }, { name: 'players' }, { name: 'push' }, { name: 'play' }, { name: 'ops' }],
     },
   });
   installErrorHandling(app);

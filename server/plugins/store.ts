@@ -14,6 +14,7 @@ import type { LeaseStore } from '../cluster/lease-store.ts';
 import type { Config } from '../config.ts';
 import type { GameStore } from '../games/store.ts';
 import type { RatingStore } from '../ratings/store.ts';
+import type { PushStore } from '../push/store.ts';
 import { postgresBackend } from '../storage/postgres/backend.ts';
 import { sqliteBackend } from '../storage/sqlite/backend.ts';
 import { watchedPlayers } from '../storage/watched/players.ts';
@@ -25,6 +26,8 @@ export interface Backend {
   readonly games: GameStore;
   readonly accounts: PlayerStore;
   readonly ratings: RatingStore;
+  /** Web Push: the VAPID keys, the players' devices, the notifications claimed. */
+  readonly push: PushStore;
   /** The cluster's leases, where the database serves several instances; else null. */
   readonly leases: LeaseStore | null;
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 // #/me: the player this browser plays as. Its name; passkeys, so the same player plays on
 // another device (a passkey is the device's own screen lock: no password, no e-mail); signing in
-// with a passkey made elsewhere (one prompt, no name asked); signing out; deleting the player.
+// with a passkey made elsewhere (one prompt, no name asked); notifications of the player's turns
+// on this device, and the devices notified; signing out; deleting the player.
 
 import { type Player, playerApi } from './player-api.ts';
 import { mountPlayerBar } from './player-bar.ts';
@@ -8,8 +9,12 @@ import { forgetPlayerHere, savedName, saveName } from '../api.ts';
 import { esc, toast } from '../dom.ts';
 import { addPasskey, passkeyProblem, passkeysWork, signInWithPasskey } from './passkeys.ts';
 import { profileHref } from './player-text.ts';
+import { deviceHere, notifyHere, pushApi, pushProblem, pushWorks, removeDevice } from './notifications.ts';
+import type { Device } from '../protocol.ts';
 import { MAX_NAME_LENGTH } from '../protocol.ts';
 import { type SessionState, claimName, currentPlayer, onSessionChange, reloadSession, startSession } from './session.ts';
+
+const PUSH_ACTIONS = new Set(['notify-here', 'remove-device']);
 
 export function mountMePage(root: HTMLElement): () => void {
   root.innerHTML = `<div class="page me-page">
@@ -31,22 +36,41 @@ export function mountMePage(root: HTMLElement): () => void {
           : s.kind === 'unavailable'
             ? '<p>This server keeps no players: games are played under a name per game.</p>'
             : '<p class="muted">Loading…</p>';
+    if (s.kind === 'player') void drawDevices();
   };
 
+  /** The player's notified devices, each with its Remove button. */
+  async function drawDevices(): Promise<void> {
+    const list = body.querySelector<HTMLElement>('[data-list=devices]');
+    if (!list) return;
+    const devices = await pushApi.devices().catch(() => null);
+    list.innerHTML = devices === null ? '<li class="muted">The devices could not be read: reload to try again.</li>' : devicesMarkup(devices);
+  }
+
   /** Runs one player action at a time; a failure becomes a toast. */
-  async function act(work: () => Promise<void>): Promise<void> {
+  async function act(work: () => Promise<void>, problem: (e: unknown) => string): Promise<void> {
     if (busy) return;
     busy = true;
     try {
       await work();
     } catch (e) {
-      toast(passkeyProblem(e), 'error', 7000);
+      toast(problem(e), 'error', 7000);
     } finally {
       busy = false;
     }
   }
 
-  const actions: Record<string, () => Promise<void>> = {
+  const actions: Record<string, (target: HTMLElement) => Promise<void>> = {
+    'notify-here': async () => {
+      const device = await notifyHere();
+      toast(`Notifications on: ${device.label} is told when it is your turn.`);
+      await drawDevices();
+    },
+    'remove-device': async (target) => {
+      await removeDevice(target.dataset.device ?? '');
+      toast('That device is no longer notified.');
+      await drawDevices();
+    },
     'add-passkey': async () => {
       await addPasskey();
       toast('Passkey added: sign in with it on any device.');
@@ -78,8 +102,9 @@ export function mountMePage(root: HTMLElement): () => void {
   };
 
   const onClick = (e: MouseEvent) => {
-    const name = (e.target as HTMLElement).closest<HTMLElement>('[data-action]')?.dataset.action;
-    if (name && actions[name]) void act(actions[name]);
+    const target = (e.target as HTMLElement).closest<HTMLElement>('[data-action]');
+    const name = target?.dataset.action;
+    if (target && name && actions[name]) void act(() => actions[name](target), PUSH_ACTIONS.has(name) ? pushProblem : passkeyProblem);
   };
   const onSubmit = (e: SubmitEvent) => {
     const form = e.target as HTMLFormElement;
@@ -128,7 +153,7 @@ function noPlayerMarkup(): string {
 
 /** A guest (no passkey) may be someone on a new device: signing in comes first for them. */
 function playerMarkup(p: Player): string {
-  const sections = [nameSection(p), passkeySection(p), signInSection(p), leaveSection(p)];
+  const sections = [nameSection(p), passkeySection(p), signInSection(p), notificationSection(), leaveSection(p)];
   if (p.passkeys === 0) sections.unshift(sections.splice(2, 1)[0]);
   return sections.join('');
 }
@@ -158,6 +183,25 @@ function signInSection(p: Player | null): string {
   return `<section class="card" aria-labelledby="signin-title"><h2 id="signin-title">Played on another device?</h2>
 <p>Sign in with the passkey you added there: this browser then plays as that player, with its games and rating.${lost}</p>${noWebauthn()}
 <div class="row"><button class="btn${p ? '' : ' primary'}" data-action="sign-in"${disabled()}>Sign in with a passkey</button></div></section>`;
+}
+
+function notificationSection(): string {
+  const cannot = pushWorks() ? '' : '<p class="error">This browser cannot show notifications from a site (or the page is not served over https).</p>';
+  return `<section class="card" aria-labelledby="notify-title"><h2 id="notify-title">Notifications</h2>
+<p>Be told on this device when it is your turn in a game, and when a move is due soon. One notification gathers every game that waits for you; nothing comes while you have the game open.</p>${cannot}
+<div class="row"><button class="btn primary" data-action="notify-here"${pushWorks() ? '' : ' disabled'}>Notify me on this device</button></div>
+<h3 class="small devices-title">Devices notified</h3><ul class="device-list" data-list="devices"><li class="muted">…</li></ul></section>`;
+}
+
+export function devicesMarkup(devices: Device[]): string {
+  if (devices.length === 0) return '<li class="muted">None yet.</li>';
+  const here = deviceHere();
+  return devices
+    .map(
+      (d) =>
+        `<li class="device"><span>${esc(d.label)}${d.id === here ? ' <strong>(this device)</strong>' : ''} <span class="muted small">since ${esc(d.createdAt.slice(0, 10))}</span></span> <button class="btn small" data-action="remove-device" data-device="${esc(d.id)}" aria-label="Remove ${esc(d.label)}">Remove</button></li>`,
+    )
+    .join('');
 }
 
 function leaveSection(p: Player): string {

@@ -3,12 +3,14 @@
 
 import { MemoryPlayers } from './players.ts';
 import { MemoryStore } from './games.ts';
+import { MemoryPush } from './push.ts';
 import type { MemoryRatings } from './ratings.ts';
 
 export interface MemoryBackend {
   readonly games: MemoryStore;
   readonly accounts: MemoryPlayers;
   readonly ratings: MemoryRatings;
+  readonly push: MemoryPush;
   readonly leases: null;
   close(): Promise<void>;
 }
@@ -17,5 +19,5 @@ export function memoryBackend(games = new MemoryStore()): MemoryBackend {
   const accounts = new MemoryPlayers(games);
   const ratings = games.ratings;
   ratings.nameOf = async (id) => (await accounts.player(id))?.name;
-  return { games, accounts, ratings, leases: null, close: () => games.close() };
+  return { games, accounts, ratings, push: new MemoryPush(accounts), leases: null, close: () => games.close() };
 }

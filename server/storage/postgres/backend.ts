@@ -5,12 +5,14 @@
 
 import { PostgresPlayers } from './players.ts';
 import { PostgresStore, type PostgresStoreOptions } from './games.ts';
+import { PostgresPush } from './push.ts';
 import { PostgresRatings } from './ratings.ts';
 
 export interface PostgresBackend {
   readonly games: PostgresStore;
   readonly accounts: PostgresPlayers;
   readonly ratings: PostgresRatings;
+  readonly push: PostgresPush;
   /** Who owns each unfinished game: this instance's leases (the games' own store). */
   readonly leases: PostgresStore;
   close(): Promise<void>;
@@ -27,6 +29,7 @@ export function postgresBackendOver(games: PostgresStore): PostgresBackend {
     games,
     accounts: new PostgresPlayers(games),
     ratings: new PostgresRatings((sql, params) => games.query(sql, params)),
+    push: new PostgresPush(games),
     leases: games,
     close: () => games.close(),
   };

@@ -4,6 +4,7 @@
 
 import type pg from 'pg';
 import { POSTGRES_ACCOUNTS_MIGRATION, POSTGRES_ACCOUNTS_SWEEP_MIGRATION, postgresNameKeysMigration } from '../../players/schema.ts';
+import { POSTGRES_PUSH_MIGRATION } from '../../push/schema.ts';
 import { POSTGRES_RATING_OPPONENTS_MIGRATION, POSTGRES_RATINGS_MIGRATION, postgresRatingsSeqMigration } from '../../ratings/schema.ts';
 
 /** A step is SQL, or a function given the migrating connection inside the step's transaction. */
@@ -64,4 +65,6 @@ export const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[]
   postgresRatingsSeqMigration,
   // 9: each rated player's distinct opponents, a leaderboard condition (docs/RATINGS.md).
   POSTGRES_RATING_OPPONENTS_MIGRATION,
+  // 10: Web Push: the VAPID keys, the players' devices, the notifications claimed (server/push/).
+  POSTGRES_PUSH_MIGRATION,
 ];

@@ -102,6 +102,7 @@ export class PostgresPlayers implements PlayerStore {
       if ((gone.rowCount ?? 0) === 0) return false;
       await c.query('DELETE FROM sessions WHERE player_id = $1', [playerId]);
       await c.query('DELETE FROM passkeys WHERE player_id = $1', [playerId]);
+      await c.query('DELETE FROM push_devices WHERE player_id = $1', [playerId]);
       const { rows } = await c.query<Row>('SELECT id, holders FROM games WHERE holders @> $1::jsonb FOR UPDATE', [JSON.stringify([{ playerId }])]);
       for (const g of rows) {
         const holders = withoutPlayer(g.holders as (SeatHolder | null)[], playerId, replacement);

@@ -34,6 +34,7 @@ import { type AppendStatements, appendMoves, appendStatements, connectionPragmas
 import { SqliteWriter } from './writer.ts';
 import { validNice, WORKER_NICE } from '../../thread-priority.ts';
 import { SQLITE_ACCOUNTS_MIGRATION, sqlitePlayersSweepMigration, sqliteNameKeysMigration } from '../../players/schema.ts';
+import { SQLITE_PUSH_MIGRATION } from '../../push/schema.ts';
 import { SQLITE_RATINGS_MIGRATION, sqliteRatingOpponentsMigration, sqliteRatingsSeqMigration } from '../../ratings/schema.ts';
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows } from '../sql/rows.ts';
 import { StoreOpenError } from '../errors.ts';
@@ -102,6 +103,8 @@ export const MIGRATIONS: (string | ((db: DatabaseSync) => void))[] = [
   sqliteNameKeysMigration,
   sqliteRatingsSeqMigration,
   sqliteRatingOpponentsMigration,
+  // Web Push: the VAPID keys, the players' devices, the notifications claimed (server/push/).
+  SQLITE_PUSH_MIGRATION,
 ];
 
 type Row = Record<string, unknown>;

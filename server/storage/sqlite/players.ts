@@ -96,6 +96,7 @@ export class SqlitePlayers implements PlayerStore {
       if (Number(gone.changes) === 0) return false;
       db.prepare('DELETE FROM sessions WHERE player_id = ?').run(playerId);
       db.prepare('DELETE FROM passkeys WHERE player_id = ?').run(playerId);
+      db.prepare('DELETE FROM push_devices WHERE player_id = ?').run(playerId);
       const games = db
         .prepare("SELECT id, holders FROM games g WHERE EXISTS (SELECT 1 FROM json_each(g.holders) h WHERE h.type = 'object' AND json_extract(h.value, '$.playerId') = ?)")
         .all(playerId) as Row[];
