@@ -1,10 +1,12 @@
 // Uniformly random play straight on the flat state: the `random` bot, property tests and
 // the engine benchmark all use it.
 
-import { type GameState, H_ABBOT_AT, H_ABBOTS, H_FOLLOWERS, H_LARGE, MAX_PLACEMENTS } from './state.ts';
+import { type GameState, MAX_PLACEMENTS, supplySlot } from './state.ts';
 import { type ScoreEvent, bagEmpty, discardUnplaceable, figureSpot, finalScoring, freeSpots, listPlacements, mayReturnAbbot, openFigureSpots, place, RETURN_ABBOT } from './rules.ts';
 import { FOLLOWER_SEGS } from './tiles.ts';
 import type { Rng } from './rng.ts';
+import { abbotOut } from './expansions/abbot.ts';
+import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_LARGE } from './expansions/options.ts';
 
 const placements = new Int32Array(MAX_PLACEMENTS);
 
@@ -18,11 +20,11 @@ export function randomMove(s: GameState, rng: Rng, followerChance = 0.5): { fi: 
   const r = m & 3;
   let spot = -1;
   const p = s.currentPlayer;
-  const followers = s.h[H_FOLLOWERS + p] > 0;
-  const large = s.h[H_LARGE + p] > 0;
-  const abbot = s.h[H_ABBOTS + p] > 0;
+  const followers = s.h[supplySlot(FIGURE_FOLLOWER, p)] > 0;
+  const large = s.h[supplySlot(FIGURE_LARGE, p)] > 0;
+  const abbot = s.h[supplySlot(FIGURE_ABBOT, p)] > 0;
   // With the abbot on the board, taking it back is one more choice among the figure moves.
-  const back = s.h[H_ABBOT_AT + p] > 0 && mayReturnAbbot(s, fi) ? 1 : 0;
+  const back = abbotOut(s, p) && mayReturnAbbot(s, fi) ? 1 : 0;
   if (!large && !abbot && !back) {
     // Followers only (the base game): the draw as it always was.
     if (followers && rng.unit() < followerChance) {

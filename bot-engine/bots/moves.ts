@@ -2,8 +2,9 @@
 // A move is packed into one int: ((fi << 2 | r) << 5) | (spot + 1), spot a figure-spot
 // (rules.ts's `figureSpot`: local segment | figure << 3, so up to 23).
 
-import { GameState, H_ABBOT_AT, MAX_SEATS, MAX_PLACEMENTS } from '../state.ts';
+import { GameState, MAX_SEATS, MAX_PLACEMENTS } from '../state.ts';
 import { addFollowerToLastPlaced, bagEmpty, figureSpot, finalScoring, listPlacements, mayReturnAbbot, openFigureSpots, place, RETURN_ABBOT, takeBackFollowerFromLastPlaced } from '../rules.ts';
+import { abbotOut } from '../expansions/abbot.ts';
 import { evaluate, finalValues, margin } from './evaluate.ts';
 import type { Rng } from '../rng.ts';
 
@@ -33,13 +34,13 @@ const placements = new Int32Array(MAX_PLACEMENTS);
 export function listMoves(s: GameState, out: Int32Array): number {
   const type = s.currentTile;
   const n = listPlacements(s, type, placements);
-  const abbotOut = s.h[H_ABBOT_AT + s.currentPlayer] > 0;
+  const mayTakeBack = abbotOut(s, s.currentPlayer);
   let k = 0;
   for (let i = 0; i < n; i++) {
     const fi = placements[i] >> 2;
     const r = placements[i] & 3;
     out[k++] = packMove(fi, r, -1);
-    if (abbotOut && mayReturnAbbot(s, fi)) out[k++] = packMove(fi, r, RETURN_ABBOT);
+    if (mayTakeBack && mayReturnAbbot(s, fi)) out[k++] = packMove(fi, r, RETURN_ABBOT);
     openFigureSpots(s, type, r, s.fcell[fi], masks);
     for (let figure = 0; figure < 3; figure++) k = addSpots(out, k, fi, r, masks[figure], figure);
   }
