@@ -6,9 +6,9 @@
 import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD } from './tiles.ts';
 import { KIND_GARDEN } from './expansion-tiles.ts';
 import { CATHEDRAL_CITY, INN_ROAD, MOD_CATHEDRAL, MOD_INN } from './expansions/inns-cathedrals.ts';
-import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_KINDS, FIGURE_LARGE } from './expansions/options.ts';
+import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_KINDS, FIGURE_LARGE, FIGURE_STRENGTH } from './expansions/options.ts';
 
-export { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_KINDS, FIGURE_LARGE, MOD_CATHEDRAL, MOD_INN };
+export { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_KINDS, FIGURE_LARGE, FIGURE_STRENGTH, MOD_CATHEDRAL, MOD_INN };
 
 /** [kind row][complete ? 0 : 1] → [points a tile, points a pennant]. Rows: road, road with an
  * inn, city, city with a cathedral (RULES.md "Scoring"; the modified rows are Inns & Cathedrals'). */
@@ -41,10 +41,6 @@ export function cloisterPoints(missing: number): number {
 }
 
 // ---- Figures and majorities ----
-
-/** What each figure adds to its player's strength on a feature. An abbot stands alone on a
- * monastery or garden (no second figure can join it), so its 1 only makes its owner the scorer. */
-export const FIGURE_STRENGTH = [1, 2, 1] as const;
 
 /** Bits a player in a feature's strength word: up to 7 followers + 2 for the large one = 9 < 16,
  * and 6 players take 24 bits of a Uint32, so adding two roots' words never carries. */

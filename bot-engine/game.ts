@@ -21,13 +21,11 @@ import {
   RETURN_ABBOT,
 } from './rules.ts';
 import { FIGURE_EXPANSION, FIGURE_OPTION, FIGURES, TILE_RULES, TURN_ACTIONS } from './expansions/index.ts';
-import { EXPANSION_KEYS, type ExpansionKey, FIGURE_FOLLOWER, FIGURE_KINDS } from './expansions/options.ts';
+import { EXPANSION_KEYS, type ExpansionKey, FIGURE_FOLLOWER, FIGURE_KINDS, FIGURE_NAMES, type FigureName } from './expansions/options.ts';
 
-export { EXPANSION_KEYS, type ExpansionKey };
-
-/** A figure's name in moves and records (expansions/options.ts's FIGURE_* order). */
-export type FigureName = 'follower' | 'large' | 'abbot';
-const FIGURE_NAMES = FIGURES.map((f) => f.name as FigureName);
+export { EXPANSION_KEYS, type ExpansionKey, type FigureName };
+/** The expansions' figures, named in moves and listed per placement (`large`, `abbot`). */
+type ExpansionFigure = Exclude<FigureName, 'follower'>;
 /** Taking the abbot back: the one turn action (a move's `returnAbbot`, a placement's `canReturnAbbot`). */
 const [TAKE_ABBOT_BACK] = TURN_ACTIONS;
 
@@ -100,13 +98,11 @@ const scratch = new Int32Array(MAX_PLACEMENTS);
 /** A placement of the current tile and the spots open there to each figure in the mover's
  * supply: `meeples` for a follower; with Inns & Cathedrals `large` for the large follower; with
  * the Abbot `abbot` for the abbot (both lists present only with their option on). */
-export interface LegalPlacement {
+export interface LegalPlacement extends Partial<Record<ExpansionFigure, string[]>> {
   x: number;
   y: number;
   rotation: number;
   meeples: string[];
-  large?: string[];
-  abbot?: string[];
   /** With the Abbot: whether the mover may take the abbot back with this placement (a move's
    * `returnAbbot`; named apart so a placement spread into a move does not carry it). */
   canReturnAbbot?: boolean;
@@ -135,7 +131,7 @@ export function legalPlacements(s: GameState): LegalPlacement[] {
     openFigureSpots(s, type, r, s.fcell[fi], open);
     const spots = ROT_SPOT_NAMES[type * 4 + r];
     const placement: LegalPlacement = { x: s.fx[fi], y: s.fy[fi], rotation: r * 90, meeples: spotNames(spots, open[FIGURE_FOLLOWER]) };
-    for (let f = 1; f < FIGURE_KINDS; f++) if (options & FIGURE_OPTION[f]) placement[FIGURE_NAMES[f] as 'large' | 'abbot'] = spotNames(spots, open[f]);
+    for (let f = 1; f < FIGURE_KINDS; f++) if (options & FIGURE_OPTION[f]) placement[FIGURE_NAMES[f] as ExpansionFigure] = spotNames(spots, open[f]);
     if (options & TAKE_ABBOT_BACK.option) placement.canReturnAbbot = mayReturnAbbot(s, fi);
     out.push(placement);
   }
@@ -144,14 +140,16 @@ export function legalPlacements(s: GameState): LegalPlacement[] {
 
 /** Every legal move: each placement with no figure and with each figure on each spot open to it. */
 export function legalMoves(s: GameState): Move[] {
-  return legalPlacements(s).flatMap(({ x, y, rotation, meeples, large = [], abbot = [], canReturnAbbot }) => [
-    { x, y, rotation, meeple: null },
-    ...(canReturnAbbot ? [{ x, y, rotation, meeple: null, returnAbbot: true as const }] : []),
-    ...meeples.map((meeple) => ({ x, y, rotation, meeple })),
-    ...large.map((meeple) => ({ x, y, rotation, meeple, figure: 'large' as const })),
-    ...abbot.map((meeple) => ({ x, y, rotation, meeple, figure: 'abbot' as const })),
-  ]);
+  return legalPlacements(s).flatMap((placement) => {
+    const { x, y, rotation } = placement;
+    const moves: Move[] = [{ x, y, rotation, meeple: null }];
+    if (placement.canReturnAbbot) moves.push({ x, y, rotation, meeple: null, returnAbbot: true });
+    for (const meeple of placement.meeples) moves.push({ x, y, rotation, meeple });
+    for (const figure of EXPANSION_FIGURES) for (const meeple of placement[figure] ?? []) moves.push({ x, y, rotation, meeple, figure });
+    return moves;
+  });
 }
+const EXPANSION_FIGURES = FIGURE_NAMES.filter((name): name is ExpansionFigure => name !== 'follower');
 
 export interface ResolvedMove {
   fi: number;
@@ -246,7 +244,7 @@ export interface Follower {
   y: number;
   spot: string;
   /** Present for the expansions' figures only. */
-  figure?: 'large' | 'abbot';
+  figure?: ExpansionFigure;
 }
 
 /** Followers standing on the board, with the spot named in board orientation. */
@@ -258,7 +256,7 @@ export function followersOnBoard(s: GameState): Follower[] {
     const owner = s.owner[p * MAX_SEGMENTS + spot];
     const figure = ownerFigure(owner);
     const follower: Follower = { player: ownerPlayer(owner), x: s.px[p], y: s.py[p], spot: ROT_SPOT_NAMES[s.ptype[p] * 4 + s.prot[p]][spot] };
-    if (figure !== FIGURE_FOLLOWER) follower.figure = FIGURE_NAMES[figure] as 'large' | 'abbot';
+    if (figure !== FIGURE_FOLLOWER) follower.figure = FIGURE_NAMES[figure] as ExpansionFigure;
     out.push(follower);
   }
   return out;

@@ -1,12 +1,12 @@
 // Uniformly random play straight on the flat state: the `random` bot, property tests and
 // the engine benchmark all use it.
 
-import { type GameState, MAX_PLACEMENTS, supplySlot } from './state.ts';
-import { type ScoreEvent, bagEmpty, discardUnplaceable, figureSpot, finalScoring, freeSpots, listPlacements, mayReturnAbbot, openFigureSpots, place, RETURN_ABBOT } from './rules.ts';
+import { type GameState, H_OPTIONS, MAX_PLACEMENTS, supplySlot } from './state.ts';
+import { type ScoreEvent, bagEmpty, discardUnplaceable, figureSpot, finalScoring, freeSpots, listPlacements, openFigureSpots, place } from './rules.ts';
 import { FOLLOWER_SEGS } from './tiles.ts';
 import type { Rng } from './rng.ts';
-import { abbotOut } from './expansions/abbot.ts';
-import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_LARGE } from './expansions/options.ts';
+import { TURN_ACTIONS } from './expansions/index.ts';
+import { FIGURE_FOLLOWER, FIGURE_KINDS } from './expansions/options.ts';
 
 const placements = new Int32Array(MAX_PLACEMENTS);
 
@@ -21,11 +21,12 @@ export function randomMove(s: GameState, rng: Rng, followerChance = 0.5): { fi: 
   let spot = -1;
   const p = s.currentPlayer;
   const followers = s.h[supplySlot(FIGURE_FOLLOWER, p)] > 0;
-  const large = s.h[supplySlot(FIGURE_LARGE, p)] > 0;
-  const abbot = s.h[supplySlot(FIGURE_ABBOT, p)] > 0;
-  // With the abbot on the board, taking it back is one more choice among the figure moves.
-  const back = abbotOut(s, p) && mayReturnAbbot(s, fi) ? 1 : 0;
-  if (!large && !abbot && !back) {
+  let expansionFigures = false;
+  for (let f = FIGURE_FOLLOWER + 1; f < FIGURE_KINDS; f++) if (s.h[supplySlot(f, p)] > 0) expansionFigures = true;
+  // A turn action allowed here (the abbot taken back) is one more choice among the figure moves.
+  let actions = 0;
+  for (const t of TURN_ACTIONS) if (s.h[H_OPTIONS] & t.option && t.action.allowed(s, fi)) actionSpots[actions++] = t.action.spot;
+  if (!expansionFigures && actions === 0) {
     // Followers only (the base game): the draw as it always was.
     if (followers && rng.unit() < followerChance) {
       const free = freeSpots(s, type, r, s.fcell[fi]) & FOLLOWER_SEGS[type];
@@ -36,11 +37,13 @@ export function randomMove(s: GameState, rng: Rng, followerChance = 0.5): { fi: 
   }
   if (rng.unit() < followerChance) {
     openFigureSpots(s, type, r, s.fcell[fi], figureMasks);
-    const count = popcount(figureMasks[0]) + popcount(figureMasks[1]) + popcount(figureMasks[2]) + back;
-    if (back && rng.below(count) === 0) spot = RETURN_ABBOT;
-    else if (count > back) {
-      let k = rng.below(count - back);
-      for (let figure = 0; figure < 3; figure++) {
+    let count = actions;
+    for (let figure = 0; figure < FIGURE_KINDS; figure++) count += popcount(figureMasks[figure]);
+    const drawn = actions > 0 ? rng.below(count) : -1;
+    if (drawn >= 0 && drawn < actions) spot = actionSpots[drawn];
+    else if (count > actions) {
+      let k = rng.below(count - actions);
+      for (let figure = 0; figure < FIGURE_KINDS; figure++) {
         const c = popcount(figureMasks[figure]);
         if (k < c) {
           spot = figureSpot(nthBit(figureMasks[figure], k), figure);
@@ -52,7 +55,8 @@ export function randomMove(s: GameState, rng: Rng, followerChance = 0.5): { fi: 
   }
   return { fi, r, spot };
 }
-const figureMasks = new Int32Array(3);
+const figureMasks = new Int32Array(FIGURE_KINDS);
+const actionSpots = new Int32Array(TURN_ACTIONS.length);
 
 /** Plays random moves until the bag is empty, then scores the end. */
 export function playRandomGame(s: GameState, rng: Rng, events?: ScoreEvent[]): void {

@@ -5,8 +5,7 @@ import { ROT_SPOT_NAMES, TYPE_NAMES, tileIndex } from './tiles.ts';
 import { GameState, H_BAGLEN, H_BAGPOS, H_LOG, MAX_SEATS } from './state.ts';
 import { type Rules, type ScoreEvent, canPlaceAnywhere, bagEmpty, dealtBag, discard, drawType, finalScoring, initState, maxPlayers, PFIGURE_RETURNED_ABBOT, place, rulesOf } from './rules.ts';
 import { type FigureName, normalizeRules, resolveMove, type Move } from './game.ts';
-import { FIGURES } from './expansions/index.ts';
-import { FIGURE_FOLLOWER } from './expansions/options.ts';
+import { FIGURE_FOLLOWER, FIGURE_NAMES } from './expansions/options.ts';
 
 export const RECORD_FORMAT = 'tessera-game/1';
 
@@ -163,4 +162,4 @@ export function toRecord(s: GameState, players: string[], seed?: string): GameRe
 }
 
 /** A record names every figure but the follower (the figure when none is named). */
-const RECORD_FIGURES: readonly (FigureName | undefined)[] = FIGURES.map((f) => (f.figure === FIGURE_FOLLOWER ? undefined : (f.name as FigureName)));
+const RECORD_FIGURES: readonly (FigureName | undefined)[] = FIGURE_NAMES.map((name, f) => (f === FIGURE_FOLLOWER ? undefined : name));

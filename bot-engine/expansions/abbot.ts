@@ -3,7 +3,7 @@
 // it back instead of placing a figure, scoring its monastery or garden as it stands. It owns its
 // header slots (where each player's abbot stands), the figure and the turn action.
 
-import { ABBOT_SEGS, MAX_SEGMENTS } from '../tiles.ts';
+import { KIND_GARDEN, KIND_MONASTERY, MAX_SEGMENTS, SEG_COUNT, SEG_KIND, TYPE_COUNT } from '../tiles.ts';
 import { type GameState, H_CURRENT, H_EXPANSIONS, MAX_SEATS, supplySlot } from '../state.ts';
 import { cloisterPoints } from '../feature-modifiers.ts';
 import { type ScoreEvent, award } from '../score-events.ts';
@@ -55,9 +55,17 @@ function returnAbbot(s: GameState, player: number, x: number, y: number, events?
   s.h[H_ABBOT_AT + player] = 0;
 }
 
+/** Local segments the abbot may take: a monastery or a garden. [type] */
+const ABBOT_SEGS = new Uint8Array(TYPE_COUNT);
+for (let t = 0; t < TYPE_COUNT; t++) {
+  for (let i = 0; i < SEG_COUNT[t]; i++) {
+    const kind = SEG_KIND[t * MAX_SEGMENTS + i];
+    if (kind === KIND_GARDEN || kind === KIND_MONASTERY) ABBOT_SEGS[t] |= 1 << i;
+  }
+}
+
 export const ABBOT: FigureKind = {
   figure: FIGURE_ABBOT,
-  name: 'abbot',
   word: 'abbot',
   segs: ABBOT_SEGS,
   wrongSpot: (spot) => `the abbot stands only on a monastery or a garden, not on "${spot}"`,

@@ -10,12 +10,12 @@ import type { ExpansionKey } from './options.ts';
 
 /** A figure an expansion adds to each player's supply (one each). */
 export interface FigureKind {
-  /** Its index (options.ts's FIGURE_*): a figure-spot's figure bits and its supply column. */
+  /** Its index (options.ts's FIGURE_*, whose FIGURE_NAMES and FIGURE_STRENGTH give its name and
+   * weight): a figure-spot's figure bits and its supply column. */
   readonly figure: number;
-  /** Its name in moves and records (`figure: "large"`), and in error messages. */
-  readonly name: string;
+  /** Its name in error messages ("no large follower left in the supply"). */
   readonly word: string;
-  /** Local segments of each tile type it may stand on (tiles.ts's FOLLOWER_SEGS or ABBOT_SEGS). */
+  /** Local segments of each tile type it may stand on (tiles.ts's FOLLOWER_SEGS; the abbot's own). */
   readonly segs: Uint8Array;
   /** Why it may not stand on a spot outside `segs`. */
   readonly wrongSpot: (spot: string) => string;

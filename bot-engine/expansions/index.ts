@@ -20,7 +20,6 @@ EXPANSIONS.forEach((e, i) => {
 /** The base game's figure. */
 const FOLLOWER: FigureKind = {
   figure: FIGURE_FOLLOWER,
-  name: 'follower',
   word: 'follower',
   segs: FOLLOWER_SEGS,
   wrongSpot: (spot) => `only the abbot may stand on "${spot}"`,

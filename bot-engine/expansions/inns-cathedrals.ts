@@ -18,7 +18,6 @@ export const CATHEDRAL_CITY = { mod: MOD_CATHEDRAL, complete: [3, 3], open: [0, 
 /** The large follower counts two on its feature (feature-modifiers.ts's FIGURE_STRENGTH). */
 export const LARGE_FOLLOWER: FigureKind = {
   figure: FIGURE_LARGE,
-  name: 'large',
   word: 'large follower',
   segs: FOLLOWER_SEGS,
   wrongSpot: (spot) => `only the abbot may stand on "${spot}"`,

@@ -36,9 +36,16 @@ export function headerBlock(key: ExpansionKey, count: number): number {
 
 // Figure kinds, in the order of a figure-spot's figure bits (rules.ts's `figureSpot`) and of the
 // supplies in the header (state.ts's H_SUPPLY): the base game's follower, then the expansions'.
+/** Each figure's name in moves and records (`figure: "large"`). */
+export const FIGURE_NAMES = ['follower', 'large', 'abbot'] as const;
+export type FigureName = (typeof FIGURE_NAMES)[number];
 export const FIGURE_FOLLOWER = 0;
 /** Inns & Cathedrals' large follower. */
 export const FIGURE_LARGE = 1;
 /** The Abbot's abbot. */
 export const FIGURE_ABBOT = 2;
-export const FIGURE_KINDS = 3;
+export const FIGURE_KINDS = FIGURE_NAMES.length;
+/** What each figure adds to its player's strength on a feature: the large follower counts two. An
+ * abbot stands alone on a monastery or garden (no second figure can join it), so its 1 only makes
+ * its owner the scorer. */
+export const FIGURE_STRENGTH: readonly number[] = [1, 2, 1];
