@@ -5,7 +5,7 @@ import { type GameState, H_OPTIONS, MAX_PLACEMENTS, supplySlot } from './state.t
 import { type ScoreEvent, bagEmpty, discardUnplaceable, figureSpot, finalScoring, freeSpots, listPlacements, openFigureSpots, place } from './rules.ts';
 import { FOLLOWER_SEGS } from './tiles.ts';
 import type { Rng } from './rng.ts';
-import { TURN_ACTIONS } from './expansions/index.ts';
+import { ACTION_ALLOWED, ACTION_OPTION, ACTION_SPOT } from './expansions/index.ts';
 import { FIGURE_FOLLOWER, FIGURE_KINDS } from './expansions/options.ts';
 
 const placements = new Int32Array(MAX_PLACEMENTS);
@@ -25,7 +25,8 @@ export function randomMove(s: GameState, rng: Rng, followerChance = 0.5): { fi: 
   for (let f = FIGURE_FOLLOWER + 1; f < FIGURE_KINDS; f++) if (s.h[supplySlot(f, p)] > 0) expansionFigures = true;
   // A turn action allowed here (the abbot taken back) is one more choice among the figure moves.
   let actions = 0;
-  for (const t of TURN_ACTIONS) if (s.h[H_OPTIONS] & t.option && t.action.allowed(s, fi)) actionSpots[actions++] = t.action.spot;
+  const options = s.h[H_OPTIONS];
+  for (let a = 0; a < ACTION_SPOT.length; a++) if (options & ACTION_OPTION[a] && ACTION_ALLOWED[a](s, fi)) actionSpots[actions++] = ACTION_SPOT[a];
   if (!expansionFigures && actions === 0) {
     // Followers only (the base game): the draw as it always was.
     if (followers && rng.unit() < followerChance) {
@@ -56,7 +57,7 @@ export function randomMove(s: GameState, rng: Rng, followerChance = 0.5): { fi: 
   return { fi, r, spot };
 }
 const figureMasks = new Int32Array(FIGURE_KINDS);
-const actionSpots = new Int32Array(TURN_ACTIONS.length);
+const actionSpots = new Int32Array(ACTION_SPOT.length);
 
 /** Plays random moves until the bag is empty, then scores the end. */
 export function playRandomGame(s: GameState, rng: Rng, events?: ScoreEvent[]): void {

@@ -55,7 +55,7 @@ import { Rng } from './rng.ts';
 import { type ExpansionOptions, expansionBag } from './expansion-tiles.ts';
 import { cloisterPoints, featurePoints as modifiedPoints, majorityOf, strengthWord } from './feature-modifiers.ts';
 import { type ScoreEvent, award } from './score-events.ts';
-import { EXPANSIONS, FIGURES, FIGURE_OPTION, TILE_RULES, TURN_ACTIONS, expansionsOn } from './expansions/index.ts';
+import { EXPANSIONS, FIGURE_OPTION, FIGURE_SEGS, FIGURE_STOOD, FIGURE_WENT_HOME, TILE_PLACEMENTS, TILE_PLACING, TURN_ACTIONS, expansionsOn } from './expansions/index.ts';
 import { EXPANSION_KEYS, type ExpansionKey, FIGURE_FOLLOWER, FIGURE_KINDS, optionBit } from './expansions/options.ts';
 
 export type { ScoreEvent };
@@ -90,7 +90,7 @@ export function shuffledBag(seed: string): number[] {
 }
 
 function optionsOf(rules: Rules): ExpansionOptions {
-  return { river: rules.river === true, innsCathedrals: rules.innsCathedrals === true, abbot: rules.abbot === true };
+  return Object.fromEntries(EXPANSION_KEYS.map((key) => [key, rules[key] === true])) as ExpansionOptions;
 }
 
 /** H_OPTIONS of these rules: each expansion on, its bit. */
@@ -116,7 +116,7 @@ const MORE_SEATS = EXPANSIONS.filter((e) => e.seats !== undefined)
  * `shuffledBag` (`canonicalBag` without a seed); else expansion-tiles.ts's `expansionBag`. */
 export function dealtBag(rules: Rules, seed?: string): number[] {
   const options = optionsOf(rules);
-  if (!options.river && !options.innsCathedrals && !options.abbot) return seed === undefined ? canonicalBag() : shuffledBag(seed);
+  if (!EXPANSION_KEYS.some((key) => options[key])) return seed === undefined ? canonicalBag() : shuffledBag(seed);
   return expansionBag(options, seed).map(tileIndex);
 }
 
@@ -187,8 +187,8 @@ const ownScratch = new Int32Array(MAX_PLACEMENTS);
 
 /** Writes every legal placement of `type` as (frontier slot << 2 | rotation); returns the count. */
 export function listPlacements(s: GameState, type: number, out: Int32Array): number {
-  const own = TILE_RULES[type]; // an expansion deciding its own tiles' placements (the river)
-  if (own !== undefined) return own.listPlacements!(s, type, out);
+  const own = TILE_PLACEMENTS[type]; // an expansion deciding its own tiles' placements (the river)
+  if (own !== undefined) return own(s, type, out);
   let n = 0;
   const len = s.h[H_FRONTIER];
   const base = type * 256;
@@ -204,8 +204,8 @@ export function listPlacements(s: GameState, type: number, out: Int32Array): num
 }
 
 export function canPlaceAnywhere(s: GameState, type: number): boolean {
-  const own = TILE_RULES[type];
-  if (own !== undefined) return own.listPlacements!(s, type, ownScratch) > 0;
+  const own = TILE_PLACEMENTS[type];
+  if (own !== undefined) return own(s, type, ownScratch) > 0;
   const len = s.h[H_FRONTIER];
   const base = type * 256;
   for (let fi = 0; fi < len; fi++) if (FIT[base + s.cellCode[s.fcell[fi]]] !== 0) return true;
@@ -272,7 +272,7 @@ export function place(s: GameState, fi: number, r: number, spot: number, events?
   s.fx[fi] = s.fx[last];
   s.fy[fi] = s.fy[last];
   h[H_FRONTIER] = last;
-  TILE_RULES[type]?.placing?.(s, type, x, y, r);
+  TILE_PLACING[type]?.(s, type, x, y, r);
   const action = spot >= FIRST_ACTION_SPOT ? turnAction(spot) : undefined;
   action?.apply(s, player, x, y, events);
   const p = placeAt(s, type, x, y, r, player, action ? -1 : spot, events);
@@ -309,7 +309,7 @@ function standFigure(s: GameState, p: number, spot: number): void {
   s.owner[seg] = player | (figure << FIGURE_SHIFT);
   s.meeples[find(s, seg)] += strengthWord(player, figure);
   s.h[supplySlot(figure, player)]--;
-  if (figure !== FIGURE_FOLLOWER) FIGURES[figure].stood?.(s, player, p);
+  if (figure !== FIGURE_FOLLOWER) FIGURE_STOOD[figure]?.(s, player, p);
 }
 
 /**
@@ -338,7 +338,7 @@ export function takeBackFollowerFromLastPlaced(s: GameState, spot: number): void
   s.owner[seg] = -1;
   s.meeples[find(s, seg)] -= strengthWord(player, figure);
   s.h[supplySlot(figure, player)]++;
-  if (figure !== FIGURE_FOLLOWER) FIGURES[figure].wentHome?.(s, player);
+  if (figure !== FIGURE_FOLLOWER) FIGURE_WENT_HOME[figure]?.(s, player);
 }
 
 /** The local segments of `type` at rotation r on `cell` open to each figure in the current
@@ -352,7 +352,7 @@ export function openFigureSpots(s: GameState, type: number, r: number, cell: num
       continue;
     }
     if (free < 0) free = freeSpots(s, type, r, cell);
-    out[f] = free & FIGURES[f].segs[type];
+    out[f] = free & FIGURE_SEGS[f][type];
   }
 }
 
@@ -368,10 +368,10 @@ export function discard(s: GameState): void {
 /** Where the bag's section holding slot `pos` ends: with the River, the river tiles, then the
  * lake's one slot, then the land tiles; else the whole bag is one section. */
 export function sectionEnd(s: GameState, pos: number): number {
-  for (const e of SECTIONED) if (s.h[H_OPTIONS] & optionBit(e.key)) return e.sectionEnd!(s, pos);
+  for (const [bit, end] of SECTIONED) if (s.h[H_OPTIONS] & bit) return end(s, pos);
   return s.h[H_BAGLEN];
 }
-const SECTIONED = EXPANSIONS.filter((e) => e.sectionEnd !== undefined);
+const SECTIONED = EXPANSIONS.flatMap((e) => (e.sectionEnd ? [[optionBit(e.key), e.sectionEnd] as const] : []));
 
 /** Makes `type` the current tile, keeping the rest of the bag in order (replaying a record); only
  * from the current section of the bag. */
@@ -532,7 +532,7 @@ function scoreFeature(s: GameState, root: number, phase: ScoreEvent['phase'], ev
     if (o >= 0) {
       const figure = ownerFigure(o);
       s.h[supplySlot(figure, ownerPlayer(o))]++;
-      if (figure !== FIGURE_FOLLOWER) FIGURES[figure].wentHome?.(s, ownerPlayer(o));
+      if (figure !== FIGURE_FOLLOWER) FIGURE_WENT_HOME[figure]?.(s, ownerPlayer(o));
       s.owner[n] = -1;
     }
     n = s.next[n];

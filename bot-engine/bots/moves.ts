@@ -4,7 +4,7 @@
 
 import { GameState, H_OPTIONS, MAX_SEATS, MAX_PLACEMENTS } from '../state.ts';
 import { addFollowerToLastPlaced, bagEmpty, FIGURE_SHIFT, figureSpot, finalScoring, listPlacements, openFigureSpots, place, takeBackFollowerFromLastPlaced } from '../rules.ts';
-import { TURN_ACTIONS } from '../expansions/index.ts';
+import { ACTION_ALLOWED, ACTION_OPTION, ACTION_SPOT } from '../expansions/index.ts';
 import { FIGURE_KINDS } from '../expansions/options.ts';
 import { evaluate, finalValues, margin } from './evaluate.ts';
 import type { Rng } from '../rng.ts';
@@ -15,7 +15,7 @@ export const MAX_MOVES = 16384;
 /** Bits for spot + 1: every figure-spot and turn action (5 with the Abbot's 24). */
 /** Figure-spots from here on are turn actions (a figure-spot is local | figure << FIGURE_SHIFT). */
 const FIRST_ACTION_SPOT = FIGURE_KINDS << FIGURE_SHIFT;
-const LAST_SPOT = Math.max(FIRST_ACTION_SPOT - 1, ...TURN_ACTIONS.map((t) => t.action.spot));
+const LAST_SPOT = Math.max(FIRST_ACTION_SPOT - 1, ...ACTION_SPOT);
 const SPOT_BITS = 32 - Math.clz32(LAST_SPOT + 1);
 const SPOT_MASK = (1 << SPOT_BITS) - 1;
 
@@ -42,12 +42,13 @@ const placements = new Int32Array(MAX_PLACEMENTS);
 export function listMoves(s: GameState, out: Int32Array): number {
   const type = s.currentTile;
   const n = listPlacements(s, type, placements);
+  const options = s.h[H_OPTIONS];
   let k = 0;
   for (let i = 0; i < n; i++) {
     const fi = placements[i] >> 2;
     const r = placements[i] & 3;
     out[k++] = packMove(fi, r, -1);
-    for (const t of TURN_ACTIONS) if (s.h[H_OPTIONS] & t.option && t.action.allowed(s, fi)) out[k++] = packMove(fi, r, t.action.spot);
+    for (let a = 0; a < ACTION_SPOT.length; a++) if (options & ACTION_OPTION[a] && ACTION_ALLOWED[a](s, fi)) out[k++] = packMove(fi, r, ACTION_SPOT[a]);
     openFigureSpots(s, type, r, s.fcell[fi], masks);
     for (let figure = 0; figure < FIGURE_KINDS; figure++) k = addSpots(out, k, fi, r, masks[figure], figure);
   }
