@@ -55,7 +55,7 @@ import { Rng } from './rng.ts';
 import { type ExpansionOptions, expansionBag } from './expansion-tiles.ts';
 import { cloisterPoints, featurePoints as modifiedPoints, majorityOf, strengthWord } from './feature-modifiers.ts';
 import { type ScoreEvent, award } from './score-events.ts';
-import { EXPANSIONS, FIGURE_OPTION, FIGURE_SEGS, FIGURE_STOOD, FIGURE_WENT_HOME, TILE_PLACEMENTS, TILE_PLACING, TURN_ACTIONS, expansionsOn } from './expansions/index.ts';
+import { EXPANSIONS, FIGURE_OPTION, FIGURE_SEGS, FIGURE_STOOD, FIGURE_WENT_HOME, TILE_OWNED, TILE_PLACEMENTS, TILE_PLACING, TURN_ACTIONS, expansionsOn } from './expansions/index.ts';
 import { EXPANSION_KEYS, type ExpansionKey, FIGURE_FOLLOWER, FIGURE_KINDS, optionBit } from './expansions/options.ts';
 
 export type { ScoreEvent };
@@ -187,8 +187,7 @@ const ownScratch = new Int32Array(MAX_PLACEMENTS);
 
 /** Writes every legal placement of `type` as (frontier slot << 2 | rotation); returns the count. */
 export function listPlacements(s: GameState, type: number, out: Int32Array): number {
-  const own = TILE_PLACEMENTS[type]; // an expansion deciding its own tiles' placements (the river)
-  if (own !== undefined) return own(s, type, out);
+  if (TILE_OWNED[type]) return TILE_PLACEMENTS[type]!(s, type, out); // the river's own rule
   let n = 0;
   const len = s.h[H_FRONTIER];
   const base = type * 256;
@@ -204,8 +203,7 @@ export function listPlacements(s: GameState, type: number, out: Int32Array): num
 }
 
 export function canPlaceAnywhere(s: GameState, type: number): boolean {
-  const own = TILE_PLACEMENTS[type];
-  if (own !== undefined) return own(s, type, ownScratch) > 0;
+  if (TILE_OWNED[type]) return TILE_PLACEMENTS[type]!(s, type, ownScratch) > 0;
   const len = s.h[H_FRONTIER];
   const base = type * 256;
   for (let fi = 0; fi < len; fi++) if (FIT[base + s.cellCode[s.fcell[fi]]] !== 0) return true;
@@ -272,7 +270,7 @@ export function place(s: GameState, fi: number, r: number, spot: number, events?
   s.fx[fi] = s.fx[last];
   s.fy[fi] = s.fy[last];
   h[H_FRONTIER] = last;
-  TILE_PLACING[type]?.(s, type, x, y, r);
+  if (TILE_OWNED[type]) TILE_PLACING[type]?.(s, type, x, y, r);
   const action = spot >= FIRST_ACTION_SPOT ? turnAction(spot) : undefined;
   action?.apply(s, player, x, y, events);
   const p = placeAt(s, type, x, y, r, player, action ? -1 : spot, events);

@@ -59,7 +59,10 @@ export function expansionsOn(options: number): Expansion[] {
 export const FIGURE_SEGS: readonly Uint8Array[] = FIGURES.map((f) => f.segs);
 export const FIGURE_STOOD = FIGURES.map((f) => f.stood);
 export const FIGURE_WENT_HOME = FIGURES.map((f) => f.wentHome);
-/** By tile type: the expansion's placement lister and its hook as one of its tiles goes down. */
+/** By tile type: 1 when an expansion decides its placements (a byte table, so the base game's
+ * check stays in one cache line when a search runs through many states), the expansion's
+ * placement lister, and its hook as one of its tiles goes down. */
+export const TILE_OWNED = Uint8Array.from(TILE_RULES, (e) => (e === undefined ? 0 : 1));
 export const TILE_PLACEMENTS = TILE_RULES.map((e) => e?.listPlacements);
 export const TILE_PLACING = TILE_RULES.map((e) => e?.placing);
 /** By turn action: its figure-spot, the option bit that allows it, and whether it may be done. */
