@@ -4,6 +4,7 @@
 // the base types keep their indices. See docs/ENGINE.md, "Expansions".
 
 import { Rng } from './rng.ts';
+import type { ExpansionKey } from './expansions/options.ts';
 import { BASE_SOURCE, CORNERS, EDGES, edgeIndex, groups, HALF_CORNER, HALF_NAMES, KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD } from './base-tiles.ts';
 
 const BASE_NAMES = BASE_SOURCE.map((t) => t.type);
@@ -19,7 +20,8 @@ export const MOD_CATHEDRAL = 2;
 export const EDGE_RIVER = 4;
 const LETTER_CODE: Record<string, number> = { C: 1, R: 2, F: 3, B: EDGE_RIVER };
 
-export type ExpansionSet = 'river' | 'innsCathedrals' | 'abbot';
+/** The expansion a tile row belongs to (expansions/options.ts's keys). */
+export type ExpansionSet = ExpansionKey;
 
 /** One row of a RULES.md expansion table, cell for cell (rotation 0). */
 export interface ExpansionTileSource {
@@ -252,11 +254,8 @@ export function baseCounts(options: { abbot: boolean; river: boolean }): Map<str
   return out;
 }
 
-export interface ExpansionOptions {
-  river: boolean;
-  innsCathedrals: boolean;
-  abbot: boolean;
-}
+/** Which expansions a game plays, by key. */
+export type ExpansionOptions = Record<ExpansionKey, boolean>;
 
 function typeCount(def: ExpansionTileDef, abbot: boolean): number {
   return abbot ? def.countWithAbbot : def.count;

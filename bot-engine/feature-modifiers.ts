@@ -4,22 +4,24 @@
 // rules.ts. Pure and allocation-free; rules.ts scores with it (docs/ENGINE.md, "Expansions").
 
 import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD } from './tiles.ts';
-import { KIND_GARDEN, MOD_CATHEDRAL, MOD_INN } from './expansion-tiles.ts';
+import { KIND_GARDEN } from './expansion-tiles.ts';
+import { CATHEDRAL_CITY, INN_ROAD, MOD_CATHEDRAL, MOD_INN } from './expansions/inns-cathedrals.ts';
+import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_KINDS, FIGURE_LARGE, FIGURE_STRENGTH } from './expansions/options.ts';
 
-export { MOD_CATHEDRAL, MOD_INN };
+export { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_KINDS, FIGURE_LARGE, FIGURE_STRENGTH, MOD_CATHEDRAL, MOD_INN };
 
 /** [kind row][complete ? 0 : 1] → [points a tile, points a pennant]. Rows: road, road with an
- * inn, city, city with a cathedral (RULES.md "Scoring" and "Scoring with inns and cathedrals"). */
+ * inn, city, city with a cathedral (RULES.md "Scoring"; the modified rows are Inns & Cathedrals'). */
 const ROAD = 0;
 const ROAD_INN = 1;
 const CITY = 2;
 const CITY_CATHEDRAL = 3;
-const PER_TILE = new Uint8Array([1, 1, 2, 0, 2, 1, 3, 0]);
-const PER_PENNANT = new Uint8Array([0, 0, 0, 0, 2, 1, 3, 0]);
+const PER_TILE = new Uint8Array([1, 1, INN_ROAD.complete[0], INN_ROAD.open[0], 2, 1, CATHEDRAL_CITY.complete[0], CATHEDRAL_CITY.open[0]]);
+const PER_PENNANT = new Uint8Array([0, 0, INN_ROAD.complete[1], INN_ROAD.open[1], 2, 1, CATHEDRAL_CITY.complete[1], CATHEDRAL_CITY.open[1]]);
 
 function row(kind: number, mods: number): number {
-  if (kind === KIND_ROAD) return mods & MOD_INN ? ROAD_INN : ROAD;
-  return mods & MOD_CATHEDRAL ? CITY_CATHEDRAL : CITY;
+  if (kind === KIND_ROAD) return mods & INN_ROAD.mod ? ROAD_INN : ROAD;
+  return mods & CATHEDRAL_CITY.mod ? CITY_CATHEDRAL : CITY;
 }
 
 /** What a road or city is worth: completed during play (`complete`) or as it stands at the end.
@@ -39,13 +41,6 @@ export function cloisterPoints(missing: number): number {
 }
 
 // ---- Figures and majorities ----
-
-export const FIGURE_FOLLOWER = 0;
-export const FIGURE_LARGE = 1;
-export const FIGURE_ABBOT = 2;
-/** What each figure adds to its player's strength on a feature. An abbot stands alone on a
- * monastery or garden (no second figure can join it), so its 1 only makes its owner the scorer. */
-export const FIGURE_STRENGTH = [1, 2, 1] as const;
 
 /** Bits a player in a feature's strength word: up to 7 followers + 2 for the large one = 9 < 16,
  * and 6 players take 24 bits of a Uint32, so adding two roots' words never carries. */

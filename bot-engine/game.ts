@@ -1,8 +1,8 @@
 // The engine's public face: games, moves in RULES.md notation, validation with clear errors.
 // `playMove` applies a move in place (a bot copies states into preallocated ones instead).
 
-import { ABBOT_SEGS, FOLLOWER_SEGS, IS_RIVER, MAX_SEGMENTS, ROT_EDGES, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TYPE_NAMES, fits, rotationIndex } from './tiles.ts';
-import { GameState, H_BY_KIND, H_FRONTIER, H_RIVER_X, H_RIVER_Y, MAX_PLACEMENTS, OPTION_ABBOT, OPTION_INNS, cellOf, ownerFigure, ownerPlayer } from './state.ts';
+import { MAX_SEGMENTS, ROT_EDGES, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TYPE_NAMES, fits, rotationIndex } from './tiles.ts';
+import { GameState, H_BY_KIND, H_FRONTIER, MAX_PLACEMENTS, cellOf, ownerFigure, ownerPlayer, supplySlot } from './state.ts';
 import {
   DEFAULT_RULES,
   type Rules,
@@ -19,15 +19,15 @@ import {
   openFigureSpots,
   place,
   RETURN_ABBOT,
-  SUPPLY_SLOT,
-  abbotNode,
-  riverPlacementOk,
 } from './rules.ts';
-import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_LARGE } from './feature-modifiers.ts';
+import { FIGURE_EXPANSION, FIGURE_OPTION, FIGURES, TILE_RULES, TURN_ACTIONS } from './expansions/index.ts';
+import { EXPANSION_KEYS, type ExpansionKey, FIGURE_FOLLOWER, FIGURE_KINDS, FIGURE_NAMES, type FigureName } from './expansions/options.ts';
 
-/** A figure's name in moves and records (feature-modifiers.ts's FIGURE_* order). */
-export type FigureName = 'follower' | 'large' | 'abbot';
-const FIGURE_NAMES: readonly FigureName[] = ['follower', 'large', 'abbot'];
+export { EXPANSION_KEYS, type ExpansionKey, type FigureName };
+/** The expansions' figures, named in moves and listed per placement (`large`, `abbot`). */
+type ExpansionFigure = Exclude<FigureName, 'follower'>;
+/** Taking the abbot back: the one turn action (a move's `returnAbbot`, a placement's `canReturnAbbot`). */
+const [TAKE_ABBOT_BACK] = TURN_ACTIONS;
 
 export interface Move {
   x: number;
@@ -60,10 +60,8 @@ export interface MoveOutcome {
 
 /** Rule keys the engine plays today. */
 const RULE_KEYS: readonly string[] = Object.keys(DEFAULT_RULES);
-/** The expansion options of docs/RULES.md the engine plays: `true` turns one on; `false` is
- * accepted and dropped, so the base game's records stay as they are. */
-export const EXPANSION_KEYS = ['river', 'innsCathedrals', 'abbot'] as const;
-export type ExpansionKey = (typeof EXPANSION_KEYS)[number];
+// The expansion options of docs/RULES.md the engine plays (EXPANSION_KEYS): `true` turns one on;
+// `false` is accepted and dropped, so the base game's records stay as they are.
 
 export function normalizeRules(rules: Partial<Rules> | undefined): Rules {
   const on: Partial<Rules> = {};
@@ -100,13 +98,11 @@ const scratch = new Int32Array(MAX_PLACEMENTS);
 /** A placement of the current tile and the spots open there to each figure in the mover's
  * supply: `meeples` for a follower; with Inns & Cathedrals `large` for the large follower; with
  * the Abbot `abbot` for the abbot (both lists present only with their option on). */
-export interface LegalPlacement {
+export interface LegalPlacement extends Partial<Record<ExpansionFigure, string[]>> {
   x: number;
   y: number;
   rotation: number;
   meeples: string[];
-  large?: string[];
-  abbot?: string[];
   /** With the Abbot: whether the mover may take the abbot back with this placement (a move's
    * `returnAbbot`; named apart so a placement spread into a move does not carry it). */
   canReturnAbbot?: boolean;
@@ -135,11 +131,8 @@ export function legalPlacements(s: GameState): LegalPlacement[] {
     openFigureSpots(s, type, r, s.fcell[fi], open);
     const spots = ROT_SPOT_NAMES[type * 4 + r];
     const placement: LegalPlacement = { x: s.fx[fi], y: s.fy[fi], rotation: r * 90, meeples: spotNames(spots, open[FIGURE_FOLLOWER]) };
-    if (options & OPTION_INNS) placement.large = spotNames(spots, open[FIGURE_LARGE]);
-    if (options & OPTION_ABBOT) {
-      placement.abbot = spotNames(spots, open[FIGURE_ABBOT]);
-      placement.canReturnAbbot = mayReturnAbbot(s, fi);
-    }
+    for (let f = 1; f < FIGURE_KINDS; f++) if (options & FIGURE_OPTION[f]) placement[FIGURE_NAMES[f] as ExpansionFigure] = spotNames(spots, open[f]);
+    if (options & TAKE_ABBOT_BACK.option) placement.canReturnAbbot = mayReturnAbbot(s, fi);
     out.push(placement);
   }
   return out;
@@ -147,14 +140,16 @@ export function legalPlacements(s: GameState): LegalPlacement[] {
 
 /** Every legal move: each placement with no figure and with each figure on each spot open to it. */
 export function legalMoves(s: GameState): Move[] {
-  return legalPlacements(s).flatMap(({ x, y, rotation, meeples, large = [], abbot = [], canReturnAbbot }) => [
-    { x, y, rotation, meeple: null },
-    ...(canReturnAbbot ? [{ x, y, rotation, meeple: null, returnAbbot: true as const }] : []),
-    ...meeples.map((meeple) => ({ x, y, rotation, meeple })),
-    ...large.map((meeple) => ({ x, y, rotation, meeple, figure: 'large' as const })),
-    ...abbot.map((meeple) => ({ x, y, rotation, meeple, figure: 'abbot' as const })),
-  ]);
+  return legalPlacements(s).flatMap((placement) => {
+    const { x, y, rotation } = placement;
+    const moves: Move[] = [{ x, y, rotation, meeple: null }];
+    if (placement.canReturnAbbot) moves.push({ x, y, rotation, meeple: null, returnAbbot: true });
+    for (const meeple of placement.meeples) moves.push({ x, y, rotation, meeple });
+    for (const figure of EXPANSION_FIGURES) for (const meeple of placement[figure] ?? []) moves.push({ x, y, rotation, meeple, figure });
+    return moves;
+  });
 }
+const EXPANSION_FIGURES = FIGURE_NAMES.filter((name): name is ExpansionFigure => name !== 'follower');
 
 export interface ResolvedMove {
   fi: number;
@@ -178,7 +173,8 @@ export function resolveMove(s: GameState, move: Move): ResolvedMove | { error: s
     return { error: isTileAt(s, x, y) ? `(${x},${y}) already holds a tile` : `(${x},${y}) does not touch any tile` };
   }
   if (!fits(ROT_EDGES[type * 4 + r], s.cellCode[s.fcell[fi]])) return { error: `tile ${tile} at rotation ${rotation} does not match its neighbours at (${x},${y})` };
-  if (IS_RIVER[type] && !riverPlacementOk(s, type, fi, r)) return { error: riverError(s, tile, rotation) };
+  const refusal = TILE_RULES[type]?.placementRefusal?.(s, type, fi, r, rotation);
+  if (refusal) return { error: refusal };
   const spot = move.returnAbbot === undefined ? resolveFigure(s, move, fi, r) : resolveReturnAbbot(s, move, fi);
   return typeof spot === 'string' ? { error: spot } : { fi, r, spot };
 }
@@ -193,10 +189,8 @@ function resolveFigure(s: GameState, move: Move, fi: number, r: number): number 
   const type = s.currentTile;
   const spot = ROT_SPOT_LOOKUP[type * 4 + r].get(meeple);
   if (spot === undefined) return `tile ${TYPE_NAMES[type]} at rotation ${rotation} has no follower spot "${meeple}"`;
-  if (s.h[SUPPLY_SLOT[figure] + s.currentPlayer] <= 0) return `no ${FIGURE_WORDS[figure]} left in the supply`;
-  if (!((figure === FIGURE_ABBOT ? ABBOT_SEGS : FOLLOWER_SEGS)[type] & (1 << spot))) {
-    return figure === FIGURE_ABBOT ? `the abbot stands only on a monastery or a garden, not on "${meeple}"` : `only the abbot may stand on "${meeple}"`;
-  }
+  if (s.h[supplySlot(figure, s.currentPlayer)] <= 0) return `no ${FIGURES[figure].word} left in the supply`;
+  if (!(FIGURES[figure].segs[type] & (1 << spot))) return FIGURES[figure].wrongSpot(meeple);
   if (!(freeSpots(s, type, r, s.fcell[fi]) & (1 << spot))) return `the feature at "${meeple}" already has a follower on it`;
   return figureSpot(spot, figure);
 }
@@ -204,26 +198,23 @@ function resolveFigure(s: GameState, move: Move, fi: number, r: number): number 
 /** RETURN_ABBOT when the move may take the mover's abbot back with the tile on slot fi, or what is wrong. */
 function resolveReturnAbbot(s: GameState, move: Move, fi: number): number | string {
   if (move.returnAbbot !== true) return 'returnAbbot, when given, must be true';
-  if (!(s.options & OPTION_ABBOT)) return 'taking the abbot back needs rules.abbot';
+  if (!(s.options & TAKE_ABBOT_BACK.option)) return `taking the abbot back needs rules.${TAKE_ABBOT_BACK.expansion.key}`;
   if (move.meeple !== null && move.meeple !== undefined) return 'taking the abbot back is instead of placing a figure: meeple must be null';
   if (move.figure !== undefined) return 'taking the abbot back is instead of placing a figure: give no figure';
-  if (abbotNode(s, s.currentPlayer) < 0) return 'your abbot is not on the board';
-  if (!mayReturnAbbot(s, fi)) return "this tile completes your abbot's monastery or garden: it scores 9 and comes home by itself";
-  return RETURN_ABBOT;
+  return TAKE_ABBOT_BACK.action.refusal(s, fi) ?? RETURN_ABBOT;
 }
 
-function riverError(s: GameState, tile: string, rotation: number): string {
-  const [x, y] = [s.h[H_RIVER_X], s.h[H_RIVER_Y]];
-  return `river tile ${tile} at rotation ${rotation} must extend the river at its open end (${x},${y}), river edge against river edge, without turning the same way as the turn before it (or a third time in a row)`;
-}
-const FIGURE_WORDS = ['follower', 'large follower', 'abbot'];
+const FIGURE_CHOICES = `${FIGURE_NAMES.slice(0, -1)
+  .map((n) => JSON.stringify(n))
+  .join(', ')} or ${JSON.stringify(FIGURE_NAMES.at(-1))}`;
 
-/** A move's figure as feature-modifiers.ts's FIGURE_*, or what is wrong with it. */
+/** A move's figure as expansions/options.ts's FIGURE_*, or what is wrong with it. */
 function figureIndex(s: GameState, figure: unknown): number | string {
-  if (figure === undefined || figure === 'follower') return FIGURE_FOLLOWER;
-  if (figure === 'large') return s.options & OPTION_INNS ? FIGURE_LARGE : 'the large follower needs rules.innsCathedrals';
-  if (figure === 'abbot') return s.options & OPTION_ABBOT ? FIGURE_ABBOT : 'the abbot needs rules.abbot';
-  return `figure must be "follower", "large" or "abbot", got ${JSON.stringify(figure)}`;
+  if (figure === undefined) return FIGURE_FOLLOWER;
+  const f = FIGURE_NAMES.indexOf(figure as FigureName);
+  if (f < 0) return `figure must be ${FIGURE_CHOICES}, got ${JSON.stringify(figure)}`;
+  if (f !== FIGURE_FOLLOWER && !(s.options & FIGURE_OPTION[f])) return `the ${FIGURES[f].word} needs rules.${FIGURE_EXPANSION[f]!.key}`;
+  return f;
 }
 
 function isTileAt(s: GameState, x: number, y: number): boolean {
@@ -253,7 +244,7 @@ export interface Follower {
   y: number;
   spot: string;
   /** Present for the expansions' figures only. */
-  figure?: 'large' | 'abbot';
+  figure?: ExpansionFigure;
 }
 
 /** Followers standing on the board, with the spot named in board orientation. */
@@ -265,7 +256,7 @@ export function followersOnBoard(s: GameState): Follower[] {
     const owner = s.owner[p * MAX_SEGMENTS + spot];
     const figure = ownerFigure(owner);
     const follower: Follower = { player: ownerPlayer(owner), x: s.px[p], y: s.py[p], spot: ROT_SPOT_NAMES[s.ptype[p] * 4 + s.prot[p]][spot] };
-    if (figure !== FIGURE_FOLLOWER) follower.figure = FIGURE_NAMES[figure] as 'large' | 'abbot';
+    if (figure !== FIGURE_FOLLOWER) follower.figure = FIGURE_NAMES[figure] as ExpansionFigure;
     out.push(follower);
   }
   return out;

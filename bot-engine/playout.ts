@@ -1,10 +1,12 @@
 // Uniformly random play straight on the flat state: the `random` bot, property tests and
 // the engine benchmark all use it.
 
-import { type GameState, H_ABBOT_AT, H_ABBOTS, H_FOLLOWERS, H_LARGE, MAX_PLACEMENTS } from './state.ts';
-import { type ScoreEvent, bagEmpty, discardUnplaceable, figureSpot, finalScoring, freeSpots, listPlacements, mayReturnAbbot, openFigureSpots, place, RETURN_ABBOT } from './rules.ts';
+import { type GameState, H_OPTIONS, MAX_PLACEMENTS, supplySlot } from './state.ts';
+import { type ScoreEvent, bagEmpty, discardUnplaceable, figureSpot, finalScoring, freeSpots, listPlacements, openFigureSpots, place } from './rules.ts';
 import { FOLLOWER_SEGS } from './tiles.ts';
 import type { Rng } from './rng.ts';
+import { ACTION_ALLOWED, ACTION_OPTION, ACTION_SPOT } from './expansions/index.ts';
+import { FIGURE_FOLLOWER, FIGURE_KINDS } from './expansions/options.ts';
 
 const placements = new Int32Array(MAX_PLACEMENTS);
 
@@ -18,12 +20,14 @@ export function randomMove(s: GameState, rng: Rng, followerChance = 0.5): { fi: 
   const r = m & 3;
   let spot = -1;
   const p = s.currentPlayer;
-  const followers = s.h[H_FOLLOWERS + p] > 0;
-  const large = s.h[H_LARGE + p] > 0;
-  const abbot = s.h[H_ABBOTS + p] > 0;
-  // With the abbot on the board, taking it back is one more choice among the figure moves.
-  const back = s.h[H_ABBOT_AT + p] > 0 && mayReturnAbbot(s, fi) ? 1 : 0;
-  if (!large && !abbot && !back) {
+  const followers = s.h[supplySlot(FIGURE_FOLLOWER, p)] > 0;
+  let expansionFigures = false;
+  for (let f = FIGURE_FOLLOWER + 1; f < FIGURE_KINDS; f++) if (s.h[supplySlot(f, p)] > 0) expansionFigures = true;
+  // A turn action allowed here (the abbot taken back) is one more choice among the figure moves.
+  let actions = 0;
+  const options = s.h[H_OPTIONS];
+  for (let a = 0; a < ACTION_SPOT.length; a++) if (options & ACTION_OPTION[a] && ACTION_ALLOWED[a](s, fi)) actionSpots[actions++] = ACTION_SPOT[a];
+  if (!expansionFigures && actions === 0) {
     // Followers only (the base game): the draw as it always was.
     if (followers && rng.unit() < followerChance) {
       const free = freeSpots(s, type, r, s.fcell[fi]) & FOLLOWER_SEGS[type];
@@ -34,11 +38,13 @@ export function randomMove(s: GameState, rng: Rng, followerChance = 0.5): { fi: 
   }
   if (rng.unit() < followerChance) {
     openFigureSpots(s, type, r, s.fcell[fi], figureMasks);
-    const count = popcount(figureMasks[0]) + popcount(figureMasks[1]) + popcount(figureMasks[2]) + back;
-    if (back && rng.below(count) === 0) spot = RETURN_ABBOT;
-    else if (count > back) {
-      let k = rng.below(count - back);
-      for (let figure = 0; figure < 3; figure++) {
+    let count = actions;
+    for (let figure = 0; figure < FIGURE_KINDS; figure++) count += popcount(figureMasks[figure]);
+    const drawn = actions > 0 ? rng.below(count) : -1;
+    if (drawn >= 0 && drawn < actions) spot = actionSpots[drawn];
+    else if (count > actions) {
+      let k = rng.below(count - actions);
+      for (let figure = 0; figure < FIGURE_KINDS; figure++) {
         const c = popcount(figureMasks[figure]);
         if (k < c) {
           spot = figureSpot(nthBit(figureMasks[figure], k), figure);
@@ -50,7 +56,8 @@ export function randomMove(s: GameState, rng: Rng, followerChance = 0.5): { fi: 
   }
   return { fi, r, spot };
 }
-const figureMasks = new Int32Array(3);
+const figureMasks = new Int32Array(FIGURE_KINDS);
+const actionSpots = new Int32Array(ACTION_SPOT.length);
 
 /** Plays random moves until the bag is empty, then scores the end. */
 export function playRandomGame(s: GameState, rng: Rng, events?: ScoreEvent[]): void {

@@ -5,6 +5,7 @@ import { ROT_SPOT_NAMES, TYPE_NAMES, tileIndex } from './tiles.ts';
 import { GameState, H_BAGLEN, H_BAGPOS, H_LOG, MAX_SEATS } from './state.ts';
 import { type Rules, type ScoreEvent, canPlaceAnywhere, bagEmpty, dealtBag, discard, drawType, finalScoring, initState, maxPlayers, PFIGURE_RETURNED_ABBOT, place, rulesOf } from './rules.ts';
 import { type FigureName, normalizeRules, resolveMove, type Move } from './game.ts';
+import { FIGURE_FOLLOWER, FIGURE_NAMES } from './expansions/options.ts';
 
 export const RECORD_FORMAT = 'tessera-game/1';
 
@@ -160,4 +161,5 @@ export function toRecord(s: GameState, players: string[], seed?: string): GameRe
   return { format: RECORD_FORMAT, rules: rulesOf(s), players: [...players], ...(seed === undefined ? {} : { seed }), moves, final: s.finished };
 }
 
-const RECORD_FIGURES: readonly (FigureName | undefined)[] = [undefined, 'large', 'abbot'];
+/** A record names every figure but the follower (the figure when none is named). */
+const RECORD_FIGURES: readonly (FigureName | undefined)[] = FIGURE_NAMES.map((name, f) => (f === FIGURE_FOLLOWER ? undefined : name));

@@ -4,8 +4,6 @@
 
 import {
   FIT,
-  ABBOT_SEGS,
-  FOLLOWER_SEGS,
   HAS_CLOISTER,
   KIND_GARDEN,
   KIND_CITY,
@@ -24,11 +22,6 @@ import {
   SEG_MODS,
   SEG_PENNANT,
   START_TYPE,
-  DISTINCT_ROTATIONS,
-  IS_RIVER,
-  ROT_RIVER,
-  ROT_RIVER_OUT,
-  fits,
   TILE_COUNTS,
   TILE_TYPES,
   tileIndex,
@@ -38,28 +31,16 @@ import {
   H_BAGLEN,
   type GameState,
   H_BAGPOS,
-  H_BY_KIND,
   H_CURRENT,
   H_FARMERS,
   H_FINISHED,
-  H_ABBOTS,
-  H_ABBOT_AT,
-  H_FOLLOWERS,
   H_FRONTIER,
-  H_LARGE,
   H_LOG,
   H_OPTIONS,
   H_PLACED,
-  H_RIVER_END,
-  H_RIVER_IN,
-  H_RIVER_LAST,
-  H_RIVER_TURN1,
-  H_RIVER_TURN2,
-  H_RIVER_X,
-  H_RIVER_Y,
   H_PLAYERS,
-  H_SCORE,
   H_TINY_CITY,
+  MAX_PLACEMENTS,
   MAX_PLAYERS,
   MAX_SEATS,
   NODES,
@@ -68,48 +49,28 @@ import {
   neighbour,
   ownerFigure,
   ownerPlayer,
-  OPTION_ABBOT,
-  OPTION_INNS,
-  OPTION_RIVER,
+  supplySlot,
 } from './state.ts';
 import { Rng } from './rng.ts';
-import { type ExpansionOptions, bagSections, expansionBag } from './expansion-tiles.ts';
-import { riverTurn } from './river.ts';
-import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_LARGE, MOD_CATHEDRAL, MOD_INN, cloisterPoints, featurePoints as modifiedPoints, majorityOf, strengthWord } from './feature-modifiers.ts';
+import { type ExpansionOptions, expansionBag } from './expansion-tiles.ts';
+import { cloisterPoints, featurePoints as modifiedPoints, majorityOf, strengthWord } from './feature-modifiers.ts';
+import { type ScoreEvent, award } from './score-events.ts';
+import { EXPANSIONS, FIGURE_OPTION, FIGURE_SEGS, FIGURE_STOOD, FIGURE_WENT_HOME, TILE_OWNED, TILE_PLACEMENTS, TILE_PLACING, TURN_ACTIONS, expansionsOn } from './expansions/index.ts';
+import { EXPANSION_KEYS, type ExpansionKey, FIGURE_FOLLOWER, FIGURE_KINDS, optionBit } from './expansions/options.ts';
+
+export type { ScoreEvent };
+export { PFIGURE_RETURNED_ABBOT, RETURN_ABBOT, abbotNode, mayReturnAbbot } from './expansions/abbot.ts';
 
 export type FarmerRules = '1st' | '2nd' | '3rd';
-export interface Rules {
+/** The expansions (docs/RULES.md, expansions/options.ts's keys) are present only when on, so a
+ * base game's rules stay as they were. */
+export interface Rules extends Partial<Record<ExpansionKey, boolean>> {
   tinyCity: boolean;
   farmers: FarmerRules;
-  /** The expansions (docs/RULES.md): present only when on, so a base game's rules stay as they were. */
-  river?: boolean;
-  innsCathedrals?: boolean;
-  abbot?: boolean;
 }
 export const DEFAULT_RULES: Readonly<Rules> = Object.freeze({ tinyCity: false, farmers: '3rd' });
 
-/** One scoring: who scored, for which feature, how much each, during play or at the end. */
-export interface ScoreEvent {
-  players: number[];
-  /** A garden scores as a monastery does, and under that kind (with `garden: true`). */
-  kind: 'city' | 'road' | 'monastery' | 'farm';
-  garden?: true;
-  /** The road had an inn, the city a cathedral (Inns & Cathedrals): its points are theirs, 0 when
-   * left unfinished at the end. */
-  inn?: true;
-  cathedral?: true;
-  points: number;
-  phase: 'play' | 'final';
-  /** Distinct tiles of the feature (for farms: the completed cities it supplies). */
-  tiles: number;
-}
-
-const KIND_EVENT = ['city', 'road', 'farm', 'monastery'] as const;
-/** The supply a figure goes back to, by figure (feature-modifiers.ts: follower, large, abbot). */
-export const SUPPLY_SLOT: readonly number[] = [H_FOLLOWERS, H_LARGE, H_ABBOTS];
 const OPPOSITE_HALF = [5, 4, 7, 6, 1, 0, 3, 2];
-
-const SPRING = tileIndex('RA');
 
 /** Canonical bag order: types A..X, each repeated by its count (the start tile taken out). */
 export function canonicalBag(): number[] {
@@ -129,61 +90,67 @@ export function shuffledBag(seed: string): number[] {
 }
 
 function optionsOf(rules: Rules): ExpansionOptions {
-  return { river: rules.river === true, innsCathedrals: rules.innsCathedrals === true, abbot: rules.abbot === true };
+  return Object.fromEntries(EXPANSION_KEYS.map((key) => [key, rules[key] === true])) as ExpansionOptions;
+}
+
+/** H_OPTIONS of these rules: each expansion on, its bit. */
+function optionBits(rules: Rules): number {
+  let bits = 0;
+  for (const key of EXPANSION_KEYS) if (rules[key]) bits |= optionBit(key);
+  return bits;
 }
 
 /** Seats a game under these rules may have: a sixth with Inns & Cathedrals. */
 export function maxPlayers(rules: Rules): number {
-  return rules.innsCathedrals ? MAX_SEATS : MAX_PLAYERS;
+  let seats = MAX_PLAYERS;
+  for (const e of expansionsOn(optionBits(rules))) seats = Math.max(seats, e.seats ?? MAX_PLAYERS);
+  return seats;
 }
+
+/** " (6 with Inns & Cathedrals)": the expansions that add seats, for an error message. */
+const MORE_SEATS = EXPANSIONS.filter((e) => e.seats !== undefined)
+  .map((e) => ` (${e.seats} with ${e.name})`)
+  .join('');
 
 /** The bag a game deals (docs/ENGINE.md, "Records"): with no expansion the base game's
  * `shuffledBag` (`canonicalBag` without a seed); else expansion-tiles.ts's `expansionBag`. */
 export function dealtBag(rules: Rules, seed?: string): number[] {
   const options = optionsOf(rules);
-  if (!options.river && !options.innsCathedrals && !options.abbot) return seed === undefined ? canonicalBag() : shuffledBag(seed);
+  if (!EXPANSION_KEYS.some((key) => options[key])) return seed === undefined ? canonicalBag() : shuffledBag(seed);
   return expansionBag(options, seed).map(tileIndex);
 }
 
 export function initState(s: GameState, players: number, rules: Rules, bag: readonly number[]): GameState {
   const seats = maxPlayers(rules);
-  if (!Number.isInteger(players) || players < 1 || players > seats) throw new Error(`a game has 1 to ${seats} players${seats === MAX_PLAYERS ? ' (6 with Inns & Cathedrals)' : ''}`);
+  if (!Number.isInteger(players) || players < 1 || players > seats) throw new Error(`a game has 1 to ${seats} players${seats === MAX_PLAYERS ? MORE_SEATS : ''}`);
   const size = dealtBag(rules).length;
   if (bag.length !== size) throw new Error(`the bag holds ${size} tiles`);
   s.bytes.fill(0);
   const h = s.h;
   h[H_PLAYERS] = players;
   h[H_BAGLEN] = bag.length;
-  h[H_OPTIONS] = (rules.river ? OPTION_RIVER : 0) | (rules.innsCathedrals ? OPTION_INNS : 0) | (rules.abbot ? OPTION_ABBOT : 0);
+  const options = optionBits(rules);
+  h[H_OPTIONS] = options;
   h[H_TINY_CITY] = rules.tinyCity ? 1 : 0;
   h[H_FARMERS] = rules.farmers === '1st' ? 1 : rules.farmers === '2nd' ? 2 : 3;
   for (let p = 0; p < players; p++) {
-    h[H_FOLLOWERS + p] = FOLLOWERS;
-    h[H_LARGE + p] = rules.innsCathedrals ? 1 : 0;
-    h[H_ABBOTS + p] = rules.abbot ? 1 : 0;
+    h[supplySlot(FIGURE_FOLLOWER, p)] = FOLLOWERS;
+    for (let f = 1; f < FIGURE_KINDS; f++) h[supplySlot(f, p)] = options & FIGURE_OPTION[f] ? 1 : 0;
   }
   s.bag.set(bag);
   for (const t of bag) s.remaining[t]++;
   s.owner.fill(-1);
-  h[H_RIVER_IN] = -1;
-  if (rules.river) {
-    placeAt(s, SPRING, 0, 0, 0, -1, -1);
-    openRiver(s, 0, 0, 31 - Math.clz32(ROT_RIVER[SPRING * 4]));
-    h[H_RIVER_END] = bagSections(optionsOf(rules)).river.length;
-  } else placeAt(s, START_TYPE, 0, 0, 0, -1, -1);
+  const on = expansionsOn(options);
+  placeAt(s, on.find((e) => e.startTile !== undefined)?.startTile ?? START_TYPE, 0, 0, 0, -1, -1);
+  for (const e of on) e.start?.(s, optionsOf(rules));
   return s;
 }
 
 export function rulesOf(s: GameState): Rules {
   const f = s.h[H_FARMERS];
-  const o = s.h[H_OPTIONS];
-  return {
-    tinyCity: s.h[H_TINY_CITY] === 1,
-    farmers: f === 1 ? '1st' : f === 2 ? '2nd' : '3rd',
-    ...(o & OPTION_RIVER ? { river: true } : {}),
-    ...(o & OPTION_INNS ? { innsCathedrals: true } : {}),
-    ...(o & OPTION_ABBOT ? { abbot: true } : {}),
-  };
+  const rules: Rules = { tinyCity: s.h[H_TINY_CITY] === 1, farmers: f === 1 ? '1st' : f === 2 ? '2nd' : '3rd' };
+  for (const e of expansionsOn(s.h[H_OPTIONS])) rules[e.key] = true;
+  return rules;
 }
 
 export function find(s: GameState, n: number): number {
@@ -216,59 +183,11 @@ function union(s: GameState, a: number, b: number, closedEdges: number): void {
   s.next[rb] = t;
 }
 
-/** The river's open end moves to the cell beyond board edge `exit` of the tile at (x, y). */
-function openRiver(s: GameState, x: number, y: number, exit: number): void {
-  s.h[H_RIVER_X] = x + (exit === 1 ? 1 : exit === 3 ? -1 : 0);
-  s.h[H_RIVER_Y] = y + (exit === 2 ? 1 : exit === 0 ? -1 : 0);
-  s.h[H_RIVER_IN] = (exit + 2) & 3;
-}
-
-/** Whether river tile `type` at rotation r may go on frontier slot fi: at the river's open end,
- * a river edge against the open river edge, the other edges matching, and the turn R1 and R2
- * allow (river.ts; docs/RULES.md, "Placing a river tile"). */
-export function riverPlacementOk(s: GameState, type: number, fi: number, r: number): boolean {
-  const h = s.h;
-  const inSide = h[H_RIVER_IN];
-  if (inSide < 0 || s.fx[fi] !== h[H_RIVER_X] || s.fy[fi] !== h[H_RIVER_Y]) return false;
-  const tr = type * 4 + r;
-  const out = ROT_RIVER_OUT[tr * 4 + inSide];
-  if (out === -2 || !fits(ROT_EDGES[tr], s.cellCode[s.fcell[fi]])) return false;
-  const turn = out < 0 ? 0 : riverTurn(inSide, out);
-  // R1: not the same way as the tile just before; R2: not a third same-way turn in a row.
-  return turn === 0 || (turn !== h[H_RIVER_LAST] && !(h[H_RIVER_TURN1] === turn && h[H_RIVER_TURN2] === turn));
-}
-
-/** After a river tile went down at (x, y), rotation r: the river's new open end and turn history. */
-function extendRiver(s: GameState, type: number, x: number, y: number, r: number): void {
-  const h = s.h;
-  const inSide = h[H_RIVER_IN];
-  const out = ROT_RIVER_OUT[(type * 4 + r) * 4 + inSide];
-  if (out < 0) {
-    h[H_RIVER_IN] = -1; // the lake: the river is closed
-    return;
-  }
-  const turn = riverTurn(inSide, out);
-  h[H_RIVER_LAST] = turn;
-  if (turn !== 0) {
-    h[H_RIVER_TURN2] = h[H_RIVER_TURN1];
-    h[H_RIVER_TURN1] = turn;
-  }
-  openRiver(s, x, y, out);
-}
-
-function listRiverPlacements(s: GameState, type: number, out: Int32Array): number {
-  let n = 0;
-  for (let fi = 0; fi < s.h[H_FRONTIER]; fi++) {
-    if (s.fx[fi] !== s.h[H_RIVER_X] || s.fy[fi] !== s.h[H_RIVER_Y]) continue;
-    for (let r = 0; r < 4; r++) if (DISTINCT_ROTATIONS[type] & (1 << r) && riverPlacementOk(s, type, fi, r)) out[n++] = (fi << 2) | r;
-  }
-  return n;
-}
-const riverScratch = new Int32Array(4);
+const ownScratch = new Int32Array(MAX_PLACEMENTS);
 
 /** Writes every legal placement of `type` as (frontier slot << 2 | rotation); returns the count. */
 export function listPlacements(s: GameState, type: number, out: Int32Array): number {
-  if (IS_RIVER[type]) return listRiverPlacements(s, type, out);
+  if (TILE_OWNED[type]) return TILE_PLACEMENTS[type]!(s, type, out); // the river's own rule
   let n = 0;
   const len = s.h[H_FRONTIER];
   const base = type * 256;
@@ -284,7 +203,7 @@ export function listPlacements(s: GameState, type: number, out: Int32Array): num
 }
 
 export function canPlaceAnywhere(s: GameState, type: number): boolean {
-  if (IS_RIVER[type]) return listRiverPlacements(s, type, riverScratch) > 0;
+  if (TILE_OWNED[type]) return TILE_PLACEMENTS[type]!(s, type, ownScratch) > 0;
   const len = s.h[H_FRONTIER];
   const base = type * 256;
   for (let fi = 0; fi < len; fi++) if (FIT[base + s.cellCode[s.fcell[fi]]] !== 0) return true;
@@ -351,14 +270,11 @@ export function place(s: GameState, fi: number, r: number, spot: number, events?
   s.fx[fi] = s.fx[last];
   s.fy[fi] = s.fy[last];
   h[H_FRONTIER] = last;
-  if (IS_RIVER[type]) extendRiver(s, type, x, y, r);
-  let figure = spot;
-  if (spot === RETURN_ABBOT) {
-    returnAbbot(s, player, x, y, events);
-    figure = -1;
-  }
-  const p = placeAt(s, type, x, y, r, player, figure, events);
-  if (spot === RETURN_ABBOT) s.pfigure[p] = PFIGURE_RETURNED_ABBOT;
+  if (TILE_OWNED[type]) TILE_PLACING[type]?.(s, type, x, y, r);
+  const action = spot >= FIRST_ACTION_SPOT ? turnAction(spot) : undefined;
+  action?.apply(s, player, x, y, events);
+  const p = placeAt(s, type, x, y, r, player, action ? -1 : spot, events);
+  if (action) s.pfigure[p] = action.pfigure;
   s.remaining[type]--;
   s.log[h[H_LOG]++] = p;
   h[H_BAGPOS]++;
@@ -371,6 +287,15 @@ export function figureSpot(local: number, figure: number): number {
   return local | (figure << FIGURE_SHIFT);
 }
 
+/** Figure-spots from here on are the expansions' turn actions (the Abbot's RETURN_ABBOT). */
+const FIRST_ACTION_SPOT = FIGURE_KINDS << FIGURE_SHIFT;
+
+/** The turn action with this figure-spot value, or undefined. */
+export function turnAction(spot: number): (typeof TURN_ACTIONS)[number]['action'] | undefined {
+  for (const t of TURN_ACTIONS) if (t.action.spot === spot) return t.action;
+  return undefined;
+}
+
 /** Stands the mover's figure on placement p's figure-spot `spot`, taking it from its supply. */
 function standFigure(s: GameState, p: number, spot: number): void {
   const local = spot & 7;
@@ -381,44 +306,8 @@ function standFigure(s: GameState, p: number, spot: number): void {
   s.pfigure[p] = figure;
   s.owner[seg] = player | (figure << FIGURE_SHIFT);
   s.meeples[find(s, seg)] += strengthWord(player, figure);
-  s.h[SUPPLY_SLOT[figure] + player]--;
-  if (figure === FIGURE_ABBOT) s.h[H_ABBOT_AT + player] = p + 1;
-}
-
-/** The figure-spot of a move that takes the mover's abbot back instead of placing a figure. */
-export const RETURN_ABBOT = 3 << FIGURE_SHIFT;
-/** `pfigure` of a placement whose player took the abbot back. */
-export const PFIGURE_RETURNED_ABBOT = 3;
-
-/** The abbot's monastery or garden node for `player`, or -1 when the abbot is in the supply. */
-export function abbotNode(s: GameState, player: number): number {
-  const at = s.h[H_ABBOT_AT + player] - 1;
-  return at < 0 ? -1 : at * MAX_SEGMENTS + s.pspot[at];
-}
-
-/** Whether the mover may take the abbot back on placing the current tile on frontier slot fi:
- * it stands on the board, and that tile does not complete its monastery or garden (it scores 9 then). */
-export function mayReturnAbbot(s: GameState, fi: number): boolean {
-  const node = abbotNode(s, s.h[H_CURRENT]);
-  return node >= 0 && missingAfter(s, node, s.fx[fi], s.fy[fi]) > 0;
-}
-
-/** The neighbours a monastery or garden will miss once a tile lands on (x, y). */
-function missingAfter(s: GameState, node: number, x: number, y: number): number {
-  const p = (node / MAX_SEGMENTS) | 0;
-  return s.open[node] - (Math.abs(x - s.px[p]) <= 1 && Math.abs(y - s.py[p]) <= 1 ? 1 : 0);
-}
-
-/** Takes `player`'s abbot back, scoring its monastery or garden as it stands with the tile at
- * (x, y) counted among its neighbours (docs/RULES.md, "The abbot"). */
-function returnAbbot(s: GameState, player: number, x: number, y: number, events?: ScoreEvent[]): void {
-  const node = abbotNode(s, player);
-  const missing = missingAfter(s, node, x, y);
-  award(s, 1 << player, cloisterPoints(missing), s.kind[node], 'play', 9 - missing, events);
-  s.owner[node] = -1;
-  s.meeples[node] = 0;
-  s.h[H_ABBOTS + player]++;
-  s.h[H_ABBOT_AT + player] = 0;
+  s.h[supplySlot(figure, player)]--;
+  if (figure !== FIGURE_FOLLOWER) FIGURE_STOOD[figure]?.(s, player, p);
 }
 
 /**
@@ -446,21 +335,23 @@ export function takeBackFollowerFromLastPlaced(s: GameState, spot: number): void
   s.pfigure[p] = 0;
   s.owner[seg] = -1;
   s.meeples[find(s, seg)] -= strengthWord(player, figure);
-  s.h[SUPPLY_SLOT[figure] + player]++;
-  if (figure === FIGURE_ABBOT) s.h[H_ABBOT_AT + player] = 0;
+  s.h[supplySlot(figure, player)]++;
+  if (figure !== FIGURE_FOLLOWER) FIGURE_WENT_HOME[figure]?.(s, player);
 }
 
 /** The local segments of `type` at rotation r on `cell` open to each figure in the current
  * player's supply, as bit masks by figure (feature-modifiers.ts's FIGURE_*; 0 when none is left). */
 export function openFigureSpots(s: GameState, type: number, r: number, cell: number, out: Int32Array): void {
   const p = s.h[H_CURRENT];
-  const followers = s.h[H_FOLLOWERS + p] > 0;
-  const large = s.h[H_LARGE + p] > 0;
-  const abbot = s.h[H_ABBOTS + p] > 0;
-  const free = followers || large || abbot ? freeSpots(s, type, r, cell) : 0;
-  out[FIGURE_FOLLOWER] = followers ? free & FOLLOWER_SEGS[type] : 0;
-  out[FIGURE_LARGE] = large ? free & FOLLOWER_SEGS[type] : 0;
-  out[FIGURE_ABBOT] = abbot ? free & ABBOT_SEGS[type] : 0;
+  let free = -1; // not looked up yet
+  for (let f = 0; f < FIGURE_KINDS; f++) {
+    if (s.h[supplySlot(f, p)] <= 0) {
+      out[f] = 0;
+      continue;
+    }
+    if (free < 0) free = freeSpots(s, type, r, cell);
+    out[f] = free & FIGURE_SEGS[f][type];
+  }
 }
 
 /** Discards the current tile (it must fit nowhere); the same player draws again. */
@@ -475,9 +366,10 @@ export function discard(s: GameState): void {
 /** Where the bag's section holding slot `pos` ends: with the River, the river tiles, then the
  * lake's one slot, then the land tiles; else the whole bag is one section. */
 export function sectionEnd(s: GameState, pos: number): number {
-  const river = s.h[H_OPTIONS] & OPTION_RIVER ? s.h[H_RIVER_END] : -1;
-  return pos < river ? river : pos === river ? river + 1 : s.h[H_BAGLEN];
+  for (const [bit, end] of SECTIONED) if (s.h[H_OPTIONS] & bit) return end(s, pos);
+  return s.h[H_BAGLEN];
 }
+const SECTIONED = EXPANSIONS.flatMap((e) => (e.sectionEnd ? [[optionBit(e.key), e.sectionEnd] as const] : []));
 
 /** Makes `type` the current tile, keeping the rest of the bag in order (replaying a record); only
  * from the current section of the bag. */
@@ -621,32 +513,6 @@ export function majority(s: GameState, root: number): number {
   return majorityOf(s.meeples[root]);
 }
 
-/** `mods`: the feature's inn or cathedral, named in its event (then sent even at 0 points: an
- * unfinished road with an inn is worth nothing, and a player should see why). */
-function award(s: GameState, winners: number, points: number, kind: number, phase: ScoreEvent['phase'], tiles: number, events?: ScoreEvent[], mods = 0): void {
-  const bucket = kind === KIND_GARDEN ? KIND_MONASTERY : kind;
-  for (let p = 0; p < MAX_SEATS; p++) {
-    if (!(winners & (1 << p))) continue;
-    s.h[H_SCORE + p] += points;
-    s.h[H_BY_KIND + p * 4 + bucket] += points;
-  }
-  // Searches score without events: nothing to allocate for them.
-  if (events && (points > 0 || mods !== 0)) {
-    const players: number[] = [];
-    for (let p = 0; p < MAX_SEATS; p++) if (winners & (1 << p)) players.push(p);
-    events.push({
-      players,
-      kind: KIND_EVENT[bucket],
-      points,
-      phase,
-      tiles,
-      ...(kind === KIND_GARDEN ? { garden: true as const } : {}),
-      ...(mods & MOD_INN ? { inn: true as const } : {}),
-      ...(mods & MOD_CATHEDRAL ? { cathedral: true as const } : {}),
-    });
-  }
-}
-
 /** A monastery or garden: scored by its missing neighbours. */
 function isCloister(kind: number): boolean {
   return kind === KIND_MONASTERY || kind === KIND_GARDEN;
@@ -662,8 +528,9 @@ function scoreFeature(s: GameState, root: number, phase: ScoreEvent['phase'], ev
   do {
     const o = s.owner[n];
     if (o >= 0) {
-      s.h[SUPPLY_SLOT[ownerFigure(o)] + ownerPlayer(o)]++;
-      if (ownerFigure(o) === FIGURE_ABBOT) s.h[H_ABBOT_AT + ownerPlayer(o)] = 0;
+      const figure = ownerFigure(o);
+      s.h[supplySlot(figure, ownerPlayer(o))]++;
+      if (figure !== FIGURE_FOLLOWER) FIGURE_WENT_HOME[figure]?.(s, ownerPlayer(o));
       s.owner[n] = -1;
     }
     n = s.next[n];

@@ -3,6 +3,8 @@
 // worker as plain bytes.
 
 import { MAX_SEGMENTS, MAX_TILES, TOTAL_TILES, TYPE_COUNT } from './tiles.ts';
+import { EXPANSION_HEADER_INTS, MAX_SEATS } from './expansions/options.ts';
+import { FIGURE_ABBOT, FIGURE_FOLLOWER, FIGURE_KINDS, FIGURE_LARGE } from './expansions/options.ts';
 
 /** The board is a 128×128 torus: a game spans at most 101 tiles plus a frontier ring, so no two
  * live cells ever share an index. Cell = (y & 127) << 7 | (x & 127). */
@@ -13,8 +15,7 @@ export const CELLS = BOARD_SIDE * BOARD_SIDE;
 export const NODES = MAX_TILES * MAX_SEGMENTS;
 /** Seats in a base game (the server's and client's limit); Inns & Cathedrals adds a sixth. */
 export const MAX_PLAYERS = 5;
-/** Seats a state holds: the sixth player of Inns & Cathedrals. */
-export const MAX_SEATS = 6;
+export { MAX_SEATS };
 export const FOLLOWERS = 7;
 /** Each placement adds at most 3 frontier cells and removes 1. */
 const MAX_FRONTIER = 4 + 2 * MAX_TILES;
@@ -25,7 +26,7 @@ export const BAG_SIZE = TOTAL_TILES - 1;
 /** The largest bag (the River and Inns & Cathedrals: 100 after the spring). */
 export const MAX_BAG = MAX_TILES - 1;
 
-// Header slots (Int32).
+// Header slots (Int32): the core's, then each expansion's block (expansions/options.ts).
 export const H_PLAYERS = 0;
 export const H_CURRENT = 1; // seat to place the current tile
 export const H_PLACED = 2; // tiles on the board, the start tile included
@@ -36,30 +37,21 @@ export const H_FINISHED = 6; // 1 once final scoring ran
 export const H_FRONTIER = 7; // frontier length
 export const H_LOG = 8; // log length
 export const H_BAGLEN = 9; // tiles in this game's bag
-export const H_OPTIONS = 10; // expansion options: OPTION_* bits
+export const H_OPTIONS = 10; // expansions on: expansions/options.ts's bits
 export const H_SCORE = 12; // MAX_SEATS slots
-export const H_FOLLOWERS = H_SCORE + MAX_SEATS; // MAX_SEATS slots: followers in supply
-export const H_LARGE = H_FOLLOWERS + MAX_SEATS; // MAX_SEATS slots: large followers in supply (0 or 1)
-export const H_ABBOTS = H_LARGE + MAX_SEATS; // MAX_SEATS slots: abbots in supply (0 or 1)
-export const H_BY_KIND = H_ABBOTS + MAX_SEATS; // 4 × MAX_SEATS slots: [player*4 + kind] points
-// The River, while its open end is open (docs/ENGINE.md, "The River"): the open cell, the side of
-// it the river comes in by (-1 once the lake closed it), the last river tile's turn (-1, 0, +1),
-// the last two turning tiles' turns (most recent first, 0 for none), and where the river tiles'
-// section of the bag ends (the lake RB is the slot there).
-export const H_RIVER_X = H_BY_KIND + 4 * MAX_SEATS;
-export const H_RIVER_Y = H_RIVER_X + 1;
-export const H_RIVER_IN = H_RIVER_X + 2;
-export const H_RIVER_LAST = H_RIVER_X + 3;
-export const H_RIVER_TURN1 = H_RIVER_X + 4;
-export const H_RIVER_TURN2 = H_RIVER_X + 5;
-export const H_RIVER_END = H_RIVER_X + 6;
-/** MAX_SEATS slots: the placement (+ 1) whose monastery or garden holds the player's abbot; 0 when in the supply. */
-export const H_ABBOT_AT = H_RIVER_END + 1;
-const HEADER_INTS = H_ABBOT_AT + MAX_SEATS;
+/** FIGURE_KINDS × MAX_SEATS slots: [figure * MAX_SEATS + player] figures of that kind in supply
+ * (feature-modifiers.ts's FIGURE_*; the expansions' figures are 0 or 1 a player). */
+export const H_SUPPLY = H_SCORE + MAX_SEATS;
+export const H_FOLLOWERS = H_SUPPLY + FIGURE_FOLLOWER * MAX_SEATS;
+export const H_BY_KIND = H_SUPPLY + FIGURE_KINDS * MAX_SEATS; // 4 × MAX_SEATS slots: [player*4 + kind] points
+/** The first expansion slot: each expansion's block starts at H_EXPANSIONS + `headerBlock(key)`. */
+export const H_EXPANSIONS = H_BY_KIND + 4 * MAX_SEATS;
+const HEADER_INTS = H_EXPANSIONS + EXPANSION_HEADER_INTS;
 
-export const OPTION_RIVER = 1;
-export const OPTION_INNS = 2;
-export const OPTION_ABBOT = 4;
+/** The header slot holding `player`'s figures of kind `figure` in supply. */
+export function supplySlot(figure: number, player: number): number {
+  return H_SUPPLY + figure * MAX_SEATS + player;
+}
 
 interface Layout {
   bytes: number;
@@ -250,17 +242,17 @@ export class GameState {
     return this.h[H_SCORE + player];
   }
   followers(player: number): number {
-    return this.h[H_FOLLOWERS + player];
+    return this.h[supplySlot(FIGURE_FOLLOWER, player)];
   }
-  /** Large followers (0 or 1) in the player's supply. */
+  /** Large followers (0 or 1) in the player's supply (Inns & Cathedrals). */
   largeFollowers(player: number): number {
-    return this.h[H_LARGE + player];
+    return this.h[supplySlot(FIGURE_LARGE, player)];
   }
-  /** Abbots (0 or 1) in the player's supply. */
+  /** Abbots (0 or 1) in the player's supply (the Abbot). */
   abbots(player: number): number {
-    return this.h[H_ABBOTS + player];
+    return this.h[supplySlot(FIGURE_ABBOT, player)];
   }
-  /** Expansion options on: OPTION_* bits. */
+  /** Expansions on: expansions/options.ts's bits. */
   get options(): number {
     return this.h[H_OPTIONS];
   }

@@ -118,8 +118,6 @@ export const HAS_MONASTERY = new Uint8Array(TYPE_COUNT);
 export const HAS_CLOISTER = new Uint8Array(TYPE_COUNT);
 /** Local segments a follower (large or not) may take: all but a garden. [type] */
 export const FOLLOWER_SEGS = new Uint8Array(TYPE_COUNT);
-/** Local segments the abbot may take: a monastery or a garden. [type] */
-export const ABBOT_SEGS = new Uint8Array(TYPE_COUNT);
 /** Bitmask of local city segments each field touches. */
 export const SEG_FIELD_CITIES = new Uint8Array(TYPE_COUNT * MAX_SEGMENTS);
 /** FIT[type*256 + constraint] = bitmask of distinct rotations whose edges satisfy the constraint. */
@@ -265,7 +263,6 @@ for (let t = 0; t < TYPE_COUNT; t++) {
   for (let i = 0; i < SEG_COUNT[t]; i++) {
     const kind = SEG_KIND[t * MAX_SEGMENTS + i];
     if (kind !== KIND_GARDEN) FOLLOWER_SEGS[t] |= 1 << i;
-    if (kind === KIND_GARDEN || kind === KIND_MONASTERY) ABBOT_SEGS[t] |= 1 << i;
   }
 }
 

@@ -20,7 +20,7 @@ import {
   expansionSpots,
 } from '../bot-engine/expansion-tiles.ts';
 import { canonicalBag, shuffledBag } from '../bot-engine/rules.ts';
-import { type RiverTurn, riverPlacements, riverTurn, riverTurnAllowed } from '../bot-engine/river.ts';
+import { type RiverTurn, riverPlacements, riverTurn, riverTurnAllowed } from '../bot-engine/expansions/river.ts';
 import { KIND_CITY, KIND_FIELD, KIND_MONASTERY, KIND_ROAD, ROT_EDGES, ROT_EDGE_SEG, ROT_HALF_FIELD, ROT_SPOT_LOOKUP, ROT_SPOT_NAMES, TILES, TILE_NAMES } from '../bot-engine/tiles.ts';
 
 const doc = readFileSync(fileURLToPath(new URL('../docs/RULES.md', import.meta.url)), 'utf8').split('\n');

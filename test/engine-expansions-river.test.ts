@@ -10,7 +10,7 @@ import { RIVER_SOURCE } from '../bot-engine/expansion-tiles.ts';
 import { DISTINCT_ROTATIONS, MAX_SEGMENTS, ROT_SPOT_LOOKUP, SEG_COUNT, TYPE_NAMES, edgeIndex, groups, tileIndex } from '../bot-engine/tiles.ts';
 import { BASE_SOURCE } from '../bot-engine/base-tiles.ts';
 import { INNS_SOURCE, GARDEN_SOURCE } from '../bot-engine/expansion-tiles.ts';
-import { type RiverTurn, riverTurnAllowed } from '../bot-engine/river.ts';
+import { type RiverTurn, riverTurnAllowed } from '../bot-engine/expansions/river.ts';
 import { playRandomGame, randomMove } from '../bot-engine/playout.ts';
 import { Rng } from '../bot-engine/rng.ts';
 import { RecordError, replayRecord, toRecord } from '../bot-engine/record.ts';

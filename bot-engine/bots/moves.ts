@@ -1,30 +1,39 @@
 // Move enumeration and one-ply scoring shared by the greedy, heuristic and search bots.
-// A move is packed into one int: ((fi << 2 | r) << 5) | (spot + 1), spot a figure-spot
-// (rules.ts's `figureSpot`: local segment | figure << 3, so up to 23).
+// A move is packed into one int: ((fi << 2 | r) << SPOT_BITS) | (spot + 1), spot a figure-spot
+// (rules.ts's `figureSpot`: local segment | figure << 3) or an expansion's turn action.
 
-import { GameState, H_ABBOT_AT, MAX_SEATS, MAX_PLACEMENTS } from '../state.ts';
-import { addFollowerToLastPlaced, bagEmpty, figureSpot, finalScoring, listPlacements, mayReturnAbbot, openFigureSpots, place, RETURN_ABBOT, takeBackFollowerFromLastPlaced } from '../rules.ts';
+import { GameState, H_OPTIONS, MAX_SEATS, MAX_PLACEMENTS } from '../state.ts';
+import { addFollowerToLastPlaced, bagEmpty, FIGURE_SHIFT, figureSpot, finalScoring, listPlacements, openFigureSpots, place, takeBackFollowerFromLastPlaced } from '../rules.ts';
+import { ACTION_ALLOWED, ACTION_OPTION, ACTION_SPOT } from '../expansions/index.ts';
+import { FIGURE_KINDS } from '../expansions/options.ts';
 import { evaluate, finalValues, margin } from './evaluate.ts';
 import type { Rng } from '../rng.ts';
 
 /** Upper bound on moves for one tile: placements × (no figure + up to 8 spots × 2 figures + the abbot). */
 export const MAX_MOVES = 16384;
 
+/** Bits for spot + 1: every figure-spot and turn action (5 with the Abbot's 24). */
+/** Figure-spots from here on are turn actions (a figure-spot is local | figure << FIGURE_SHIFT). */
+const FIRST_ACTION_SPOT = FIGURE_KINDS << FIGURE_SHIFT;
+const LAST_SPOT = Math.max(FIRST_ACTION_SPOT - 1, ...ACTION_SPOT);
+const SPOT_BITS = 32 - Math.clz32(LAST_SPOT + 1);
+const SPOT_MASK = (1 << SPOT_BITS) - 1;
+
 export function packMove(fi: number, r: number, spot: number): number {
-  return (((fi << 2) | r) << 5) | (spot + 1);
+  return (((fi << 2) | r) << SPOT_BITS) | (spot + 1);
 }
 export function moveFi(m: number): number {
-  return m >> 7;
+  return m >> (SPOT_BITS + 2);
 }
 export function moveR(m: number): number {
-  return (m >> 5) & 3;
+  return (m >> SPOT_BITS) & 3;
 }
 export function moveSpot(m: number): number {
-  return (m & 31) - 1;
+  return (m & SPOT_MASK) - 1;
 }
 /** The placement part (fi, r) of a packed move. */
 function placementOf(m: number): number {
-  return m >> 5;
+  return m >> SPOT_BITS;
 }
 
 const placements = new Int32Array(MAX_PLACEMENTS);
@@ -33,19 +42,19 @@ const placements = new Int32Array(MAX_PLACEMENTS);
 export function listMoves(s: GameState, out: Int32Array): number {
   const type = s.currentTile;
   const n = listPlacements(s, type, placements);
-  const abbotOut = s.h[H_ABBOT_AT + s.currentPlayer] > 0;
+  const options = s.h[H_OPTIONS];
   let k = 0;
   for (let i = 0; i < n; i++) {
     const fi = placements[i] >> 2;
     const r = placements[i] & 3;
     out[k++] = packMove(fi, r, -1);
-    if (abbotOut && mayReturnAbbot(s, fi)) out[k++] = packMove(fi, r, RETURN_ABBOT);
+    for (let a = 0; a < ACTION_SPOT.length; a++) if (options & ACTION_OPTION[a] && ACTION_ALLOWED[a](s, fi)) out[k++] = packMove(fi, r, ACTION_SPOT[a]);
     openFigureSpots(s, type, r, s.fcell[fi], masks);
-    for (let figure = 0; figure < 3; figure++) k = addSpots(out, k, fi, r, masks[figure], figure);
+    for (let figure = 0; figure < FIGURE_KINDS; figure++) k = addSpots(out, k, fi, r, masks[figure], figure);
   }
   return k;
 }
-const masks = new Int32Array(3);
+const masks = new Int32Array(FIGURE_KINDS);
 
 function addSpots(out: Int32Array, k: number, fi: number, r: number, spots: number, figure: number): number {
   while (spots !== 0) {
@@ -90,7 +99,7 @@ export function scoreMoves(s: GameState, moves: Int32Array, count: number, score
       sawPlaced = judgedByEvaluation(placed, mode);
       if (sawPlaced) evaluate(placed, values);
       else value(scratch.copyFrom(placed), mode); // final scoring must not touch `placed`
-    } else if (placement === placementOf(m) && spot !== RETURN_ABBOT && judgedByEvaluation(placed, mode) && addFollowerToLastPlaced(placed, spot)) {
+    } else if (placement === placementOf(m) && spot < FIRST_ACTION_SPOT && judgedByEvaluation(placed, mode) && addFollowerToLastPlaced(placed, spot)) {
       evaluate(placed, values, lastSawPlaced);
       takeBackFollowerFromLastPlaced(placed, spot);
       sawPlaced = true;
