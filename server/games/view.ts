@@ -79,7 +79,7 @@ export function viewInputOf(table: TableShown): ViewInput {
       ...(s.kind === 'person' && table.name(i) !== null && !table.playerId(i) ? { guest: true as const } : {}),
     })),
     botThinking: table.botThinking,
-    clock: { turnSeconds: setup.clock.turnSeconds, deadline: table.deadline },
+    clock: { ...(setup.pace ? { pace: { kind: setup.pace.kind, moveDays: setup.pace.moveDays } } : {}), turnSeconds: setup.clock.turnSeconds, deadline: table.deadline },
     rematch: table.rematch,
     abandoned: table.abandoned,
     hintsOn: setup.hints === true,

@@ -70,7 +70,7 @@ async function routes(root: FastifyInstance): Promise<void> {
       config: limited,
     },
     async (request, reply) => {
-      const { seats, rules, clock, standIn, listed, hints, rated } = request.body;
+      const { seats, rules, clock, standIn, listed, hints, rated, pace } = request.body;
       for (const [i, s] of seats.entries()) {
         if (s.kind === 'bot' && !s.level) throw new CodedError('bad_request', `seat ${i} is a bot: give its level (${BOT_LEVELS.join(', ')})`);
         if (s.kind === 'person' && s.level) throw new CodedError('bad_request', `seat ${i} is a person: it has no level`);
@@ -79,10 +79,21 @@ async function routes(root: FastifyInstance): Promise<void> {
       if (people === 0) throw new CodedError('bad_request', 'a game needs at least one person seat');
       if (hints && people > 1) throw new CodedError('bad_request', 'hints are for one person against bots, never in a game with other people');
       if (hints && rated) throw new CodedError('bad_request', 'a rated game has no hints: the strongest move would be the engine’s, not the player’s');
+      const turnBased = pace?.kind === 'turnBased' ? pace : undefined;
+      if (turnBased && clock?.turnSeconds != null) throw new CodedError('bad_request', 'a turn-based game has days per move (pace.moveDays), not a turn clock of seconds');
       const placed = perIp.reserve(request.ip);
       let id: string | null = null;
       try {
-        const created = await games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules, clock, standIn, listed, hints, rated });
+        const created = await games.create({
+          seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })),
+          rules,
+          clock,
+          standIn,
+          listed,
+          hints,
+          rated,
+          pace: turnBased,
+        });
         id = created.id;
         return reply.code(201).send(summary(created));
       } finally {

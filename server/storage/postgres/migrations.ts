@@ -64,4 +64,13 @@ export const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[]
   postgresRatingsSeqMigration,
   // 9: each rated player's distinct opponents, a leaderboard condition (docs/RATINGS.md).
   POSTGRES_RATING_OPPONENTS_MIGRATION,
+  // 10: turn-based games (server/games/deadlines.ts): their pace, the time per move when deadlines
+  // apply, and the deadline itself, computed from the last activity (a move's own write moves
+  // it). Rows stored before are live.
+  // Run again on a database put back to an earlier version, it adds only what is missing.
+  `ALTER TABLE games ADD COLUMN IF NOT EXISTS pace text NOT NULL DEFAULT 'live',
+     ADD COLUMN IF NOT EXISTS move_ms bigint,
+     ADD COLUMN IF NOT EXISTS deadline_marks jsonb,
+     ADD COLUMN IF NOT EXISTS deadline_at bigint GENERATED ALWAYS AS (last_activity_at + move_ms) STORED;
+   CREATE INDEX IF NOT EXISTS games_deadlines ON games (deadline_at) WHERE NOT finished AND move_ms IS NOT NULL;`,
 ];
