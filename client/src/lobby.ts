@@ -14,10 +14,13 @@ import type { SeatRequest } from './protocol.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
 import { esc, toast } from './dom.ts';
-import { EXPANSION_NAMES, recordedName, rulesText, seatLabel } from './text.ts';
+import { EXPANSION_NAMES, paceText, recordedName, rulesText, seatLabel } from './text.ts';
 import { BOT_LEVELS, LEVEL_SUMMARY, MAX_NAME_LENGTH, type GameSummary } from './protocol.ts';
 import { MAX_PLAYERS, MAX_SEATS } from '../../bot-engine/state.ts';
 import type { ExpansionKey } from '../../bot-engine/game.ts';
+
+/** Days per move a turn-based game may have (the server's MOVE_DAYS). */
+const MOVE_DAYS = [1, 2, 3, 5, 7] as const;
 
 const EXPANSIONS = Object.keys(EXPANSION_NAMES) as ExpansionKey[];
 const EXPANSION_HINTS: Record<ExpansionKey, string> = {
@@ -53,7 +56,8 @@ export function mountLobby(root: HTMLElement): () => void {
           <label class="check"><input type="checkbox" name="hints"> Hints: ask the expert bot for its move (games against bots only; the end screen counts them)</label>
           ${EXPANSIONS.map((k) => `<label class="check"><input type="checkbox" name="${k}"> ${EXPANSION_NAMES[k].replace(/^the /, 'The ')}: ${EXPANSION_HINTS[k]}</label>`).join('')}
           <label class="check"><input type="checkbox" name="tinyCity"> Small cities: a finished two-tile city scores 2 (1st/2nd edition)</label>
-          <label class="field inline">Turn clock <select name="clock"><option value="">server default (none against bots only, 2 min with people)</option><option value="none">no clock</option><option value="60">1 minute a turn</option><option value="120">2 minutes a turn</option><option value="300">5 minutes a turn</option></select></label>
+          <label class="field inline">Pace <select name="pace"><option value="">live: everyone at the table now</option>${MOVE_DAYS.map((d) => `<option value="${d}">turn-based: ${d} ${d === 1 ? 'day' : 'days'} a move</option>`).join('')}</select></label>
+          <label class="field inline" data-choice="clock">Turn clock <select name="clock"><option value="">server default (none against bots only, 2 min with people)</option><option value="none">no clock</option><option value="60">1 minute a turn</option><option value="120">2 minutes a turn</option><option value="300">5 minutes a turn</option></select></label>
           <label class="field inline">Farmers <select name="farmers"><option value="3rd">3rd edition: 3 per finished city, per farm</option><option value="2nd">2nd edition: each city once per player</option><option value="1st">1st edition: most farmers per city get 4</option></select></label>
         </fieldset>
         <button class="btn primary big" type="submit">Create game</button>
@@ -156,7 +160,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
         ? list
             .map(
               (g) =>
-                `<li class="game-item"><div>${seatsText(g)}<div class="muted small">${g.rated ? 'rated · ' : ''}${esc(rulesText(g.rules))} · ${timeAgo(g.createdAt)}</div></div><button class="btn small primary" data-action="join" data-id="${esc(g.id)}">Join</button></li>`,
+                `<li class="game-item"><div>${seatsText(g)}<div class="muted small">${g.rated ? 'rated · ' : ''}${g.clock.pace ? `${esc(paceText(g.clock))} · ` : ''}${esc(rulesText(g.rules))} · ${timeAgo(g.createdAt)}</div></div><button class="btn small primary" data-action="join" data-id="${esc(g.id)}">Join</button></li>`,
             )
             .join('')
         : '<li class="muted">No open games right now. Create one and share its link.</li>';
@@ -239,12 +243,15 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
       farmers: String(data.get('farmers') ?? '3rd') as '1st' | '2nd' | '3rd',
       ...Object.fromEntries(EXPANSIONS.filter((k) => data.get(k) === 'on').map((k) => [k, true])),
     };
-    const clockChoice = String(data.get('clock') ?? '');
+    const moveDays = MOVE_DAYS.find((d) => String(d) === data.get('pace'));
+    const pace = moveDays ? { kind: 'turnBased' as const, moveDays } : undefined;
+    // A turn-based game has days per move, not a turn clock.
+    const clockChoice = pace ? '' : String(data.get('clock') ?? '');
     const clock = clockChoice === '' ? undefined : { turnSeconds: clockChoice === 'none' ? null : Number(clockChoice) };
     busy = true;
     try {
       const againstBots = opponents.every((o) => o !== 'open');
-      const options: GameOptions = { rules, ...(clock ? { clock } : {}) };
+      const options: GameOptions = { rules, ...(clock ? { clock } : {}), ...(pace ? { pace } : {}) };
       if (data.get('listed') === 'on') options.listed = true;
       const rated = data.get('rated') === 'on';
       if (rated) options.rated = true;
@@ -301,6 +308,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     // A rename says at once whether the name is free; a player is made only by playing.
     if (t === (nameInput as unknown) && t.value.trim() && currentPlayer()) void claimTypedName(t.value.trim());
     if (t.name === 'rated') syncRated();
+    if (t.name === 'pace') syncPace();
     if (t.dataset.opp !== undefined) opponents[Number(t.dataset.opp)] = t.value as Opp;
     if (t.name === 'innsCathedrals') {
       opponents.length = Math.min(opponents.length, maxOpponents());
@@ -329,6 +337,12 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     else if (nameNote.textContent && !nameNote.classList.contains('error')) showNameNote('', false);
   };
   nameInput.addEventListener('input', onNameInput);
+  /** A turn-based game has days per move: the turn clock is hidden while one is chosen. */
+  function syncPace(): void {
+    const turnBased = root.querySelector<HTMLSelectElement>('select[name=pace]')!.value !== '';
+    root.querySelector<HTMLElement>('[data-choice=clock]')!.hidden = turnBased;
+  }
+
   /** A rated game has no hints: the choice is taken away while Rated is ticked. */
   function syncRated(): void {
     const rated = root.querySelector<HTMLInputElement>('input[name=rated]')!.checked;

@@ -1,0 +1,24 @@
+// The client's words for a game's pace and a turn-based move's time left (lists, the table).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { paceText, seatRole, timeLeftText } from '../client/src/text.ts';
+
+test('a pace in words: live, or turn-based with its days a move', () => {
+  assert.equal(paceText({}), 'live');
+  assert.equal(paceText(undefined), 'live');
+  assert.equal(paceText({ pace: { kind: 'turnBased', moveDays: 1 } }), 'turn-based · 1 day a move');
+  assert.equal(paceText({ pace: { kind: 'turnBased', moveDays: 3 } }), 'turn-based · 3 days a move');
+});
+
+test('time left on a turn-based move: days and hours, then hours and minutes', () => {
+  const H = 3_600_000;
+  assert.equal(timeLeftText(2 * 24 * H + 5 * H + 59_000), '2 d 5 h');
+  assert.equal(timeLeftText(5 * H + 30 * 60_000), '5 h 30 min');
+  assert.equal(timeLeftText(59 * 60_000), '59 min');
+  assert.equal(timeLeftText(-1000), '0 min', 'a passed deadline shows no negative time');
+});
+
+test('a dropped seat says so', () => {
+  const seat = { seat: 0, name: 'Ann', kind: 'person', connected: false, standIn: 'dropped', score: 0, followers: 7, points: { city: 0, road: 0, farm: 0, monastery: 0 } } as const;
+  assert.match(seatRole(seat), /dropped/);
+});
