@@ -311,7 +311,68 @@ test('HTTP: the pace is checked at creation and shown in the summary, the open g
     const record = await get(base, `/api/games/${slow.body.id}/record`);
     assert.equal(record.status, 200);
     assert.deepEqual(record.body.pace, { kind: 'turnBased', moveDays: 5 });
+    // The turn-based rating is asked for by pace.
+    assert.equal((await get(base, '/api/leaderboard?pace=turnBased')).status, 200);
+    assert.equal((await get(base, '/api/leaderboard?pace=slow')).status, 400);
+    assert.equal((await get(base, '/api/players/p_annAAAAAAAAAAAAAAAAAAA/ratings?pace=turnBased')).status, 200);
   } finally {
     await app.close();
   }
+});
+
+for (const [name, make] of every.backends) {
+  every.test(`${name}: a rated turn-based game moves the turn-based rating only, a live one the live rating only`, async () => {
+    const { games: store, ratings } = await make();
+    const ann = 'p_annAAAAAAAAAAAAAAAAAAA';
+    const bo = 'p_boBBBBBBBBBBBBBBBBBBBB';
+    const base: GameSetup = {
+      id: 'tb',
+      createdAt: new Date().toISOString(),
+      seed: 'tb',
+      rules: { tinyCity: false, farmers: '3rd' },
+      seats: [{ kind: 'person' }, { kind: 'person' }, { kind: 'bot', level: 'expert' }],
+      clock: { turnSeconds: null, graceSeconds: 60 },
+      standIn: 'heuristic',
+      rated: true,
+    };
+    const holders = [
+      { name: 'Ann', tokenHash: null, playerId: ann },
+      { name: 'Bo', tokenHash: null, playerId: bo },
+      { name: 'expert bot 3', tokenHash: null, playerId: 'bot:expert' },
+    ];
+    const players = [ann, bo, 'bot:expert'];
+    await store.create({ ...base, pace: { kind: 'turnBased', moveDays: 3 } }, holders);
+    await store.appendMoves('tb', [], { abandoned: false, scores: [40, 52, 31], rated: { players, ranks: [2, 1, 3], pool: 'turnBased' } });
+    assert.equal((await ratings.ratings(players)).size, 0, 'the live rating has not moved');
+    const turnBased = await ratings.ratings(players, 'turnBased');
+    assert.equal(turnBased.size, 3);
+    assert.equal(turnBased.get(bo)?.games, 1);
+    assert.deepEqual(
+      (await ratings.history(bo, 10, 'turnBased')).map((c) => [c.gameId, c.rank]),
+      [['tb', 1]],
+    );
+    assert.deepEqual(await ratings.history(bo, 10), []);
+    assert.deepEqual(
+      (await ratings.leaderboard(10, 0, undefined, 'turnBased')).map((r) => r.playerId),
+      ['bot:expert'],
+      'the bot level is listed in the turn-based pool at once (people need more games)',
+    );
+    assert.deepEqual(await ratings.leaderboard(10, 0), []);
+
+    await store.create({ ...base, id: 'live' }, holders);
+    await store.appendMoves('live', [], { abandoned: false, scores: [60, 52, 31], rated: { players, ranks: [1, 2, 3] } });
+    assert.equal((await ratings.ratings([ann])).get(ann)?.games, 1, 'the live game moved the live rating');
+    assert.equal((await ratings.ratings([ann], 'turnBased')).get(ann)?.games, 1, 'and left the turn-based one');
+    await store.close();
+  });
+}
+
+test('a turn-based game’s rated end names its pool; a live one names none', () => {
+  const seats = [{ kind: 'person' as const }, { kind: 'person' as const }];
+  const clock = { reason: () => null, leftAt: () => null };
+  const ending = { players: ['p_a', 'p_b'], onTurn: 0, expired: false, now: 1 };
+  const live = withRatedResult({ rated: true, seats } as GameSetup, { abandoned: false, scores: [3, 4] }, clock, ending);
+  assert.equal(live.rated?.pool, undefined);
+  const slow = withRatedResult({ rated: true, seats, pace: { kind: 'turnBased', moveDays: 2 } } as GameSetup, { abandoned: false, scores: [3, 4] }, clock, ending);
+  assert.equal(slow.rated?.pool, 'turnBased');
 });

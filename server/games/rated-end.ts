@@ -29,5 +29,6 @@ export function withRatedResult(setup: GameSetup, end: GameEnd, clock: Pick<Seat
   const leavers = players.flatMap((_, seat) => (person(seat) && (clock.reason(seat) === 'away' || clock.reason(seat) === 'dropped') ? [leaver(seat)] : []));
   const { onTurn } = ending;
   if (ending.expired && person(onTurn) && !leavers.some((l) => l.seat === onTurn)) leavers.push(leaver(onTurn));
-  return { ...end, rated: { players, ranks: ranksOf(end.scores, leavers) } };
+  // A turn-based game rates its own pool, apart from the live one.
+  return { ...end, rated: { players, ranks: ranksOf(end.scores, leavers), ...(setup.pace ? { pool: 'turnBased' as const } : {}) } };
 }

@@ -4,7 +4,7 @@
 
 import type pg from 'pg';
 import { POSTGRES_ACCOUNTS_MIGRATION, POSTGRES_ACCOUNTS_SWEEP_MIGRATION, postgresNameKeysMigration } from '../../players/schema.ts';
-import { POSTGRES_RATING_OPPONENTS_MIGRATION, POSTGRES_RATINGS_MIGRATION, postgresRatingsSeqMigration } from '../../ratings/schema.ts';
+import { POSTGRES_RATING_OPPONENTS_MIGRATION, POSTGRES_RATINGS_MIGRATION, POSTGRES_TURN_RATINGS_MIGRATION, postgresRatingsSeqMigration } from '../../ratings/schema.ts';
 
 /** A step is SQL, or a function given the migrating connection inside the step's transaction. */
 export const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[] = [
@@ -73,4 +73,6 @@ export const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[]
      ADD COLUMN IF NOT EXISTS deadline_marks jsonb,
      ADD COLUMN IF NOT EXISTS deadline_at bigint GENERATED ALWAYS AS (last_activity_at + move_ms) STORED;
    CREATE INDEX IF NOT EXISTS games_deadlines ON games (deadline_at) WHERE NOT finished AND move_ms IS NOT NULL;`,
+  // 11: the turn-based games' own ratings (server/ratings/store.ts RATING_TABLES).
+  POSTGRES_TURN_RATINGS_MIGRATION,
 ];

@@ -35,7 +35,7 @@ import { type AppendStatements, appendMoves, appendStatements, connectionPragmas
 import { SqliteWriter } from './writer.ts';
 import { validNice, WORKER_NICE } from '../../thread-priority.ts';
 import { SQLITE_ACCOUNTS_MIGRATION, sqlitePlayersSweepMigration, sqliteNameKeysMigration } from '../../players/schema.ts';
-import { SQLITE_RATINGS_MIGRATION, sqliteRatingOpponentsMigration, sqliteRatingsSeqMigration } from '../../ratings/schema.ts';
+import { SQLITE_RATINGS_MIGRATION, SQLITE_TURN_RATINGS_MIGRATION, sqliteRatingOpponentsMigration, sqliteRatingsSeqMigration } from '../../ratings/schema.ts';
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, dueTurnOf, encodeCursor, marksOf, METADATA_COLUMNS, ownSetup, paceColumns, parseRow, parseRows } from '../sql/rows.ts';
 import { StoreOpenError } from '../errors.ts';
 
@@ -107,6 +107,7 @@ export const MIGRATIONS: (string | ((db: DatabaseSync) => void))[] = [
   // apply, and the deadline itself, computed from the last activity (a move's own write moves it).
   // Rows stored before are live.
   sqlitePaceMigration,
+  SQLITE_TURN_RATINGS_MIGRATION,
 ];
 
 type Row = Record<string, unknown>;
