@@ -22,3 +22,18 @@ test('a dropped seat says so', () => {
   const seat = { seat: 0, name: 'Ann', kind: 'person', connected: false, standIn: 'dropped', score: 0, followers: 7, points: { city: 0, road: 0, farm: 0, monastery: 0 } } as const;
   assert.match(seatRole(seat), /dropped/);
 });
+
+test("your games: the player's turns first (soonest deadline first), then challenges, then the rest newest first", async () => {
+  const { mergeMyGames } = await import('../client/src/players/my-games.ts');
+  const games = [
+    { gameId: 'new', seat: 0, name: 'Ada', at: 50 },
+    { gameId: 'slow', seat: 0, name: 'Ada', at: 10, yourTurn: true, deadline: 9000 },
+    { gameId: 'kept', seat: 1, name: '', at: 20, invited: true },
+    { gameId: 'soon', seat: 1, name: 'Ada', at: 5, yourTurn: true, deadline: 1000 },
+    { gameId: 'theirs', seat: 0, name: 'Ada', at: 40, yourTurn: false, deadline: 500 },
+  ];
+  assert.deepEqual(
+    mergeMyGames(games, []).map((g) => g.gameId),
+    ['soon', 'slow', 'kept', 'new', 'theirs'],
+  );
+});

@@ -376,3 +376,19 @@ test('a turn-based game’s rated end names its pool; a live one names none', ()
   const slow = withRatedResult({ rated: true, seats, pace: { kind: 'turnBased', moveDays: 2 } } as GameSetup, { abandoned: false, scores: [3, 4] }, clock, ending);
   assert.equal(slow.rated?.pool, 'turnBased');
 });
+
+for (const [name, make] of every.stores) {
+  every.test(`${name} store: a player's games include the seats kept for them only when asked`, async () => {
+    const store = await make();
+    const base = { createdAt: new Date().toISOString(), seed: 's', rules: { tinyCity: false, farmers: '3rd' as const }, clock: { turnSeconds: null, graceSeconds: 60 }, standIn: 'heuristic' as const };
+    const kept: GameSetup['seats'] = [{ kind: 'person' }, { kind: 'person', player: { id: 'p_ben', name: 'Ben' } }];
+    await store.create({ ...base, id: 'challenge', seats: kept }, [{ name: 'Ann', tokenHash: null, playerId: 'p_ann' }, null]);
+    await store.create({ ...base, id: 'other', seats: [{ kind: 'person' }, { kind: 'person' }] }, [{ name: 'Ann', tokenHash: null, playerId: 'p_ann' }, null]);
+    const ids = async (playerId: string, invited: boolean) => (await store.list({ finished: false, playerId, invited })).games.map((g) => ('setup' in g ? g.setup.id : g.id)).sort();
+    assert.deepEqual(await ids('p_ben', true), ['challenge']);
+    assert.deepEqual(await ids('p_ben', false), [], 'held seats only unless asked');
+    assert.deepEqual(await ids('p_ann', true), ['challenge', 'other']);
+    assert.deepEqual((await store.get('challenge'))?.setup.seats[1], { kind: 'person', player: { id: 'p_ben', name: 'Ben' } });
+    await store.close();
+  });
+}

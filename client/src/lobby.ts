@@ -14,7 +14,7 @@ import type { SeatRequest } from './protocol.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
 import { esc, toast } from './dom.ts';
-import { EXPANSION_NAMES, paceText, recordedName, rulesText, seatLabel } from './text.ts';
+import { EXPANSION_NAMES, paceText, recordedName, rulesText, seatLabel, seatName, timeLeftText } from './text.ts';
 import { BOT_LEVELS, LEVEL_SUMMARY, MAX_NAME_LENGTH, type GameSummary } from './protocol.ts';
 import { MAX_PLAYERS, MAX_SEATS } from '../../bot-engine/state.ts';
 import type { ExpansionKey } from '../../bot-engine/game.ts';
@@ -50,6 +50,8 @@ export function mountLobby(root: HTMLElement): () => void {
         <p class="field-note" id="name-note" aria-live="polite"></p>
         <fieldset class="seats"><legend>Table</legend><ol class="seat-list"></ol>
           <button type="button" class="btn small" data-action="add">+ Add opponent</button>
+          <label class="field">Challenge players by name <input name="challenge" maxlength="200" autocomplete="off" placeholder="e.g. Ben, Cleo" aria-describedby="challenge-note"></label>
+          <p class="field-note" id="challenge-note">Each gets a seat kept for them, and finds the game in their games on their next visit.</p>
           <label class="check"><input type="checkbox" name="listed"> List it in Open games: anyone may take an open seat (otherwise only people you send the link to)</label></fieldset>
         <fieldset class="rules"><legend>Rules</legend>
           <label class="check" data-choice="rated" hidden><input type="checkbox" name="rated"> Rated: the result moves everyone's rating. Every person at the table must be a player here (with a passkey when people play each other; a guest plays rated games against bots), and there are no hints: the rating measures you alone</label>
@@ -213,22 +215,30 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
   }
 
   function myGameItem(m: MyGame, g: GameSummary | null): string {
+    const timeLeft = m.deadline ? ` · ${timeLeftText(m.deadline - Date.now())} left` : '';
     const status = g
       ? g.status === 'finished'
         ? 'finished'
-        : g.status === 'waiting'
-          ? 'waiting for players'
-          : g.currentSeat === m.seat
-            ? '<strong>your turn</strong>'
-            : 'playing'
+        : m.invited
+          ? '<strong>challenged: a seat is kept for you</strong>'
+          : g.status === 'waiting'
+            ? 'waiting for players'
+            : g.currentSeat === m.seat
+              ? `<strong>your turn</strong>${timeLeft}`
+              : g.clock.pace && g.currentSeat !== null
+                ? `${esc(seatName(g.seats, g.currentSeat))}’s turn${timeLeft}`
+                : 'playing'
       : 'gone from the server';
     const id = encodeURIComponent(m.gameId);
     const action = !g
       ? `<button class="btn small ghost" data-action="forget" data-id="${esc(m.gameId)}">Forget</button>`
       : g.status === 'finished'
         ? `<a class="btn small" href="#/replay/${id}">Replay</a> <a class="btn small ghost" href="#/g/${id}">Scores</a>`
-        : `<a class="btn small primary" href="#/g/${id}">Resume</a>`;
-    return `<li class="game-item"><div>${g ? seatsText(g) : `<code>${esc(m.gameId)}</code>`}<div class="muted small">as ${esc(m.name)} · ${status}${g?.tilesLeft !== undefined && g.status === 'playing' ? ` · ${g.tilesLeft} tiles left` : ''}</div></div><div>${action}</div></li>`;
+        : m.invited
+          ? `<button class="btn small primary" data-action="take-kept" data-id="${esc(m.gameId)}" data-seat="${m.seat}">Take your seat</button>`
+          : `<a class="btn small primary" href="#/g/${id}">Resume</a>`;
+    const pace = g?.clock.pace ? ` · ${esc(paceText(g.clock))}` : '';
+    return `<li class="game-item"><div>${g ? seatsText(g) : `<code>${esc(m.gameId)}</code>`}<div class="muted small">${m.invited ? 'for you' : `as ${esc(m.name)}`}${pace} · ${status}${g?.tilesLeft !== undefined && g.status === 'playing' ? ` · ${g.tilesLeft} tiles left` : ''}</div></div><div>${action}</div></li>`;
   }
 
   async function create(form: HTMLFormElement): Promise<void> {
@@ -237,7 +247,15 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     const name = String(data.get('name') ?? '').trim();
     if (!name || !(await claimTypedName(name))) return nameInput.focus();
     saveName(name);
-    const setup: SeatRequest[] = [{ kind: 'person' }, ...opponents.map((o): SeatRequest => (o === 'open' ? { kind: 'person' } : { kind: 'bot', level: o }))];
+    const challenged = String(data.get('challenge') ?? '')
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean);
+    const setup: SeatRequest[] = [
+      { kind: 'person' },
+      ...challenged.map((player): SeatRequest => ({ kind: 'person', player })),
+      ...opponents.map((o): SeatRequest => (o === 'open' ? { kind: 'person' } : { kind: 'bot', level: o })),
+    ];
     const rules = {
       tinyCity: data.get('tinyCity') === 'on',
       farmers: String(data.get('farmers') ?? '3rd') as '1st' | '2nd' | '3rd',
@@ -267,7 +285,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     }
   }
 
-  async function join(id: string): Promise<void> {
+  async function join(id: string, seat?: number): Promise<void> {
     const name = nameInput.value.trim();
     if (!name) {
       nameInput.focus();
@@ -277,7 +295,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     if (!(await claimTypedName(name))) return nameInput.focus();
     saveName(name);
     try {
-      const joined = await api.join(id, name);
+      const joined = await api.join(id, name, seat);
       heldSeats.put({ gameId: id, seat: joined.seat, token: joined.token, name, at: Date.now() });
       location.hash = `#/g/${encodeURIComponent(id)}`;
     } catch (e) {
@@ -298,6 +316,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
       renderSeats();
     } else if (a === 'refresh') void loadOpen();
     else if (a === 'join') void join(t.dataset.id!);
+    else if (a === 'take-kept') void join(t.dataset.id!, Number(t.dataset.seat));
     else if (a === 'forget') {
       heldSeats.forget(t.dataset.id!);
       void loadMine();

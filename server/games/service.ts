@@ -147,7 +147,7 @@ export class GameService {
       createdAt: new Date().toISOString(),
       seed: randomBytes(16).toString('hex'),
       rules,
-      seats: request.seats.map((s) => (s.kind === 'bot' ? { kind: s.kind, level: s.level } : { kind: s.kind })),
+      seats: request.seats.map((s) => (s.kind === 'bot' ? { kind: s.kind, level: s.level } : { kind: s.kind, ...(s.player ? { player: { ...s.player } } : {}) })),
       clock: {
         turnSeconds: request.clock?.turnSeconds !== undefined ? request.clock.turnSeconds : people > 1 ? DEFAULT_TURN_SECONDS : null,
         graceSeconds: request.clock?.graceSeconds ?? DEFAULT_GRACE_SECONDS,

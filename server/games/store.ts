@@ -20,6 +20,8 @@ export interface SeatSetup {
   kind: SeatKind;
   /** Bots only. */
   level?: BotLevel;
+  /** A person seat kept for this player (challenged by name at creation): only they may take it. */
+  player?: { id: string; name: string };
 }
 
 export interface ClockSetup {
@@ -246,6 +248,8 @@ export interface GameQuery {
   player?: string;
   /** Only games where a seat is held by this signed-in player. */
   playerId?: string;
+  /** With `playerId`: also the games with a seat kept for them (challenged by name). */
+  invited?: boolean;
   /** Page size: 1 to 100, 20 when unset. */
   limit?: number;
   /** Cursor from the previous page's `next`. */

@@ -77,6 +77,7 @@ export function viewInputOf(table: TableShown): ViewInput {
       standIn: table.standIn(i),
       ...withPlayerId(table.playerId(i)),
       ...(s.kind === 'person' && table.name(i) !== null && !table.playerId(i) ? { guest: true as const } : {}),
+      ...(s.player && table.name(i) === null ? { invited: s.player.name } : {}),
     })),
     botThinking: table.botThinking,
     clock: { ...(setup.pace ? { pace: { kind: setup.pace.kind, moveDays: setup.pace.moveDays } } : {}), turnSeconds: setup.clock.turnSeconds, deadline: table.deadline },

@@ -25,7 +25,21 @@ export const RulesRequest = Type.Object(
   { additionalProperties: false },
 );
 
-export const SeatRequest = Type.Object({ kind: SeatKind, level: Type.Optional(BotLevel) }, { additionalProperties: false });
+export const SeatRequest = Type.Object(
+  {
+    kind: SeatKind,
+    level: Type.Optional(BotLevel),
+    player: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_NAME_LENGTH * 2,
+        description:
+          'a person seat kept for the player of this name (a challenge): only they may take it, and it is in their games (GET /api/me/games) at once; an unknown name is `404 unknown_player`',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const ClockRequest = Type.Object(
   {

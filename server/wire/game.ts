@@ -66,6 +66,7 @@ export const SeatView = Type.Object({
   connected: Type.Boolean(),
   standIn: Type.Union([StandInReason, Type.Null()], { description: "why a bot plays this person's seat for now, or null" }),
   playerId: Type.Optional(Type.String({ description: 'the player holding the seat: a signed-in person (`p_…`) or, in a rated game, a bot level (`bot:<level>`); their rating: GET /api/ratings' })),
+  invited: Type.Optional(Type.String({ description: 'an open seat kept for this player (challenged by name): only they may take it' })),
   guest: Type.Optional(Type.Literal(true, { description: 'present and true when a person holds the seat without a player behind it: the name was typed, not signed in' })),
   score: Int,
   followers: Type.Integer({ description: 'followers left in the supply' }),

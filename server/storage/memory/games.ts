@@ -78,7 +78,7 @@ export class MemoryStore implements GameStore {
       .filter((g) => !query.open || (g.setup.listed === true && g.holders.includes(null)))
       .filter((g) => !query.publicOnly || g.setup.listed === true || g.setup.rated === true)
       .filter((g) => !query.pace || (g.setup.pace ? 'turnBased' : 'live') === query.pace)
-      .filter((g) => !query.playerId || g.holders.some((h) => h?.playerId === query.playerId))
+      .filter((g) => !query.playerId || g.holders.some((h) => h?.playerId === query.playerId) || (query.invited === true && g.setup.seats.some((s) => s.player?.id === query.playerId)))
       .filter((g) => before === undefined || key(g) < before)
       .sort((a, b) => (key(a) < key(b) ? 1 : -1));
     const page = all

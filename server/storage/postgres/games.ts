@@ -255,7 +255,11 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
     }
     if (query.playerId) {
       params.push(JSON.stringify([{ playerId: query.playerId }]));
-      where.push(`g.holders @> $${params.length}::jsonb`);
+      const held = `g.holders @> $${params.length}::jsonb`;
+      if (query.invited) {
+        params.push(JSON.stringify({ seats: [{ player: { id: query.playerId } }] }));
+        where.push(`(${held} OR g.setup @> $${params.length}::jsonb)`);
+      } else where.push(held);
     }
     if (query.before) {
       const [key, id] = decodeCursor(query.before);

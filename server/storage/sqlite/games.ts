@@ -268,8 +268,10 @@ export class SqliteStore implements GameStore, StoreMaintenance {
       params.push(query.pace);
     }
     if (query.playerId) {
-      where.push("EXISTS (SELECT 1 FROM json_each(g.holders) h WHERE h.type = 'object' AND json_extract(h.value, '$.playerId') = ?)");
-      params.push(query.playerId);
+      const held = "EXISTS (SELECT 1 FROM json_each(g.holders) h WHERE h.type = 'object' AND json_extract(h.value, '$.playerId') = ?)";
+      const kept = "EXISTS (SELECT 1 FROM json_each(g.setup, '$.seats') s WHERE json_extract(s.value, '$.player.id') = ?)";
+      where.push(query.invited ? `(${held} OR ${kept})` : held);
+      params.push(query.playerId, ...(query.invited ? [query.playerId] : []));
     }
     if (query.before) {
       const [key, id] = decodeCursor(query.before);
