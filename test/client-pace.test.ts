@@ -37,3 +37,44 @@ test("your games: the player's turns first (soonest deadline first), then challe
     ['soon', 'slow', 'kept', 'new', 'theirs'],
   );
 });
+
+test('since you last looked: the others’ moves after your last one, listed in words', async () => {
+  const { sinceYourLastMove, showsSince, sinceList } = await import('../client/src/game/since-moves.ts');
+  const move = (turn: number, seat: number, x: number) => ({ turn, seat, tile: 'V', move: { x, y: 0, rotation: 0, meeple: null }, events: [], discarded: [] }) as any;
+  const history = [move(0, 0, 1), move(1, 1, 2), move(2, 2, 3), move(3, 0, 4), move(4, 1, 5), move(5, 2, 6)];
+  assert.deepEqual(
+    sinceYourLastMove(history, 0).map((m) => m.turn),
+    [4, 5],
+    'after my last move (turn 3)',
+  );
+  assert.deepEqual(
+    sinceYourLastMove(history, 2).map((m) => m.turn),
+    [],
+    'my move was the last',
+  );
+  assert.deepEqual(
+    sinceYourLastMove(history.slice(0, 2), 2).map((m) => m.turn),
+    [0, 1],
+    'not moved yet: everything so far',
+  );
+  assert.deepEqual(sinceYourLastMove(history, null), [], 'a watcher');
+  const seats = ['Ann', 'Ben', 'Cy'].map((name, seat) => ({
+    seat,
+    name,
+    kind: 'person',
+    connected: false,
+    standIn: null,
+    score: 0,
+    followers: 7,
+    points: { city: 0, road: 0, farm: 0, monastery: 0 },
+  })) as any;
+  const view = (pace: unknown, you: number | null, status = 'playing') => ({ clock: { ...(pace ? { pace } : {}), turnSeconds: null, deadline: null }, you, status }) as any;
+  const two = sinceYourLastMove(history, 0);
+  assert.equal(showsSince(view({ kind: 'turnBased', moveDays: 2 }, 0), two), true);
+  assert.equal(showsSince(view(undefined, 0), two), false, 'a live game has its own log');
+  assert.equal(showsSince(view({ kind: 'turnBased', moveDays: 2 }, 0, 'finished'), two), false);
+  assert.equal(showsSince(view({ kind: 'turnBased', moveDays: 2 }, 0), []), false);
+  const html = sinceList(two, seats, 1);
+  assert.match(html, /2 moves by the others/);
+  assert.match(html, /<li>Ben placed[^<]*<\/li><li aria-current="step" class="now">Cy placed/);
+});
