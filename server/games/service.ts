@@ -544,7 +544,7 @@ export class GameService {
       const why = room.setup.pace && room.status === 'playing' ? null : expiryReason(room.status, room.idleFor(now), expiry);
       if (why && (await room.abandon(why))) this.options.metrics.abandoned.inc({ why });
     }
-    if (this.options.loadsTurnBased !== false) await this.sweepDeadlines(now);
+    await this.sweepDeadlines(now);
   }
 
   private now(): number {
@@ -569,14 +569,15 @@ export class GameService {
   }
 
   private async missTurn(due: DueTurn, now: number): Promise<void> {
-    const room = await this.room(due.id);
+    // A cluster member plays the deadlines of the games it holds (by lease) only.
+    const room = this.options.loadsTurnBased === false ? this.loaded(due.id) : await this.room(due.id);
     if (!room) return;
     const missed = await room.missTurn(due.turn, now);
     if (missed !== 'none') this.options.metrics.missedTurns.inc({ outcome: missed });
   }
 
   private async remind(due: DueTurn): Promise<void> {
-    const game = this.loaded(due.id) ?? (await this.peek(due.id));
+    const game = this.loaded(due.id) ?? (this.options.loadsTurnBased === false ? undefined : await this.peek(due.id));
     if (!game) return;
     const view = game.view(null);
     const seat = view.currentSeat;
