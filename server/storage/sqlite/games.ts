@@ -167,7 +167,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
       game: db.prepare('SELECT * FROM games WHERE id = ?'),
       metadata: db.prepare('SELECT id, holders, finished, rematch_id, hints, last_activity_at, last_person_at, deadline_marks FROM games WHERE id = ?'),
       dueTurns: db.prepare(
-        "SELECT id, deadline_at, move_ms, move_count, deadline_marks FROM games WHERE finished = 0 AND move_ms IS NOT NULL AND deadline_at <= ? AND NOT EXISTS (SELECT 1 FROM json_each(holders) h WHERE h.type = 'null') ORDER BY deadline_at LIMIT ?",
+        "SELECT id, deadline_at, move_ms, move_count, deadline_marks FROM games INDEXED BY games_deadlines WHERE finished = 0 AND move_ms IS NOT NULL AND deadline_at <= ? AND NOT EXISTS (SELECT 1 FROM json_each(holders) h WHERE h.type = 'null') ORDER BY deadline_at LIMIT ?",
       ),
       moves: db.prepare('SELECT move FROM moves WHERE game_id = ? ORDER BY seq'),
       probe: db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('probed_at', ?)"),
