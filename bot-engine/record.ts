@@ -21,6 +21,8 @@ export interface GameRecord {
   final?: boolean;
   /** Over before the bag was empty (the server ended an abandoned game); implies `final`. */
   abandoned?: boolean;
+  /** Played turn-based, with days per move (absent: live); it changes nothing in the replay. */
+  pace?: { kind: 'turnBased'; moveDays: number };
 }
 
 export interface NamedEvent extends Omit<ScoreEvent, 'players'> {

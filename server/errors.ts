@@ -38,7 +38,7 @@ export const ERRORS = {
   unknown_game: { status: 404, ws: true, meaning: 'no game with that id' },
   no_analysis: { status: 404, ws: false, meaning: 'nobody has asked for this game’s analysis yet (`POST` it first)' },
   unknown_device: { status: 404, ws: false, meaning: 'the signed-in player has no device with that id (removed already, or another player’s)' },
-  unknown_player: { status: 404, ws: false, meaning: 'no player with that id (or none who has held a seat)' },
+  unknown_player: { status: 404, ws: false, meaning: 'no player with that id (or none who has held a seat), or none of that name challenged at creation' },
   request_timeout: { status: 408, ws: false, meaning: 'the request was not received in time' },
   too_many_requests: {
     status: 429,

@@ -85,6 +85,7 @@ export class Metrics {
   });
   readonly gamesDamaged = this.gauge('tessera_games_damaged', 'Stored games set aside because their data does not parse or replay (each answers game_damaged; docs/OPERATIONS.md)');
   readonly abandoned = this.counter('tessera_games_abandoned_total', 'Games ended because they expired, by why', ['why']);
+  readonly missedTurns = this.counter('tessera_turn_based_missed_turns_total', 'Turn-based moves played by a stand-in because their deadline passed, by outcome (stand_in, dropped)', ['outcome']);
   readonly storeWriteFailures = this.counter('tessera_store_write_failures_total', 'Game store writes that could not commit (nothing changed), by operation', ['op']);
   readonly storeWritable = this.gauge('tessera_store_writable', '1 while the game store commits writes, 0 while they fail');
   readonly takeovers = this.counter('tessera_cluster_takeovers_total', 'Games this instance took over from an instance whose lease ran out');

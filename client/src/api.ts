@@ -53,6 +53,8 @@ export interface GameOptions {
   hints?: boolean;
   /** Every person seat must be a signed-in player; the result changes ratings. */
   rated?: boolean;
+  /** Turn-based, with days per move; absent: live. */
+  pace?: { kind: 'turnBased'; moveDays: 1 | 2 | 3 | 5 | 7 };
 }
 
 // ---- seats held by this browser ----

@@ -14,10 +14,13 @@ import type { SeatRequest } from './protocol.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
 import { esc, toast } from './dom.ts';
-import { EXPANSION_NAMES, recordedName, rulesText, seatLabel } from './text.ts';
+import { EXPANSION_NAMES, paceText, recordedName, rulesText, seatLabel, seatName, timeLeftText } from './text.ts';
 import { BOT_LEVELS, LEVEL_SUMMARY, MAX_NAME_LENGTH, type GameSummary } from './protocol.ts';
 import { MAX_PLAYERS, MAX_SEATS } from '../../bot-engine/state.ts';
 import type { ExpansionKey } from '../../bot-engine/game.ts';
+
+/** Days per move a turn-based game may have (the server's MOVE_DAYS). */
+const MOVE_DAYS = [1, 2, 3, 5, 7] as const;
 
 const EXPANSIONS = Object.keys(EXPANSION_NAMES) as ExpansionKey[];
 const EXPANSION_HINTS: Record<ExpansionKey, string> = {
@@ -47,13 +50,16 @@ export function mountLobby(root: HTMLElement): () => void {
         <p class="field-note" id="name-note" aria-live="polite"></p>
         <fieldset class="seats"><legend>Table</legend><ol class="seat-list"></ol>
           <button type="button" class="btn small" data-action="add">+ Add opponent</button>
+          <label class="field">Challenge players by name <input name="challenge" maxlength="200" autocomplete="off" placeholder="e.g. Ben, Cleo" aria-describedby="challenge-note"></label>
+          <p class="field-note" id="challenge-note">Each gets a seat kept for them, and finds the game in their games on their next visit.</p>
           <label class="check"><input type="checkbox" name="listed"> List it in Open games: anyone may take an open seat (otherwise only people you send the link to)</label></fieldset>
         <fieldset class="rules"><legend>Rules</legend>
           <label class="check" data-choice="rated" hidden><input type="checkbox" name="rated"> Rated: the result moves everyone's rating. Every person at the table must be a player here (with a passkey when people play each other; a guest plays rated games against bots), and there are no hints: the rating measures you alone</label>
           <label class="check"><input type="checkbox" name="hints"> Hints: ask the expert bot for its move (games against bots only; the end screen counts them)</label>
           ${EXPANSIONS.map((k) => `<label class="check"><input type="checkbox" name="${k}"> ${EXPANSION_NAMES[k].replace(/^the /, 'The ')}: ${EXPANSION_HINTS[k]}</label>`).join('')}
           <label class="check"><input type="checkbox" name="tinyCity"> Small cities: a finished two-tile city scores 2 (1st/2nd edition)</label>
-          <label class="field inline">Turn clock <select name="clock"><option value="">server default (none against bots only, 2 min with people)</option><option value="none">no clock</option><option value="60">1 minute a turn</option><option value="120">2 minutes a turn</option><option value="300">5 minutes a turn</option></select></label>
+          <label class="field inline">Pace <select name="pace"><option value="">live: everyone at the table now</option>${MOVE_DAYS.map((d) => `<option value="${d}">turn-based: ${d} ${d === 1 ? 'day' : 'days'} a move</option>`).join('')}</select></label>
+          <label class="field inline" data-choice="clock">Turn clock <select name="clock"><option value="">server default (none against bots only, 2 min with people)</option><option value="none">no clock</option><option value="60">1 minute a turn</option><option value="120">2 minutes a turn</option><option value="300">5 minutes a turn</option></select></label>
           <label class="field inline">Farmers <select name="farmers"><option value="3rd">3rd edition: 3 per finished city, per farm</option><option value="2nd">2nd edition: each city once per player</option><option value="1st">1st edition: most farmers per city get 4</option></select></label>
         </fieldset>
         <button class="btn primary big" type="submit">Create game</button>
@@ -156,7 +162,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
         ? list
             .map(
               (g) =>
-                `<li class="game-item"><div>${seatsText(g)}<div class="muted small">${g.rated ? 'rated · ' : ''}${esc(rulesText(g.rules))} · ${timeAgo(g.createdAt)}</div></div><button class="btn small primary" data-action="join" data-id="${esc(g.id)}">Join</button></li>`,
+                `<li class="game-item"><div>${seatsText(g)}<div class="muted small">${g.rated ? 'rated · ' : ''}${g.clock.pace ? `${esc(paceText(g.clock))} · ` : ''}${esc(rulesText(g.rules))} · ${timeAgo(g.createdAt)}</div></div><button class="btn small primary" data-action="join" data-id="${esc(g.id)}">Join</button></li>`,
             )
             .join('')
         : '<li class="muted">No open games right now. Create one and share its link.</li>';
@@ -209,22 +215,30 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
   }
 
   function myGameItem(m: MyGame, g: GameSummary | null): string {
+    const timeLeft = m.deadline ? ` · ${timeLeftText(m.deadline - Date.now())} left` : '';
     const status = g
       ? g.status === 'finished'
         ? 'finished'
-        : g.status === 'waiting'
-          ? 'waiting for players'
-          : g.currentSeat === m.seat
-            ? '<strong>your turn</strong>'
-            : 'playing'
+        : m.invited
+          ? '<strong>challenged: a seat is kept for you</strong>'
+          : g.status === 'waiting'
+            ? 'waiting for players'
+            : g.currentSeat === m.seat
+              ? `<strong>your turn</strong>${timeLeft}`
+              : g.clock.pace && g.currentSeat !== null
+                ? `${esc(seatName(g.seats, g.currentSeat))}’s turn${timeLeft}`
+                : 'playing'
       : 'gone from the server';
     const id = encodeURIComponent(m.gameId);
     const action = !g
       ? `<button class="btn small ghost" data-action="forget" data-id="${esc(m.gameId)}">Forget</button>`
       : g.status === 'finished'
         ? `<a class="btn small" href="#/replay/${id}">Replay</a> <a class="btn small ghost" href="#/g/${id}">Scores</a>`
-        : `<a class="btn small primary" href="#/g/${id}">Resume</a>`;
-    return `<li class="game-item"><div>${g ? seatsText(g) : `<code>${esc(m.gameId)}</code>`}<div class="muted small">as ${esc(m.name)} · ${status}${g?.tilesLeft !== undefined && g.status === 'playing' ? ` · ${g.tilesLeft} tiles left` : ''}</div></div><div>${action}</div></li>`;
+        : m.invited
+          ? `<button class="btn small primary" data-action="take-kept" data-id="${esc(m.gameId)}" data-seat="${m.seat}">Take your seat</button>`
+          : `<a class="btn small primary" href="#/g/${id}">Resume</a>`;
+    const pace = g?.clock.pace ? ` · ${esc(paceText(g.clock))}` : '';
+    return `<li class="game-item"><div>${g ? seatsText(g) : `<code>${esc(m.gameId)}</code>`}<div class="muted small">${m.invited ? 'for you' : `as ${esc(m.name)}`}${pace} · ${status}${g?.tilesLeft !== undefined && g.status === 'playing' ? ` · ${g.tilesLeft} tiles left` : ''}</div></div><div>${action}</div></li>`;
   }
 
   async function create(form: HTMLFormElement): Promise<void> {
@@ -233,18 +247,29 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     const name = String(data.get('name') ?? '').trim();
     if (!name || !(await claimTypedName(name))) return nameInput.focus();
     saveName(name);
-    const setup: SeatRequest[] = [{ kind: 'person' }, ...opponents.map((o): SeatRequest => (o === 'open' ? { kind: 'person' } : { kind: 'bot', level: o }))];
+    const challenged = String(data.get('challenge') ?? '')
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean);
+    const setup: SeatRequest[] = [
+      { kind: 'person' },
+      ...challenged.map((player): SeatRequest => ({ kind: 'person', player })),
+      ...opponents.map((o): SeatRequest => (o === 'open' ? { kind: 'person' } : { kind: 'bot', level: o })),
+    ];
     const rules = {
       tinyCity: data.get('tinyCity') === 'on',
       farmers: String(data.get('farmers') ?? '3rd') as '1st' | '2nd' | '3rd',
       ...Object.fromEntries(EXPANSIONS.filter((k) => data.get(k) === 'on').map((k) => [k, true])),
     };
-    const clockChoice = String(data.get('clock') ?? '');
+    const moveDays = MOVE_DAYS.find((d) => String(d) === data.get('pace'));
+    const pace = moveDays ? { kind: 'turnBased' as const, moveDays } : undefined;
+    // A turn-based game has days per move, not a turn clock.
+    const clockChoice = pace ? '' : String(data.get('clock') ?? '');
     const clock = clockChoice === '' ? undefined : { turnSeconds: clockChoice === 'none' ? null : Number(clockChoice) };
     busy = true;
     try {
       const againstBots = opponents.every((o) => o !== 'open');
-      const options: GameOptions = { rules, ...(clock ? { clock } : {}) };
+      const options: GameOptions = { rules, ...(clock ? { clock } : {}), ...(pace ? { pace } : {}) };
       if (data.get('listed') === 'on') options.listed = true;
       const rated = data.get('rated') === 'on';
       if (rated) options.rated = true;
@@ -260,7 +285,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     }
   }
 
-  async function join(id: string): Promise<void> {
+  async function join(id: string, seat?: number): Promise<void> {
     const name = nameInput.value.trim();
     if (!name) {
       nameInput.focus();
@@ -270,7 +295,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     if (!(await claimTypedName(name))) return nameInput.focus();
     saveName(name);
     try {
-      const joined = await api.join(id, name);
+      const joined = await api.join(id, name, seat);
       heldSeats.put({ gameId: id, seat: joined.seat, token: joined.token, name, at: Date.now() });
       location.hash = `#/g/${encodeURIComponent(id)}`;
     } catch (e) {
@@ -291,6 +316,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
       renderSeats();
     } else if (a === 'refresh') void loadOpen();
     else if (a === 'join') void join(t.dataset.id!);
+    else if (a === 'take-kept') void join(t.dataset.id!, Number(t.dataset.seat));
     else if (a === 'forget') {
       heldSeats.forget(t.dataset.id!);
       void loadMine();
@@ -301,6 +327,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     // A rename says at once whether the name is free; a player is made only by playing.
     if (t === (nameInput as unknown) && t.value.trim() && currentPlayer()) void claimTypedName(t.value.trim());
     if (t.name === 'rated') syncRated();
+    if (t.name === 'pace') syncPace();
     if (t.dataset.opp !== undefined) opponents[Number(t.dataset.opp)] = t.value as Opp;
     if (t.name === 'innsCathedrals') {
       opponents.length = Math.min(opponents.length, maxOpponents());
@@ -329,6 +356,12 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     else if (nameNote.textContent && !nameNote.classList.contains('error')) showNameNote('', false);
   };
   nameInput.addEventListener('input', onNameInput);
+  /** A turn-based game has days per move: the turn clock is hidden while one is chosen. */
+  function syncPace(): void {
+    const turnBased = root.querySelector<HTMLSelectElement>('select[name=pace]')!.value !== '';
+    root.querySelector<HTMLElement>('[data-choice=clock]')!.hidden = turnBased;
+  }
+
   /** A rated game has no hints: the choice is taken away while Rated is ticked. */
   function syncRated(): void {
     const rated = root.querySelector<HTMLInputElement>('input[name=rated]')!.checked;

@@ -5,7 +5,7 @@ export { PROTOCOL_VERSION } from '../../server/wire/version.ts';
 export type { ErrorCode } from '../../server/ws/protocol.ts';
 export type { ServerFrame } from '../../server/wire/frames.ts';
 export { ViewTracker } from '../../server/wire/delta.ts';
-export type { GameStatus, GameView, LastMove, Placement, Points, SeatView } from '../../server/wire/game.ts';
+export type { ClockView, GameStatus, GameView, LastMove, Placement, Points, SeatView } from '../../server/wire/game.ts';
 export type { BoardTile, Follower, Move } from '../../bot-engine/game.ts';
 export type { Rules, ScoreEvent } from '../../bot-engine/rules.ts';
 export { BOT_LEVELS, LEVEL_SUMMARY, type BotLevel } from '../../bot-engine/bots/levels.ts';

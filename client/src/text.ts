@@ -4,7 +4,7 @@ import { EXPANSION_TILES, type ExpansionTileDef } from '../../bot-engine/expansi
 import { KIND_CITY, KIND_GARDEN, KIND_MONASTERY, KIND_ROAD } from '../../bot-engine/tiles.ts';
 import { PLAYER_GLYPH_NAMES, spotDirection } from './art.ts';
 import type { ExpansionKey } from '../../bot-engine/game.ts';
-import { BOT_DISPLAY_NAMES, BOT_LEVELS, type LastMove, type Rules, type ScoreEvent, type SeatView } from './protocol.ts';
+import { BOT_DISPLAY_NAMES, BOT_LEVELS, type ClockView, type LastMove, type Rules, type ScoreEvent, type SeatView } from './protocol.ts';
 
 const DIR: Record<string, string> = { N: 'north', E: 'east', S: 'south', W: 'west', NE: 'north-east', SE: 'south-east', SW: 'south-west', NW: 'north-west' };
 const KIND: Record<string, string> = { city: 'Knight in the city', road: 'Thief on the road', field: 'Farmer in the field', monastery: 'Monk in the monastery', garden: 'Abbot in the garden' };
@@ -49,6 +49,7 @@ export function recordedName(name: string, seat: number, player?: { kind?: strin
 
 export function seatRole(s: SeatView): string {
   if (s.kind === 'bot') return `bot · ${s.level ?? '?'}`;
+  if (s.standIn === 'dropped') return 'person · dropped after missed moves: a bot plays the seat';
   if (s.standIn) return `person · a bot stands in (${s.standIn === 'clock' ? 'time ran out' : 'away'})`;
   if (!s.name) return 'open seat';
   return s.connected ? 'person · online' : 'person · away';
@@ -164,6 +165,21 @@ export function moveWhere(last: Pick<LastMove, 'tile' | 'move'>): string {
 export const EXPANSION_NAMES: Readonly<Record<ExpansionKey, string>> = { innsCathedrals: 'Inns & Cathedrals', river: 'the River', abbot: 'the Abbot' };
 
 /** "Inns & Cathedrals · small cities · farmers 3rd": a game's options in one line. */
+/** A game's pace as shown in lists and on the table: "turn-based · 3 days a move", or "live". */
+export function paceText(clock: Pick<ClockView, 'pace'> | undefined): string {
+  const pace = clock?.pace;
+  return pace ? `turn-based · ${pace.moveDays} ${pace.moveDays === 1 ? 'day' : 'days'} a move` : 'live';
+}
+
+/** Time left on a turn-based move: days and hours, or hours and minutes once under a day. */
+export function timeLeftText(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  if (days > 0) return `${days} d ${hours} h`;
+  return hours > 0 ? `${hours} h ${minutes % 60} min` : `${minutes} min`;
+}
+
 export function rulesText(rules: Partial<Rules> | undefined): string {
   const expansions = (Object.keys(EXPANSION_NAMES) as ExpansionKey[]).filter((k) => rules?.[k]).map((k) => EXPANSION_NAMES[k]);
   return [...expansions, ...(rules?.tinyCity ? ['small cities'] : []), `farmers ${rules?.farmers ?? '3rd'}`].join(' · ');

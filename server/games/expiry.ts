@@ -100,6 +100,11 @@ export class Activity {
     }
   }
 
+  /** When anything last happened (ms since the epoch): a turn-based deadline counts from it. */
+  get lastActivity(): number {
+    return this.lastActivityAt;
+  }
+
   /** A move was stored. */
   moved(now: number): void {
     this.lastActivityAt = now;

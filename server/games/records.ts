@@ -20,6 +20,7 @@ export function recordOf(stored: StoredGame): GameRecord {
     moves: stored.moves,
     final: stored.finished,
     ...(stored.end?.abandoned ? { abandoned: true } : {}),
+    ...(stored.setup.pace ? { pace: { ...stored.setup.pace } } : {}),
   };
 }
 

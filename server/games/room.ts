@@ -10,7 +10,8 @@ import type { GameState } from '../../bot-engine/state.ts';
 import type { HintSearcher } from '../hints.ts';
 import { markSeen, setRematch } from './store-operations.ts';
 import { seatPerson } from './seating.ts';
-import { type GameEnd, type GameSetup, type GameStore, RematchTakenError, type StoredGame } from './store.ts';
+import { type DeadlineMarks, type GameEnd, type GameSetup, type GameStore, MISSED_TURNS_DROP, moveMsOf, noMarks, RematchTakenError, type StoredGame } from './store.ts';
+import type { TurnEvent, TurnNotifier } from './turn-events.ts';
 import { SeatClock, type SeatClockHooks } from './seat-clock.ts';
 import type { GameView, LastMove } from '../wire/game.ts';
 import { seatView, type ViewFrames, type ViewInput, viewInputOf } from './view.ts';
@@ -41,7 +42,13 @@ export interface RoomDeps {
   lost?(room: Room): void;
   /** The game's end is stored (played out or abandoned). */
   finished?(room: Room): void;
+  /** Turn-based games: told when the turn passes to a signed-in person. */
+  turns?: TurnNotifier;
 }
+
+/** What a missed turn-based deadline did: the stand-in plays the move, the seat was dropped (a
+ * bot plays it for good), or nothing (the turn had moved on, or is not a person's). */
+export type MissedTurn = 'stand_in' | 'dropped' | 'none';
 
 export class Room extends LiveTable {
   readonly log: Logger;
@@ -58,6 +65,10 @@ export class Room extends LiveTable {
   private botShown = false;
   /** Logged once per streak of failed abandons (the sweep tries again). */
   private abandonFailing = false;
+  /** Turn-based: missed turns, reminders and drops, as stored. */
+  private marks: DeadlineMarks;
+  /** Turn-based with deadlines: the time per move (ms), else null. */
+  private readonly moveMs: number | null;
 
   private constructor(stored: StoredGame, state: GameState, deps: RoomDeps, botsEnabled: boolean, moves: LastMove[]) {
     super(stored, state, moves);
@@ -75,6 +86,9 @@ export class Room extends LiveTable {
     const isPerson = (seat: number) => this.setup.seats[seat].kind === 'person';
     const clock: SeatClockHooks = { isPerson, playing: () => this.status === 'playing', currentSeat: () => this.state.currentPlayer, onStandIn: () => this.changed() };
     this.clock = new SeatClock(stored.setup, clock, this.log);
+    this.moveMs = moveMsOf(stored.setup);
+    this.marks = stored.marks ?? noMarks(stored.setup.seats.length);
+    for (const [seat, at] of this.marks.droppedAt.entries()) if (at !== null) this.clock.drop(seat, at);
   }
 
   /** A new game, stored before it is returned. Bot seats are filled at once. */
@@ -115,6 +129,7 @@ export class Room extends LiveTable {
     if (this.status === 'playing') {
       this.log.info('game started');
       this.clock.start((s) => this.audience.connected(s));
+      this.tellTurn();
     }
     this.changed();
     return { seat: chosen, token };
@@ -189,7 +204,7 @@ export class Room extends LiveTable {
       connected: (i) => this.audience.connected(i),
       standIn: (i) => this.clock.reason(i),
       botThinking: this.botShown,
-      deadline: this.clock.deadline,
+      deadline: this.deadline,
       rematch: this.rematchId,
       abandoned: this.ended?.abandoned ?? false,
       hints: this.hints.counts,
@@ -205,6 +220,7 @@ export class Room extends LiveTable {
   private async playNow(seat: number, move: Move, turn: number): Promise<LastMove | MoveError> {
     const problem = this.turnProblem(seat, turn);
     if (problem) return problem;
+    if (this.clock.reason(seat) === 'dropped') return { error: 'not_your_turn', message: `this seat was dropped after ${MISSED_TURNS_DROP} missed turns: a bot plays it for the rest of the game` };
     // Moving is taking the seat back (a stand-in search in flight is then ignored), shown in the
     // move's own frame; a move refused still took it back, and that frame shows it.
     const reclaimed = this.clock.reclaim(seat);
@@ -226,6 +242,85 @@ export class Room extends LiveTable {
     return level && { seat, level, turn: this.turn, state: this.state };
   }
 
+  /** When the current person's time runs out (ms since the epoch), or null: the live turn clock,
+   * or a turn-based game's deadline (the last stored activity plus the time per move). */
+  get deadline(): number | null {
+    if (this.moveMs === null) return this.clock.deadline;
+    if (this.status !== 'playing') return null;
+    const seat = this.state.currentPlayer;
+    if (this.setup.seats[seat].kind !== 'person' || this.clock.reason(seat) !== null) return null;
+    return this.activity.lastActivity + this.moveMs;
+  }
+
+  /** Turn-based: nothing happens here until a person moves or a deadline passes (no bot to move,
+   * nobody connected, no write in flight), so the room may leave memory. */
+  get resting(): boolean {
+    if (!this.setup.pace || this.status !== 'playing' || this.watched || this.busy) return false;
+    return this.botTurn() === null;
+  }
+
+  /** The turn-based deadline of `turn` passed: the miss is counted (stored first, once per turn,
+   * so a restart in between counts nothing twice), then the seat's stand-in plays the move or, at
+   * MISSED_TURNS_DROP misses, a bot takes the seat for good. */
+  missTurn(turn: number, now: number): Promise<MissedTurn> {
+    return this.writes.run(async () => {
+      if (this.status !== 'playing' || this.turn !== turn) return 'none';
+      const seat = this.state.currentPlayer;
+      if (this.setup.seats[seat].kind !== 'person' || this.clock.reason(seat) !== null) {
+        this.changed();
+        return 'none';
+      }
+      let marks = this.marks;
+      const counted = await this.writes.commit((store) =>
+        store.update(this.id, {
+          name: 'missed_turn',
+          apply: (stored) => {
+            marks = stored.marks ?? noMarks(this.setup.seats.length);
+            if (marks.missedTurn === turn) return null;
+            const missed = marks.missed.map((n, i) => (i === seat ? n + 1 : n));
+            const droppedAt = marks.droppedAt.map((at, i) => (i === seat && missed[i] >= MISSED_TURNS_DROP ? now : at));
+            marks = { ...marks, missed, missedTurn: turn, droppedAt };
+            return { marks };
+          },
+        }),
+      );
+      if (!counted) return 'none';
+      this.marks = marks;
+      const dropped = marks.droppedAt[seat];
+      if (dropped !== null) {
+        this.clock.drop(seat, dropped);
+        this.log.info({ seat, missed: marks.missed[seat] }, 'turn-based seat dropped after missed turns: a bot plays it for good');
+      } else this.clock.missedTurn(seat);
+      this.changed();
+      return dropped !== null ? 'dropped' : 'stand_in';
+    });
+  }
+
+  /** Missed turns per seat (turn-based). */
+  get missedTurns(): readonly number[] {
+    return this.marks.missed;
+  }
+
+  /** The signed-in person to move in a turn-based game, as a turn event; null otherwise. */
+  turnEvent(): TurnEvent | null {
+    if (!this.setup.pace || this.status !== 'playing') return null;
+    const seat = this.state.currentPlayer;
+    const playerId = this.seats.playerId(seat);
+    if (this.setup.seats[seat].kind !== 'person' || !playerId || this.clock.reason(seat) !== null) return null;
+    return { playerId, gameId: this.id, turn: this.turn, deadline: this.deadline };
+  }
+
+  /** Tells the notifier whose turn it is now (turn-based games; a listener's fault is logged). */
+  private tellTurn(): void {
+    const event = this.turnEvent();
+    if (!event || !this.deps.turns) return;
+    try {
+      this.deps.turns.yourTurn(event);
+    } catch (err) {
+      this.log.error({ err }, 'the turn notifier failed');
+    }
+  }
+
   /** Stores an accepted move, then makes it the game's: nothing changes if the write fails. */
   private async apply(applied: Applied | MoveError): Promise<LastMove | MoveError> {
     if ('error' in applied) return applied;
@@ -239,7 +334,9 @@ export class Room extends LiveTable {
       this.log.info({ scores: end.scores }, 'game finished');
       this.deps.finished?.(this);
     }
+    this.clock.moved(applied.last.seat);
     this.clock.armTurn();
+    this.tellTurn();
     this.changed();
     return applied.last;
   }

@@ -1,6 +1,8 @@
 // When a bot stands in for a person: their turn clock ran out, or (in games with other people
 // waiting on them) they stayed disconnected past the grace period. They take the seat back by
-// reconnecting, by moving, or with a `claim` frame.
+// reconnecting, by moving, or with a `claim` frame. In a turn-based game there is no timer here:
+// the deadline sweep (deadlines.ts) sets a stand-in for one missed move, or drops the seat for
+// good after MISSED_TURNS_DROP of them.
 
 import type { Logger } from 'pino';
 import type { GameSetup } from './store.ts';
@@ -21,8 +23,10 @@ export class SeatClock {
   private readonly hooks: SeatClockHooks;
   private readonly log: Logger;
   private readonly standInLevel: GameSetup['standIn'];
-  /** Only where other people would wait: a solo game against bots just waits for its person. */
+  /** Only where other people would wait: a solo game against bots just waits for its person; a
+   * turn-based game waits for its deadlines, nobody is expected to stay connected. */
   private readonly awayApplies: boolean;
+  private readonly turnBased: boolean;
   private readonly reasons: (StandInReason | null)[];
   /** When each person seat's connections last all closed (ms), or null while connected. */
   private readonly left: (number | null)[];
@@ -36,7 +40,8 @@ export class SeatClock {
     this.hooks = hooks;
     this.log = log;
     this.standInLevel = setup.standIn;
-    this.awayApplies = setup.seats.filter((s) => s.kind === 'person').length >= 2;
+    this.turnBased = setup.pace !== undefined;
+    this.awayApplies = !this.turnBased && setup.seats.filter((s) => s.kind === 'person').length >= 2;
     this.reasons = setup.seats.map(() => null);
     this.left = setup.seats.map(() => null);
   }
@@ -59,7 +64,8 @@ export class SeatClock {
   /** The person takes the seat back from its stand-in (their turn clock starts if it is their
    * turn); false when no bot stands in for it. */
   reclaim(seat: number): boolean {
-    if (this.reasons[seat] === null) return false;
+    // Dropped is for good; a missed turn's stand-in plays that one move and then lets go.
+    if (this.reasons[seat] === null || this.reasons[seat] === 'dropped' || this.turnBased) return false;
     this.reasons[seat] = null;
     this.log.info({ seat }, 'seat taken back from the stand-in bot');
     this.armTurn();
@@ -67,7 +73,7 @@ export class SeatClock {
   }
 
   presence(seat: number, connected: boolean): void {
-    if (!this.hooks.isPerson(seat)) return;
+    if (!this.hooks.isPerson(seat) || this.reasons[seat] === 'dropped') return;
     const timer = this.awayTimers.get(seat);
     // A second tab closing later does not move the moment they left.
     this.left[seat] = connected ? null : (this.left[seat] ?? Date.now());
@@ -119,6 +125,23 @@ export class SeatClock {
     } catch (err) {
       this.log.error({ err, what: 'stand-in' }, 'game timer failed');
     }
+  }
+
+  /** A turn-based game's missed move: the stand-in plays it (the room starts its turn). */
+  missedTurn(seat: number): void {
+    this.reasons[seat] = 'clock';
+    this.log.info({ seat, botLevel: this.standInLevel }, 'turn-based deadline passed: the stand-in bot plays this move');
+  }
+
+  /** A turn-based seat dropped after too many missed turns (at `at`, ms): a bot plays it for good. */
+  drop(seat: number, at: number): void {
+    this.reasons[seat] = 'dropped';
+    this.left[seat] = at;
+  }
+
+  /** A move was stored: in a turn-based game the missed turn's stand-in lets the seat go. */
+  moved(seat: number): void {
+    if (this.turnBased && this.reasons[seat] === 'clock') this.reasons[seat] = null;
   }
 
   stop(): void {

@@ -28,7 +28,9 @@ export interface Seated {
 export async function seatPerson(at: Seating, name: string, seat: number | undefined, forRematch: boolean, playerId: string | undefined): Promise<Seated | JoinRefusal> {
   const { setup, seats } = at;
   if (setup.rated && !playerId) return { error: 'sign_in_required', message: 'this game is rated: its seats are for players (start a session with POST /api/session first)' };
-  const place = seats.placeFor(name, seat, setup.rematchOf, forRematch);
+  const kept = keptSeat(setup, seats.openSeats, seat, playerId);
+  if (typeof kept === 'object') return kept;
+  const place = seats.placeFor(name, kept, setup.rematchOf, forRematch);
   if ('error' in place) return place;
   const { token, holder } = issueToken(name, playerId);
   try {
@@ -40,4 +42,21 @@ export async function seatPerson(at: Seating, name: string, seat: number | undef
   }
   seats.set(place.seat, holder);
   return { seat: place.seat, token, again: place.again };
+}
+
+/** The seat to ask for given the seats kept for challenged players: a challenged player's own
+ * open seat first, else the first open seat kept for nobody; a seat kept for someone else is
+ * refused. */
+function keptSeat(setup: GameSetup, open: number[], seat: number | undefined, playerId: string | undefined): number | undefined | JoinRefusal {
+  const keptFor = (i: number) => setup.seats[i]?.player;
+  if (seat !== undefined) {
+    const player = keptFor(seat);
+    if (player && player.id !== playerId) return { error: 'no_seat', message: `seat ${seat} is kept for ${player.name}, who was challenged to this game` };
+    return seat;
+  }
+  const own = open.find((i) => playerId !== undefined && keptFor(i)?.id === playerId);
+  if (own !== undefined) return own;
+  const free = open.find((i) => !keptFor(i));
+  if (free !== undefined) return free;
+  return open.length > 0 ? { error: 'no_seat', message: 'the open seats are kept for the players challenged to this game' } : undefined;
 }

@@ -23,6 +23,9 @@ import {
   type ClockSetup,
   type DamagedGame,
   DamagedGameError,
+  type DueTurn,
+  noMarks,
+  type TurnBasedPace,
   GameElsewhereError,
   type GameSetup,
   type GameStore,
@@ -36,6 +39,8 @@ import { StorageError } from '../storage/errors.ts';
 import { type FinishedEntry, type ListFinishedQuery, listFinished, setRematch, unfinishedGames } from './store-operations.ts';
 import type { HintSearcher } from '../hints.ts';
 import { waitUntil } from '../wait.ts';
+import { QUIET_TURNS, type TurnNotifier } from './turn-events.ts';
+import { DUE_TURNS_PER_SWEEP, dueAction, MAX_REMINDER_LEAD_MS } from './deadlines.ts';
 
 export interface CreateGameRequest {
   seats: SeatSetup[];
@@ -46,9 +51,14 @@ export interface CreateGameRequest {
   listed?: boolean;
   hints?: boolean;
   rated?: boolean;
+  /** Turn-based; absent: live. */
+  pace?: TurnBasedPace;
 }
 
 export const DEFAULT_TURN_SECONDS = 120;
+/** A turn-based game's open seats wait this long for their players (a challenge is answered on
+ * the next visit, days later), where a live game's wait the configured minutes. */
+export const TURN_BASED_OPEN_SEAT_SECONDS = 14 * 86_400;
 export const DEFAULT_GRACE_SECONDS = 60;
 export const DEFAULT_STAND_IN: BotLevel = 'heuristic';
 
@@ -79,6 +89,13 @@ export interface ServiceOptions {
   /** The store's last failed write while writes fail (storage/watched/games.ts), or null: no game
    * is created meanwhile. Absent: never known to fail. */
   storeFailing?: () => StorageError | null;
+  /** Told of turns in turn-based games (notifications); default: nobody. */
+  turns?: TurnNotifier;
+  /** The time (ms since the epoch) the sweeps go by; default Date.now (tests inject one). */
+  now?: () => number;
+  /** Whether this service loads a stored unfinished turn-based game when it is opened or due
+   * (one instance: yes; a cluster member hands games over through its directory instead). */
+  loadsTurnBased?: boolean;
 }
 
 export class GameService {
@@ -102,8 +119,17 @@ export class GameService {
   private readonly setAsideListeners: ((id: string) => void)[] = [];
   private readonly finishedListeners: ((setup: GameSetup) => void)[] = [];
 
+  /** Who hears of turns; rooms and the sweep reach it through `turnEvents`, so a listener set
+   * after rooms were made (`hearTurns`) is heard by them too. */
+  private turnListener: TurnNotifier;
+  private readonly turnEvents: TurnNotifier = {
+    yourTurn: (event) => this.turnListener.yourTurn(event),
+    reminder: (event) => this.turnListener.reminder(event),
+  };
+
   constructor(options: ServiceOptions) {
     this.options = options;
+    this.turnListener = options.turns ?? QUIET_TURNS;
     this.store = options.store;
     this.expiry = options.expiry ?? DEFAULTS;
     this.finishedGames = new FinishedGames(options.finishedCache ?? DEFAULTS.finishedCache, (game) => game instanceof Room && game.watched);
@@ -131,7 +157,7 @@ export class GameService {
       createdAt: new Date().toISOString(),
       seed: randomBytes(16).toString('hex'),
       rules,
-      seats: request.seats.map((s) => (s.kind === 'bot' ? { kind: s.kind, level: s.level } : { kind: s.kind })),
+      seats: request.seats.map((s) => (s.kind === 'bot' ? { kind: s.kind, level: s.level } : { kind: s.kind, ...(s.player ? { player: { ...s.player } } : {}) })),
       clock: {
         turnSeconds: request.clock?.turnSeconds !== undefined ? request.clock.turnSeconds : people > 1 ? DEFAULT_TURN_SECONDS : null,
         graceSeconds: request.clock?.graceSeconds ?? DEFAULT_GRACE_SECONDS,
@@ -141,7 +167,10 @@ export class GameService {
       ...(request.listed && !rematchOf ? { listed: true } : {}),
       ...(request.hints ? { hints: true } : {}),
       ...(request.rated ? { rated: true } : {}),
+      ...(request.pace ? { pace: { kind: 'turnBased' as const, moveDays: request.pace.moveDays } } : {}),
     };
+    // A turn-based game's clock is its days per move, not seconds (deadlines.ts).
+    if (setup.pace) setup.clock = { turnSeconds: null, graceSeconds: setup.clock.graceSeconds };
     const room = await Room.create(setup, this.deps());
     this.rooms.set(room.id, room);
     return room;
@@ -179,10 +208,20 @@ export class GameService {
     // Another request may have loaded it while this one read the store.
     const raced = this.rooms.get(id) ?? this.finishedGames.get(id);
     if (raced) return raced;
+    if (!stored.finished && stored.setup.pace && this.options.loadsTurnBased !== false) return this.loadTurnBased(stored);
     if (!stored.finished) throw new GameElsewhereError(`game ${id} is played on another instance`);
     const game = this.replayed(stored, build);
     this.finishedGames.add(game);
     return game;
+  }
+
+  /** A stored unfinished turn-based game opened or due: its room, in memory until it rests again
+   * (sweep). One that does not replay is set aside (DamagedGameError). */
+  private loadTurnBased(stored: StoredGame): Room {
+    const room = this.rebuild(stored);
+    this.rooms.set(room.id, room);
+    if (this.botsReady) room.resumeBots();
+    return room;
   }
 
   /** A room in memory here, for an unfinished or a finished game, or undefined; no store read. */
@@ -359,6 +398,8 @@ export class GameService {
         continue;
       }
       if (this.rooms.has(stored.setup.id)) continue;
+      // A seated turn-based game costs its row only: it loads when opened or due.
+      if (stored.setup.pace && !stored.holders.includes(null) && this.options.loadsTurnBased !== false) continue;
       try {
         const room = this.rebuild(stored);
         this.rooms.set(room.id, room);
@@ -405,8 +446,8 @@ export class GameService {
     let making = this.rematching.get(old.id);
     if (!making) {
       const finished = old;
-      const { seats, rules, clock, standIn, hints, rated } = finished.setup;
-      making = this.create({ seats, rules, clock, standIn, hints, rated }, finished.id).then(async (r) => {
+      const { seats, rules, clock, standIn, hints, rated, pace } = finished.setup;
+      making = this.create({ seats, rules, clock, standIn, hints, rated, pace }, finished.id).then(async (r) => {
         try {
           await this.linkRematch(finished, r.id);
           return r.id;
@@ -491,8 +532,9 @@ export class GameService {
     return n;
   }
 
-  /** Ends expired games and lets finished ones nobody watches leave memory. */
-  async sweep(now = Date.now()): Promise<void> {
+  /** Ends expired games, lets finished ones nobody watches and resting turn-based ones leave
+   * memory, and plays the turn-based deadlines that passed. */
+  async sweep(now = this.now()): Promise<void> {
     for (const room of [...this.rooms.values()]) {
       if (room.status === 'finished') {
         if (!room.watched) {
@@ -501,9 +543,71 @@ export class GameService {
         }
         continue;
       }
+      if (room.resting && this.options.loadsTurnBased !== false) {
+        this.rooms.delete(room.id);
+        room.close();
+        continue;
+      }
       room.notePresence();
-      const why = expiryReason(room.status, room.idleFor(now), this.expiry);
+      const expiry = room.setup.pace ? { ...this.expiry, expireOpenSeatSeconds: TURN_BASED_OPEN_SEAT_SECONDS } : this.expiry;
+      // A seated turn-based game never expires: its deadlines move it on.
+      const why = room.setup.pace && room.status === 'playing' ? null : expiryReason(room.status, room.idleFor(now), expiry);
       if (why && (await room.abandon(why))) this.options.metrics.abandoned.inc({ why });
+    }
+    await this.sweepDeadlines(now);
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
+  /** Turn-based deadlines: a passed one has its move played by the seat's stand-in (the game
+   * loaded for it, and let go at a later sweep once it rests); a near one reminds the player once
+   * per turn (marked in the store before the notifier is told: never twice, across restarts). */
+  async sweepDeadlines(now = this.now()): Promise<void> {
+    for (const due of await this.store.dueTurns(now + MAX_REMINDER_LEAD_MS, DUE_TURNS_PER_SWEEP)) {
+      const action = dueAction(due, now);
+      if (!action || this.damaged.has(due.id)) continue;
+      try {
+        if (action === 'miss') await this.missTurn(due, now);
+        else await this.remind(due);
+      } catch (err) {
+        if (err instanceof DamagedGameError || err instanceof StorageError) continue;
+        this.options.log.error({ err, gameId: due.id }, 'a turn-based deadline could not be handled: tried again at the next sweep');
+      }
+    }
+  }
+
+  private async missTurn(due: DueTurn, now: number): Promise<void> {
+    // A cluster member plays the deadlines of the games it holds (by lease) only.
+    const room = this.options.loadsTurnBased === false ? this.loaded(due.id) : await this.room(due.id);
+    if (!room) return;
+    const missed = await room.missTurn(due.turn, now);
+    if (missed !== 'none') this.options.metrics.missedTurns.inc({ outcome: missed });
+  }
+
+  private async remind(due: DueTurn): Promise<void> {
+    const game = this.loaded(due.id) ?? (this.options.loadsTurnBased === false ? undefined : await this.peek(due.id));
+    if (!game) return;
+    const view = game.view(null);
+    const seat = view.currentSeat;
+    const playerId = seat === null ? undefined : view.seats[seat]?.playerId;
+    if (view.status !== 'playing' || view.turn !== due.turn || seat === null || !playerId || view.seats[seat].kind !== 'person' || view.seats[seat].standIn !== null) return;
+    let first = false;
+    await this.store.update(due.id, {
+      name: 'turn_reminder',
+      apply: (stored) => {
+        const marks = stored.marks ?? noMarks(view.seats.length);
+        if (marks.remindedTurn === due.turn) return null;
+        first = true;
+        return { marks: { ...marks, remindedTurn: due.turn } };
+      },
+    });
+    if (!first) return;
+    try {
+      this.turnEvents.reminder({ playerId, gameId: due.id, turn: due.turn, deadline: due.deadline });
+    } catch (err) {
+      this.options.log.error({ err, gameId: due.id }, 'the turn notifier failed');
     }
   }
 
@@ -529,12 +633,19 @@ export class GameService {
     for (const r of this.rooms.values()) r.close();
   }
 
+  /** Turns in turn-based games are told to `notifier` from now on (the notifications, set up
+   * after the games). */
+  hearTurns(notifier: TurnNotifier): void {
+    this.turnListener = notifier;
+  }
+
   private deps(): RoomDeps {
     return {
       store: this.store,
       bots: this.options.bots,
       hints: this.options.hints,
       log: this.options.log,
+      turns: this.turnEvents,
       lost: (room) => this.rooms.get(room.id) === room && this.drop(room.id),
       finished: (room) => {
         // A listener's fault is logged here: the game's end is stored and stays.

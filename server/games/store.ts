@@ -20,6 +20,8 @@ export interface SeatSetup {
   kind: SeatKind;
   /** Bots only. */
   level?: BotLevel;
+  /** A person seat kept for this player (challenged by name at creation): only they may take it. */
+  player?: { id: string; name: string };
 }
 
 export interface ClockSetup {
@@ -29,6 +31,21 @@ export interface ClockSetup {
    * two or more people; solo games simply wait). */
   graceSeconds: number;
 }
+
+/** Days a person has for a move in a turn-based game. */
+export const MOVE_DAYS = [1, 2, 3, 5, 7] as const;
+export type MoveDays = (typeof MOVE_DAYS)[number];
+
+/** A game played over days: each person has `moveDays` for a move, then their seat's stand-in
+ * plays it (docs/RULES.md, "Pace"). A setup without a pace is live (every game stored before). */
+export interface TurnBasedPace {
+  kind: 'turnBased';
+  moveDays: MoveDays;
+}
+
+/** Missed turns a person may have in a turn-based game: at the next one they are dropped (a bot
+ * takes the seat for good and, in a rated game, they place last). */
+export const MISSED_TURNS_DROP = 3;
 
 export interface GameSetup {
   id: string;
@@ -47,6 +64,45 @@ export interface GameSetup {
   hints?: boolean;
   /** Rated: every person seat is held by a signed-in player, and the result moves ratings. */
   rated?: boolean;
+  /** Turn-based; absent: live. */
+  pace?: TurnBasedPace;
+}
+
+/** The milliseconds a person has per move when deadlines apply (a turn-based game with two or
+ * more people; one person against bots just waits for them), else null. */
+export function moveMsOf(setup: Pick<GameSetup, 'pace' | 'seats'>): number | null {
+  if (!setup.pace) return null;
+  if (setup.seats.filter((s) => s.kind === 'person').length < 2) return null;
+  return setup.pace.moveDays * 86_400_000;
+}
+
+/** A turn-based game's deadline bookkeeping, written before the move it leads to so that a
+ * restart between the two neither counts nor plays anything twice. */
+export interface DeadlineMarks {
+  /** Missed turns per seat. */
+  missed: number[];
+  /** The turn whose miss was counted last (-1: none): a miss is counted once per turn. */
+  missedTurn: number;
+  /** The turn whose reminder was sent (-1: none): one reminder per turn. */
+  remindedTurn: number;
+  /** When each seat was dropped (ms since the epoch), or null. */
+  droppedAt: (number | null)[];
+}
+
+export function noMarks(seats: number): DeadlineMarks {
+  return { missed: new Array(seats).fill(0), missedTurn: -1, remindedTurn: -1, droppedAt: new Array(seats).fill(null) };
+}
+
+/** A turn-based game whose deadline is near or passed (GameStore.dueTurns). */
+export interface DueTurn {
+  id: string;
+  /** When the current move's time runs out (ms since the epoch). */
+  deadline: number;
+  /** The game's time per move (ms). */
+  moveMs: number;
+  /** Record entries so far: the turn the deadline is for. */
+  turn: number;
+  marks: DeadlineMarks | null;
 }
 
 export interface SeatHolder {
@@ -87,6 +143,8 @@ export interface StoredGame {
   /** When a person was last seen: a seat taken, a seat holder connecting or leaving, or (while
    * one stays connected) a periodic mark (GameService's presence writes). */
   lastPersonAt?: number;
+  /** Turn-based games: missed turns, reminders, drops; absent until the first is written. */
+  marks?: DeadlineMarks;
 }
 
 /** A stored game whose data does not parse or does not replay (damaged on disk or by hand):
@@ -154,10 +212,11 @@ export interface GameMetadata {
   hints: number[];
   lastActivityAt?: number;
   lastPersonAt?: number;
+  marks?: DeadlineMarks;
 }
 
 /** The metadata a change sets; what it leaves out stays as stored. */
-export type MetadataPatch = Partial<Pick<GameMetadata, 'holders' | 'rematch' | 'hints' | 'lastActivityAt' | 'lastPersonAt'>>;
+export type MetadataPatch = Partial<Pick<GameMetadata, 'holders' | 'rematch' | 'hints' | 'lastActivityAt' | 'lastPersonAt' | 'marks'>>;
 
 /** A read-modify-write of one game's metadata, in one transaction (fenced in a cluster). */
 export interface MetadataChange {
@@ -189,6 +248,8 @@ export interface GameQuery {
   player?: string;
   /** Only games where a seat is held by this signed-in player. */
   playerId?: string;
+  /** With `playerId`: also the games with a seat kept for them (challenged by name). */
+  invited?: boolean;
   /** Page size: 1 to 100, 20 when unset. */
   limit?: number;
   /** Cursor from the previous page's `next`. */
@@ -196,6 +257,9 @@ export interface GameQuery {
   /** Each game with its moves: whole games in one read (restart recovery, the lobby across
    * instances), where a listing otherwise carries none. */
   withMoves?: boolean;
+  /** Only games of this pace (restart recovery loads live games; turn-based ones load when
+   * opened or due). */
+  pace?: 'live' | 'turnBased';
 }
 
 /** A game as listed: no moves unless the query asked for them (a listing never replays). */
@@ -228,6 +292,11 @@ export interface GameStore {
   /** Changes a game's metadata (see MetadataChange). */
   update(id: string, change: MetadataChange): Promise<void>;
   list(query: GameQuery): Promise<GamePage>;
+  /** Unfinished, fully seated turn-based games with deadlines whose deadline is at or before
+   * `before` (ms since the epoch), soonest first, at most `limit`. A deadline is the last
+   * activity (a seat taken, a move stored) plus the game's time per move: it moves with each
+   * stored move, in the move's own transaction. */
+  dueTurns(before: number, limit: number): Promise<DueTurn[]>;
   /** Stores (or replaces) a document of the game. */
   putDocument(id: string, kind: DocumentKind, document: GameDocument): Promise<void>;
   getDocument(id: string, kind: DocumentKind): Promise<GameDocument | undefined>;

@@ -47,12 +47,13 @@ export function turnProblem(table: TableAt, seat: number, turn: number): MoveErr
   return null;
 }
 
-/** The level a bot plays `seat` at, or null when a person plays it now. A stand-in plays only
- * for the people still here: when everyone has left, the game waits (and may expire). */
+/** The level a bot plays `seat` at, or null when a person plays it now. In a live game a
+ * stand-in plays only for the people still here: when everyone has left, the game waits (and may
+ * expire); a turn-based game is played with nobody connected. */
 export function botLevel(setup: GameSetup, seat: number, standIn: StandInReason | null, peoplePresent: boolean): BotLevel | null {
   const s = setup.seats[seat];
   if (s.kind === 'bot') return s.level ?? null;
-  return standIn === null || !peoplePresent ? null : setup.standIn;
+  return standIn === null || (!peoplePresent && !setup.pace) ? null : setup.standIn;
 }
 
 /** A bot's search seed: the same game, turn and seat always search alike. */

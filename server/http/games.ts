@@ -10,7 +10,21 @@ import type { ReadableGame } from '../games/records.ts';
 import { validName } from '../players/names.ts';
 import { GamesPerIp } from './games-per-ip.ts';
 import { CodedError } from '../errors.ts';
-import { CreateGameBody, FinishedGames, FinishedGamesQuery, GameRecordReply, GameSummary, IdParams, JoinBody, OpenGames, OpenGamesQuery, RematchBody, SeatGrant } from '../wire/api.ts';
+import {
+  CreateGameBody,
+  FinishedGames,
+  FinishedGamesQuery,
+  GameRecordReply,
+  GameSummary,
+  IdParams,
+  JoinBody,
+  OpenGames,
+  OpenGamesQuery,
+  RematchBody,
+  SeatGrant,
+  type SeatRequest,
+} from '../wire/api.ts';
+import type { SeatSetup } from '../games/store.ts';
 
 const error = { $ref: 'Error#' } as const;
 const errors = { 400: error, 404: error, 409: error } as const;
@@ -48,6 +62,23 @@ async function routes(root: FastifyInstance): Promise<void> {
     return game;
   };
 
+  /** The players challenged by name into seats at creation (by seat): an unknown name, or one
+   * named twice, is refused before anything is made. */
+  const challengedPlayers = async (seats: SeatRequest[]): Promise<({ id: string; name: string } | null)[]> => {
+    const found = await Promise.all(
+      seats.map(async (s, i) => {
+        if (s.player === undefined) return null;
+        if (s.kind !== 'person') throw new CodedError('bad_request', `seat ${i} is a bot: only a person seat is kept for a challenged player`);
+        const player = await accounts.playerByName(s.player);
+        if (!player) throw new CodedError('unknown_player', `no player is named ${JSON.stringify(s.player)}: a challenge names a player of this server`);
+        return { id: player.id, name: player.name };
+      }),
+    );
+    const ids = found.flatMap((p) => (p ? [p.id] : []));
+    if (new Set(ids).size < ids.length) throw new CodedError('bad_request', 'a player is challenged into one seat only');
+    return found;
+  };
+
   /** A rated game between people seats only players with a passkey: a guest costs nothing to
    * make, so two of them could trade wins (docs/RATINGS.md). Guests play rated games against bots. */
   const refuseGuestInRatedGame = async (gameId: string, playerId: string | undefined): Promise<void> => {
@@ -70,7 +101,7 @@ async function routes(root: FastifyInstance): Promise<void> {
       config: limited,
     },
     async (request, reply) => {
-      const { seats, rules, clock, standIn, listed, hints, rated } = request.body;
+      const { seats, rules, clock, standIn, listed, hints, rated, pace } = request.body;
       for (const [i, s] of seats.entries()) {
         if (s.kind === 'bot' && !s.level) throw new CodedError('bad_request', `seat ${i} is a bot: give its level (${BOT_LEVELS.join(', ')})`);
         if (s.kind === 'person' && s.level) throw new CodedError('bad_request', `seat ${i} is a person: it has no level`);
@@ -79,10 +110,26 @@ async function routes(root: FastifyInstance): Promise<void> {
       if (people === 0) throw new CodedError('bad_request', 'a game needs at least one person seat');
       if (hints && people > 1) throw new CodedError('bad_request', 'hints are for one person against bots, never in a game with other people');
       if (hints && rated) throw new CodedError('bad_request', 'a rated game has no hints: the strongest move would be the engine’s, not the player’s');
+      const turnBased = pace?.kind === 'turnBased' ? pace : undefined;
+      if (turnBased && clock?.turnSeconds != null) throw new CodedError('bad_request', 'a turn-based game has days per move (pace.moveDays), not a turn clock of seconds');
+      const challenged = await challengedPlayers(seats);
       const placed = perIp.reserve(request.ip);
       let id: string | null = null;
       try {
-        const created = await games.create({ seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'person' })), rules, clock, standIn, listed, hints, rated });
+        const created = await games.create({
+          seats: seats.map((s, i): SeatSetup => {
+            if (s.kind === 'bot') return { kind: 'bot', level: s.level };
+            const player = challenged[i];
+            return player ? { kind: 'person', player } : { kind: 'person' };
+          }),
+          rules,
+          clock,
+          standIn,
+          listed,
+          hints,
+          rated,
+          pace: turnBased,
+        });
         id = created.id;
         return reply.code(201).send(summary(created));
       } finally {

@@ -10,6 +10,7 @@ import { DELETED_NAME, guestName, validName } from '../players/names.ts';
 import { newPlayerId } from '../players/store.ts';
 import { CodedError } from '../errors.ts';
 import { isDamaged, type ListedGame } from '../games/store.ts';
+import { turnOf } from '../games/deadlines.ts';
 import { PasskeyCeremony, relyingParty } from '../players/passkey-ceremony.ts';
 import { Me, type MyGame, MyGames, MyGamesQuery, PasskeyAnswer, PasskeyOptions, RenameBody, SessionReply, StartSessionBody } from '../wire/players.ts';
 import { carriedSession, clearSession, newSession, ownOrigin, sendSession, signedIn } from './session.ts';
@@ -119,12 +120,14 @@ async function routes(root: FastifyInstance): Promise<void> {
       const { finished, limit, before } = request.query;
       let page: Awaited<ReturnType<typeof store.list>>;
       try {
-        page = await store.list({ finished, limit, playerId: player.id, ...(before ? { before } : {}) });
+        // Unfinished games with their moves: whose turn it is is read from the record, no replay.
+        page = await store.list({ finished, limit, playerId: player.id, invited: true, withMoves: !finished, ...(before ? { before } : {}) });
       } catch (e) {
         if (e instanceof RangeError) throw new CodedError('bad_request', e.message);
         throw e;
       }
-      return { games: page.games.flatMap((g) => (isDamaged(g) ? [] : [myGame(g, player.id)])), next: page.next };
+      const listed = page.games.flatMap((g) => (isDamaged(g) ? [] : [myGame(g, player.id)]));
+      return { games: finished ? listed : yoursFirst(listed), next: page.next };
     },
   );
 
@@ -182,14 +185,28 @@ async function routes(root: FastifyInstance): Promise<void> {
 
 /** A game as the player's list shows it. */
 function myGame(g: ListedGame, playerId: string): MyGame {
+  const mySeats = g.holders.flatMap((h, i) => (h?.playerId === playerId ? [i] : []));
+  const invited = g.setup.seats.flatMap((s, i) => (s.player?.id === playerId && g.holders[i] === null ? [i] : []));
+  // Turn-based games say whose turn it is and the time left (a live game is played at its table).
+  const turn = g.moves && g.setup.pace ? turnOf({ ...g, moves: g.moves }) : null;
   return {
     id: g.setup.id,
     createdAt: g.setup.createdAt,
     finishedAt: g.finishedAt,
     seats: g.holders.map((h) => h?.name ?? ''),
-    mySeats: g.holders.flatMap((h, i) => (h?.playerId === playerId ? [i] : [])),
+    mySeats,
     rated: g.setup.rated === true,
+    ...(invited.length > 0 ? { invited } : {}),
+    ...(g.setup.pace ? { pace: { kind: g.setup.pace.kind, moveDays: g.setup.pace.moveDays } } : {}),
+    ...(turn ? { currentSeat: turn.currentSeat, yourTurn: turn.currentSeat !== null && mySeats.includes(turn.currentSeat), deadline: turn.deadline } : {}),
   };
+}
+
+/** Unfinished games, the player's turns first (the soonest deadline first), then the others as
+ * listed (newest first): within the page asked for. */
+function yoursFirst(games: MyGame[]): MyGame[] {
+  const mine = games.filter((g) => g.yourTurn).sort((a, b) => (a.deadline ?? Number.POSITIVE_INFINITY) - (b.deadline ?? Number.POSITIVE_INFINITY));
+  return [...mine, ...games.filter((g) => !g.yourTurn)];
 }
 
 /** Encapsulated (its limits stay its own); needs the session plugin for `request.player`. */

@@ -61,6 +61,8 @@ export interface PlayerStore {
   player(id: string): Promise<Player | undefined>;
   /** Whether a player (not a deleted one) holds the name's key: a name that looks the same. */
   nameHeld(name: string): Promise<boolean>;
+  /** The player (not a deleted one) who holds the name's key (a challenge by name), or undefined. */
+  playerByName(name: string): Promise<Player | undefined>;
   /** `name_taken` when another player holds the name's key; false: no such player. */
   rename(playerId: string, name: string): Promise<boolean>;
   /** Sessions and passkeys gone, the name freed, the player's seats renamed `replacement` (and no

@@ -1,6 +1,6 @@
 // Web Push, as `app.push`: the turn notifications (push/notifications.ts) signed with the
 // server's VAPID keys, read from the database or made there at first start (push/vapid.ts).
-// The games call its `yourTurn` and `reminder` (server/games/turn-events.ts); messages gathered
+// The games call its `yourTurn` and `reminder` (server/games/turn-events.ts: `GameService.hearTurns`); messages gathered
 // or in flight are sent before the store closes.
 
 import type { FastifyInstance } from 'fastify';
@@ -47,6 +47,7 @@ export const pushPlugin = fp(
       },
     });
     app.decorate('push', push);
+    games.hearTurns(push);
     app.addHook('onReady', async () => push.startPruning());
     // Registered after the store: closed before it.
     app.addHook('onClose', () => push.close());

@@ -61,3 +61,15 @@ export function sqliteRatingOpponentsMigration(db: DatabaseSync): void {
 export const POSTGRES_RATING_OPPONENTS_MIGRATION = `
   CREATE TABLE IF NOT EXISTS rating_opponents (player_id text NOT NULL, opponent_id text NOT NULL, PRIMARY KEY (player_id, opponent_id));
   ALTER TABLE ratings ADD COLUMN IF NOT EXISTS opponents integer NOT NULL DEFAULT 0;${OPPONENTS}`;
+
+/** The turn-based games' own pool (RATING_TABLES.turnBased): the live pool's tables again, as they
+ * stand after the steps above, under other names. A step run again changes nothing. */
+const turnTables = (real: string, int: string, text: string, strict: string) => `
+  CREATE TABLE IF NOT EXISTS turn_ratings (player_id ${text} PRIMARY KEY, mu ${real} NOT NULL, sigma ${real} NOT NULL, games ${int} NOT NULL, updated_at ${text} NOT NULL, opponents ${int} NOT NULL DEFAULT 0)${strict};
+  CREATE TABLE IF NOT EXISTS turn_rating_changes (game_id ${text} NOT NULL, player_id ${text} NOT NULL, seat ${int} NOT NULL, rank ${int} NOT NULL,
+    mu_before ${real} NOT NULL, sigma_before ${real} NOT NULL, mu_after ${real} NOT NULL, sigma_after ${real} NOT NULL, at ${text} NOT NULL, seq ${int} NOT NULL DEFAULT 0, PRIMARY KEY (game_id, player_id))${strict};
+  CREATE UNIQUE INDEX IF NOT EXISTS turn_rating_changes_by_player_seq ON turn_rating_changes (player_id, seq);
+  CREATE TABLE IF NOT EXISTS turn_rating_opponents (player_id ${text} NOT NULL, opponent_id ${text} NOT NULL, PRIMARY KEY (player_id, opponent_id))${strict};`;
+
+export const SQLITE_TURN_RATINGS_MIGRATION = turnTables('REAL', 'INTEGER', 'TEXT', ' STRICT');
+export const POSTGRES_TURN_RATINGS_MIGRATION = turnTables('double precision', 'integer', 'text', '');

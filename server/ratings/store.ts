@@ -10,7 +10,21 @@ import { DAY_MS, LEADERBOARD_ACTIVE_DAYS, LEADERBOARD_OPPONENTS, PROVISIONAL_GAM
 export interface RatedResult {
   players: string[];
   ranks: number[];
+  /** The pool the game rates: turn-based games keep a rating of their own; absent: live. */
+  pool?: 'turnBased';
 }
+
+/** Which rating: the live games' (every rating kept before turn-based games), or the turn-based
+ * games' own, kept apart as lichess keeps correspondence chess apart. */
+export type RatingPool = 'live' | 'turnBased';
+
+/** The tables each pool is kept in (the same shape; the live pool's are the original ones). */
+export const RATING_TABLES: Record<RatingPool, { ratings: string; changes: string; opponents: string }> = {
+  live: { ratings: 'ratings', changes: 'rating_changes', opponents: 'rating_opponents' },
+  turnBased: { ratings: 'turn_ratings', changes: 'turn_rating_changes', opponents: 'turn_rating_opponents' },
+};
+
+export const poolOf = (result: RatedResult): RatingPool => result.pool ?? 'live';
 
 export interface PlayerRating extends Rating {
   playerId: string;
@@ -35,14 +49,15 @@ export interface LeaderboardRow extends PlayerRating {
   name: string;
 }
 
+/** Every read is of one pool, the live one unless asked. */
 export interface RatingStore {
   /** The ratings of these players (those never rated are absent). */
-  ratings(playerIds: readonly string[]): Promise<Map<string, PlayerRating>>;
+  ratings(playerIds: readonly string[], pool?: RatingPool): Promise<Map<string, PlayerRating>>;
   /** Rated players, best first by the shown rating (μ − 3σ): bot levels, and the people who meet
    * the leaderboard's conditions at `now` (`leaderboardCutoffs`); deleted players left out. */
-  leaderboard(limit: number, offset: number, now?: number): Promise<LeaderboardRow[]>;
+  leaderboard(limit: number, offset: number, now?: number, pool?: RatingPool): Promise<LeaderboardRow[]>;
   /** A player's rating changes, oldest first (the latest `limit`). */
-  history(playerId: string, limit: number): Promise<RatingChange[]>;
+  history(playerId: string, limit: number, pool?: RatingPool): Promise<RatingChange[]>;
 }
 
 /** What a rated end writes: each player's new rating and the change, from the ratings as stored

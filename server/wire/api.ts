@@ -5,7 +5,7 @@ import Type, { type Static } from 'typebox';
 import { BOT_LEVELS } from '../../bot-engine/bots/levels.ts';
 import { MAX_SEATS } from '../../bot-engine/state.ts';
 import { MAX_NAME_LENGTH } from './limits.ts';
-import { BotLevel, ClockView, GameStatus, Rules, SeatKind, SeatView } from './game.ts';
+import { BotLevel, ClockView, GameStatus, Rules, SeatKind, SeatView, TurnBasedPace } from './game.ts';
 
 const Int = Type.Integer();
 
@@ -25,7 +25,21 @@ export const RulesRequest = Type.Object(
   { additionalProperties: false },
 );
 
-export const SeatRequest = Type.Object({ kind: SeatKind, level: Type.Optional(BotLevel) }, { additionalProperties: false });
+export const SeatRequest = Type.Object(
+  {
+    kind: SeatKind,
+    level: Type.Optional(BotLevel),
+    player: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_NAME_LENGTH * 2,
+        description:
+          'a person seat kept for the player of this name (a challenge): only they may take it, and it is in their games (GET /api/me/games) at once; an unknown name is `404 unknown_player`',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const ClockRequest = Type.Object(
   {
@@ -47,6 +61,12 @@ export const CreateGameBody = Type.Object(
     hints: Type.Optional(Type.Boolean({ description: 'let the person ask for the strongest move (default false); only for one person against bots' })),
     listed: Type.Optional(Type.Boolean({ description: "list the game's open seats in GET /api/games for anyone to take (default false: only people with the link can join)" })),
     rated: Type.Optional(Type.Boolean({ description: 'the result moves ratings (default false): every person seat is taken by a player (a session), bots are rated by level; no hints' })),
+    pace: Type.Optional(
+      Type.Union([Type.Object({ kind: Type.Literal('live') }, { additionalProperties: false }), TurnBasedPace], {
+        description:
+          'live (the default: a turn clock of seconds) or turn-based: each person has `moveDays` days (1, 2, 3, 5 or 7) per move, then the stand-in bot plays it; bots move at once (docs/RULES.md, Pace)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

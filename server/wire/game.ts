@@ -11,7 +11,7 @@ export const BotLevel = Type.Enum(BOT_LEVELS);
 export const GameStatus = Type.Enum(['waiting', 'playing', 'finished']);
 export const SeatKind = Type.Enum(['person', 'bot']);
 /** Why a bot plays a person's seat for now: their turn clock ran out, or they stayed away. */
-export const StandInReason = Type.Enum(['clock', 'away']);
+export const StandInReason = Type.Enum(['clock', 'away', 'dropped']);
 /** How a bot move was chosen: its search, a degraded search, the cheap retry, or the main thread. */
 export const MoveSource = Type.Enum(['search', 'degraded', 'retry', 'fallback']);
 
@@ -66,6 +66,7 @@ export const SeatView = Type.Object({
   connected: Type.Boolean(),
   standIn: Type.Union([StandInReason, Type.Null()], { description: "why a bot plays this person's seat for now, or null" }),
   playerId: Type.Optional(Type.String({ description: 'the player holding the seat: a signed-in person (`p_…`) or, in a rated game, a bot level (`bot:<level>`); their rating: GET /api/ratings' })),
+  invited: Type.Optional(Type.String({ description: 'an open seat kept for this player (challenged by name): only they may take it' })),
   guest: Type.Optional(Type.Literal(true, { description: 'present and true when a person holds the seat without a player behind it: the name was typed, not signed in' })),
   score: Int,
   followers: Type.Integer({ description: 'followers left in the supply' }),
@@ -87,7 +88,13 @@ export const Placement = Type.Object({
 export const BoardTile = Type.Object({ tile: Type.String(), x: Int, y: Int, rotation: Int });
 export const Follower = Type.Object({ player: Int, x: Int, y: Int, spot: Type.String(), figure: Type.Optional(Type.Enum(['large', 'abbot'], { description: 'absent for a follower' })) });
 
+/** Days a person has per move in a turn-based game. */
+export const MoveDays = Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3), Type.Literal(5), Type.Literal(7)], { description: 'days a person has for each move' });
+
+export const TurnBasedPace = Type.Object({ kind: Type.Literal('turnBased'), moveDays: MoveDays }, { additionalProperties: false });
+
 export const ClockView = Type.Object({
+  pace: Type.Optional(TurnBasedPace),
   turnSeconds: Type.Union([Type.Integer(), Type.Null()], { description: 'seconds per turn; null: no clock' }),
   deadline: Type.Union([Type.Number(), Type.Null()], { description: "epoch ms when the current person's time runs out, or null" }),
 });

@@ -4,6 +4,7 @@
 
 import Type, { type Static } from 'typebox';
 import { MAX_NAME_LENGTH } from './limits.ts';
+import { TurnBasedPace } from './game.ts';
 
 export const PlayerName = Type.String({
   minLength: 1,
@@ -55,6 +56,11 @@ export const MyGame = Type.Object({
   seats: Type.Array(Type.String({ description: 'the seat holder’s name' }), { description: 'one name per seat; an open seat is ""' }),
   mySeats: Type.Array(Type.Integer(), { description: 'the seats this player holds' }),
   rated: Type.Boolean(),
+  invited: Type.Optional(Type.Array(Type.Integer(), { description: 'open seats kept for this player (challenged by name): take one with POST /api/games/{id}/seats' })),
+  pace: Type.Optional(TurnBasedPace),
+  currentSeat: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'unfinished turn-based games: the seat to move (null while seats are open)' })),
+  yourTurn: Type.Optional(Type.Boolean({ description: 'unfinished turn-based games: this player is to move' })),
+  deadline: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: "unfinished turn-based games: when the current person's time runs out (epoch ms)" })),
 });
 
 export const MyGames = Type.Object({ games: Type.Array(MyGame), next: Type.Union([Type.String(), Type.Null()]) });

@@ -17,10 +17,19 @@ export const ShownRating = Type.Object({
   provisional: Type.Boolean({ description: 'fewer than 5 rated games: the rating is still settling (never on the leaderboard)' }),
 });
 
+/** Which rating: live games' (the default) or turn-based games' own. */
+export const RatingPace = Type.Enum(['live', 'turnBased'], { description: 'which rating: live games’ (the default) or turn-based games’ own, kept apart' });
+
 export const LeaderboardQuery = Type.Object(
-  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })), offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })) },
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })),
+    pace: Type.Optional(RatingPace),
+  },
   { additionalProperties: false },
 );
+
+export const RatingHistoryQuery = Type.Object({ pace: Type.Optional(RatingPace) }, { additionalProperties: false });
 export const Leaderboard = Type.Object({
   players: Type.Array(Type.Intersect([ShownRating, Type.Object({ place: Int, name: Type.String(), bot: Type.Boolean() })])),
   requires: Type.Object(
@@ -33,7 +42,10 @@ export const Leaderboard = Type.Object({
   ),
 });
 
-export const RatingsQuery = Type.Object({ players: Type.String({ maxLength: 400, description: `player ids, comma-separated (at most ${RATINGS_PER_CALL})` }) }, { additionalProperties: false });
+export const RatingsQuery = Type.Object(
+  { players: Type.String({ maxLength: 400, description: `player ids, comma-separated (at most ${RATINGS_PER_CALL})` }), pace: Type.Optional(RatingPace) },
+  { additionalProperties: false },
+);
 export const Ratings = Type.Object({ ratings: Type.Array(ShownRating, { description: 'the players asked for who have a rating' }) });
 
 export const RatingHistory = Type.Object({

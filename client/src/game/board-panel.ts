@@ -14,8 +14,11 @@ import type { GameScreenState } from './state.ts';
 export function renderBoard(board: BoardView, s: GameScreenState, hover: { x: number; y: number } | null): void {
   const v = s.view!;
   const sel = s.selection;
-  board.setTiles(v.board, s.fresh);
-  board.setFollowers(v.followers, v.board);
+  // The "since you last looked" replay draws the board as it stood, then each tile as it lands.
+  const tiles = s.hidden.size ? v.board.filter((t) => !s.hidden.has(`${t.x},${t.y}`)) : v.board;
+  const followers = s.hidden.size ? v.followers.filter((f) => !s.hidden.has(`${f.x},${f.y}`)) : v.followers;
+  board.setTiles(tiles, s.fresh);
+  board.setFollowers(followers, tiles);
   const latest = [...s.lastBySeat.entries()].sort((a, b) => b[1].turn - a[1].turn);
   board.setMarks(latest.filter(([, m]) => v.board.some((t) => t.x === m.x && t.y === m.y)).map(([seat, m], i) => ({ x: m.x, y: m.y, player: seat, recent: i === 0 })));
   const cells: Highlight[] = s.canPlace()

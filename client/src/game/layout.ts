@@ -17,6 +17,7 @@ export interface ScreenParts {
   conn: HTMLElement;
   banner: HTMLElement;
   finalBanner: HTMLElement;
+  sinceBanner: HTMLElement;
   track: HTMLElement;
   overlay: HTMLElement;
   /** The one live region of the game (game/announce.ts). The turn box (its clock ticks) and the
@@ -49,6 +50,7 @@ export function layOut(root: HTMLElement, gameId: string): ScreenParts {
     </div>
     <div class="board-banner" hidden></div>
     <div class="final-banner" role="status" hidden></div>
+    <div class="since-banner" role="status" aria-live="polite" hidden></div>
     <div class="score-track"></div>
   </main>
   <aside class="panel" aria-label="Game panel">
@@ -76,6 +78,7 @@ export function layOut(root: HTMLElement, gameId: string): ScreenParts {
     conn: part('.conn'),
     banner: part('.board-banner'),
     finalBanner: part('.final-banner'),
+    sinceBanner: part('.since-banner'),
     track: part('.score-track'),
     overlay: part('.overlay'),
     announcer: part('[data-announce]'),

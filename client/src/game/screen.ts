@@ -29,6 +29,8 @@ import { SheetToggle } from './sheet.ts';
 import { GameScreenState } from './state.ts';
 import { renderTray } from './tray.ts';
 import { renderTurn, tickTurn } from './turn-panel.ts';
+import { SinceShow } from './since.ts';
+import { showsSince, sinceYourLastMove } from './since-moves.ts';
 
 export function mountGame(root: HTMLElement, gameId: string): () => void {
   ensureTileDefs();
@@ -41,8 +43,12 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
   const herald = new Herald(ui.announcer);
   const sheet = new SheetToggle(ui.game, ui.sheetToggle, ui.unread);
   const finalScoring = new FinalScoringShow();
+  const since = new SinceShow();
+  /** The welcome's moves, until the first view says whether they show "since you last looked". */
+  let welcomed: LastMove[] | null = null;
   let hover: { x: number; y: number } | null = null;
   let destroyed = false;
+  let sinceShown = false;
 
   const chat = new ChatPanel(ui.chat, gameId, {
     send: (content) => socket.sendChat(content),
@@ -77,6 +83,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     return new GameSocket(gameId, seat.held?.token, {
       onWelcome: (you, moves, talk) => {
         state.history = moves;
+        welcomed = moves;
         chat.setSeat(you);
         chat.load(talk);
         herald.caughtUp(moves);
@@ -126,6 +133,26 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     herald.hear(prev, v, last);
     render();
     overlay.follow(v, holdsSeat(v), finalScoring.running);
+    if (welcomed) showSince(v, welcomed);
+  }
+
+  /** A turn-based game opened after others moved: their moves since this player's last one,
+   * replayed on the board and listed (once per opening; a reconnect's welcome does not replay). */
+  function showSince(v: GameView, history: LastMove[]): void {
+    welcomed = null;
+    const moves = sinceYourLastMove(history, v.you);
+    if (!showsSince(v, moves) || sinceShown) return;
+    sinceShown = true;
+    since.start(ui.sinceBanner, v, moves, {
+      hide: (keys) => {
+        state.hidden = keys;
+        render();
+      },
+      landed: (move) => {
+        board.reveal(move.move.x, move.move.y);
+        board.flashTile(move.move.x, move.move.y, 1200);
+      },
+    });
   }
 
   /** The seats' ratings, asked for by player id; asked again once when a rated game ends here,
@@ -175,6 +202,12 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
       if (!socket.sendClaim()) toast('Not connected: try again once the connection is back.', 'error');
     },
     invite: () => void copyText(gameLink(gameId)).then((ok) => toast(ok ? 'Invite link copied.' : gameLink(gameId))),
+    'skip-since': () => since.skip(),
+    'close-since': () => {
+      since.stop();
+      state.hidden = new Set();
+      render();
+    },
     'skip-final': (v) => {
       finalScoring.stop();
       if (v) overlay.afterFinalScoring(v, holdsSeat(v), true);
@@ -218,6 +251,7 @@ export function mountGame(root: HTMLElement, gameId: string): () => void {
     destroyed = true;
     unratings();
     finalScoring.stop();
+    since.stop();
     clearInterval(ticker);
     socket.close();
     board.destroy();

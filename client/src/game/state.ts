@@ -50,6 +50,8 @@ export class GameScreenState {
   history: LastMove[] | null = null;
   /** Tiles placed by others since this player last acted ("x,y"): highlighted on the board. */
   readonly fresh = new Set<string>();
+  /** Tiles not drawn yet ("x,y"): the moves still to land in the "since you last looked" replay. */
+  hidden: ReadonlySet<string> = new Set();
   /** Tiles drawn that fit nowhere, by type letter (they leave the bag too). */
   readonly discarded: string[] = [];
   /** The moves that arrived with the latest frame (live, not from the welcome's history). */

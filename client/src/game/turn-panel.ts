@@ -2,7 +2,7 @@
 
 import { ICONS, PLAYER_COLORS, meepleIcon } from '../art.ts';
 import { esc, fmtDuration, patch } from '../dom.ts';
-import { seatName } from '../text.ts';
+import { paceText, seatName, timeLeftText } from '../text.ts';
 import type { GameScreenState } from './state.ts';
 
 export function renderTurn(box: HTMLElement, s: GameScreenState): void {
@@ -43,6 +43,7 @@ function standInNote(s: GameScreenState): string {
   const v = s.view!;
   const why = v.you !== null ? v.seats[v.you]?.standIn : null;
   if (!why) return '';
+  if (why === 'dropped') return '<div class="stand-in" role="alert"><p>You missed three moves in a row of deadlines: a bot plays your seat for the rest of the game.</p></div>';
   return `<div class="stand-in" role="alert"><p>${why === 'clock' ? 'Your time ran out' : 'You were away'}: a bot is playing your seat.</p><button class="btn primary" data-action="claim" data-focus-key="claim">Take my seat back</button></div>`;
 }
 
@@ -53,8 +54,14 @@ export function tickTurn(box: HTMLElement, s: GameScreenState): void {
   const clockEl = box.querySelector<HTMLElement>('[data-clock]');
   if (clockEl) {
     const remaining = v.clock.deadline !== null ? v.clock.deadline - Date.now() : null;
-    clockEl.innerHTML = `${ICONS.clock} ${remaining !== null ? `${fmtDuration(remaining)} left` : fmtDuration(performance.now() - s.turnStarted)}`;
-    clockEl.classList.toggle('low', remaining !== null && remaining < 15000);
+    if (v.clock.pace) {
+      // Turn-based: days per move, the time left in days and hours.
+      clockEl.innerHTML = `${ICONS.clock} ${esc(paceText(v.clock))}${remaining !== null ? ` · ${timeLeftText(remaining)} left` : ''}`;
+      clockEl.classList.toggle('low', remaining !== null && remaining < 3_600_000);
+    } else {
+      clockEl.innerHTML = `${ICONS.clock} ${remaining !== null ? `${fmtDuration(remaining)} left` : fmtDuration(performance.now() - s.turnStarted)}`;
+      clockEl.classList.toggle('low', remaining !== null && remaining < 15000);
+    }
   }
   const thinking = box.querySelector<HTMLElement>('[data-thinking]');
   if (thinking)

@@ -29,10 +29,35 @@ export interface PlayerGame {
   name: string;
   /** Epoch ms it finished, or was created while it is not finished. */
   at: number;
+  /** A seat kept for this player (challenged by name), not taken yet. */
+  invited?: boolean;
+  /** Unfinished games: the player is to move. */
+  yourTurn?: boolean;
+  /** Unfinished games: the seat to move, or null. */
+  currentSeat?: number | null;
+  /** Turn-based games: days per move, and when the current move's time runs out (epoch ms). */
+  moveDays?: number;
+  deadline?: number | null;
 }
 
 const playerGames = (page: MyGames): PlayerGame[] =>
-  page.games.flatMap((g) => (g.mySeats.length ? [{ gameId: g.id, seat: g.mySeats[0], name: g.seats[g.mySeats[0]] ?? '', at: Date.parse(g.finishedAt ?? g.createdAt) || 0 }] : []));
+  page.games.flatMap((g) => {
+    const seat = g.mySeats[0] ?? g.invited?.[0];
+    if (seat === undefined) return [];
+    return [
+      {
+        gameId: g.id,
+        seat,
+        name: g.seats[seat] ?? '',
+        at: Date.parse(g.finishedAt ?? g.createdAt) || 0,
+        ...(g.mySeats.length === 0 ? { invited: true } : {}),
+        ...(g.yourTurn !== undefined ? { yourTurn: g.yourTurn } : {}),
+        ...(g.currentSeat !== undefined ? { currentSeat: g.currentSeat } : {}),
+        ...(g.pace ? { moveDays: g.pace.moveDays } : {}),
+        ...(g.deadline !== undefined ? { deadline: g.deadline } : {}),
+      },
+    ];
+  });
 
 const enc = encodeURIComponent;
 

@@ -6,6 +6,8 @@ import { MemoryRatings } from './ratings.ts';
 import {
   createdAtMs,
   type DocumentKind,
+  type DueTurn,
+  moveMsOf,
   type GameDocument,
   type GameEnd,
   type GamePage,
@@ -61,7 +63,8 @@ export class MemoryStore implements GameStore {
 
   async update(id: string, change: MetadataChange): Promise<void> {
     const g = this.must(id);
-    const patch = change.apply(structuredClone({ holders: g.holders, finished: g.finished, rematch: g.rematch, hints: g.hints, lastActivityAt: g.lastActivityAt, lastPersonAt: g.lastPersonAt }));
+    const { holders, finished, rematch, hints, lastActivityAt, lastPersonAt, marks } = g;
+    const patch = change.apply(structuredClone({ holders, finished, rematch, hints, lastActivityAt, lastPersonAt, ...(marks ? { marks } : {}) }));
     if (patch) Object.assign(g, structuredClone(patch));
   }
 
@@ -74,7 +77,8 @@ export class MemoryStore implements GameStore {
       .filter((g) => g.finished === query.finished && (!player || g.holders.some((h) => h?.name.toLowerCase() === player)))
       .filter((g) => !query.open || (g.setup.listed === true && g.holders.includes(null)))
       .filter((g) => !query.publicOnly || g.setup.listed === true || g.setup.rated === true)
-      .filter((g) => !query.playerId || g.holders.some((h) => h?.playerId === query.playerId))
+      .filter((g) => !query.pace || (g.setup.pace ? 'turnBased' : 'live') === query.pace)
+      .filter((g) => !query.playerId || g.holders.some((h) => h?.playerId === query.playerId) || (query.invited === true && g.setup.seats.some((s) => s.player?.id === query.playerId)))
       .filter((g) => before === undefined || key(g) < before)
       .sort((a, b) => (key(a) < key(b) ? 1 : -1));
     const page = all
@@ -82,6 +86,17 @@ export class MemoryStore implements GameStore {
       .map(({ moves, ...g }) => ({ ...structuredClone(g), ...(query.withMoves ? { moves: structuredClone(moves) } : {}), finishedAt: this.finishedAt.get(g.setup.id) ?? null }));
     const last = all[page.length - 1];
     return { games: page, next: all.length > limit && last ? Buffer.from(key(last)).toString('base64url') : null };
+  }
+
+  async dueTurns(before: number, limit: number): Promise<DueTurn[]> {
+    const due: DueTurn[] = [];
+    for (const g of this.games.values()) {
+      const moveMs = moveMsOf(g.setup);
+      if (g.finished || moveMs === null || g.lastActivityAt === undefined || g.holders.includes(null)) continue;
+      const deadline = g.lastActivityAt + moveMs;
+      if (deadline <= before) due.push({ id: g.setup.id, deadline, moveMs, turn: g.moves.length, marks: g.marks ? structuredClone(g.marks) : null });
+    }
+    return due.sort((a, b) => a.deadline - b.deadline).slice(0, limit);
   }
 
   async putDocument(id: string, kind: DocumentKind, document: GameDocument): Promise<void> {

@@ -64,6 +64,13 @@ export class MemoryPlayers implements PlayerStore {
     return false;
   }
 
+  async playerByName(name: string): Promise<Player | undefined> {
+    const key = heldKey(name);
+    if (key === null) return undefined;
+    for (const [id, p] of this.players) if (p.key === key && !p.deleted) return this.player(id);
+    return undefined;
+  }
+
   async rename(playerId: string, name: string): Promise<boolean> {
     const p = this.players.get(playerId);
     if (!p || p.deleted) return false;

@@ -11,20 +11,33 @@ import {
   type PlayerRating,
   pairWindowStart,
   peoplePairs,
+  poolOf,
   type RatingChange,
+  type RatingPool,
   type RatingStore,
   ratedEnd,
 } from '../../ratings/store.ts';
 
 export class MemoryRatings implements RatingStore {
+  /** The turn-based games' own pool (RATING_TABLES), the same store again. */
+  private turnBased: MemoryRatings | null = null;
   private readonly rows = new Map<string, PlayerRating & { updatedAt: string }>();
   private readonly changes: RatingChange[] = [];
   private readonly met = new Map<string, Set<string>>();
   /** A person's name now, or undefined for a deleted one (the accounts beside the store). */
   nameOf: (playerId: string) => Promise<string | undefined> = async () => undefined;
 
+  private pool(pool: RatingPool): MemoryRatings {
+    if (pool === 'live') return this;
+    this.turnBased ??= new MemoryRatings();
+    this.turnBased.nameOf = this.nameOf;
+    return this.turnBased;
+  }
+
   /** Called by the MemoryStore as it stores a rated game's end. */
   rateEnd(gameId: string, result: RatedResult, at: string): void {
+    const pool = poolOf(result);
+    if (pool !== 'live') return this.pool(pool).rateEnd(gameId, { players: result.players, ranks: result.ranks }, at);
     if (this.changes.some((c) => c.gameId === gameId)) throw new Error(`game ${gameId} is rated already`);
     if (peoplePairs(result.players).some(([a, b]) => this.gamesTogether(a, b, pairWindowStart(at)) >= PAIR_GAMES_PER_DAY)) return;
     const { players, changes } = ratedEnd(gameId, result, (id) => this.rows.get(id), at);
@@ -41,7 +54,8 @@ export class MemoryRatings implements RatingStore {
     return this.changes.filter((c) => c.playerId === a && c.at > since && ofB.has(c.gameId)).length;
   }
 
-  async ratings(playerIds: readonly string[]): Promise<Map<string, PlayerRating>> {
+  async ratings(playerIds: readonly string[], pool: RatingPool = 'live'): Promise<Map<string, PlayerRating>> {
+    if (pool !== 'live') return this.pool(pool).ratings(playerIds);
     return new Map(playerIds.flatMap((id) => (this.rows.has(id) ? [[id, this.rating(id)] as const] : [])));
   }
 
@@ -50,7 +64,8 @@ export class MemoryRatings implements RatingStore {
     return r;
   }
 
-  async leaderboard(limit: number, offset: number, now = Date.now()): Promise<LeaderboardRow[]> {
+  async leaderboard(limit: number, offset: number, now = Date.now(), pool: RatingPool = 'live'): Promise<LeaderboardRow[]> {
+    if (pool !== 'live') return this.pool(pool).leaderboard(limit, offset, now);
     const need = leaderboardCutoffs(now);
     const listed = [...this.rows.values()].filter((r) => isBot(r.playerId) || (r.games >= need.games && r.opponents >= need.opponents && r.updatedAt >= need.activeSince));
     const named = await Promise.all(listed.map(async (r) => ({ ...this.rating(r.playerId), name: botName(r.playerId) ?? (await this.nameOf(r.playerId)) })));
@@ -60,7 +75,8 @@ export class MemoryRatings implements RatingStore {
       .slice(offset, offset + limit);
   }
 
-  async history(playerId: string, limit: number): Promise<RatingChange[]> {
+  async history(playerId: string, limit: number, pool: RatingPool = 'live'): Promise<RatingChange[]> {
+    if (pool !== 'live') return this.pool(pool).history(playerId, limit);
     return this.changes.filter((c) => c.playerId === playerId).slice(-limit);
   }
 }

@@ -11,13 +11,14 @@ import type { RecordMove } from '../../../bot-engine/record.ts';
 import { CodedError } from '../../errors.ts';
 import { rateEndPostgres } from './ratings.ts';
 import { MIGRATIONS } from './migrations.ts';
-import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows } from '../sql/rows.ts';
+import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, dueTurnOf, encodeCursor, marksOf, METADATA_COLUMNS, ownSetup, paceColumns, parseRow, parseRows } from '../sql/rows.ts';
 import { StoreOpenError } from '../errors.ts';
 import {
   createdAtMs,
   type DamagedGame,
   DamagedGameError,
   type DocumentKind,
+  type DueTurn,
   type GameDocument,
   type GameEnd,
   type GameMetadata,
@@ -135,9 +136,20 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
   async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
     await this.transaction(async (c) => {
       await c.query(
-        `INSERT INTO games (id, created_at, setup, holders, listed, owner, owner_epoch, lease_until, last_activity_at, last_person_at)
-         VALUES ($1, $2, $3, $4, $5, $6, 1, CASE WHEN $6::text IS NULL THEN NULL ELSE now() + $7::integer * interval '1 millisecond' END, $8, $8)`,
-        [setup.id, setup.createdAt, JSON.stringify(setup), JSON.stringify(holders), setup.listed === true, this.instance, this.leaseMs, createdAtMs(setup)],
+        `INSERT INTO games (id, created_at, setup, holders, listed, owner, owner_epoch, lease_until, last_activity_at, last_person_at, pace, move_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, 1, CASE WHEN $6::text IS NULL THEN NULL ELSE now() + $7::integer * interval '1 millisecond' END, $8, $8, $9, $10)`,
+        [
+          setup.id,
+          setup.createdAt,
+          JSON.stringify(setup),
+          JSON.stringify(holders),
+          setup.listed === true,
+          this.instance,
+          this.leaseMs,
+          createdAtMs(setup),
+          paceColumns(setup).pace,
+          paceColumns(setup).moveMs,
+        ],
       );
       for (const [seat, h] of holders.entries()) if (h) await c.query('INSERT INTO seat_names (game_id, seat, name) VALUES ($1, $2, $3)', [setup.id, seat, h.name]);
     });
@@ -237,9 +249,17 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
       params.push(query.player);
       where.push(`EXISTS (SELECT 1 FROM seat_names n WHERE n.game_id = g.id AND lower(n.name) = lower($${params.length}))`);
     }
+    if (query.pace) {
+      params.push(query.pace);
+      where.push(`g.pace = $${params.length}`);
+    }
     if (query.playerId) {
       params.push(JSON.stringify([{ playerId: query.playerId }]));
-      where.push(`g.holders @> $${params.length}::jsonb`);
+      const held = `g.holders @> $${params.length}::jsonb`;
+      if (query.invited) {
+        params.push(JSON.stringify({ seats: [{ player: { id: query.playerId } }] }));
+        where.push(`(${held} OR g.setup @> $${params.length}::jsonb)`);
+      } else where.push(held);
     }
     if (query.before) {
       const [key, id] = decodeCursor(query.before);
@@ -255,6 +275,15 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
       games: await parseRows(shown, (row) => (moves ? { ...toListed(row), moves: moves.get(row.id) ?? [] } : toListed(row))),
       next: rows.length > limit && last ? encodeCursor(String(query.finished ? last.finished_at : last.created_at), last.id) : null,
     };
+  }
+
+  async dueTurns(before: number, limit: number): Promise<DueTurn[]> {
+    const { rows } = await this.read(
+      `SELECT id, deadline_at, move_ms, move_count, deadline_marks FROM games
+       WHERE NOT finished AND move_ms IS NOT NULL AND deadline_at <= $1 AND NOT (holders @> '[null]'::jsonb) ORDER BY deadline_at LIMIT $2`,
+      [before, limit],
+    );
+    return rows.map(dueTurnOf);
   }
 
   /** The moves of each game, in order, in one query. */
@@ -547,7 +576,7 @@ function toListed(row: Row): ListedGame {
 }
 
 function metadataOf(row: Row): GameMetadata {
-  return { holders: row.holders, finished: row.finished === true, rematch: row.rematch_id ?? null, hints: row.hints ?? [], ...activityOf(row) };
+  return { holders: row.holders, finished: row.finished === true, rematch: row.rematch_id ?? null, hints: row.hints ?? [], ...activityOf(row), ...marksOf(row) };
 }
 
 function endOf(row: Row): GameEnd | null {

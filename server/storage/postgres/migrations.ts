@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { POSTGRES_ACCOUNTS_MIGRATION, POSTGRES_ACCOUNTS_SWEEP_MIGRATION, postgresNameKeysMigration } from '../../players/schema.ts';
 import { POSTGRES_PUSH_MIGRATION } from '../../push/schema.ts';
-import { POSTGRES_RATING_OPPONENTS_MIGRATION, POSTGRES_RATINGS_MIGRATION, postgresRatingsSeqMigration } from '../../ratings/schema.ts';
+import { POSTGRES_RATING_OPPONENTS_MIGRATION, POSTGRES_RATINGS_MIGRATION, POSTGRES_TURN_RATINGS_MIGRATION, postgresRatingsSeqMigration } from '../../ratings/schema.ts';
 
 /** A step is SQL, or a function given the migrating connection inside the step's transaction. */
 export const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[] = [
@@ -67,4 +67,15 @@ export const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[]
   POSTGRES_RATING_OPPONENTS_MIGRATION,
   // 10: Web Push: the VAPID keys, the players' devices, the notifications claimed (server/push/).
   POSTGRES_PUSH_MIGRATION,
+  // 11: turn-based games (server/games/deadlines.ts): their pace, the time per move when deadlines
+  // apply, and the deadline itself, computed from the last activity (a move's own write moves
+  // it). Rows stored before are live.
+  // Run again on a database put back to an earlier version, it adds only what is missing.
+  `ALTER TABLE games ADD COLUMN IF NOT EXISTS pace text NOT NULL DEFAULT 'live',
+     ADD COLUMN IF NOT EXISTS move_ms bigint,
+     ADD COLUMN IF NOT EXISTS deadline_marks jsonb,
+     ADD COLUMN IF NOT EXISTS deadline_at bigint GENERATED ALWAYS AS (last_activity_at + move_ms) STORED;
+   CREATE INDEX IF NOT EXISTS games_deadlines ON games (deadline_at) WHERE NOT finished AND move_ms IS NOT NULL;`,
+  // 12: the turn-based games' own ratings (server/ratings/store.ts RATING_TABLES).
+  POSTGRES_TURN_RATINGS_MIGRATION,
 ];

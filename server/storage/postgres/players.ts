@@ -89,6 +89,13 @@ export class PostgresPlayers implements PlayerStore {
     return rows.length > 0;
   }
 
+  async playerByName(name: string): Promise<Player | undefined> {
+    const key = heldKey(name);
+    if (key === null) return undefined;
+    const { rows } = await this.store.query('SELECT id FROM players WHERE name_key = $1 AND deleted_at IS NULL', [key]);
+    return rows[0] && this.player(rows[0].id as string);
+  }
+
   async rename(playerId: string, name: string): Promise<boolean> {
     return this.write(async (c) => {
       const result = await c.query('UPDATE players SET name = $1, name_key = $2 WHERE id = $3 AND deleted_at IS NULL', [name, heldKey(name), playerId]);

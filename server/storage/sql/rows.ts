@@ -1,7 +1,7 @@
 // What the SQL stores share (SqliteStore, PostgresStore): the finished-games page cursor, the
 // open failure, and turning a stored row into a game, where any failure is the game's damage.
 
-import { DamagedGameError, type DamagedGame, type DocumentKind, type GameSetup, type MetadataPatch } from '../../games/store.ts';
+import { DamagedGameError, type DamagedGame, type DeadlineMarks, type DocumentKind, type DueTurn, type GameSetup, type MetadataPatch, moveMsOf } from '../../games/store.ts';
 
 /** The finished-games page cursor: the last listed game's finish time and id. */
 export function encodeCursor(finishedAt: string, id: string): string {
@@ -63,7 +63,25 @@ export const METADATA_COLUMNS: Record<keyof MetadataPatch, string> = {
   hints: 'hints',
   lastActivityAt: 'last_activity_at',
   lastPersonAt: 'last_person_at',
+  marks: 'deadline_marks',
 };
+
+/** The pace column's value and the time per move that makes a deadline (null: none). */
+export function paceColumns(setup: GameSetup): { pace: 'live' | 'turnBased'; moveMs: number | null } {
+  return { pace: setup.pace ? 'turnBased' : 'live', moveMs: moveMsOf(setup) };
+}
+
+/** The deadline marks column (JSON text in SQLite, parsed already from PostgreSQL's jsonb). */
+export function marksOf(row: { deadline_marks?: unknown }): { marks?: DeadlineMarks } {
+  const value = row.deadline_marks;
+  if (value == null) return {};
+  return { marks: (typeof value === 'string' ? JSON.parse(value) : value) as DeadlineMarks };
+}
+
+/** A row of a due-turns query. */
+export function dueTurnOf(row: Record<string, unknown>): DueTurn {
+  return { id: String(row.id), deadline: Number(row.deadline_at), moveMs: Number(row.move_ms), turn: Number(row.move_count), marks: marksOf(row).marks ?? null };
+}
 
 /** The table each kind of document is kept in (game_id, created_at, body). */
 export const DOCUMENT_TABLES: Record<DocumentKind, string> = { analysis: 'analyses' };

@@ -14,6 +14,7 @@ import type { RecordMove } from '../../../bot-engine/record.ts';
 import {
   createdAtMs,
   type DocumentKind,
+  type DueTurn,
   type GameDocument,
   type GameEnd,
   type GameMetadata,
@@ -35,8 +36,8 @@ import { SqliteWriter } from './writer.ts';
 import { validNice, WORKER_NICE } from '../../thread-priority.ts';
 import { SQLITE_ACCOUNTS_MIGRATION, sqlitePlayersSweepMigration, sqliteNameKeysMigration } from '../../players/schema.ts';
 import { SQLITE_PUSH_MIGRATION } from '../../push/schema.ts';
-import { SQLITE_RATINGS_MIGRATION, sqliteRatingOpponentsMigration, sqliteRatingsSeqMigration } from '../../ratings/schema.ts';
-import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, encodeCursor, METADATA_COLUMNS, ownSetup, parseRow, parseRows } from '../sql/rows.ts';
+import { SQLITE_RATINGS_MIGRATION, SQLITE_TURN_RATINGS_MIGRATION, sqliteRatingOpponentsMigration, sqliteRatingsSeqMigration } from '../../ratings/schema.ts';
+import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, dueTurnOf, encodeCursor, marksOf, METADATA_COLUMNS, ownSetup, paceColumns, parseRow, parseRows } from '../sql/rows.ts';
 import { StoreOpenError } from '../errors.ts';
 
 export interface SqliteStoreOptions {
@@ -105,9 +106,27 @@ export const MIGRATIONS: (string | ((db: DatabaseSync) => void))[] = [
   sqliteRatingOpponentsMigration,
   // Web Push: the VAPID keys, the players' devices, the notifications claimed (server/push/).
   SQLITE_PUSH_MIGRATION,
+  // Turn-based games (server/games/deadlines.ts): their pace, the time per move when deadlines
+  // apply, and the deadline itself, computed from the last activity (a move's own write moves it).
+  // Rows stored before are live.
+  sqlitePaceMigration,
+  SQLITE_TURN_RATINGS_MIGRATION,
 ];
 
 type Row = Record<string, unknown>;
+
+/** Turn-based games' columns; a step run again (a database put back to an earlier version) adds
+ * only what is missing. */
+function sqlitePaceMigration(db: DatabaseSync): void {
+  const has = new Set((db.prepare('PRAGMA table_xinfo(games)').all() as Row[]).map((c) => c.name));
+  const add = (name: string, definition: string) => !has.has(name) && db.exec(`ALTER TABLE games ADD COLUMN ${name} ${definition}`);
+  add('pace', "TEXT NOT NULL DEFAULT 'live'");
+  add('move_ms', 'INTEGER');
+  add('deadline_marks', 'TEXT');
+  add('deadline_at', 'INTEGER GENERATED ALWAYS AS (last_activity_at + move_ms) VIRTUAL');
+  db.exec('CREATE INDEX IF NOT EXISTS games_deadlines ON games (deadline_at) WHERE finished = 0 AND move_ms IS NOT NULL');
+  db.exec('CREATE INDEX IF NOT EXISTS games_unfinished_pace ON games (pace) WHERE finished = 0');
+}
 
 export class SqliteStore implements GameStore, StoreMaintenance {
   private readonly db: DatabaseSync;
@@ -146,10 +165,13 @@ export class SqliteStore implements GameStore, StoreMaintenance {
     }
     const db = this.db;
     this.statements = {
-      insertGame: db.prepare('INSERT INTO games (id, created_at, setup, holders, last_activity_at, last_person_at) VALUES (?, ?, ?, ?, ?, ?)'),
+      insertGame: db.prepare('INSERT INTO games (id, created_at, setup, holders, last_activity_at, last_person_at, pace, move_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
       setName: db.prepare('INSERT OR REPLACE INTO seat_names (game_id, seat, name) VALUES (?, ?, ?)'),
       game: db.prepare('SELECT * FROM games WHERE id = ?'),
-      metadata: db.prepare('SELECT id, holders, finished, rematch_id, hints, last_activity_at, last_person_at FROM games WHERE id = ?'),
+      metadata: db.prepare('SELECT id, holders, finished, rematch_id, hints, last_activity_at, last_person_at, deadline_marks FROM games WHERE id = ?'),
+      dueTurns: db.prepare(
+        "SELECT id, deadline_at, move_ms, move_count, deadline_marks FROM games INDEXED BY games_deadlines WHERE finished = 0 AND move_ms IS NOT NULL AND deadline_at <= ? AND NOT EXISTS (SELECT 1 FROM json_each(holders) h WHERE h.type = 'null') ORDER BY deadline_at LIMIT ?",
+      ),
       moves: db.prepare('SELECT move FROM moves WHERE game_id = ? ORDER BY seq'),
       probe: db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('probed_at', ?)"),
     };
@@ -182,7 +204,8 @@ export class SqliteStore implements GameStore, StoreMaintenance {
   async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
     await this.exclusive(() => {
       const at = createdAtMs(setup);
-      this.statements.insertGame.run(setup.id, setup.createdAt, JSON.stringify(setup), JSON.stringify(holders), at, at);
+      const { pace, moveMs } = paceColumns(setup);
+      this.statements.insertGame.run(setup.id, setup.createdAt, JSON.stringify(setup), JSON.stringify(holders), at, at, pace, moveMs);
       for (const [seat, h] of holders.entries()) if (h) this.statements.setName.run(setup.id, seat, h.name);
     });
   }
@@ -243,9 +266,15 @@ export class SqliteStore implements GameStore, StoreMaintenance {
       where.push('EXISTS (SELECT 1 FROM seat_names n WHERE n.game_id = g.id AND n.name = ?)');
       params.push(query.player);
     }
+    if (query.pace) {
+      where.push('g.pace = ?');
+      params.push(query.pace);
+    }
     if (query.playerId) {
-      where.push("EXISTS (SELECT 1 FROM json_each(g.holders) h WHERE h.type = 'object' AND json_extract(h.value, '$.playerId') = ?)");
-      params.push(query.playerId);
+      const held = "EXISTS (SELECT 1 FROM json_each(g.holders) h WHERE h.type = 'object' AND json_extract(h.value, '$.playerId') = ?)";
+      const kept = "EXISTS (SELECT 1 FROM json_each(g.setup, '$.seats') s WHERE json_extract(s.value, '$.player.id') = ?)";
+      where.push(query.invited ? `(${held} OR ${kept})` : held);
+      params.push(query.playerId, ...(query.invited ? [query.playerId] : []));
     }
     if (query.before) {
       const [key, id] = decodeCursor(query.before);
@@ -257,6 +286,10 @@ export class SqliteStore implements GameStore, StoreMaintenance {
     const games = await parseRows(shown, (row) => (query.withMoves ? { ...this.toListed(row), moves: this.movesOf(row.id as string) } : this.toListed(row)));
     const last = shown[shown.length - 1];
     return { games, next: rows.length > limit && last ? encodeCursor(String(query.finished ? last.finished_at : last.created_at), last.id as string) : null };
+  }
+
+  async dueTurns(before: number, limit: number): Promise<DueTurn[]> {
+    return (this.statements.dueTurns.all(before, limit) as Row[]).map(dueTurnOf);
   }
 
   async putDocument(id: string, kind: DocumentKind, document: GameDocument): Promise<void> {
@@ -415,5 +448,6 @@ function metadataOf(row: Row): GameMetadata {
     rematch: (row.rematch_id as string | null) ?? null,
     hints: row.hints ? (JSON.parse(row.hints as string) as number[]) : [],
     ...activityOf(row),
+    ...marksOf(row),
   };
 }

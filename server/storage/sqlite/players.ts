@@ -83,6 +83,12 @@ export class SqlitePlayers implements PlayerStore {
     return key !== null && this.db.prepare('SELECT 1 FROM players WHERE name_key = ?').get(key) !== undefined;
   }
 
+  async playerByName(name: string): Promise<Player | undefined> {
+    const key = heldKey(name);
+    const row = key === null ? undefined : (this.db.prepare('SELECT id FROM players WHERE name_key = ? AND deleted_at IS NULL').get(key) as { id: string } | undefined);
+    return row && this.player(row.id);
+  }
+
   async rename(playerId: string, name: string): Promise<boolean> {
     return this.write((db) => {
       const key = freeKey(db, name, playerId);

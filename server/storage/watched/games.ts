@@ -7,7 +7,7 @@
 
 import type { Logger } from 'pino';
 import type { Metrics } from '../../metrics.ts';
-import type { DocumentKind, GameDocument, GameEnd, GamePage, GameQuery, GameSetup, GameStore, MetadataChange, SeatHolder, StoredGame } from '../../games/store.ts';
+import type { DocumentKind, DueTurn, GameDocument, GameEnd, GamePage, GameQuery, GameSetup, GameStore, MetadataChange, SeatHolder, StoredGame } from '../../games/store.ts';
 import { StorageError } from '../errors.ts';
 import type { RecordMove } from '../../../bot-engine/record.ts';
 
@@ -65,6 +65,9 @@ export class WatchedStore implements GameStore {
   }
   list(query: GameQuery): Promise<GamePage> {
     return this.inner.list(query);
+  }
+  dueTurns(before: number, limit: number): Promise<DueTurn[]> {
+    return this.inner.dueTurns(before, limit);
   }
   putDocument(id: string, kind: DocumentKind, document: GameDocument): Promise<void> {
     return this.write(kind, () => this.inner.putDocument(id, kind, document));

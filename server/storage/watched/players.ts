@@ -13,6 +13,7 @@ export function watchedPlayers(inner: PlayerStore, watch: Watch): PlayerStore {
     sweep: (now, idleBefore) => watch('sweep_accounts', () => inner.sweep(now, idleBefore)),
     player: (id) => inner.player(id),
     nameHeld: (name) => inner.nameHeld(name),
+    playerByName: (name) => inner.playerByName(name),
     rename: (playerId, name) => watch('rename_player', () => inner.rename(playerId, name)),
     deletePlayer: (playerId, replacement, at) => watch('delete_player', () => inner.deletePlayer(playerId, replacement, at)),
     endSession: (hash) => watch('end_session', () => inner.endSession(hash)),

@@ -1,0 +1,91 @@
+// The two halves of turn-based play joined in the real app: a turn-based game's turn passing to a
+// signed-in player reaches `app.push` (GameService.hearTurns), which sends it to the player's
+// device on a push service on loopback (test/support/push-service.ts decrypts it as RFC 8291
+// says); the other player's device hears nothing, and a move passes the turn and the message.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { type BrowserSubscription, type PushService, startPushService } from './support/push-service.ts';
+import { injectServer } from './server-helpers.ts';
+
+// The loopback push service's certificate is its own: the server's sender must accept it here.
+process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+
+const OWN = 'http://localhost:80';
+let service: PushService;
+let app: FastifyInstance;
+before(async () => {
+  service = await startPushService();
+  app = (await injectServer({ createsPerMinute: 1000 })).app;
+});
+after(async () => {
+  await app?.close();
+  await service?.close();
+});
+
+function call(method: 'GET' | 'POST', url: string, cookie: string, body?: unknown): Promise<LightMyRequestResponse> {
+  const headers: Record<string, string> = { cookie, origin: OWN };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  return app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: JSON.stringify(body) }) });
+}
+
+/** A guest player with one device subscribed on the loopback push service. */
+async function playerWithDevice(name: string): Promise<{ name: string; cookie: string; id: string; device: BrowserSubscription }> {
+  const res = await app.inject({ method: 'POST', url: '/api/session', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ name }) });
+  assert.equal(res.statusCode, 201, res.body);
+  const cookie = `tessera_session=${res.cookies.find((c) => c.name === 'tessera_session')?.value}`;
+  const device = service.subscribe();
+  const subscription = { endpoint: device.endpoint, expirationTime: null, keys: device.keys };
+  assert.equal((await call('POST', '/api/me/devices', cookie, { subscription, label: `${name}'s phone` })).statusCode, 201);
+  return { name, cookie, id: res.json().player.id, device };
+}
+
+const messagesTo = (endpoint: string) => service.received.filter((r) => r.endpoint === endpoint).map((r) => JSON.parse(r.text));
+
+async function until<T>(what: string, check: () => T | undefined, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = check();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test('a turn-based game tells the player whose turn it is on their device, and only them; a move passes it on', { timeout: 60_000 }, async () => {
+  const ann = await playerWithDevice('Pushed Ann');
+  const ben = await playerWithDevice('Pushed Ben');
+  const created = await call('POST', '/api/games', ann.cookie, { seats: [{ kind: 'person' }, { kind: 'person', player: ben.name }], pace: { kind: 'turnBased', moveDays: 1 } });
+  assert.equal(created.statusCode, 201, created.body);
+  const id = created.json().id;
+  for (const [p, seat] of [
+    [ann, 0],
+    [ben, 1],
+  ] as const)
+    assert.equal((await call('POST', `/api/games/${id}/seats`, p.cookie, { name: p.name, seat })).statusCode, 201);
+
+  const room = app.games.loaded(id);
+  assert.ok(room);
+  const first = room.view(null).currentSeat === 0 ? ann : ben;
+  const second = first === ann ? ben : ann;
+  const told = await until('the first player is told', () => messagesTo(first.device.endpoint)[0]);
+  assert.equal(told.kind, 'turn');
+  assert.deepEqual(
+    told.games.map((g: { gameId: string }) => g.gameId),
+    [id],
+  );
+  assert.deepEqual(messagesTo(second.device.endpoint), [], 'not their turn: nothing sent');
+
+  // The first player moves (by the rules: a legal placement of the view's): the turn, and the message, pass on.
+  const seat = room.view(null).currentSeat as number;
+  const view = room.view(seat);
+  const p = (view.legal ?? [])[0];
+  const moved = await room.play(seat, { x: p.x, y: p.y, rotation: p.rotation, meeple: null }, view.turn);
+  assert.ok(!('error' in moved), JSON.stringify(moved));
+  const next = await until('the second player is told', () => messagesTo(second.device.endpoint)[0]);
+  assert.deepEqual(
+    next.games.map((g: { gameId: string }) => g.gameId),
+    [id],
+  );
+  assert.equal(messagesTo(first.device.endpoint).length, 1, 'the first player is told once');
+});
