@@ -124,7 +124,16 @@ test('a six-seat rated game with every expansion, to its end and after, on a des
       await page.keyboard.press('1');
       const painted = await page
         .waitForSelector('.layer-feature .feature-hl use', { timeout: 3000 })
-        .then(() => page.$$eval('.layer-feature .feature-hl use', (uses) => uses.map((u: any) => `${u.getAttribute('href')} ${Math.round(u.getBBox().width)}`)))
+        .then(() =>
+          // The larger side of each piece's box: a road's piece is a stroked line, whose box has no
+          // width when it runs north-south (the stroke is not in the box).
+          page.$$eval('.layer-feature .feature-hl use', (uses) =>
+            uses.map((u: any) => {
+              const box = u.getBBox();
+              return `${u.getAttribute('href')} ${Math.round(Math.max(box.width, box.height))}`;
+            }),
+          ),
+        )
         .catch(() => [] as string[]);
       await t.test('the chosen spot’s feature is painted on each of its tiles', async () =>
         assert.ok(
