@@ -4,7 +4,7 @@
 //     [--out docs/results/turn-based.json] [--no-docs]
 //
 // The real app in this process (buildApp, SQLite in a file under a temporary directory), so that
-// the main thread's own CPU can be read exactly (process.threadCpuUsage) and 10,000 stored games
+// the main thread's own CPU can be read (process.threadCpuUsage: the kernel's per-thread count, in steps of ~4 ms, so per-move figures are totals over hundreds) and 10,000 stored games
 // can be seeded through the store in seconds, not through 10,000 rate-limited creates. The
 // loopback push service (test/support/push-service.ts) runs in a child process: its TLS and
 // decryption are not the server's. Measured: RSS with 1,000 and with `--games` idle games stored,
@@ -399,7 +399,7 @@ function writeDocs(r: Result): void {
     '## Turn-based games: 10,000 stored, 500 moving',
     '',
     '`npm run bench:turn-based` (bench/turn-based.ts; results in docs/results/turn-based.json). The real app in the bench',
-    "process (SQLite in a file, WAL): the main thread's own CPU is read exactly (`process.threadCpuUsage`), and the idle",
+    "process (SQLite in a file, WAL): the main thread's own CPU is read (`process.threadCpuUsage`: the kernel's count, in steps of ~4 ms: a single sub-ms call reads 0 or a step; per move and per notification are totals over a round), and the idle",
     'games are stored through the store (10,000 rate-limited creates would be most of the run). Idle games: two signed-in',
     'players, 7 days a move, 0–60 moves each, none near its deadline. The loopback push service runs in a child process',
     '(its TLS and decryption are not counted). Notifications are folded for 2 s per player (push/notifications.ts).',
