@@ -17,13 +17,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { newGame } from '../bot-engine/game.ts';
 import type { RecordMove } from '../bot-engine/record.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
+import { threadModule } from '../server/thread-priority.ts';
+import { repoRoot } from '../support/paths.ts';
 import { DUE_TURNS_PER_SWEEP } from '../server/games/deadlines.ts';
 import type { GameSetup, SeatHolder } from '../server/games/store.ts';
 import { randomRecordMoves } from '../test/server-helpers.ts';
@@ -31,8 +32,7 @@ import { machine, machineLine } from './lib/proc.ts';
 import { progress, round, sleep, summarize, type Summary, table } from './lib/stats.ts';
 import type { PushChildAnswer, PushChildRequest } from './turn-based/push-child.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '..');
+const repo = repoRoot;
 
 const { values: args } = parseArgs({
   options: {
@@ -85,7 +85,7 @@ class PushChild {
   }
 
   static async start(): Promise<PushChild> {
-    const child = fork(join(here, 'turn-based/push-child.ts'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(threadModule(import.meta.url, 'turn-based/push-child'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const push = new PushChild(child);
     await new Promise<PushChildAnswer>((r) => push.answers.push(r));
     return push;

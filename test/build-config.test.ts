@@ -49,7 +49,7 @@ test('every bench script builds what it runs; the type check covers bench, tests
   const bench = Object.keys(scripts).filter((s) => s.startsWith('bench'));
   assert.ok(bench.length >= 5);
   for (const script of bench) {
-    const entry = /node dist\/(bench\/\S+)\.js/.exec(scripts[script])?.[1];
+    const entry = /node (?:--\S+ )*dist\/(bench\/\S+)\.js/.exec(scripts[script])?.[1];
     assert.ok(entry, `${script} runs a compiled benchmark: ${scripts[script]}`);
     const build = /npm run (build\S*)/.exec(scripts[script])?.[1];
     assert.ok(build && compiled(configOf(build)).includes(`${entry}.ts`), `${script}: ${build} compiles ${entry}.ts`);
