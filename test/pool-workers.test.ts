@@ -208,10 +208,14 @@ test('a full queue: searches are refused at once and the bot still moves (main-t
     // One search blocks the worker, one fills the queue; the third bot move cannot queue.
     const busy = [scheduler.move(view(), 'hard', 1), scheduler.move(view(), 'hard', 2)];
     await t.waitFor(() => assert.equal(pool.load, 1), WAIT);
-    const started = performance.now();
     const v = view();
     const answer = await scheduler.move(v, 'hard', 3);
-    assert.ok(performance.now() - started < 100, 'no waiting on a full queue');
+    // Refused by the full queue, not timed out after waiting in it (a wait ends at the deadline,
+    // with another reason): the reason says which, whatever the machine's load.
+    assert.ok(
+      lines.some((l) => l.msg === 'bot search failed' && l.reason === 'busy'),
+      'no waiting on a full queue',
+    );
     assert.equal(answer.source, 'fallback');
     assert.ok(!('error' in resolveMove(v, answer.move)));
     assert.ok((await metrics.degraded.get()).values.length > 0, 'counted as degraded');
@@ -221,7 +225,10 @@ test('a full queue: searches are refused at once and the bot still moves (main-t
     const said = (msg: string) => lines.filter((l) => l.msg === msg).length;
     assert.equal(said('bot move chosen on the main thread: the pool could not answer in time'), 1);
     assert.equal(lines.filter((l) => l.msg === 'bot search failed' && l.reason === 'busy').length, 1);
-    assert.equal(lines.filter((l) => l.msg.startsWith('bot move degraded')).length, 1);
+    // One line per cause: the plan may give either cause (a crowded queue, or a predicted wait
+    // longer than the deadline, which rests on run times measured on this machine).
+    const degraded = lines.filter((l) => l.msg.startsWith('bot move degraded')).map((l) => l.msg);
+    assert.ok(degraded.length >= 1 && new Set(degraded).size === degraded.length, JSON.stringify(degraded));
     // Three refused at once: each main-thread move in a turn of the event loop of its own.
     let turns = 0;
     let counting = true;
@@ -237,7 +244,8 @@ test('a full queue: searches are refused at once and the bot still moves (main-t
     const at = await Promise.all([7, 8, 9].map(moved));
     counting = false;
     assert.ok(at[0] < at[1] && at[1] < at[2], `loop turns at each move: ${at}`);
-    assert.equal(lines.length, 3);
+    const causes = lines.map((l) => `${l.msg} ${l.reason ?? ''}`);
+    assert.equal(new Set(causes).size, causes.length, `one line per cause: ${JSON.stringify(causes)}`);
     await Promise.all(busy);
   } finally {
     await close();
