@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type BrowserSubscription, type PushService, startPushService } from './support/push-service.ts';
-import { injectServer } from './server-helpers.ts';
+import { injectServer, WAIT } from './server-helpers.ts';
 
 // The loopback push service's certificate is its own: the server's sender must accept it here.
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
@@ -42,17 +42,7 @@ async function playerWithDevice(name: string): Promise<{ name: string; cookie: s
 
 const messagesTo = (endpoint: string) => service.received.filter((r) => r.endpoint === endpoint).map((r) => JSON.parse(r.text));
 
-async function until<T>(what: string, check: () => T | undefined, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-test('a turn-based game tells the player whose turn it is on their device, and only them; a move passes it on', { timeout: 60_000 }, async () => {
+test('a turn-based game tells the player whose turn it is on their device, and only them; a move passes it on', { timeout: 60_000 }, async (t) => {
   const ann = await playerWithDevice('Pushed Ann');
   const ben = await playerWithDevice('Pushed Ben');
   const created = await call('POST', '/api/games', ann.cookie, { seats: [{ kind: 'person' }, { kind: 'person', player: ben.name }], pace: { kind: 'turnBased', moveDays: 1 } });
@@ -68,7 +58,7 @@ test('a turn-based game tells the player whose turn it is on their device, and o
   assert.ok(room);
   const first = room.view(null).currentSeat === 0 ? ann : ben;
   const second = first === ann ? ben : ann;
-  const told = await until('the first player is told', () => messagesTo(first.device.endpoint)[0]);
+  const told = await t.waitFor(() => messagesTo(first.device.endpoint)[0] ?? assert.fail('the first player is not told yet'), WAIT);
   assert.equal(told.kind, 'turn');
   assert.deepEqual(
     told.games.map((g: { gameId: string }) => g.gameId),
@@ -82,7 +72,7 @@ test('a turn-based game tells the player whose turn it is on their device, and o
   const p = (view.legal ?? [])[0];
   const moved = await room.play(seat, { x: p.x, y: p.y, rotation: p.rotation, meeple: null }, view.turn);
   assert.ok(!('error' in moved), JSON.stringify(moved));
-  const next = await until('the second player is told', () => messagesTo(second.device.endpoint)[0]);
+  const next = await t.waitFor(() => messagesTo(second.device.endpoint)[0] ?? assert.fail('the second player is not told yet'), WAIT);
   assert.deepEqual(
     next.games.map((g: { gameId: string }) => g.gameId),
     [id],
