@@ -161,10 +161,15 @@ export class GameSocket {
 
   /** Removes and returns the first queued frame matching `pred`, waiting up to `ms`. */
   async next(pred: (f: any) => boolean = () => true, ms = 5000): Promise<any> {
+    return this.frames.splice(await this.queued(pred, ms), 1)[0];
+  }
+
+  /** The index of the first queued frame matching `pred`, waiting up to `ms`. */
+  private async queued(pred: (f: any) => boolean, ms: number): Promise<number> {
     const until = Date.now() + ms;
     for (;;) {
       const i = this.frames.findIndex(pred);
-      if (i >= 0) return this.frames.splice(i, 1)[0];
+      if (i >= 0) return i;
       if (this.closed) throw new Error(`socket closed (${this.closed.code}) while waiting; frames: ${JSON.stringify(this.frames).slice(0, 500)}`);
       const left = until - Date.now();
       if (left <= 0) throw new Error(`no matching frame within ${ms} ms; queued: ${JSON.stringify(this.frames.map((f) => f.type))}; last received: ${this.recent.join(', ') || 'none'}`);
@@ -182,10 +187,11 @@ export class GameSocket {
     }
   }
 
-  /** The latest state frame, left in the queue. */
-  async peekState(ms = 5000): Promise<any> {
-    await this.next((f) => f.type === 'state', ms).then((f) => this.frames.unshift(f));
-    return this.frames.findLast((f) => f.type === 'state');
+  /** The latest state frame matching `pred`, waiting for one if none; every frame stays queued. */
+  async peekState(pred: (f: any) => boolean = () => true, ms = 5000): Promise<any> {
+    const matches = (f: any) => f.type === 'state' && pred(f);
+    await this.queued(matches, ms);
+    return this.frames.findLast(matches);
   }
 
   /** A ping answered by its pong (which is removed): every frame the server sent this socket

@@ -93,7 +93,8 @@ for (const [kind, reach] of directories) {
         [0, onEdge],
         [1, onOwner],
       ]);
-      const start = (await onEdge.latestState((f) => f.view.status === 'playing')).view;
+      // Peeked, not taken: when onEdge moves first, the frame listing its moves may be this one.
+      const start = (await onEdge.peekState((f) => f.view.status === 'playing')).view;
       const mover = clients.get(start.currentSeat) as Client;
       const view = (await mover.latestState((f) => f.view.turn === start.turn && f.view.legal?.length > 0)).view;
       mover.send({ type: 'move', turn: view.turn, move: randomMove(view.legal, rng(3), 0) });
