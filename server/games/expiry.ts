@@ -53,6 +53,8 @@ export class Activity {
   private write: NodeJS.Timeout | null = null;
   /** Set on shutdown and close: no write is scheduled any more. */
   private stopped = false;
+  /** Logged once per streak of failed abandons (the sweep tries again). */
+  private abandonFailing = false;
 
   /** A new game starts now; a restored one counts on from its stored times, so a restart
    * neither extends nor cuts a game's time. */
@@ -97,6 +99,20 @@ export class Activity {
       await writer.store(lastSeen);
     } catch (err) {
       if (!(err instanceof StorageError)) writer.log.warn({ err: (err as Error).message }, 'when a person was last seen could not be stored');
+    }
+  }
+
+  /** The game ends as it stands (`end`, false when the store could not write it): a throw is not
+   * the disk's fault, logged once per streak; either way the sweep tries again. */
+  async abandoning(why: string, end: () => Promise<boolean>): Promise<boolean> {
+    try {
+      const done = await end();
+      this.abandonFailing = false;
+      return done;
+    } catch (err) {
+      if (!this.abandonFailing) this.writer?.log.error({ err, why }, 'abandoning the game failed: tried again at the next sweep');
+      this.abandonFailing = true;
+      return false;
     }
   }
 

@@ -9,6 +9,7 @@ import { Seats } from './seats.ts';
 import { HeldState } from './state-stock.ts';
 import type { GameEnd, GameSetup, StoredGame } from './store.ts';
 import { type Applied, type MoveError, tableStatus, turnProblem } from './table.ts';
+import type { TableShown } from './view.ts';
 
 export class LiveTable {
   readonly id: string;
@@ -61,6 +62,16 @@ export class LiveTable {
     return this.seats.seatOf(token);
   }
 
+  /** The seat to move (while playing). */
+  get currentSeat(): number {
+    return this.state.currentPlayer;
+  }
+
+  /** The signed-in player holding `seat`, or null. */
+  playerId(seat: number): string | null {
+    return this.seats.playerId(seat) ?? null;
+  }
+
   /** The seat a signed-in player holds, or null. */
   seatOfPlayer(playerId: string): number | null {
     return this.seats.seatOfPlayer(playerId);
@@ -74,6 +85,21 @@ export class LiveTable {
    * this server started: the record does not keep them). */
   history(): LastMove[] {
     return this.moves.slice();
+  }
+
+  /** What every view shows of the table itself (the room adds who is here, stand-ins, bots, hints). */
+  protected shown(): Pick<TableShown, 'setup' | 'state' | 'status' | 'turn' | 'name' | 'playerId' | 'rematch' | 'abandoned'> {
+    const seats = this.seats;
+    return {
+      setup: this.setup,
+      state: this.state,
+      status: this.status,
+      turn: this.turn,
+      name: (i) => seats.name(i),
+      playerId: (i) => seats.playerId(i),
+      rematch: this.rematchId,
+      abandoned: this.ended?.abandoned ?? false,
+    };
   }
 
   /** Why `seat` may not act on `turn` now, or null. */

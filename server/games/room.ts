@@ -1,7 +1,8 @@
 // A room runs one game's table: it checks each move by the rules, stores it, and only then makes
 // it the game's and sends everyone connected one frame for the change.
 // The rest is called from here: the table as it stands (live-table.ts), the rules (table.ts), the
-// write queue, the connections (audience.ts), the stand-in clock, bot turns, hints and expiry.
+// write queue, the connections (audience.ts), the stand-in clock, the turn-based pace (turn-pace.ts),
+// bot turns, hints and expiry.
 
 import type { Logger } from 'pino';
 import { type Move, newGame } from '../../bot-engine/game.ts';
@@ -10,8 +11,9 @@ import type { GameState } from '../../bot-engine/state.ts';
 import type { HintSearcher } from '../hints.ts';
 import { markSeen, setRematch } from './store-operations.ts';
 import { seatPerson } from './seating.ts';
-import { type DeadlineMarks, type GameEnd, type GameSetup, type GameStore, MISSED_TURNS_DROP, moveMsOf, noMarks, RematchTakenError, type StoredGame } from './store.ts';
-import type { TurnEvent, TurnNotifier } from './turn-events.ts';
+import { type GameEnd, type GameSetup, type GameStore, RematchTakenError, type StoredGame } from './store.ts';
+import type { TurnNotifier } from './turn-events.ts';
+import { TurnPace } from './turn-pace.ts';
 import { SeatClock, type SeatClockHooks } from './seat-clock.ts';
 import type { GameView, LastMove } from '../wire/game.ts';
 import { seatView, type ViewFrames, type ViewInput, viewInputOf } from './view.ts';
@@ -29,8 +31,7 @@ import { type BotMover, type BotTable, type BotTurn, BotTurns } from './bot-turn
 import { WriteQueue } from './write-queue.ts';
 import { withRatedResult } from './rated-end.ts';
 
-export type { BotMover, LastMove, Subscriber };
-export type { MoveError, MoveErrorCode } from './table.ts';
+export type { BotMover, Subscriber };
 
 export interface RoomDeps {
   store: GameStore;
@@ -46,10 +47,6 @@ export interface RoomDeps {
   turns?: TurnNotifier;
 }
 
-/** What a missed turn-based deadline did: the stand-in plays the move, the seat was dropped (a
- * bot plays it for good), or nothing (the turn had moved on, or is not a person's). */
-export type MissedTurn = 'stand_in' | 'dropped' | 'none';
-
 export class Room extends LiveTable {
   readonly log: Logger;
   private readonly deps: RoomDeps;
@@ -63,12 +60,8 @@ export class Room extends LiveTable {
   /** The bot's search at the last broadcast, as views show it: a `sync` between a search's end
    * and its move's broadcast must still get the view at the current `seq`. */
   private botShown = false;
-  /** Logged once per streak of failed abandons (the sweep tries again). */
-  private abandonFailing = false;
-  /** Turn-based: missed turns, reminders and drops, as stored. */
-  private marks: DeadlineMarks;
-  /** Turn-based with deadlines: the time per move (ms), else null. */
-  private readonly moveMs: number | null;
+  /** Turn-based: deadlines, missed turns and drops, and whose turn the notifier hears of. */
+  readonly pace: TurnPace;
 
   private constructor(stored: StoredGame, state: GameState, deps: RoomDeps, botsEnabled: boolean, moves: LastMove[]) {
     super(stored, state, moves);
@@ -86,9 +79,8 @@ export class Room extends LiveTable {
     const isPerson = (seat: number) => this.setup.seats[seat].kind === 'person';
     const clock: SeatClockHooks = { isPerson, playing: () => this.status === 'playing', currentSeat: () => this.state.currentPlayer, onStandIn: () => this.changed() };
     this.clock = new SeatClock(stored.setup, clock, this.log);
-    this.moveMs = moveMsOf(stored.setup);
-    this.marks = stored.marks ?? noMarks(stored.setup.seats.length);
-    for (const [seat, at] of this.marks.droppedAt.entries()) if (at !== null) this.clock.drop(seat, at);
+    const paced = { table: this, lastActivity: () => this.activity.lastActivity, clock: this.clock, writes: this.writes, log: this.log, turns: deps.turns };
+    this.pace = new TurnPace(stored, { ...paced, changed: () => this.changed() });
   }
 
   /** A new game, stored before it is returned. Bot seats are filled at once. */
@@ -129,7 +121,7 @@ export class Room extends LiveTable {
     if (this.status === 'playing') {
       this.log.info('game started');
       this.clock.start((s) => this.audience.connected(s));
-      this.tellTurn();
+      this.pace.tellTurn();
     }
     this.changed();
     return { seat: chosen, token };
@@ -195,18 +187,11 @@ export class Room extends LiveTable {
 
   private viewInput(): ViewInput {
     return viewInputOf({
-      setup: this.setup,
-      state: this.state,
-      status: this.status,
-      turn: this.turn,
-      name: (i) => this.seats.name(i),
-      playerId: (i) => this.seats.playerId(i),
+      ...this.shown(),
       connected: (i) => this.audience.connected(i),
       standIn: (i) => this.clock.reason(i),
       botThinking: this.botShown,
-      deadline: this.deadline,
-      rematch: this.rematchId,
-      abandoned: this.ended?.abandoned ?? false,
+      deadline: this.pace.deadline,
       hints: this.hints.counts,
     });
   }
@@ -218,9 +203,8 @@ export class Room extends LiveTable {
   }
 
   private async playNow(seat: number, move: Move, turn: number): Promise<LastMove | MoveError> {
-    const problem = this.turnProblem(seat, turn);
+    const problem = this.turnProblem(seat, turn) ?? this.pace.dropped(seat);
     if (problem) return problem;
-    if (this.clock.reason(seat) === 'dropped') return { error: 'not_your_turn', message: `this seat was dropped after ${MISSED_TURNS_DROP} missed turns: a bot plays it for the rest of the game` };
     // Moving is taking the seat back (a stand-in search in flight is then ignored), shown in the
     // move's own frame; a move refused still took it back, and that frame shows it.
     const reclaimed = this.clock.reclaim(seat);
@@ -242,83 +226,11 @@ export class Room extends LiveTable {
     return level && { seat, level, turn: this.turn, state: this.state };
   }
 
-  /** When the current person's time runs out (ms since the epoch), or null: the live turn clock,
-   * or a turn-based game's deadline (the last stored activity plus the time per move). */
-  get deadline(): number | null {
-    if (this.moveMs === null) return this.clock.deadline;
-    if (this.status !== 'playing') return null;
-    const seat = this.state.currentPlayer;
-    if (this.setup.seats[seat].kind !== 'person' || this.clock.reason(seat) !== null) return null;
-    return this.activity.lastActivity + this.moveMs;
-  }
-
   /** Turn-based: nothing happens here until a person moves or a deadline passes (no bot to move,
    * nobody connected, no write in flight), so the room may leave memory. */
   get resting(): boolean {
     if (!this.setup.pace || this.status !== 'playing' || this.watched || this.busy) return false;
     return this.botTurn() === null;
-  }
-
-  /** The turn-based deadline of `turn` passed: the miss is counted (stored first, once per turn,
-   * so a restart in between counts nothing twice), then the seat's stand-in plays the move or, at
-   * MISSED_TURNS_DROP misses, a bot takes the seat for good. */
-  missTurn(turn: number, now: number): Promise<MissedTurn> {
-    return this.writes.run(async () => {
-      if (this.status !== 'playing' || this.turn !== turn) return 'none';
-      const seat = this.state.currentPlayer;
-      if (this.setup.seats[seat].kind !== 'person' || this.clock.reason(seat) !== null) {
-        this.changed();
-        return 'none';
-      }
-      let marks = this.marks;
-      const counted = await this.writes.commit((store) =>
-        store.update(this.id, {
-          name: 'missed_turn',
-          apply: (stored) => {
-            marks = stored.marks ?? noMarks(this.setup.seats.length);
-            if (marks.missedTurn === turn) return null;
-            const missed = marks.missed.map((n, i) => (i === seat ? n + 1 : n));
-            const droppedAt = marks.droppedAt.map((at, i) => (i === seat && missed[i] >= MISSED_TURNS_DROP ? now : at));
-            marks = { ...marks, missed, missedTurn: turn, droppedAt };
-            return { marks };
-          },
-        }),
-      );
-      if (!counted) return 'none';
-      this.marks = marks;
-      const dropped = marks.droppedAt[seat];
-      if (dropped !== null) {
-        this.clock.drop(seat, dropped);
-        this.log.info({ seat, missed: marks.missed[seat] }, 'turn-based seat dropped after missed turns: a bot plays it for good');
-      } else this.clock.missedTurn(seat);
-      this.changed();
-      return dropped !== null ? 'dropped' : 'stand_in';
-    });
-  }
-
-  /** Missed turns per seat (turn-based). */
-  get missedTurns(): readonly number[] {
-    return this.marks.missed;
-  }
-
-  /** The signed-in person to move in a turn-based game, as a turn event; null otherwise. */
-  turnEvent(): TurnEvent | null {
-    if (!this.setup.pace || this.status !== 'playing') return null;
-    const seat = this.state.currentPlayer;
-    const playerId = this.seats.playerId(seat);
-    if (this.setup.seats[seat].kind !== 'person' || !playerId || this.clock.reason(seat) !== null) return null;
-    return { playerId, gameId: this.id, turn: this.turn, deadline: this.deadline };
-  }
-
-  /** Tells the notifier whose turn it is now (turn-based games; a listener's fault is logged). */
-  private tellTurn(): void {
-    const event = this.turnEvent();
-    if (!event || !this.deps.turns) return;
-    try {
-      this.deps.turns.yourTurn(event);
-    } catch (err) {
-      this.log.error({ err }, 'the turn notifier failed');
-    }
   }
 
   /** Stores an accepted move, then makes it the game's: nothing changes if the write fails. */
@@ -336,24 +248,15 @@ export class Room extends LiveTable {
     }
     this.clock.moved(applied.last.seat);
     this.clock.armTurn();
-    this.tellTurn();
+    this.pace.tellTurn();
     this.changed();
     return applied.last;
   }
 
   /** Ends the game as it stands (it expired): followers are scored as at the end of a game, the
    * result is stored as abandoned. False when the store could not write it (tried again later). */
-  async abandon(why: string): Promise<boolean> {
-    try {
-      const done = await this.writes.run(() => this.abandonNow(why));
-      this.abandonFailing = false;
-      return done;
-    } catch (err) {
-      // Not the disk's fault: one log line per streak, and the sweep tries again.
-      if (!this.abandonFailing) this.log.error({ err, why }, 'abandoning the game failed: tried again at the next sweep');
-      this.abandonFailing = true;
-      return false;
-    }
+  abandon(why: string): Promise<boolean> {
+    return this.activity.abandoning(why, () => this.writes.run(() => this.abandonNow(why)));
   }
 
   private async abandonNow(why: string): Promise<boolean> {
@@ -402,8 +305,7 @@ export class Room extends LiveTable {
         this.rematchId = id;
       } catch (e) {
         // Another instance started it first: that one is the rematch.
-        if (!(e instanceof RematchTakenError)) throw e;
-        this.rematchId = e.rematchId;
+        if (e instanceof RematchTakenError) this.rematchId = e.rematchId;
         throw e;
       } finally {
         this.broadcast();

@@ -582,7 +582,7 @@ export class GameService {
     // A cluster member plays the deadlines of the games it holds (by lease) only.
     const room = this.options.loadsTurnBased === false ? this.loaded(due.id) : await this.room(due.id);
     if (!room) return;
-    const missed = await room.missTurn(due.turn, now);
+    const missed = await room.pace.missTurn(due.turn, now);
     if (missed !== 'none') this.options.metrics.missedTurns.inc({ outcome: missed });
   }
 
