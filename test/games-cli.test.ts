@@ -89,8 +89,8 @@ test('games cli on SQLite: lists, exports and removes a damaged game; healthy on
 
 test('games cli on SQLite: delete-player deletes a player as DELETE /api/me does', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-cli-'));
-  const { games: store, accounts } = sqliteBackend({ path: join(dataDir, 'tessera.db') });
-  await accounts.createPlayer({ id: 'p_leaving', name: 'Leaving', createdAt: new Date().toISOString() }, { hash: 'h', playerId: 'p_leaving', expiresAt: Date.now() + 60_000 });
+  const { games: store, players } = sqliteBackend({ path: join(dataDir, 'tessera.db') });
+  await players.createPlayer({ id: 'p_leaving', name: 'Leaving', createdAt: new Date().toISOString() }, { hash: 'h', playerId: 'p_leaving', expiresAt: Date.now() + 60_000 });
   await store.create(twoPeopleSetup('g'), [{ name: 'Leaving', tokenHash: null, playerId: 'p_leaving' }, null]);
   await store.close();
   const env = { TESSERA_DATA_DIR: dataDir };
@@ -98,7 +98,7 @@ test('games cli on SQLite: delete-player deletes a player as DELETE /api/me does
   assert.deepEqual(run(['delete-player', 'p_leaving'], env), { status: 1, lines: [{ error: 'no player p_leaving' }], stderr: '' });
   const reopened = sqliteBackend({ path: join(dataDir, 'tessera.db') });
   assert.deepEqual((await reopened.games.get('g'))?.holders[0], { name: 'deleted player', tokenHash: null });
-  assert.equal(await reopened.accounts.playerBySession('h', Date.now()), undefined);
+  assert.equal(await reopened.players.playerBySession('h', Date.now()), undefined);
   await reopened.close();
 });
 

@@ -17,20 +17,20 @@ const session = () => ({ hash: sessionHash(newSessionId()), expiresAt: Date.now(
 
 test('a passkey is added and signs the player in through the named steps; a store failing mid-ceremony names the step', async () => {
   const backend = sqliteBackend({ path: ':memory:' });
-  const { accounts } = backend;
-  const ceremony = new PasskeyCeremony(accounts);
+  const { players } = backend;
+  const ceremony = new PasskeyCeremony(players);
   const authenticator = new SoftAuthenticator();
   const player = { id: newPlayerId(), name: 'Ceremony', createdAt: new Date().toISOString() };
-  await accounts.createPlayer(player, { ...session(), playerId: player.id });
+  await players.createPlayer(player, { ...session(), playerId: player.id });
 
   const creation = await ceremony.registrationOptions(rp, player);
   await ceremony.register(rp, player, created(authenticator, creation));
-  assert.equal((await accounts.passkeys(player.id)).length, 1);
+  assert.equal((await players.passkeys(player.id)).length, 1);
 
   const fresh = session();
   const signedIn = await ceremony.signIn(rp, asserted(authenticator, await ceremony.signInOptions(rp)), fresh, null);
   assert.equal(signedIn.id, player.id);
-  assert.equal((await accounts.playerBySession(fresh.hash, Date.now()))?.id, player.id);
+  assert.equal((await players.playerBySession(fresh.hash, Date.now()))?.id, player.id);
 
   const answer = asserted(authenticator, await ceremony.signInOptions(rp));
   await backend.close();

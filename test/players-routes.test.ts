@@ -273,11 +273,11 @@ test('new guests are still made when every six-digit guest name is held (900,000
 
 test('the server sweeps idle guests at boot; a guest who comes back is seen and stays', async () => {
   const backend = sqliteBackend({ path: ':memory:' });
-  const { accounts } = backend;
+  const { players } = backend;
   const longAgo = new Date(Date.now() - 40 * DAY).toISOString();
   const make = async (id: string, createdAt: string) => {
     const session = newSessionId();
-    await accounts.createPlayer({ id, name: `Guest ${id.slice(-6)}`, createdAt }, { hash: sessionHash(session), playerId: id, expiresAt: Date.now() + DAY });
+    await players.createPlayer({ id, name: `Guest ${id.slice(-6)}`, createdAt }, { hash: sessionHash(session), playerId: id, expiresAt: Date.now() + DAY });
     return `tessera_session=${session}`;
   };
   await make('p_idle00000000000000000001', longAgo);
@@ -285,13 +285,13 @@ test('the server sweeps idle guests at boot; a guest who comes back is seen and 
   const own = await injectServer({ guestIdleDays: 30 }, true, { backend });
   try {
     const deadline = Date.now() + 5000;
-    while ((await own.app.accounts.player('p_idle00000000000000000001')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(await own.app.accounts.player('p_idle00000000000000000001'), undefined, 'swept at boot');
-    assert.ok(await own.app.accounts.player('p_fresh0000000000000000001'), 'a guest made today stays');
+    while ((await own.app.players.player('p_idle00000000000000000001')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(await own.app.players.player('p_idle00000000000000000001'), undefined, 'swept at boot');
+    assert.ok(await own.app.players.player('p_fresh0000000000000000001'), 'a guest made today stays');
     const cookie = await make('p_back00000000000000000001', longAgo);
     assert.equal((await call(own.app, 'GET', '/api/session', { cookie })).json().player.id, 'p_back00000000000000000001');
-    assert.deepEqual(await own.app.accounts.sweep(Date.now(), Date.now() - 30 * DAY), { sessions: 0, guests: 0 }, 'the request stored the sighting');
-    assert.ok(await own.app.accounts.player('p_back00000000000000000001'));
+    assert.deepEqual(await own.app.players.sweep(Date.now(), Date.now() - 30 * DAY), { sessions: 0, guests: 0 }, 'the request stored the sighting');
+    assert.ok(await own.app.players.player('p_back00000000000000000001'));
   } finally {
     await own.app.close();
   }

@@ -17,7 +17,7 @@ import { MIGRATIONS as SQLITE_MIGRATIONS } from '../server/storage/sqlite/games.
 import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../server/storage/postgres/migrations.ts';
 import { postgresNameKeysMigration, sqlitePlayersSweepMigration, sqliteNameKeysMigration } from '../server/players/schema.ts';
 
-const { test, backends, postgresUrl } = everyStore('accounts');
+const { test, backends, postgresUrl } = everyStore('players');
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -32,10 +32,10 @@ const setup = (id: string): GameSetup => ({
 });
 const codeOf = (code: string) => (e: unknown) => e instanceof CodedError && e.code === code;
 
-async function newPlayer(accounts: PlayerStore, name: string, createdAt = Date.now(), expiresAt = Date.now() + HOUR): Promise<{ id: string; session: string }> {
+async function newPlayer(players: PlayerStore, name: string, createdAt = Date.now(), expiresAt = Date.now() + HOUR): Promise<{ id: string; session: string }> {
   const id = newPlayerId();
   const session = newSessionId();
-  await accounts.createPlayer({ id, name, createdAt: new Date(createdAt).toISOString() }, { hash: sessionHash(session), playerId: id, expiresAt });
+  await players.createPlayer({ id, name, createdAt: new Date(createdAt).toISOString() }, { hash: sessionHash(session), playerId: id, expiresAt });
   return { id, session };
 }
 
@@ -68,107 +68,107 @@ test('names: a key folds case, width and confusables; invalid and reserved names
 });
 
 for (const [name, make] of backends) {
-  test(`${name} accounts: a player is found by a live session only, and names are unique by key`, async () => {
-    const { games, accounts } = await make();
-    const alice = await newPlayer(accounts, 'Alice');
-    assert.equal((await accounts.playerBySession(sessionHash(alice.session), Date.now()))?.name, 'Alice');
-    assert.equal(await accounts.playerBySession(sessionHash(alice.session), Date.now() + 2 * HOUR), undefined, 'expired');
-    assert.equal(await accounts.playerBySession(sessionHash('not a session'), Date.now()), undefined);
-    await assert.rejects(() => newPlayer(accounts, 'ＡＬＩＣＥ'), codeOf('name_taken'));
-    const bob = await newPlayer(accounts, 'Bob');
-    await assert.rejects(() => accounts.rename(bob.id, '\u0430lice'), codeOf('name_taken'));
-    assert.equal((await accounts.player(bob.id))?.name, 'Bob', 'a refused rename changes nothing');
-    assert.equal(await accounts.rename(alice.id, 'ALICE'), true, 'a player may change the case of their own name');
-    assert.equal(await accounts.rename(bob.id, 'Robert'), true);
-    assert.equal(await accounts.rename('p_nobody', 'Carol'), false);
-    assert.equal((await accounts.player(bob.id))?.name, 'Robert');
-    await newPlayer(accounts, 'Bob');
+  test(`${name} players: a player is found by a live session only, and names are unique by key`, async () => {
+    const { games, players } = await make();
+    const alice = await newPlayer(players, 'Alice');
+    assert.equal((await players.playerBySession(sessionHash(alice.session), Date.now()))?.name, 'Alice');
+    assert.equal(await players.playerBySession(sessionHash(alice.session), Date.now() + 2 * HOUR), undefined, 'expired');
+    assert.equal(await players.playerBySession(sessionHash('not a session'), Date.now()), undefined);
+    await assert.rejects(() => newPlayer(players, 'ＡＬＩＣＥ'), codeOf('name_taken'));
+    const bob = await newPlayer(players, 'Bob');
+    await assert.rejects(() => players.rename(bob.id, '\u0430lice'), codeOf('name_taken'));
+    assert.equal((await players.player(bob.id))?.name, 'Bob', 'a refused rename changes nothing');
+    assert.equal(await players.rename(alice.id, 'ALICE'), true, 'a player may change the case of their own name');
+    assert.equal(await players.rename(bob.id, 'Robert'), true);
+    assert.equal(await players.rename('p_nobody', 'Carol'), false);
+    assert.equal((await players.player(bob.id))?.name, 'Robert');
+    await newPlayer(players, 'Bob');
     // Two players racing for one name (and a rename racing them): exactly one gets it.
-    const raced = await Promise.allSettled([newPlayer(accounts, 'Dora'), newPlayer(accounts, 'DORA'), accounts.rename(bob.id, 'dora')]);
+    const raced = await Promise.allSettled([newPlayer(players, 'Dora'), newPlayer(players, 'DORA'), players.rename(bob.id, 'dora')]);
     assert.equal(raced.filter((r) => r.status === 'fulfilled').length, 1, JSON.stringify(raced.map((r) => r.status)));
     assert.ok(raced.every((r) => r.status === 'fulfilled' || codeOf('name_taken')(r.reason)));
-    await accounts.endSession(sessionHash(alice.session));
-    assert.equal(await accounts.playerBySession(sessionHash(alice.session), Date.now()), undefined);
+    await players.endSession(sessionHash(alice.session));
+    assert.equal(await players.playerBySession(sessionHash(alice.session), Date.now()), undefined);
     // A guest's default name holds no key: two guests may share one, and it never runs out.
-    const guests = [await newPlayer(accounts, 'Guest 123456'), await newPlayer(accounts, 'Guest 123456')];
-    for (const g of guests) assert.equal((await accounts.player(g.id))?.name, 'Guest 123456');
-    assert.equal(await accounts.rename(guests[0].id, 'Erin'), true, 'a guest takes a name of their own');
-    assert.equal((await accounts.player(guests[1].id))?.name, 'Guest 123456');
+    const guests = [await newPlayer(players, 'Guest 123456'), await newPlayer(players, 'Guest 123456')];
+    for (const g of guests) assert.equal((await players.player(g.id))?.name, 'Guest 123456');
+    assert.equal(await players.rename(guests[0].id, 'Erin'), true, 'a guest takes a name of their own');
+    assert.equal((await players.player(guests[1].id))?.name, 'Guest 123456');
     await games.close();
   });
 
-  test(`${name} accounts: a sweep removes expired sessions and guests unseen for long who hold no seat; passkey players, seated guests and guests seen lately stay`, async () => {
-    const { games, accounts } = await make();
+  test(`${name} players: a sweep removes expired sessions and guests unseen for long who hold no seat; passkey players, seated guests and guests seen lately stay`, async () => {
+    const { games, players } = await make();
     const now = Date.now();
     const longAgo = now - 40 * DAY;
     const idleBefore = now - 30 * DAY;
-    const idle = await newPlayer(accounts, 'Idle Ivy', longAgo);
-    const idleGuest = await newPlayer(accounts, 'Guest 100001', longAgo, now - DAY);
-    const withPasskey = await newPlayer(accounts, 'Keyed Kim', longAgo, now - DAY);
-    await accounts.addPasskey({ id: 'cred-k', playerId: withPasskey.id, publicKey: 'pk', counter: 0, transports: [], createdAt: new Date(longAgo).toISOString() });
-    const seated = await newPlayer(accounts, 'Seated Sam', longAgo);
+    const idle = await newPlayer(players, 'Idle Ivy', longAgo);
+    const idleGuest = await newPlayer(players, 'Guest 100001', longAgo, now - DAY);
+    const withPasskey = await newPlayer(players, 'Keyed Kim', longAgo, now - DAY);
+    await players.addPasskey({ id: 'cred-k', playerId: withPasskey.id, publicKey: 'pk', counter: 0, transports: [], createdAt: new Date(longAgo).toISOString() });
+    const seated = await newPlayer(players, 'Seated Sam', longAgo);
     await games.create(setup('g-sam'), [{ name: 'Seated Sam', tokenHash: 'aa'.repeat(32), playerId: seated.id }, null]);
-    const finished = await newPlayer(accounts, 'Finished Fay', longAgo);
+    const finished = await newPlayer(players, 'Finished Fay', longAgo);
     await games.create(setup('g-fay'), [
       { name: 'Finished Fay', tokenHash: 'bb'.repeat(32), playerId: finished.id },
       { name: 'Someone', tokenHash: 'cc'.repeat(32) },
     ]);
     await games.appendMoves('g-fay', [], { abandoned: true, scores: [0, 0] });
-    const returning = await newPlayer(accounts, 'Back Again', longAgo);
-    await accounts.seen(returning.id, now - DAY);
-    const fresh = await newPlayer(accounts, 'Guest 100002');
-    const deleted = await newPlayer(accounts, 'Gone Gus', longAgo);
-    await accounts.deletePlayer(deleted.id, DELETED_NAME, new Date(longAgo).toISOString());
+    const returning = await newPlayer(players, 'Back Again', longAgo);
+    await players.seen(returning.id, now - DAY);
+    const fresh = await newPlayer(players, 'Guest 100002');
+    const deleted = await newPlayer(players, 'Gone Gus', longAgo);
+    await players.deletePlayer(deleted.id, DELETED_NAME, new Date(longAgo).toISOString());
 
-    assert.deepEqual(await accounts.sweep(now, idleBefore), { sessions: 2, guests: 2 }, 'two expired sessions; Ivy and the idle guest');
-    for (const gone of [idle, idleGuest]) assert.equal(await accounts.player(gone.id), undefined);
-    assert.equal(await accounts.playerBySession(sessionHash(idle.session), now), undefined, "a swept guest's live session goes with them");
-    for (const kept of [withPasskey, seated, finished, returning, fresh]) assert.ok(await accounts.player(kept.id), 'kept');
-    for (const live of [seated, finished, returning, fresh]) assert.ok(await accounts.playerBySession(sessionHash(live.session), now), 'their sessions are live');
-    assert.equal(await accounts.playerBySession(sessionHash(withPasskey.session), now - 2 * DAY), undefined, 'the expired session is gone, whenever asked');
+    assert.deepEqual(await players.sweep(now, idleBefore), { sessions: 2, guests: 2 }, 'two expired sessions; Ivy and the idle guest');
+    for (const gone of [idle, idleGuest]) assert.equal(await players.player(gone.id), undefined);
+    assert.equal(await players.playerBySession(sessionHash(idle.session), now), undefined, "a swept guest's live session goes with them");
+    for (const kept of [withPasskey, seated, finished, returning, fresh]) assert.ok(await players.player(kept.id), 'kept');
+    for (const live of [seated, finished, returning, fresh]) assert.ok(await players.playerBySession(sessionHash(live.session), now), 'their sessions are live');
+    assert.equal(await players.playerBySession(sessionHash(withPasskey.session), now - 2 * DAY), undefined, 'the expired session is gone, whenever asked');
     assert.deepEqual((await games.get('g-sam'))?.holders[0]?.playerId, seated.id);
-    assert.deepEqual(await accounts.sweep(now, idleBefore), { sessions: 0, guests: 0 }, 'nothing left to sweep');
-    await newPlayer(accounts, 'idle ivy');
+    assert.deepEqual(await players.sweep(now, idleBefore), { sessions: 0, guests: 0 }, 'nothing left to sweep');
+    await newPlayer(players, 'idle ivy');
     await games.close();
   });
 
-  test(`${name} accounts: a challenge is taken once; a sign-in moves the browser's session to the passkey's player`, async () => {
-    const { games, accounts } = await make();
-    const alice = await newPlayer(accounts, 'Alice');
-    const guest = await newPlayer(accounts, 'Guest 1');
+  test(`${name} players: a challenge is taken once; a sign-in moves the browser's session to the passkey's player`, async () => {
+    const { games, players } = await make();
+    const alice = await newPlayer(players, 'Alice');
+    const guest = await newPlayer(players, 'Guest 1');
     const expiresAt = Date.now() + 60_000;
-    await accounts.putChallenge({ challenge: 'c1', playerId: alice.id, expiresAt });
-    await accounts.putChallenge({ challenge: 'old', playerId: null, expiresAt: Date.now() - 1 });
-    assert.deepEqual(await accounts.takeChallenge('c1', Date.now()), { challenge: 'c1', playerId: alice.id, expiresAt });
-    assert.equal(await accounts.takeChallenge('c1', Date.now()), undefined, 'taken once');
-    assert.equal(await accounts.takeChallenge('old', Date.now()), undefined, 'expired');
+    await players.putChallenge({ challenge: 'c1', playerId: alice.id, expiresAt });
+    await players.putChallenge({ challenge: 'old', playerId: null, expiresAt: Date.now() - 1 });
+    assert.deepEqual(await players.takeChallenge('c1', Date.now()), { challenge: 'c1', playerId: alice.id, expiresAt });
+    assert.equal(await players.takeChallenge('c1', Date.now()), undefined, 'taken once');
+    assert.equal(await players.takeChallenge('old', Date.now()), undefined, 'expired');
     const key = { id: 'cred-1', playerId: alice.id, publicKey: 'pk', counter: 0, transports: ['internal'], createdAt: new Date().toISOString() };
-    await accounts.addPasskey(key);
-    await assert.rejects(() => accounts.addPasskey({ ...key, playerId: guest.id }), 'a credential id is registered once');
-    assert.deepEqual(await accounts.passkey('cred-1'), key);
-    assert.deepEqual(await accounts.passkeys(alice.id), [key]);
-    assert.deepEqual(await accounts.passkeys(guest.id), []);
+    await players.addPasskey(key);
+    await assert.rejects(() => players.addPasskey({ ...key, playerId: guest.id }), 'a credential id is registered once');
+    assert.deepEqual(await players.passkey('cred-1'), key);
+    assert.deepEqual(await players.passkeys(alice.id), [key]);
+    assert.deepEqual(await players.passkeys(guest.id), []);
     const session = newSessionId();
-    await accounts.signIn('cred-1', 5, { hash: sessionHash(session), playerId: alice.id, expiresAt: Date.now() + HOUR }, sessionHash(guest.session));
-    assert.equal((await accounts.playerBySession(sessionHash(session), Date.now()))?.id, alice.id);
-    assert.equal(await accounts.playerBySession(sessionHash(guest.session), Date.now()), undefined, "the browser's guest session is ended");
-    assert.equal((await accounts.passkey('cred-1'))?.counter, 5);
+    await players.signIn('cred-1', 5, { hash: sessionHash(session), playerId: alice.id, expiresAt: Date.now() + HOUR }, sessionHash(guest.session));
+    assert.equal((await players.playerBySession(sessionHash(session), Date.now()))?.id, alice.id);
+    assert.equal(await players.playerBySession(sessionHash(guest.session), Date.now()), undefined, "the browser's guest session is ended");
+    assert.equal((await players.passkey('cred-1'))?.counter, 5);
     await games.close();
   });
 
-  test(`${name} accounts: deleting a player frees the name and renames their seats, other seats untouched`, async () => {
-    const { games, accounts } = await make();
-    const alice = await newPlayer(accounts, 'Alice');
-    const bob = await newPlayer(accounts, 'Bob');
-    await accounts.addPasskey({ id: 'cred-a', playerId: alice.id, publicKey: 'pk', counter: 0, transports: [], createdAt: new Date().toISOString() });
+  test(`${name} players: deleting a player frees the name and renames their seats, other seats untouched`, async () => {
+    const { games, players } = await make();
+    const alice = await newPlayer(players, 'Alice');
+    const bob = await newPlayer(players, 'Bob');
+    await players.addPasskey({ id: 'cred-a', playerId: alice.id, publicKey: 'pk', counter: 0, transports: [], createdAt: new Date().toISOString() });
     await games.create(setup('g1'), [
       { name: 'Alice', tokenHash: 'aa'.repeat(32), playerId: alice.id },
       { name: 'Bob', tokenHash: 'bb'.repeat(32), playerId: bob.id },
     ]);
     await games.appendMoves('g1', [], { abandoned: true, scores: [0, 0] });
     await games.create(setup('g2'), [{ name: 'Alice', tokenHash: 'cc'.repeat(32), playerId: alice.id }, null]);
-    assert.equal(await accounts.deletePlayer(alice.id, DELETED_NAME, new Date().toISOString()), true);
-    assert.equal(await accounts.deletePlayer(alice.id, DELETED_NAME, new Date().toISOString()), false, 'once');
+    assert.equal(await players.deletePlayer(alice.id, DELETED_NAME, new Date().toISOString()), true);
+    assert.equal(await players.deletePlayer(alice.id, DELETED_NAME, new Date().toISOString()), false, 'once');
     assert.deepEqual((await games.get('g1'))?.holders, [
       { name: DELETED_NAME, tokenHash: 'aa'.repeat(32) },
       { name: 'Bob', tokenHash: 'bb'.repeat(32), playerId: bob.id },
@@ -176,19 +176,19 @@ for (const [name, make] of backends) {
     assert.deepEqual((await games.get('g2'))?.holders, [{ name: DELETED_NAME, tokenHash: 'cc'.repeat(32) }, null]);
     assert.equal((await games.list({ finished: true, player: 'Alice' })).games.length, 0, 'the name is gone from the finished-games search');
     assert.equal((await games.list({ finished: true, playerId: alice.id })).games.length, 0);
-    assert.equal(await accounts.player(alice.id), undefined);
-    assert.equal(await accounts.playerBySession(sessionHash(alice.session), Date.now()), undefined, 'sessions gone');
-    assert.equal(await accounts.passkey('cred-a'), undefined, 'passkeys gone');
-    assert.equal((await accounts.playerBySession(sessionHash(bob.session), Date.now()))?.name, 'Bob');
-    await newPlayer(accounts, 'alice');
+    assert.equal(await players.player(alice.id), undefined);
+    assert.equal(await players.playerBySession(sessionHash(alice.session), Date.now()), undefined, 'sessions gone');
+    assert.equal(await players.passkey('cred-a'), undefined, 'passkeys gone');
+    assert.equal((await players.playerBySession(sessionHash(bob.session), Date.now()))?.name, 'Bob');
+    await newPlayer(players, 'alice');
     await games.close();
   });
 }
 
-test('sqlite accounts: players stored before sightings were kept count as seen at the boot that migrates them', async () => {
-  const path = join(mkdtempSync(join(tmpdir(), 'tessera-accounts-')), 'games.db');
+test('sqlite players: players stored before sightings were kept count as seen at the boot that migrates them', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'tessera-players-')), 'games.db');
   const before = sqliteBackend({ path });
-  const old = await newPlayer(before.accounts, 'Old Olga', Date.now() - 400 * DAY, Date.now() + DAY);
+  const old = await newPlayer(before.players, 'Old Olga', Date.now() - 400 * DAY, Date.now() + DAY);
   await before.close();
   const db = new DatabaseSync(path);
   // Back to before the sweep's step (the steps after it run again, changing nothing).
@@ -196,9 +196,9 @@ test('sqlite accounts: players stored before sightings were kept count as seen a
   db.close();
   const migrated = Date.now();
   const after = sqliteBackend({ path });
-  const accounts = after.accounts;
-  assert.ok((await accounts.playerBySession(sessionHash(old.session), Date.now()))!.seenAt >= migrated - 1);
-  assert.deepEqual(await accounts.sweep(Date.now(), migrated - 30 * DAY), { sessions: 0, guests: 0 });
+  const players = after.players;
+  assert.ok((await players.playerBySession(sessionHash(old.session), Date.now()))!.seenAt >= migrated - 1);
+  assert.deepEqual(await players.sweep(Date.now(), migrated - 30 * DAY), { sessions: 0, guests: 0 });
   await after.close();
 });
 
@@ -212,21 +212,21 @@ const OLD_KEYS: [string, string | null][] = [
   ['Bob', 'bob'],
 ];
 
-async function checkRekeyed(accounts: PlayerStore, keys: Map<string, string | null>, ids: string[]): Promise<void> {
+async function checkRekeyed(players: PlayerStore, keys: Map<string, string | null>, ids: string[]): Promise<void> {
   assert.deepEqual(
     ids.map((id) => keys.get(id)),
     [nameKey('Alice'), `${nameKey('Alice')}#${ids[1]}`, null, nameKey('Bob')],
   );
-  assert.equal(await accounts.nameHeld('ALlCE'), true, 'a look-alike of the older name is held');
-  await assert.rejects(newPlayer(accounts, 'A1ice'), codeOf('name_taken'));
-  await newPlayer(accounts, 'Guest Star');
+  assert.equal(await players.nameHeld('ALlCE'), true, 'a look-alike of the older name is held');
+  await assert.rejects(newPlayer(players, 'A1ice'), codeOf('name_taken'));
+  await newPlayer(players, 'Guest Star');
 }
 
-test('sqlite accounts: names stored under the old key are keyed again by the skeleton, oldest first', async () => {
-  const path = join(mkdtempSync(join(tmpdir(), 'tessera-accounts-')), 'games.db');
+test('sqlite players: names stored under the old key are keyed again by the skeleton, oldest first', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'tessera-players-')), 'games.db');
   const before = sqliteBackend({ path });
   const ids: string[] = [];
-  for (const i of OLD_KEYS.keys()) ids.push((await newPlayer(before.accounts, `Zed ${'abcd'[i]}`, Date.parse('2026-01-01') + i * DAY)).id);
+  for (const i of OLD_KEYS.keys()) ids.push((await newPlayer(before.players, `Zed ${'abcd'[i]}`, Date.parse('2026-01-01') + i * DAY)).id);
   await before.close();
   const db = new DatabaseSync(path);
   db.exec('UPDATE players SET name_key = NULL');
@@ -235,15 +235,15 @@ test('sqlite accounts: names stored under the old key are keyed again by the ske
   db.close();
   const after = sqliteBackend({ path });
   const keys = new Map((after.games.database.prepare('SELECT id, name_key FROM players').all() as { id: string; name_key: string | null }[]).map((r) => [r.id, r.name_key]));
-  await checkRekeyed(after.accounts, keys, ids);
+  await checkRekeyed(after.players, keys, ids);
   await after.close();
 });
 
-test('postgres accounts: names stored under the old key are keyed again by the skeleton, oldest first', async () => {
+test('postgres players: names stored under the old key are keyed again by the skeleton, oldest first', async () => {
   const url = await postgresUrl();
   const before = await postgresBackend({ url });
   const ids: string[] = [];
-  for (const i of OLD_KEYS.keys()) ids.push((await newPlayer(before.accounts, `Zed ${'abcd'[i]}`, Date.parse('2026-01-01') + i * DAY)).id);
+  for (const i of OLD_KEYS.keys()) ids.push((await newPlayer(before.players, `Zed ${'abcd'[i]}`, Date.parse('2026-01-01') + i * DAY)).id);
   await before.games.write(async (c) => {
     await c.query('UPDATE players SET name_key = NULL');
     for (const [i, [name, key]] of OLD_KEYS.entries()) await c.query('UPDATE players SET name = $1, name_key = $2 WHERE id = $3', [name, key, ids[i]]);
@@ -252,6 +252,6 @@ test('postgres accounts: names stored under the old key are keyed again by the s
   await before.close();
   const after = await postgresBackend({ url });
   const { rows } = await after.games.query('SELECT id, name_key FROM players');
-  await checkRekeyed(after.accounts, new Map(rows.map((r) => [r.id as string, r.name_key as string | null])), ids);
+  await checkRekeyed(after.players, new Map(rows.map((r) => [r.id as string, r.name_key as string | null])), ids);
   await after.close();
 });

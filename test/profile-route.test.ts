@@ -54,7 +54,7 @@ const position = (seat: number, loss: number, meeplePlayed: string | null, meepl
 
 /** A player as the session routes make one (a guest with a session). */
 const signUp = (id: string, name: string) =>
-  app.accounts.createPlayer({ id, name, createdAt: new Date().toISOString() }, { hash: sessionHash(newSessionId()), playerId: id, expiresAt: Date.now() + 60_000 });
+  app.players.createPlayer({ id, name, createdAt: new Date().toISOString() }, { hash: sessionHash(newSessionId()), playerId: id, expiresAt: Date.now() + 60_000 });
 
 before(async () => {
   ({ app } = await injectServer({}, false));
@@ -106,7 +106,7 @@ test('an unknown or deleted player is 404 unknown_player; a malformed id is 400 
   await signUp(cy, 'Cy');
   await finishedGame('g-cy', [holder('Cy', cy), holder('Bo')], [3, 4]);
   assert.equal((await get(app, `/api/players/${cy}/profile`)).status, 200);
-  await app.accounts.deletePlayer(cy, 'deleted player', new Date().toISOString());
+  await app.players.deletePlayer(cy, 'deleted player', new Date().toISOString());
   const deleted = await get(app, `/api/players/${cy}/profile`);
   assert.equal(deleted.status, 404, 'a deleted player has no profile');
   // A guest who never held a seat has no profile; one who held only an invite's has an empty one.

@@ -30,7 +30,7 @@ after(() => service.close());
 
 async function playerWithDevice(backend: Backend): Promise<{ playerId: string; endpoint: string }> {
   const playerId = newPlayerId();
-  await backend.accounts.createPlayer(
+  await backend.players.createPlayer(
     { id: playerId, name: `P${playerId.slice(2, 10)}`, createdAt: new Date().toISOString() },
     { hash: sessionHash(newSessionId()), playerId, expiresAt: Date.now() + 3_600_000 },
   );

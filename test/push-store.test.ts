@@ -10,9 +10,9 @@ import { everyStore } from './support/every-store.ts';
 
 const { test, backends } = everyStore('push');
 
-async function newPlayer(accounts: PlayerStore, name: string, createdAt = Date.now()): Promise<string> {
+async function newPlayer(players: PlayerStore, name: string, createdAt = Date.now()): Promise<string> {
   const id = newPlayerId();
-  await accounts.createPlayer({ id, name, createdAt: new Date(createdAt).toISOString() }, { hash: sessionHash(newSessionId()), playerId: id, expiresAt: Date.now() + 3_600_000 });
+  await players.createPlayer({ id, name, createdAt: new Date(createdAt).toISOString() }, { hash: sessionHash(newSessionId()), playerId: id, expiresAt: Date.now() + 3_600_000 });
   return id;
 }
 
@@ -39,9 +39,9 @@ for (const [name, make] of backends) {
   });
 
   test(`${name} push: devices per player, moved when their endpoint subscribes again, removed by their player only`, async () => {
-    const { accounts, push } = await make();
-    const alice = await newPlayer(accounts, 'Alice');
-    const bob = await newPlayer(accounts, 'Bob');
+    const { players, push } = await make();
+    const alice = await newPlayer(players, 'Alice');
+    const bob = await newPlayer(players, 'Bob');
     const phone = await push.saveDevice(device(alice, 'https://push.example/a', '2026-11-28T07:00:00.000Z'));
     const laptop = await push.saveDevice(device(alice, 'https://push.example/b', '2026-11-28T07:01:00.000Z'));
     assert.deepEqual(
@@ -83,18 +83,18 @@ for (const [name, make] of backends) {
   });
 
   test(`${name} push: a deleted player's devices go with them, and a swept guest's too`, async () => {
-    const { accounts, push } = await make();
-    const alice = await newPlayer(accounts, 'Alice');
+    const { players, push } = await make();
+    const alice = await newPlayer(players, 'Alice');
     await push.saveDevice(device(alice, 'https://push.example/alice'));
-    assert.equal(await accounts.deletePlayer(alice, 'deleted player', new Date().toISOString()), true);
+    assert.equal(await players.deletePlayer(alice, 'deleted player', new Date().toISOString()), true);
     assert.deepEqual(await push.devices(alice), []);
 
-    const idle = await newPlayer(accounts, 'Idle', Date.now() - 100 * 86_400_000);
+    const idle = await newPlayer(players, 'Idle', Date.now() - 100 * 86_400_000);
     await push.saveDevice(device(idle, 'https://push.example/idle'));
-    const swept = await accounts.sweep(Date.now(), Date.now() - 30 * 86_400_000);
+    const swept = await players.sweep(Date.now(), Date.now() - 30 * 86_400_000);
     assert.equal(swept.guests, 1, 'the idle guest is swept, devices and all');
     assert.deepEqual(await push.devices(idle), []);
-    const bob = await newPlayer(accounts, 'Bob');
+    const bob = await newPlayer(players, 'Bob');
     const moved = await push.saveDevice(device(bob, 'https://push.example/idle'));
     assert.equal(moved.playerId, bob, 'the swept guest’s endpoint is free for another');
   });

@@ -51,10 +51,10 @@ const rated = { players: [ann, bo, 'bot:expert'], ranks: [2, 1, 3] };
 
 const { test, backends, postgresUrl } = everyStore('ratings');
 
-async function withPlayers({ accounts, ratings }: Backend, more: [string, string][] = []) {
+async function withPlayers({ players, ratings }: Backend, more: [string, string][] = []) {
   for (const [id, name] of [[ann, 'Ann'], [bo, 'Bo'], ...more])
-    await accounts.createPlayer({ id, name, createdAt: new Date().toISOString() }, { hash: sessionHash(newSessionId()), playerId: id, expiresAt: Date.now() + 60_000 });
-  return { accounts, ratings };
+    await players.createPlayer({ id, name, createdAt: new Date().toISOString() }, { hash: sessionHash(newSessionId()), playerId: id, expiresAt: Date.now() + 60_000 });
+  return { players, ratings };
 }
 
 for (const [name, make] of backends) {
@@ -94,7 +94,7 @@ for (const [name, make] of backends) {
   test(`${name}: the leaderboard lists people with a settled rating, several opponents and a recent game; a pair's games beyond ${PAIR_GAMES_PER_DAY} a day move nothing`, async () => {
     const backend = await make();
     const store = backend.games;
-    const { accounts, ratings } = await withPlayers(backend, [
+    const { players, ratings } = await withPlayers(backend, [
       [cy, 'Cy'],
       [di, 'Di'],
     ]);
@@ -129,7 +129,7 @@ for (const [name, make] of backends) {
     const later = Date.now() + (LEADERBOARD_ACTIVE_DAYS + 1) * DAY_MS;
     assert.deepEqual(await listed(later), ['bot:expert', 'bot:random']);
     // A deleted player leaves the leaderboard; their history stays with the games.
-    await accounts.deletePlayer(ann, 'deleted player', new Date().toISOString());
+    await players.deletePlayer(ann, 'deleted player', new Date().toISOString());
     assert.deepEqual(await listed(), ['bot:expert', 'bot:random', di].sort());
     assert.equal((await ratings.history(ann, 10)).length, 5);
     await store.close();

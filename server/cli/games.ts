@@ -21,7 +21,7 @@ type Store = GameStore & StoreMaintenance;
 /** The database's stores a command uses. */
 interface Database {
   games: Store;
-  accounts: PlayerStore;
+  players: PlayerStore;
   close(): Promise<void>;
 }
 
@@ -57,7 +57,7 @@ async function open(argv: string[]): Promise<Database> {
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
-async function run({ games: store, accounts }: Database, [command, id]: string[], force: boolean): Promise<number> {
+async function run({ games: store, players }: Database, [command, id]: string[], force: boolean): Promise<number> {
   if (command === 'damaged') {
     for (const each of await store.ids()) {
       const reason = await damage(store, each);
@@ -67,7 +67,7 @@ async function run({ games: store, accounts }: Database, [command, id]: string[]
   }
   if (command === 'delete-player' && id) {
     // The same deletion as the player's own DELETE /api/me, in one transaction.
-    const deleted = await accounts.deletePlayer(id, DELETED_NAME, new Date().toISOString());
+    const deleted = await players.deletePlayer(id, DELETED_NAME, new Date().toISOString());
     print(deleted ? { deletedPlayer: id } : { error: `no player ${id}` });
     return deleted ? 0 : 1;
   }

@@ -52,7 +52,7 @@ function summary(room: ReadableGame): GameSummary {
 async function routes(root: FastifyInstance): Promise<void> {
   // Requests and replies typed from the route schemas.
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { games, directory, config, accounts } = app;
+  const { games, directory, config, players } = app;
   // Each route that creates state allows so many calls a minute per client address.
   const limited = { rateLimit: { max: config.createsPerMinute, timeWindow: 60_000 } };
   const perIp = new GamesPerIp(config.gamesPerIp, (id) => games.unfinished(id), config.maxGames);
@@ -69,7 +69,7 @@ async function routes(root: FastifyInstance): Promise<void> {
       seats.map(async (s, i) => {
         if (s.player === undefined) return null;
         if (s.kind !== 'person') throw new CodedError('bad_request', `seat ${i} is a bot: only a person seat is kept for a challenged player`);
-        const player = await accounts.playerByName(s.player);
+        const player = await players.playerByName(s.player);
         if (!player) throw new CodedError('unknown_player', `no player is named ${JSON.stringify(s.player)}: a challenge names a player of this server`);
         return { id: player.id, name: player.name };
       }),
@@ -85,7 +85,7 @@ async function routes(root: FastifyInstance): Promise<void> {
     if (!playerId) return; // the room answers `sign_in_required`
     const { setup } = await readable(gameId);
     if (!setup.rated || setup.seats.filter((s) => s.kind === 'person').length < 2) return;
-    if ((await accounts.passkeys(playerId)).length === 0)
+    if ((await players.passkeys(playerId)).length === 0)
       throw new CodedError('passkey_required', 'this rated game is between people: its seats are for players with a passkey (add one to your player), not guests');
   };
 
@@ -161,7 +161,7 @@ async function routes(root: FastifyInstance): Promise<void> {
       // A signed-in player sits under their player name, and the seat is theirs on any device;
       // anyone else types a name under the players' rule, and may not pass for a player.
       const name = request.player?.name ?? validName(request.body.name);
-      if (!request.player && (await accounts.nameHeld(name))) {
+      if (!request.player && (await players.nameHeld(name))) {
         throw new CodedError('name_taken', `a player is named ${JSON.stringify(name)} (or a name that looks the same): sign in as them, or choose another name`);
       }
       await refuseGuestInRatedGame(id, request.player?.id);
@@ -241,4 +241,4 @@ async function routes(root: FastifyInstance): Promise<void> {
 }
 
 /** Encapsulated (its hooks and limits stay its own), refused at boot without the services it uses. */
-export const gameRoutes = fp(routes, { name: 'game-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'games', 'directory', 'session', 'accounts'] });
+export const gameRoutes = fp(routes, { name: 'game-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'games', 'directory', 'session', 'players'] });

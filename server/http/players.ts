@@ -19,11 +19,11 @@ const error = { $ref: 'Error#' } as const;
 
 async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { accounts, config, store, games } = app;
+  const { players, config, store, games } = app;
   const limited = { rateLimit: { max: config.createsPerMinute, timeWindow: 60_000 } };
-  const passkeys = new PasskeyCeremony(accounts);
+  const passkeys = new PasskeyCeremony(players);
   const relyingPartyOf = (request: FastifyRequest) => relyingParty(ownOrigin(request, config));
-  const me = async (player: { id: string; name: string }): Promise<Me> => ({ id: player.id, name: player.name, passkeys: (await accounts.passkeys(player.id)).length });
+  const me = async (player: { id: string; name: string }): Promise<Me> => ({ id: player.id, name: player.name, passkeys: (await players.passkeys(player.id)).length });
 
   app.get('/api/session', { schema: { tags: ['players'], summary: 'The player this browser is signed in as, or null', response: { 200: SessionReply } } }, async (request) => ({
     player: request.player && (await me(request.player)),
@@ -50,7 +50,7 @@ async function routes(root: FastifyInstance): Promise<void> {
       const name = request.body.name === undefined ? guestName() : validName(request.body.name);
       const player = { id: newPlayerId(), name, createdAt: new Date().toISOString() };
       const { id, hash, expiresAt } = newSession();
-      await accounts.createPlayer(player, { hash, expiresAt, playerId: player.id });
+      await players.createPlayer(player, { hash, expiresAt, playerId: player.id });
       sendSession(reply, request, config, id);
       return reply.code(201).send({ player: { id: player.id, name, passkeys: 0 } });
     },
@@ -61,7 +61,7 @@ async function routes(root: FastifyInstance): Promise<void> {
     { schema: { tags: ['players'], summary: "End this browser's session (a guest without a passkey cannot come back)", response: { 204: { type: 'null' }, 403: error } } },
     async (request, reply) => {
       const hash = carriedSession(request);
-      if (hash) await accounts.endSession(hash);
+      if (hash) await players.endSession(hash);
       clearSession(reply, request, config);
       return reply.code(204).send(null);
     },
@@ -82,7 +82,7 @@ async function routes(root: FastifyInstance): Promise<void> {
     async (request) => {
       const player = signedIn(request);
       const name = validName(request.body.name);
-      if (!(await accounts.rename(player.id, name))) throw new CodedError('not_signed_in', 'this player no longer exists');
+      if (!(await players.rename(player.id, name))) throw new CodedError('not_signed_in', 'this player no longer exists');
       return me({ id: player.id, name });
     },
   );
@@ -98,7 +98,7 @@ async function routes(root: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const player = signedIn(request);
-      await accounts.deletePlayer(player.id, DELETED_NAME, new Date().toISOString());
+      await players.deletePlayer(player.id, DELETED_NAME, new Date().toISOString());
       games.forgetPlayer(player.id, DELETED_NAME);
       clearSession(reply, request, config);
       return reply.code(204).send(null);
@@ -210,4 +210,4 @@ function yoursFirst(games: MyGame[]): MyGame[] {
 }
 
 /** Encapsulated (its limits stay its own); needs the session plugin for `request.player`. */
-export const playerRoutes = fp(routes, { name: 'player-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'accounts', 'store', 'session', 'games'] });
+export const playerRoutes = fp(routes, { name: 'player-routes', fastify: '5.x', encapsulate: true, dependencies: ['config', 'players', 'store', 'session', 'games'] });

@@ -11,7 +11,7 @@ const error = { $ref: 'Error#' } as const;
 
 async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const profileOf = profileReader(app.store, app.accounts);
+  const profileOf = profileReader(app.store, app.players);
   app.get(
     '/api/players/:id/profile',
     {
@@ -30,5 +30,5 @@ async function routes(root: FastifyInstance): Promise<void> {
   );
 }
 
-/** Encapsulated, refused at boot without the store and the accounts. */
-export const profileRoutes = fp(routes, { name: 'profile-routes', fastify: '5.x', encapsulate: true, dependencies: ['store', 'accounts'] });
+/** Encapsulated, refused at boot without the store and the players. */
+export const profileRoutes = fp(routes, { name: 'profile-routes', fastify: '5.x', encapsulate: true, dependencies: ['store', 'players'] });

@@ -80,7 +80,7 @@ export function signedIn(request: FastifyRequest): SignedInPlayer {
 }
 
 async function session(app: FastifyInstance): Promise<void> {
-  const { accounts, config } = app;
+  const { players, config } = app;
   await app.register(cookie);
   app.decorateRequest('player', null);
   app.addHook('onRequest', async (request) => {
@@ -96,11 +96,11 @@ async function session(app: FastifyInstance): Promise<void> {
     // A WebSocket from another site's page may watch, never play the player's seats.
     if (request.headers.upgrade && !ownPage) return;
     const now = Date.now();
-    const player = await accounts.playerBySession(hash, now);
+    const player = await players.playerBySession(hash, now);
     request.player = player ? { id: player.id, name: player.name } : null;
     if (player && now - player.seenAt >= SEEN_EVERY_MS) {
       // The request goes on without it; a failing store is logged once and shows in readiness.
-      await accounts.seen(player.id, now).catch((err) => {
+      await players.seen(player.id, now).catch((err) => {
         if (!(err instanceof StorageError)) request.log.error({ err }, "a player's last sighting could not be stored");
       });
     }
@@ -109,4 +109,4 @@ async function session(app: FastifyInstance): Promise<void> {
 
 /** Not encapsulated: every route registered after it (the game routes, the WebSocket upgrade)
  * sees `request.player`. */
-export const sessionPlugin = fp(session, { name: 'session', fastify: '5.x', dependencies: ['config', 'accounts', 'http-setup'] });
+export const sessionPlugin = fp(session, { name: 'session', fastify: '5.x', dependencies: ['config', 'players', 'http-setup'] });

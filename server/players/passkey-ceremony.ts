@@ -50,10 +50,10 @@ export function relyingParty(origin: string): RelyingParty {
 }
 
 export class PasskeyCeremony {
-  private readonly accounts: PlayerStore;
+  private readonly players: PlayerStore;
 
-  constructor(accounts: PlayerStore) {
-    this.accounts = accounts;
+  constructor(players: PlayerStore) {
+    this.players = players;
   }
 
   /** Options for adding a passkey to `player` (for the browser's startRegistration), their
@@ -65,25 +65,25 @@ export class PasskeyCeremony {
       userName: player.name,
       userID: new TextEncoder().encode(player.id),
       attestationType: 'none',
-      excludeCredentials: (await this.accounts.passkeys(player.id)).map((k) => ({ id: k.id, transports: k.transports })),
+      excludeCredentials: (await this.players.passkeys(player.id)).map((k) => ({ id: k.id, transports: k.transports })),
       // Discoverable: another device signs in with one prompt, no name asked.
       authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
     });
-    await this.accounts.putChallenge({ challenge: options.challenge, playerId: player.id, expiresAt: Date.now() + CHALLENGE_MS });
+    await this.players.putChallenge({ challenge: options.challenge, playerId: player.id, expiresAt: Date.now() + CHALLENGE_MS });
     return options;
   }
 
   /** Verifies startRegistration's answer and stores the passkey as `player`'s. A credential
    * registered already (to this player or another) is refused by the store. */
   async register(rp: RelyingParty, player: PasskeyHolder, answer: RegistrationResponseJSON): Promise<void> {
-    await this.accounts.addPasskey(await this.verifyRegistration(rp, player, answer));
+    await this.players.addPasskey(await this.verifyRegistration(rp, player, answer));
   }
 
   /** Options for signing in with a passkey (for startAuthentication), their challenge stored for
    * nobody: the passkey names its player. */
   async signInOptions(rp: RelyingParty): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: 'preferred' });
-    await this.accounts.putChallenge({ challenge: options.challenge, playerId: null, expiresAt: Date.now() + CHALLENGE_MS });
+    await this.players.putChallenge({ challenge: options.challenge, playerId: null, expiresAt: Date.now() + CHALLENGE_MS });
     return options;
   }
 
@@ -91,9 +91,9 @@ export class PasskeyCeremony {
    * new session for its player and the browser's previous session (`replaces`) ended. */
   async signIn(rp: RelyingParty, answer: AuthenticationResponseJSON, session: Omit<SessionRow, 'playerId'>, replaces: string | null): Promise<Player> {
     const { passkey, counter } = await this.verifySignIn(rp, answer);
-    const player = await this.accounts.player(passkey.playerId);
+    const player = await this.players.player(passkey.playerId);
     if (!player) throw passkeyRefused();
-    await this.accounts.signIn(passkey.id, counter, { ...session, playerId: player.id }, replaces);
+    await this.players.signIn(passkey.id, counter, { ...session, playerId: player.id }, replaces);
     return player;
   }
 
@@ -122,7 +122,7 @@ export class PasskeyCeremony {
    * unknown credential is verified too, against a key nobody holds: the answer takes the same
    * path and time whether the credential exists or not, and uses up its challenge. */
   private async verifySignIn(rp: RelyingParty, answer: AuthenticationResponseJSON): Promise<{ passkey: Passkey; counter: number }> {
-    const passkey = await this.accounts.passkey(answer.id);
+    const passkey = await this.players.passkey(answer.id);
     const verified = await verifyAuthenticationResponse({
       response: answer,
       expectedChallenge: (challenge) => this.takeChallenge(challenge, (c) => c.playerId === null),
@@ -139,7 +139,7 @@ export class PasskeyCeremony {
 
   /** A challenge this server issued, unexpired, for this purpose: taken once whatever follows. */
   private async takeChallenge(challenge: string, fits: (c: Challenge) => boolean): Promise<boolean> {
-    const taken = await this.accounts.takeChallenge(challenge, Date.now());
+    const taken = await this.players.takeChallenge(challenge, Date.now());
     return taken !== undefined && fits(taken);
   }
 }

@@ -1,4 +1,4 @@
-// The account tables' constraints a request can meet, each as its catalogue refusal: a client's
+// The player tables' constraints a request can meet, each as its catalogue refusal: a client's
 // fault, never a storage failure. Both stores (SQLite, PostgreSQL) report a broken constraint as
 // the same ConstraintError (server/games/store.ts), so one table maps them. The other keys (ids,
 // session hashes, challenges) are random, and players are never deleted (a deleted one keeps its

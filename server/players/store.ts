@@ -1,5 +1,5 @@
 // Players, their sessions and their passkeys: a contract kept in the same database (and
-// connection) as the games, so an account's changes commit with the same guarantees and a
+// connection) as the games, so a player's changes commit with the same guarantees and a
 // deleted player's seats are renamed in the same transaction. Session ids and challenges are
 // secrets the client holds: only a session id's SHA-256 is stored.
 

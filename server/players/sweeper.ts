@@ -1,4 +1,4 @@
-// Expired sessions and idle guests leave the account store: at boot, then every hour. A boot
+// Expired sessions and idle guests leave the player store: at boot, then every hour. A boot
 // sweep matters: a server restarted more often than the interval would otherwise never sweep.
 
 import type { Logger } from 'pino';
@@ -8,14 +8,14 @@ export const SWEEP_EVERY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 export class PlayerSweeper {
-  private readonly accounts: PlayerStore;
+  private readonly players: PlayerStore;
   private readonly idleMs: number;
   private readonly log: Pick<Logger, 'info' | 'error'>;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
 
-  constructor(accounts: PlayerStore, guestIdleDays: number, log: Pick<Logger, 'info' | 'error'>) {
-    this.accounts = accounts;
+  constructor(players: PlayerStore, guestIdleDays: number, log: Pick<Logger, 'info' | 'error'>) {
+    this.players = players;
     this.idleMs = guestIdleDays * DAY_MS;
     this.log = log;
   }
@@ -39,7 +39,7 @@ export class PlayerSweeper {
     const total = { sessions: 0, guests: 0 };
     let batch: SweepCount;
     do {
-      batch = await this.accounts.sweep(now, now - this.idleMs);
+      batch = await this.players.sweep(now, now - this.idleMs);
       total.sessions += batch.sessions;
       total.guests += batch.guests;
     } while (batch.guests === SWEEP_BATCH);
@@ -53,7 +53,7 @@ export class PlayerSweeper {
       .then((swept) => {
         if (swept.sessions + swept.guests > 0) this.log.info(swept, 'swept expired sessions and idle guests');
       })
-      .catch((err) => this.log.error({ err }, 'account sweep failed'))
+      .catch((err) => this.log.error({ err }, 'player sweep failed'))
       .finally(() => {
         this.running = null;
       });

@@ -1,4 +1,4 @@
-// Players, sessions and passkeys, as `app.accounts`: the database's account store (its writes
+// Players, sessions and passkeys, as `app.players`: the database's player store (its writes
 // watched with the games', plugins/store.ts), swept of expired sessions and idle guests
 // (players/sweeper.ts).
 
@@ -10,17 +10,17 @@ import { PlayerSweeper } from '../players/sweeper.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    accounts: PlayerStore;
+    players: PlayerStore;
   }
 }
 
 export const playersPlugin = fp(
   async (app: FastifyInstance) => {
-    const accounts = app.watched.accounts;
-    app.decorate('accounts', accounts);
-    const sweeper = new PlayerSweeper(accounts, app.config.guestIdleDays, app.log as Logger);
+    const players = app.watched.players;
+    app.decorate('players', players);
+    const sweeper = new PlayerSweeper(players, app.config.guestIdleDays, app.log as Logger);
     app.addHook('onReady', async () => sweeper.start());
     app.addHook('onClose', () => sweeper.stop());
   },
-  { name: 'accounts', fastify: '5.x', dependencies: ['config', 'store'] },
+  { name: 'players', fastify: '5.x', dependencies: ['config', 'store'] },
 );

@@ -24,7 +24,7 @@ import { WatchedStore } from '../storage/watched/games.ts';
  * discipline: storage/sqlite/, storage/postgres/ or storage/memory/. */
 export interface Backend {
   readonly games: GameStore;
-  readonly accounts: PlayerStore;
+  readonly players: PlayerStore;
   readonly ratings: RatingStore;
   /** Web Push: the VAPID keys, the players' devices, the notifications claimed. */
   readonly push: PushStore;
@@ -37,7 +37,7 @@ export interface Backend {
  * problem() is the database's readiness. */
 export interface WatchedStores {
   readonly games: WatchedStore;
-  readonly accounts: PlayerStore;
+  readonly players: PlayerStore;
 }
 
 declare module 'fastify' {
@@ -68,7 +68,7 @@ export const storePlugin = fp(
     const games = new WatchedStore(backend.games, app.metrics, app.log as Logger);
     app.decorate('backend', backend);
     app.decorate('store', backend.games);
-    app.decorate('watched', { games, accounts: watchedPlayers(backend.accounts, (op, fn) => games.write(op, fn)) });
+    app.decorate('watched', { games, players: watchedPlayers(backend.players, (op, fn) => games.write(op, fn)) });
     // Registered before the pool and the games, so closed after them.
     app.addHook('onClose', () => backend.close());
   },

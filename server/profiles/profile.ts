@@ -29,11 +29,11 @@ export interface PlayerGames {
  * results stay among those invited), or undefined for a player nobody knows. A person is known by
  * the players table (a deleted player is gone: their seats were unlinked) once they have held a
  * seat; a bot level (`bot:expert`, the seats it held in rated games) by its seats. */
-export async function findPlayer(store: ProfileStore, accounts: Pick<PlayerStore, 'player'>, playerId: string): Promise<PlayerGames | undefined> {
-  const account = playerId.startsWith('p_') ? await accounts.player(playerId) : undefined;
-  if (playerId.startsWith('p_') && !account) return undefined;
+export async function findPlayer(store: ProfileStore, players: Pick<PlayerStore, 'player'>, playerId: string): Promise<PlayerGames | undefined> {
+  const known = playerId.startsWith('p_') ? await players.player(playerId) : undefined;
+  if (playerId.startsWith('p_') && !known) return undefined;
   const { games } = await listFinished(store, { playerId, limit: PROFILE_WINDOW, publicOnly: true });
-  if (account) return games.length > 0 || (await heldASeat(store, playerId)) ? { name: account.name, games } : undefined;
+  if (known) return games.length > 0 || (await heldASeat(store, playerId)) ? { name: known.name, games } : undefined;
   // A player whose only games are still being played is known too.
   const latest = games[0] ?? (await store.list({ finished: false, playerId, limit: 1 })).games.find((g) => !isDamaged(g));
   if (!latest) return undefined;
@@ -48,7 +48,7 @@ async function heldASeat(store: ProfileStore, playerId: string): Promise<boolean
 }
 
 /** Reads profiles from `store`, keeping the analyses it read summed by seat (the oldest read first out). */
-export function profileReader(store: ProfileStore, accounts: Pick<PlayerStore, 'player'>, kept = SUMMARIES_KEPT): (playerId: string) => Promise<PlayerProfile | undefined> {
+export function profileReader(store: ProfileStore, players: Pick<PlayerStore, 'player'>, kept = SUMMARIES_KEPT): (playerId: string) => Promise<PlayerProfile | undefined> {
   const summaries = new Map<string, SeatMistakes[]>();
   const summaryOf = async (gameId: string): Promise<SeatMistakes[] | undefined> => {
     const known = summaries.get(gameId);
@@ -61,7 +61,7 @@ export function profileReader(store: ProfileStore, accounts: Pick<PlayerStore, '
     return summary;
   };
   return async (playerId) => {
-    const found = await findPlayer(store, accounts, playerId);
+    const found = await findPlayer(store, players, playerId);
     if (!found) return undefined;
     // Games stored before final scores were kept predate player ids: none of a player's lacks them.
     const scored = found.games.filter((g): g is FinishedEntry & PlayedGame => g.end.scores !== null);

@@ -42,7 +42,7 @@ export class StorageError extends CodedError {
 export type ConstraintKind = 'unique' | 'foreign_key' | 'not_null' | 'check';
 
 /** A write the database refused by a constraint of the schema (a key already stored, a row it
- * refers to missing): a request's doing (the account stores map those they can meet to their
+ * refers to missing): a request's doing (the player stores map those they can meet to their
  * catalogue code, server/players/refusals.ts) or a server bug, never a fault of the store, so
  * it counts neither against readiness nor as a write failure. Nothing of the write was kept. */
 export class ConstraintError extends Error {

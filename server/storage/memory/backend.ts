@@ -8,7 +8,7 @@ import type { MemoryRatings } from './ratings.ts';
 
 export interface MemoryBackend {
   readonly games: MemoryStore;
-  readonly accounts: MemoryPlayers;
+  readonly players: MemoryPlayers;
   readonly ratings: MemoryRatings;
   readonly push: MemoryPush;
   readonly leases: null;
@@ -16,8 +16,8 @@ export interface MemoryBackend {
 }
 
 export function memoryBackend(games = new MemoryStore()): MemoryBackend {
-  const accounts = new MemoryPlayers(games);
+  const players = new MemoryPlayers(games);
   const ratings = games.ratings;
-  ratings.nameOf = async (id) => (await accounts.player(id))?.name;
-  return { games, accounts, ratings, push: new MemoryPush(accounts), leases: null, close: () => games.close() };
+  ratings.nameOf = async (id) => (await players.player(id))?.name;
+  return { games, players, ratings, push: new MemoryPush(players), leases: null, close: () => games.close() };
 }

@@ -24,7 +24,7 @@ export class MemoryRatings implements RatingStore {
   private readonly rows = new Map<string, PlayerRating & { updatedAt: string }>();
   private readonly changes: RatingChange[] = [];
   private readonly met = new Map<string, Set<string>>();
-  /** A person's name now, or undefined for a deleted one (the accounts beside the store). */
+  /** A person's name now, or undefined for a deleted one (the players beside the store). */
   nameOf: (playerId: string) => Promise<string | undefined> = async () => undefined;
 
   private pool(pool: RatingPool): MemoryRatings {

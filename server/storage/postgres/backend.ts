@@ -10,7 +10,7 @@ import { PostgresRatings } from './ratings.ts';
 
 export interface PostgresBackend {
   readonly games: PostgresStore;
-  readonly accounts: PostgresPlayers;
+  readonly players: PostgresPlayers;
   readonly ratings: PostgresRatings;
   readonly push: PostgresPush;
   /** Who owns each unfinished game: this instance's leases (the games' own store). */
@@ -27,7 +27,7 @@ export async function postgresBackend(options: PostgresStoreOptions): Promise<Po
 export function postgresBackendOver(games: PostgresStore): PostgresBackend {
   return {
     games,
-    accounts: new PostgresPlayers(games),
+    players: new PostgresPlayers(games),
     ratings: new PostgresRatings((sql, params) => games.query(sql, params)),
     push: new PostgresPush(games),
     leases: games,

@@ -473,7 +473,7 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
   }
 
   /** A transaction for the tables kept beside the games (server/players/): the same rollback
-   * and error mapping as the games' own. Not fenced: accounts belong to no instance. */
+   * and error mapping as the games' own. Not fenced: players belong to no instance. */
   async write<T>(fn: (c: Client) => Promise<T>): Promise<T> {
     let result: T | undefined;
     await this.transaction(async (c) => {

@@ -10,7 +10,7 @@ import { SqliteRatings } from './ratings.ts';
 
 export interface SqliteBackend {
   readonly games: SqliteStore;
-  readonly accounts: SqlitePlayers;
+  readonly players: SqlitePlayers;
   readonly ratings: SqliteRatings;
   readonly push: SqlitePush;
   /** One instance alone: no leases. */
@@ -25,5 +25,5 @@ export function sqliteBackend(options: SqliteStoreOptions): SqliteBackend {
 
 /** The stores kept beside an open game store (tools and tests that opened it themselves). */
 export function sqliteBackendOver(games: SqliteStore): SqliteBackend {
-  return { games, accounts: new SqlitePlayers(games), ratings: new SqliteRatings(() => games.database), push: new SqlitePush(games), leases: null, close: () => games.close() };
+  return { games, players: new SqlitePlayers(games), ratings: new SqliteRatings(() => games.database), push: new SqlitePush(games), leases: null, close: () => games.close() };
 }

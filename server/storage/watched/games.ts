@@ -1,5 +1,5 @@
 // The game store as the server uses it, and the one watch over its database's writes (the
-// players' come through write(): accounts.ts): every write is counted, and a failing store (a
+// players' come through write(): watched/players.ts): every write is counted, and a failing store (a
 // full or broken disk) is known, so /readyz says "not ready" and /metrics shows it, until a write
 // commits again. Failures are logged once per streak: a full disk must not also flood the logs. Only the
 // store's own faults (StorageError) count: a refusal or a broken constraint (ConstraintError: a

@@ -1,4 +1,4 @@
-// The account store as the server uses it: its writes go to the game store's database, so a
+// The player store as the server uses it: its writes go to the game store's database, so a
 // failing one (a full disk) must show where a failing game write does: /readyz and /metrics.
 
 import type { PlayerStore } from '../../players/store.ts';
