@@ -98,6 +98,13 @@ test('a player’s profile: their name now, their games newest first, results an
   assert.deepEqual({ ...profile.analysis, byKind: profile.analysis.byKind.figure_withheld }, { games: 1, moves: 2, pointsLostPerMove: 3, mistakes: 1, byKind: 1, commonMistake: 'figure_withheld' });
 });
 
+test('the finished games list, like a profile, shows games made public only: an invite stays among its players', async () => {
+  const everyone = (await get(app, '/api/games/finished')).body.games.map((g: { id: string }) => g.id);
+  assert.deepEqual(everyone, ['g-new', 'g-guest', 'g-old']);
+  const annies = (await get(app, '/api/games/finished?player=Annie')).body.games.map((g: { id: string }) => g.id);
+  assert.deepEqual(annies, ['g-new']);
+});
+
 test('an unknown or deleted player is 404 unknown_player; a malformed id is 400 and reads nothing', async () => {
   const unknown = await get(app, '/api/players/p_zzzzzzzzzzzzzzzzzzzzzz/profile');
   assert.equal(unknown.status, 404);

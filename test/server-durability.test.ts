@@ -250,7 +250,7 @@ test('spectators get the public view only: no legal placements, no tokens', asyn
 });
 
 test('rematch of a five-seat game: the same seats start a new game; finished games are listed with their scores', async () => {
-  const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'greedy' }, ...Array(3).fill({ kind: 'bot', level: 'random' })]);
+  const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'greedy' }, ...Array(3).fill({ kind: 'bot', level: 'random' })], undefined, { listed: true });
   const me = await Client.join(server.ws, id, tokens.get(0));
   const final = await playUntilOver(new Map([[0, me]]));
   me.close();

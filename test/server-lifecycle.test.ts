@@ -16,11 +16,11 @@ test('an open seat nobody takes, and a game every person left, expire as abandon
   const server = await injectServer({ expireOpenSeatSeconds: 1, expireAwaySeconds: 2, expireIdleSeconds: 3600 });
   try {
     // Waiting for a second person who never comes.
-    const waiting = (await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }] })).body.id;
+    const waiting = (await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }], listed: true })).body.id;
     const lobbyWatcher = await Client.join(server.ws, waiting);
 
     // Two people play a few moves, then both leave; a stand-in would play after the 1 s grace.
-    const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'person' }]);
+    const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'person' }], undefined, { listed: true });
     const people = [await Client.join(server.ws, id, tokens.get(0)), await Client.join(server.ws, id, tokens.get(1))];
     for (let turn = 0; turn < 4; ) {
       const seat = turn % 2;
@@ -114,7 +114,7 @@ test('restarts neither extend nor cut expiry: three seated players who never con
   let server = await injectServer(config);
   let restarts = 0;
   try {
-    const id = (await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }, { kind: 'person' }] })).body.id;
+    const id = (await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }, { kind: 'person' }], listed: true })).body.id;
     for (const name of ['Ann', 'Ben']) await post(server.base, `/api/games/${id}/seats`, { name });
     const lastSeatFrom = Date.now();
     assert.equal((await post(server.base, `/api/games/${id}/seats`, { name: 'Cat' })).status, 201);
@@ -148,7 +148,7 @@ test('a restart does not cut the time of people who were connected until it: awa
   const config = { dataDir, expireAwaySeconds: 2, expireOpenSeatSeconds: 3600, expireIdleSeconds: 3600 };
   let server = await injectServer(config);
   try {
-    const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'person' }]);
+    const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'person' }], undefined, { listed: true });
     const people = [await Client.join(server.ws, id, tokens.get(0)), await Client.join(server.ws, id, tokens.get(1))];
     // Connected for longer than the away limit: only their presence keeps the game.
     await new Promise((r) => setTimeout(r, 2500));
@@ -175,7 +175,7 @@ test('a crash loop still ends expired games: a server up for less than one sweep
   // Shortest expiry 120 s: the sweep runs every 30 s, far longer than this server is up.
   const config = { dataDir, expireOpenSeatSeconds: 120, expireAwaySeconds: 3600, expireIdleSeconds: 3600 };
   let server = await injectServer(config);
-  const id = (await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }] })).body.id;
+  const id = (await post(server.base, '/api/games', { seats: [{ kind: 'person' }, { kind: 'person' }], listed: true })).body.id;
   await server.app.close();
   // Left waiting since long before this boot (earlier servers of the loop never lived to sweep).
   const db = new DatabaseSync(join(dataDir, 'tessera.db'));

@@ -178,14 +178,15 @@ async function routes(root: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['games'],
-        summary: "Finished games, most recent first, with final scores; `player` filters by a person's name; page with `before` = the previous page's `next`",
+        summary: "Finished games that were listed or rated (not invite-only ones), most recent first, with final scores; `player` filters by a person's name; page with `before` = the previous page's `next`",
         querystring: FinishedGamesQuery,
         response: { 200: FinishedGames, 400: error },
       },
     },
     async (request) => {
       try {
-        return await games.finished(request.query);
+        // An invite-only game is its players' business: listed here once listed or rated, as on profiles.
+        return await games.finished({ ...request.query, publicOnly: true });
       } catch (e) {
         if (e instanceof RangeError) throw new CodedError('bad_request', e.message);
         throw e;

@@ -260,8 +260,8 @@ export class SqliteStore implements GameStore, StoreMaintenance {
     const at = query.finished ? 'g.finished_at' : 'g.created_at';
     const where = [query.finished ? 'g.finished = 1' : 'g.finished = 0'];
     const params: (string | number)[] = [];
-    if (query.open) where.push("json_extract(g.setup, '$.listed') = 1 AND EXISTS (SELECT 1 FROM json_each(g.holders) h WHERE h.type = 'null')");
-    if (query.publicOnly) where.push("(json_extract(g.setup, '$.listed') = 1 OR json_extract(g.setup, '$.rated') = 1)");
+    if (query.open) where.push(parsed("json_extract(g.setup, '$.listed') = 1 AND EXISTS (SELECT 1 FROM json_each(g.holders) h WHERE h.type = 'null')"));
+    if (query.publicOnly) where.push(parsed("(json_extract(g.setup, '$.listed') = 1 OR json_extract(g.setup, '$.rated') = 1)"));
     if (query.player) {
       where.push('EXISTS (SELECT 1 FROM seat_names n WHERE n.game_id = g.id AND n.name = ?)');
       params.push(query.player);
@@ -418,6 +418,13 @@ export class SqliteStore implements GameStore, StoreMaintenance {
 }
 
 /** Runs a synchronous write and settles its caller's promise with the outcome. */
+/** A condition on a row's JSON, false for a row whose setup or holders do not parse: a damaged
+ * game is never listed (it is set aside where it is reached), and SQLite's JSON functions would
+ * fail the whole query on it. CASE, not AND: only CASE is sure to evaluate lazily. */
+function parsed(condition: string): string {
+  return `(CASE WHEN json_valid(g.setup) AND json_valid(g.holders) THEN ${condition} ELSE 0 END)`;
+}
+
 function settle(write: () => void, resolve: () => void, reject: (e: unknown) => void): void {
   try {
     write();
