@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import { newPlayerId, newSessionId, sessionHash } from '../server/players/store.ts';
+import { newPlayerId, newSessionId, type PlayerStore, sessionHash } from '../server/players/store.ts';
 import { sqliteBackend } from '../server/storage/sqlite/backend.ts';
 import { PasskeyCeremony, relyingParty } from '../server/players/passkey-ceremony.ts';
 import { SoftAuthenticator } from './support/soft-authenticator.ts';
@@ -43,4 +43,25 @@ test('a passkey is added and signs the player in through the named steps; a stor
 test('a host that is not one is a bad request, not a relying party', () => {
   assert.deepEqual(relyingParty('https://play.example:8443'), { origin: 'https://play.example:8443', id: 'play.example' });
   assert.throws(() => relyingParty('http://'), { code: 'bad_request' });
+});
+
+test('a player deleted while their sign-in is verified is refused (passkey_refused), not a server fault, and gets no session', async () => {
+  const backend = sqliteBackend({ path: ':memory:' });
+  const { players } = backend;
+  const authenticator = new SoftAuthenticator();
+  const player = { id: newPlayerId(), name: 'Leaving', createdAt: new Date().toISOString() };
+  await players.createPlayer(player, { ...session(), playerId: player.id });
+  const ceremony = new PasskeyCeremony(players);
+  await ceremony.register(rp, player, created(authenticator, await ceremony.registrationOptions(rp, player)));
+  // The deletion (DELETE /api/me from another device) lands just after the ceremony read the player.
+  const deletedOnRead = async (id: string) => {
+    const found = await players.player(id);
+    await players.deletePlayer(id, 'Deleted player', new Date().toISOString());
+    return found;
+  };
+  const racing = new PasskeyCeremony(Object.assign(Object.create(players) as PlayerStore, { player: deletedOnRead }));
+  const fresh = session();
+  await assert.rejects(racing.signIn(rp, asserted(authenticator, await ceremony.signInOptions(rp)), fresh, null), { code: 'passkey_refused' });
+  assert.equal(await players.playerBySession(fresh.hash, Date.now()), undefined);
+  await backend.close();
 });

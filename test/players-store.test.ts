@@ -149,7 +149,7 @@ for (const [name, make] of backends) {
     assert.deepEqual(await players.passkeys(alice.id), [key]);
     assert.deepEqual(await players.passkeys(guest.id), []);
     const session = newSessionId();
-    await players.signIn('cred-1', 5, { hash: sessionHash(session), playerId: alice.id, expiresAt: Date.now() + HOUR }, sessionHash(guest.session));
+    assert.equal(await players.signIn('cred-1', 5, { hash: sessionHash(session), playerId: alice.id, expiresAt: Date.now() + HOUR }, sessionHash(guest.session)), true);
     assert.equal((await players.playerBySession(sessionHash(session), Date.now()))?.id, alice.id);
     assert.equal(await players.playerBySession(sessionHash(guest.session), Date.now()), undefined, "the browser's guest session is ended");
     assert.equal((await players.passkey('cred-1'))?.counter, 5);
@@ -179,6 +179,13 @@ for (const [name, make] of backends) {
     assert.equal(await players.player(alice.id), undefined);
     assert.equal(await players.playerBySession(sessionHash(alice.session), Date.now()), undefined, 'sessions gone');
     assert.equal(await players.passkey('cred-a'), undefined, 'passkeys gone');
+    const late = newSessionId();
+    assert.equal(
+      await players.signIn('cred-a', 1, { hash: sessionHash(late), playerId: alice.id, expiresAt: Date.now() + HOUR }, null),
+      false,
+      'a sign-in verified before the deletion writes nothing',
+    );
+    assert.equal(await players.playerBySession(sessionHash(late), Date.now()), undefined);
     assert.equal((await players.playerBySession(sessionHash(bob.session), Date.now()))?.name, 'Bob');
     await newPlayer(players, 'alice');
     await games.close();

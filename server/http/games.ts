@@ -178,7 +178,8 @@ async function routes(root: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['games'],
-        summary: "Finished games that were listed or rated (not invite-only ones), most recent first, with final scores; `player` filters by a person's name; page with `before` = the previous page's `next`",
+        summary:
+          "Finished games that were listed or rated (not invite-only ones), most recent first, with final scores; `player` filters by a person's name; page with `before` = the previous page's `next`",
         querystring: FinishedGamesQuery,
         response: { 200: FinishedGames, 400: error },
       },

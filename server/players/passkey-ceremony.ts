@@ -92,8 +92,8 @@ export class PasskeyCeremony {
   async signIn(rp: RelyingParty, answer: AuthenticationResponseJSON, session: Omit<SessionRow, 'playerId'>, replaces: string | null): Promise<Player> {
     const { passkey, counter } = await this.verifySignIn(rp, answer);
     const player = await this.players.player(passkey.playerId);
-    if (!player) throw passkeyRefused();
-    await this.players.signIn(passkey.id, counter, { ...session, playerId: player.id }, replaces);
+    // The player may be deleted (passkeys and all) at any point until the sign-in's transaction.
+    if (!player || !(await this.players.signIn(passkey.id, counter, { ...session, playerId: player.id }, replaces))) throw passkeyRefused();
     return player;
   }
 

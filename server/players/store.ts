@@ -77,8 +77,9 @@ export interface PlayerStore {
   passkey(id: string): Promise<Passkey | undefined>;
   passkeys(playerId: string): Promise<Passkey[]>;
   /** A verified sign-in: the passkey's counter, a new session for its player and the browser's
-   * previous session ended, in one transaction. */
-  signIn(passkeyId: string, counter: number, session: SessionRow, replaces: string | null): Promise<void>;
+   * previous session ended, in one transaction. False, with nothing written, when the passkey is
+   * gone (its player was deleted since it was read). */
+  signIn(passkeyId: string, counter: number, session: SessionRow, replaces: string | null): Promise<boolean>;
 }
 
 export interface SessionRow {

@@ -130,13 +130,14 @@ export class MemoryPlayers implements PlayerStore {
     return [...this.keys.values()].filter((k) => k.playerId === playerId).map((k) => structuredClone(k));
   }
 
-  async signIn(passkeyId: string, counter: number, session: SessionRow, replaces: string | null): Promise<void> {
+  async signIn(passkeyId: string, counter: number, session: SessionRow, replaces: string | null): Promise<boolean> {
     const k = this.keys.get(passkeyId);
-    if (!k) throw new Error(`no passkey ${passkeyId}`);
+    if (!k) return false;
     k.counter = counter;
     if (replaces) this.sessions.delete(replaces);
     await this.seen(session.playerId, Date.now());
     this.sessions.set(session.hash, { ...session });
+    return true;
   }
 
   /** Whether the player holds a seat in any game. */

@@ -161,12 +161,13 @@ export class PostgresPlayers implements PlayerStore {
     return (await this.store.query('SELECT * FROM passkeys WHERE player_id = $1 ORDER BY created_at, id', [playerId])).rows.map(toPasskey);
   }
 
-  async signIn(passkeyId: string, counter: number, session: SessionRow, replaces: string | null): Promise<void> {
-    await this.write(async (c) => {
-      if (((await c.query('UPDATE passkeys SET counter = $1 WHERE id = $2', [counter, passkeyId])).rowCount ?? 0) === 0) throw new Error(`no passkey ${passkeyId}`);
+  async signIn(passkeyId: string, counter: number, session: SessionRow, replaces: string | null): Promise<boolean> {
+    return this.write(async (c) => {
+      if (((await c.query('UPDATE passkeys SET counter = $1 WHERE id = $2', [counter, passkeyId])).rowCount ?? 0) === 0) return false;
       if (replaces) await c.query('DELETE FROM sessions WHERE id_hash = $1', [replaces]);
       await c.query('UPDATE players SET seen_at = GREATEST(seen_at, $1) WHERE id = $2', [Date.now(), session.playerId]);
       await c.query('INSERT INTO sessions (id_hash, player_id, expires_at) VALUES ($1, $2, $3)', [session.hash, session.playerId, session.expiresAt]);
+      return true;
     });
   }
 }

@@ -151,12 +151,13 @@ export class SqlitePlayers implements PlayerStore {
     return (this.db.prepare('SELECT * FROM passkeys WHERE player_id = ? ORDER BY created_at, id').all(playerId) as Row[]).map(toPasskey);
   }
 
-  async signIn(passkeyId: string, counter: number, session: SessionRow, replaces: string | null): Promise<void> {
-    await this.write((db) => {
-      if (Number(db.prepare('UPDATE passkeys SET counter = ? WHERE id = ?').run(counter, passkeyId).changes) === 0) throw new Error(`no passkey ${passkeyId}`);
+  async signIn(passkeyId: string, counter: number, session: SessionRow, replaces: string | null): Promise<boolean> {
+    return this.write((db) => {
+      if (Number(db.prepare('UPDATE passkeys SET counter = ? WHERE id = ?').run(counter, passkeyId).changes) === 0) return false;
       if (replaces) db.prepare('DELETE FROM sessions WHERE id_hash = ?').run(replaces);
       db.prepare('UPDATE players SET seen_at = max(seen_at, ?) WHERE id = ?').run(Date.now(), session.playerId);
       db.prepare('INSERT INTO sessions (id_hash, player_id, expires_at) VALUES (?, ?, ?)').run(session.hash, session.playerId, session.expiresAt);
+      return true;
     });
   }
 }
