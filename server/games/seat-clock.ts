@@ -82,15 +82,21 @@ export class SeatClock {
       this.awayTimers.delete(seat);
       return;
     }
-    if (timer || !this.awayApplies || !this.hooks.playing() || this.reasons[seat] !== null) return;
+    // A stand-in for a turn clock that ran out plays on for someone still here: once they are gone
+    // past the grace period too, they left (a rated game places leavers last).
+    if (timer || !this.awayApplies || !this.hooks.playing() || !this.mayGoAway(seat)) return;
     const t = setTimeout(() => {
       this.awayTimers.delete(seat);
-      if (!this.hooks.playing() || this.reasons[seat] !== null) return;
+      if (!this.hooks.playing() || !this.mayGoAway(seat)) return;
       if (this.hooks.currentSeat() === seat) this.clearTurn();
       this.standIn(seat, 'away');
     }, this.graceMs);
     t.unref();
     this.awayTimers.set(seat, t);
+  }
+
+  private mayGoAway(seat: number): boolean {
+    return this.reasons[seat] === null || this.reasons[seat] === 'clock';
   }
 
   /** The game starts (or a restored one goes on): each person's presence as it is now (a
