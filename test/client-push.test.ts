@@ -57,6 +57,13 @@ test('a reminder is its own notification, per game', () => {
   assert.deepEqual(shown, { title: 'Your move is due soon', body: '2 h left to move before a bot plays for you.', tag: 'tessera-reminder-r', url: '/#/g/r', games: [game('r', 6, NOW + 2 * H)] });
 });
 
+test('a challenge is its own notification, per game, saying who challenged the player', () => {
+  const challenge = { gameId: 'c', turn: 0, deadline: NOW + 14 * 24 * H, url: '/#/g/c' };
+  const by = foldPush({ kind: 'challenge', games: [challenge], waiting: 2, by: 'Ann' }, [game('a', 3, null)], NOW);
+  assert.deepEqual(by, { title: 'Ann challenges you', body: 'A seat is kept for you: open the game to take it.', tag: 'tessera-challenge-c', url: '/#/g/c', games: [challenge] });
+  assert.equal(foldPush({ kind: 'challenge', games: [challenge], waiting: null, by: null }, [], NOW).title, 'You are challenged to a game', 'made without a session');
+});
+
 test("a device's name from its browser", () => {
   assert.equal(deviceLabel('Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36'), 'Chrome on Android');
   assert.equal(deviceLabel('Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1'), 'Safari on iOS');

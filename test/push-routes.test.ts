@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { watchingHere } from '../server/plugins/push.ts';
-import { Client, injectServer } from './server-helpers.ts';
+import { newGame } from '../bot-engine/game.ts';
+import { type DeadlineMarks, noMarks, type SeatHolder } from '../server/games/store.ts';
+import { Client, injectServer, randomRecordMoves } from './server-helpers.ts';
 
 let app: FastifyInstance;
 before(async () => {
@@ -114,6 +116,43 @@ test('the games waiting for a player: those where one of their seats is to move'
   const [toMove, other] = current === 0 ? [first, second] : [second, first];
   assert.deepEqual((await call('GET', '/api/me/waiting', { cookie: toMove.cookie })).json(), { count: 1, games: [created.id] });
   assert.deepEqual((await call('GET', '/api/me/waiting', { cookie: other.cookie })).json(), { count: 0, games: [] });
+});
+
+test('the games waiting for a player are read from their listing, no game replayed: not one waiting for players, nor a seat dropped for missed turns', async (t) => {
+  const me = await guest('Waits Listed');
+  const other = { name: 'Someone Else', tokenHash: null, playerId: 'p_someoneElseAAAAAAAAAAA' };
+  const mine = { name: 'Waits Listed', tokenHash: null, playerId: me.id };
+  const stored = async (id: string, holders: (SeatHolder | null)[], marks?: DeadlineMarks) => {
+    const seed = `waiting-${id}`;
+    await app.store.create(
+      {
+        id,
+        createdAt: new Date().toISOString(),
+        seed,
+        rules: { tinyCity: false, farmers: '3rd' },
+        seats: [{ kind: 'person' }, { kind: 'person' }],
+        clock: { turnSeconds: null, graceSeconds: 60 },
+        standIn: 'heuristic',
+        pace: { kind: 'turnBased', moveDays: 1 },
+      },
+      holders,
+    );
+    // One placement: seat 1 is to move.
+    if (!holders.includes(null)) await app.store.appendMoves(id, randomRecordMoves(newGame({ players: 2, seed }), 1, 1), null);
+    if (marks) await app.store.update(id, { name: 'test', apply: () => ({ marks }) });
+  };
+  await stored('w_mine', [other, mine]);
+  await stored('w_theirs', [mine, other]);
+  await stored('w_dropped', [other, mine], { ...noMarks(2), missed: [0, 3], missedTurn: 1, droppedAt: [null, Date.now()] });
+  await stored('w_open', [mine, null]);
+  const replays = t.mock.method(app.games, 'snapshot');
+  assert.deepEqual((await call('GET', '/api/me/waiting', { cookie: me.cookie })).json(), { count: 1, games: ['w_mine'] });
+  assert.equal(replays.mock.callCount(), 0, 'no game replayed');
+  assert.deepEqual(
+    ['w_mine', 'w_theirs', 'w_dropped', 'w_open'].map((id) => app.games.loaded(id)),
+    [undefined, undefined, undefined, undefined],
+    'none loaded',
+  );
 });
 
 test('the OpenAPI document describes every push route', async () => {

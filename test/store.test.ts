@@ -6,9 +6,21 @@ import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { DamagedGameError, type GameMetadata, type GameSetup, type GameStore, isDamaged, RematchTakenError, type StoredGame } from '../server/games/store.ts';
+import {
+  type DamagedGame,
+  DamagedGameError,
+  type GameMetadata,
+  type GameQuery,
+  type GameSetup,
+  type GameStore,
+  isDamaged,
+  type ListedGame,
+  RematchTakenError,
+  type SeatHolder,
+  type StoredGame,
+} from '../server/games/store.ts';
 import { MemoryStore } from '../server/storage/memory/games.ts';
-import { SqliteStore } from '../server/storage/sqlite/games.ts';
+import { MIGRATIONS, SqliteStore } from '../server/storage/sqlite/games.ts';
 import { COMMITS_PER_CHECKPOINT, WalCheckpointer } from '../server/storage/sqlite/wal-checkpointer.ts';
 import { getAnalysis, listFinished, markSeen, openGames, recordHint, saveAnalysis, setRematch, takeSeat, unfinishedGames } from '../server/games/store-operations.ts';
 import { PostgresStore } from '../server/storage/postgres/games.ts';
@@ -39,7 +51,7 @@ const setup = (id: string, createdAt = '2026-11-21T10:00:00.000Z'): GameSetup =>
 const move = (x: number): RecordMove => ({ tile: 'V', x, y: 1, rotation: 0, meeple: null });
 
 // Without PostgreSQL installed, its tests are skipped (the others run); under CI=true they fail.
-const { test, stores, postgresUrl } = everyStore('store');
+const { test, stores, backends, postgresUrl } = everyStore('store');
 
 for (const [name, make] of stores) {
   test(`${name} store: a game round-trips with its seats and moves in order`, async () => {
@@ -553,6 +565,130 @@ for (const [name, make] of stores) {
     await store.close();
   });
 }
+
+// Which player is in which game: "your games" and the waiting count ask for a player's games
+// (list's `playerId`, with `invited` the seats kept for them), which every store answers from an
+// index of its own kept by the writes that change the seats.
+const ids = (page: { games: (ListedGame | DamagedGame)[] }) => page.games.map((g) => (isDamaged(g) ? g.id : g.setup.id));
+const mine = (store: GameStore, playerId: string, more: Partial<GameQuery> = {}) => store.list({ finished: false, playerId, ...more }).then(ids);
+const person = (name: string, playerId: string): SeatHolder => ({ name, tokenHash: 'cd'.repeat(32), playerId });
+
+for (const [name, open] of backends) {
+  test(`${name} store: a player's games are found after a seat is taken, a challenge (a seat kept for them), and not after the player is deleted`, async () => {
+    const { games: store, players, close } = await open();
+    for (const id of ['p-ann', 'p-ben'])
+      await players.createPlayer({ id, name: id.slice(2), createdAt: '2026-11-21T09:00:00.000Z' }, { hash: `session-${id}`, playerId: id, expiresAt: Date.now() + 60_000 });
+    const at = (i: number) => `2026-11-21T10:00:0${i}.000Z`;
+    // c0: Ben challenged Ann (her seat kept); c1, c2: Ann takes an open seat; c3 finished with both.
+    await store.create({ ...setup('c0', at(0)), seats: [{ kind: 'person', player: { id: 'p-ann', name: 'ann' } }, { kind: 'person' }] }, [null, person('ben', 'p-ben')]);
+    for (const i of [1, 2, 3]) await store.create(setup(`c${i}`, at(i)), [null, { name: 'Bot', tokenHash: null }]);
+    assert.deepEqual(await mine(store, 'p-ann'), [], 'no seat of hers yet');
+    assert.deepEqual(await mine(store, 'p-ann', { invited: true }), ['c0'], 'the challenge is listed with the invitations');
+    assert.deepEqual(await mine(store, 'p-ben'), ['c0']);
+    for (const i of [1, 2, 3]) await takeSeat(store, `c${i}`, 0, person('ann', 'p-ann'));
+    await store.appendMoves('c3', [move(1)], { abandoned: false, scores: [1, 2] });
+    assert.deepEqual(await mine(store, 'p-ann'), ['c2', 'c1']);
+    const first = await store.list({ finished: false, playerId: 'p-ann', invited: true, limit: 2 });
+    assert.deepEqual([ids(first), ids(await store.list({ finished: false, playerId: 'p-ann', invited: true, limit: 2, before: first.next! }))], [['c2', 'c1'], ['c0']], 'paged');
+    assert.deepEqual(await mine(store, 'p-ann', { finished: true }), ['c3']);
+    // She takes the seat kept for her: the game is hers, listed once.
+    await takeSeat(store, 'c0', 0, person('ann', 'p-ann'));
+    assert.deepEqual(await mine(store, 'p-ann', { invited: true }), ['c2', 'c1', 'c0']);
+    assert.deepEqual(await mine(store, 'p-ann'), ['c2', 'c1', 'c0']);
+    assert.equal(await players.deletePlayer('p-ann', 'Deleted player', new Date().toISOString()), true);
+    assert.deepEqual([await mine(store, 'p-ann'), await mine(store, 'p-ann', { finished: true })], [[], []], 'a deleted player holds no seat');
+    assert.deepEqual(
+      (await store.get('c0'))!.holders.map((h) => [h?.name, h?.playerId]),
+      [
+        ['Deleted player', undefined],
+        ['ben', 'p-ben'],
+      ],
+    );
+    assert.deepEqual(await mine(store, 'p-ben'), ['c0'], "the others' seats stay theirs");
+    await close();
+  });
+}
+
+test("sqlite store: a player's games are read from the index (game_players), never by scanning the games", async () => {
+  const store = new SqliteStore({ path: tempDb() });
+  for (const invited of [false, true])
+    for (const finished of [false, true]) {
+      const plan = store.planOf({ finished, playerId: 'p-ann', invited, before: Buffer.from(JSON.stringify(['2026', 'x'])).toString('base64url') });
+      assert.ok(
+        plan.some((line) => /^SEARCH game_players USING PRIMARY KEY \(player_id=\?\)/.test(line)),
+        plan.join('\n'),
+      );
+      assert.ok(
+        plan.some((line) => /^SEARCH g USING INDEX sqlite_autoindex_games_1 \(id=\?\)/.test(line)),
+        plan.join('\n'),
+      );
+      assert.ok(!plan.some((line) => /^SCAN g\b/.test(line)), plan.join('\n'));
+    }
+  await store.close();
+});
+
+test('sqlite store: a database from before the index has it made from its games (held and kept seats) when migrated', async () => {
+  const path = tempDb();
+  const a = new SqliteStore({ path });
+  await a.create({ ...setup('b0'), seats: [{ kind: 'person', player: { id: 'p-ann', name: 'ann' } }, { kind: 'person' }] }, [null, person('ben', 'p-ben')]);
+  await a.create(setup('b1'), [person('ann', 'p-ann'), { name: 'Bot', tokenHash: null }]);
+  await a.appendMoves('b1', [move(1)], { abandoned: false, scores: [1, 2] });
+  await a.close();
+  // As the server before this step left it: no index table, nothing to keep it.
+  const db = new DatabaseSync(path);
+  db.exec(`DROP TRIGGER game_players_created; DROP TRIGGER game_players_seated; DROP TRIGGER game_players_removed; DROP TABLE game_players; PRAGMA user_version = ${MIGRATIONS.length - 1};`);
+  db.close();
+  const b = new SqliteStore({ path });
+  assert.deepEqual([await mine(b, 'p-ann'), await mine(b, 'p-ann', { invited: true }), await mine(b, 'p-ann', { finished: true }), await mine(b, 'p-ben')], [[], ['b0'], ['b1'], ['b0']]);
+  // And kept from then on.
+  await takeSeat(b, 'b0', 0, person('ann', 'p-ann'));
+  assert.deepEqual(await mine(b, 'p-ann'), ['b0']);
+  assert.equal(await b.remove('b0'), true);
+  assert.deepEqual([await mine(b, 'p-ann', { invited: true }), await mine(b, 'p-ben')], [[], []]);
+  await b.close();
+});
+
+test('sqlite store: a game whose seats do not parse (damaged by hand) indexes nothing and fails no write', async () => {
+  const path = tempDb();
+  const store = new SqliteStore({ path });
+  await store.create(setup('x0'), [person('ann', 'p-ann'), null]);
+  const db = new DatabaseSync(path);
+  db.prepare("UPDATE games SET holders = 'not json' WHERE id = 'x0'").run();
+  db.close();
+  assert.deepEqual(await mine(store, 'p-ann'), []);
+  await store.create(setup('x1'), [person('ann', 'p-ann'), null]);
+  assert.deepEqual(await mine(store, 'p-ann'), ['x1']);
+  await store.close();
+});
+
+test("postgres store: a player's games are read through the GIN indexes (held and kept seats), made for a database from before them", async () => {
+  const url = await postgresUrl('player_index');
+  const a = await PostgresStore.connect({ url });
+  await a.create({ ...setup('i0'), seats: [{ kind: 'person', player: { id: 'p-ann', name: 'ann' } }, { kind: 'person' }] }, [null, person('ben', 'p-ben')]);
+  await a.close();
+  // A database of the version before: the indexes are not there yet.
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  await db.query('DROP INDEX games_by_holder; DROP INDEX games_by_kept_seat; DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations)');
+  // Enough other games that reading them all costs more than the index.
+  await db.query(
+    `INSERT INTO games (id, created_at, setup, holders, last_activity_at, last_person_at)
+     SELECT 'bulk' || n, '2026-11-20', jsonb_build_object('id', 'bulk' || n, 'seats', jsonb_build_array(jsonb_build_object('kind', 'person', 'player', jsonb_build_object('id', 'p-' || n)))),
+            jsonb_build_array(jsonb_build_object('name', 'p' || n, 'tokenHash', null, 'playerId', 'p-' || n)), 0, 0
+       FROM generate_series(1, 5000) n`,
+  );
+  await db.query('ANALYZE games');
+  await db.end();
+  const b = await PostgresStore.connect({ url });
+  assert.deepEqual([await mine(b, 'p-ann'), await mine(b, 'p-ann', { invited: true }), await mine(b, 'p-ben')], [[], ['i0'], ['i0']]);
+  const held = (await b.planOf({ finished: false, playerId: 'p-ann' })).join('\n');
+  assert.match(held, /Bitmap Index Scan on games_by_holder/, held);
+  assert.doesNotMatch(held, /Seq Scan/, held);
+  const invited = (await b.planOf({ finished: false, playerId: 'p-ann', invited: true })).join('\n');
+  assert.match(invited, /BitmapOr[\s\S]*games_by_holder[\s\S]*games_by_kept_seat/, invited);
+  assert.doesNotMatch(invited, /Seq Scan/, invited);
+  await b.close();
+});
 
 test('sqlite store with the checkpoint thread: the WAL is copied into the database file by the thread, not by a commit on the event loop', async () => {
   const path = tempDb();

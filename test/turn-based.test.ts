@@ -39,7 +39,7 @@ const engineBot: BotMover = {
 function recorder(): TurnNotifier & { turns: TurnEvent[]; reminders: TurnEvent[] } {
   const turns: TurnEvent[] = [];
   const reminders: TurnEvent[] = [];
-  return { turns, reminders, yourTurn: (e) => turns.push(e), reminder: (e) => reminders.push(e) };
+  return { turns, reminders, yourTurn: (e) => turns.push(e), reminder: (e) => reminders.push(e), challenged: () => {} };
 }
 
 function tempDb(): { path: string; done: () => void } {

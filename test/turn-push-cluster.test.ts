@@ -38,14 +38,14 @@ async function signIn(via: Running, push: PushService, name: string): Promise<Pl
   return { name, cookie, endpoint: device.endpoint, via };
 }
 
-/** The (game, turn) pairs told to a device, in the order they arrived. */
-function toldTo(push: PushService, endpoint: string): string[] {
+/** The (game, turn) pairs told to a device, in the order they arrived (`kind`: of those messages). */
+function toldTo(push: PushService, endpoint: string, kind = 'turn'): string[] {
   return push.received
     .filter((r) => r.endpoint === endpoint)
     .flatMap((r) => {
       const message = JSON.parse(r.text) as { kind: string; games: { gameId: string; turn: number }[] };
-      assert.equal(message.kind, 'turn');
-      return message.games.map((g) => `${g.gameId}@${g.turn}`);
+      assert.ok(message.kind === 'turn' || message.kind === 'challenge', message.kind);
+      return message.kind === kind ? message.games.map((g) => `${g.gameId}@${g.turn}`) : [];
     });
 }
 
@@ -78,7 +78,7 @@ async function playOnce(player: Player, id: string, seat: number): Promise<{ pla
   }
 }
 
-test('with Redis, a turn-based game across two instances: each turn is pushed once, to its player only, from one instance', { timeout: 90_000 }, async () => {
+test('with Redis, a turn-based game across two instances: each turn is pushed once, to its player only, from one instance; the challenge once', { timeout: 90_000 }, async () => {
   const push = await startPushService();
   const databaseUrl = await services.postgres.database('turn_push');
   const [a, b] = await Promise.all(['push-a', 'push-b'].map((instanceId) => startServer({ databaseUrl, redisUrl: services.redis.url, instanceId, leaseSeconds: 2 })));
@@ -131,8 +131,10 @@ test('with Redis, a turn-based game across two instances: each turn is pushed on
     // Longer than the fold window (2 s): a second sender, had there been one, would have sent by now.
     await new Promise((r) => setTimeout(r, 3_000));
     for (const p of [ann, bea]) assert.deepEqual(toldTo(push, p.endpoint), expected.get(p), `${p.name}: each of their turns once, nobody else's`);
-    const told = TURNS + 1;
-    assert.equal(push.received.length, told, 'one push per turn in all');
+    // Bea was challenged by name into the game: told once, by the instance that made it.
+    assert.deepEqual([toldTo(push, bea.endpoint, 'challenge'), toldTo(push, ann.endpoint, 'challenge')], [[`${id}@0`], []]);
+    const told = TURNS + 1 + 1;
+    assert.equal(push.received.length, told, 'one push per turn in all, and the challenge');
     assert.equal(a.app.push.counts.sent + b.app.push.counts.sent, told, 'sent once, by one instance or the other');
     assert.equal(a.app.push.counts.skippedClaimed + b.app.push.counts.skippedClaimed, 0);
   } finally {

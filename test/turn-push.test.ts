@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type BrowserSubscription, type PushService, startPushService } from './support/push-service.ts';
 import { injectServer, WAIT } from './server-helpers.ts';
+import { foldPush } from '../client/src/push-fold.ts';
 
 // The loopback push service's certificate is its own: the server's sender must accept it here.
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
@@ -40,7 +41,11 @@ async function playerWithDevice(name: string): Promise<{ name: string; cookie: s
   return { name, cookie, id: res.json().player.id, device };
 }
 
-const messagesTo = (endpoint: string) => service.received.filter((r) => r.endpoint === endpoint).map((r) => JSON.parse(r.text));
+const messagesTo = (endpoint: string, kind = 'turn') =>
+  service.received
+    .filter((r) => r.endpoint === endpoint)
+    .map((r) => JSON.parse(r.text))
+    .filter((m) => m.kind === kind);
 
 test('a turn-based game tells the player whose turn it is on their device, and only them; a move passes it on', { timeout: 60_000 }, async (t) => {
   const ann = await playerWithDevice('Pushed Ann');
@@ -78,4 +83,38 @@ test('a turn-based game tells the player whose turn it is on their device, and o
     [id],
   );
   assert.equal(messagesTo(first.device.endpoint).length, 1, 'the first player is told once');
+});
+
+test('a player challenged by name is told on their device, once, who challenged them, and the push opens the game', { timeout: 60_000 }, async (t) => {
+  const cleo = await playerWithDevice('Challenging Cleo');
+  const dan = await playerWithDevice('Challenged Dan');
+  const made = Date.now();
+  const created = await call('POST', '/api/games', cleo.cookie, {
+    // Cleo keeps a seat for herself too: she made the game, nobody challenged her.
+    seats: [
+      { kind: 'person', player: cleo.name },
+      { kind: 'person', player: dan.name },
+    ],
+    pace: { kind: 'turnBased', moveDays: 3 },
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const id = created.json().id;
+  const told = await t.waitFor(() => messagesTo(dan.device.endpoint, 'challenge')[0] ?? assert.fail('the challenged player is not told yet'), WAIT);
+  assert.equal(told.by, cleo.name);
+  assert.equal(told.games.length, 1);
+  const [game] = told.games;
+  assert.deepEqual([game.gameId, game.turn, game.url], [id, 0, `/#/g/${id}`]);
+  assert.ok(Math.abs(game.deadline - (made + 14 * 86_400_000)) < 60_000, 'the kept seat of a turn-based game waits 14 days');
+  // Told again (another instance, a retry): the claim lets it go out once.
+  await app.push.challenged({ playerId: dan.id, gameId: id, by: cleo.name, until: game.deadline });
+  assert.equal(messagesTo(dan.device.endpoint, 'challenge').length, 1, 'once');
+  assert.deepEqual(messagesTo(cleo.device.endpoint, 'challenge'), [], 'the maker is not told of a seat kept for themselves');
+  // The challenged player's device shows it as a challenge (client/src/push-fold.ts, the service worker's words).
+  assert.deepEqual(foldPush(told, [], Date.now()), {
+    title: 'Challenging Cleo challenges you',
+    body: 'A seat is kept for you: open the game to take it.',
+    tag: `tessera-challenge-${id}`,
+    url: `/#/g/${id}`,
+    games: told.games,
+  });
 });

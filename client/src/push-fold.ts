@@ -1,7 +1,7 @@
 // Turn notifications in words: what the service worker shows for a push (sw.ts), the games of the
 // message folded into those of the notification already shown, one notification for all the
-// player's turns; a device's name; the count before the tab's title. No DOM, no worker globals:
-// unit-tested in test/client-push.test.ts.
+// player's turns (a reminder and a challenge each stand apart); a device's name; the count
+// before the tab's title. No DOM, no worker globals: unit-tested in test/client-push.test.ts.
 
 import type { PushGame, PushMessage } from '../../server/wire/push.ts';
 
@@ -29,6 +29,16 @@ export function timeLeft(deadline: number | null, now: number): string {
 
 /** The notification for `message`, given the games of the one shown with its tag (if any). */
 export function foldPush(message: PushMessage, shown: PushGame[], now: number): ShownPush {
+  if (message.kind === 'challenge') {
+    const game = message.games[0];
+    return {
+      title: message.by ? `${message.by} challenges you` : 'You are challenged to a game',
+      body: 'A seat is kept for you: open the game to take it.',
+      tag: `tessera-challenge-${game?.gameId ?? ''}`,
+      url: game?.url ?? '/#/',
+      games: message.games,
+    };
+  }
   if (message.kind === 'reminder') {
     const game = message.games[0];
     const left = game ? timeLeft(game.deadline, now) : '';

@@ -1,7 +1,8 @@
 // The service worker (built to /sw.js, so its scope is the whole site): shows a push from the
-// server (server/push/notifications.ts) as a notification, folding a player's turns into the one
-// already shown (push-fold.ts), tells open pages to refresh their count, and opens the game (or
-// the lobby's "Your games") on a click. Nothing is cached: the pages always come from the server.
+// server (server/push/notifications.ts) as a notification (a turn, a reminder, a challenge),
+// folding a player's turns into the one already shown (push-fold.ts), tells open pages to refresh
+// their count, and opens the game (or the lobby's "Your games") on a click. Nothing is cached:
+// the pages always come from the server.
 
 import type { PushGame, PushMessage } from '../../server/wire/push.ts';
 import { foldPush } from './push-fold.ts';

@@ -21,6 +21,7 @@ import { FinishedGames } from './finished-games.ts';
 import { finishedPlayers } from './view.ts';
 import {
   type ClockSetup,
+  createdAtMs,
   type DamagedGame,
   DamagedGameError,
   type DueTurn,
@@ -53,6 +54,8 @@ export interface CreateGameRequest {
   rated?: boolean;
   /** Turn-based; absent: live. */
   pace?: TurnBasedPace;
+  /** The signed-in player making the game: the players it challenges by name are told who. */
+  createdBy?: { id: string; name: string };
 }
 
 export const DEFAULT_TURN_SECONDS = 120;
@@ -125,6 +128,7 @@ export class GameService {
   private readonly turnEvents: TurnNotifier = {
     yourTurn: (event) => this.turnListener.yourTurn(event),
     reminder: (event) => this.turnListener.reminder(event),
+    challenged: (event) => this.turnListener.challenged(event),
   };
 
   constructor(options: ServiceOptions) {
@@ -173,7 +177,24 @@ export class GameService {
     if (setup.pace) setup.clock = { turnSeconds: null, graceSeconds: setup.clock.graceSeconds };
     const room = await Room.create(setup, this.deps());
     this.rooms.set(room.id, room);
+    // A rematch keeps its seats for the same players: nobody new is challenged.
+    if (!rematchOf) this.tellChallenged(setup, request.createdBy);
     return room;
+  }
+
+  /** Each player the new game keeps a seat for is told (not its maker); a listener's fault is
+   * logged: the game is made and stays. */
+  private tellChallenged(setup: GameSetup, by: CreateGameRequest['createdBy']): void {
+    const waits = setup.pace ? TURN_BASED_OPEN_SEAT_SECONDS : this.expiry.expireOpenSeatSeconds;
+    const until = createdAtMs(setup) + waits * 1000;
+    for (const seat of setup.seats) {
+      if (!seat.player || seat.player.id === by?.id) continue;
+      try {
+        this.turnEvents.challenged({ playerId: seat.player.id, gameId: setup.id, by: by?.name ?? null, until });
+      } catch (err) {
+        this.options.log.error({ err, gameId: setup.id }, 'the challenge notifier failed');
+      }
+    }
   }
 
   /** A game to read: played here, or finished (read from the store once, no room built). An

@@ -129,6 +129,7 @@ async function routes(root: FastifyInstance): Promise<void> {
           hints,
           rated,
           pace: turnBased,
+          ...(request.player ? { createdBy: { id: request.player.id, name: request.player.name } } : {}),
         });
         id = created.id;
         return reply.code(201).send(summary(created));

@@ -3,12 +3,14 @@
 // (push/store.ts), so it goes out once whatever restarts and however many instances hear of the
 // turn; a player's turns that come within `foldMs` of each other go out as one message (the
 // service worker also folds a message into the notification already shown); nothing is sent for
-// a game the player is watching; a subscription the push service says is gone is dropped.
+// a game the player is watching; a subscription the push service says is gone is dropped. A
+// player challenged by name into a new game is told the same way, once, at once.
 // At most once: a crash between a claim and its send loses that notification, never doubles it.
 
 import type { Agent } from 'node:https';
 import type { Logger } from 'pino';
 import webpush from 'web-push';
+import type { ChallengeEvent } from '../games/turn-events.ts';
 import type { PushGame, PushMessage } from '../wire/push.ts';
 import { CLAIM_KEEP_MS, type PushClaim, type PushDevice, type PushStore, type VapidKeys } from './store.ts';
 
@@ -108,6 +110,13 @@ export class TurnNotifications {
     return this.track(this.deliver(event.playerId, [event], 'reminder'));
   }
 
+  /** The player was challenged by name into a seat of a new game: told once, at once, who
+   * challenged them; the push service keeps it while the seat waits. */
+  challenged(event: ChallengeEvent): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return this.track(this.deliver(event.playerId, [{ playerId: event.playerId, gameId: event.gameId, turn: 0, deadline: event.until }], 'challenge', event.by));
+  }
+
   /** Removes claims older than any turn can wait; at start and hourly. */
   startPruning(): void {
     const prune = () => this.options.store.pruneClaims(this.now() - CLAIM_KEEP_MS).catch((err) => this.options.log.warn({ err }, 'old push claims could not be removed: tried again in an hour'));
@@ -141,7 +150,7 @@ export class TurnNotifications {
     return done;
   }
 
-  private async deliver(playerId: string, events: TurnEvent[], kind: PushClaim['kind']): Promise<void> {
+  private async deliver(playerId: string, events: TurnEvent[], kind: PushClaim['kind'], by: string | null = null): Promise<void> {
     const told = new Map(events.map((e) => [`${e.gameId}\u0000${e.turn}`, e]));
     const unseen = [...told.values()].filter((e) => !this.options.isWatching(playerId, e.gameId));
     this.count('skippedWatching', told.size - unseen.length);
@@ -161,7 +170,7 @@ export class TurnNotifications {
       .map(pushGame)
       .slice(0, GAMES_PER_MESSAGE);
     const waiting = this.options.waitingCount ? await this.options.waitingCount(playerId).catch(() => null) : null;
-    const message: PushMessage = { kind, games, waiting };
+    const message: PushMessage = { kind, games, waiting, ...(kind === 'challenge' ? { by } : {}) };
     this.count('messages', 1);
     await Promise.all(devices.map((d) => this.send(d, message)));
   }

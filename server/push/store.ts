@@ -27,12 +27,12 @@ export interface PushDevice {
   createdAt: string;
 }
 
-/** A notification's identity: one per player, game, turn and kind, ever. */
+/** A notification's identity: one per player, game, turn and kind, ever (a challenge: turn 0). */
 export interface PushClaim {
   playerId: string;
   gameId: string;
   turn: number;
-  kind: 'turn' | 'reminder';
+  kind: 'turn' | 'reminder' | 'challenge';
 }
 
 /** How long a claim is kept: past the longest time a turn may wait (7 days) with room to spare. */

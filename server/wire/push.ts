@@ -42,20 +42,25 @@ export const Waiting = Type.Object({
 /** A game a push message tells of. */
 export const PushGame = Type.Object({
   gameId: Type.String(),
+  /** The record's move count (0 for a challenge: the game is new). */
   turn: Type.Integer(),
-  /** ms since the epoch; null without a deadline. */
+  /** ms since the epoch: when the move's time runs out (a challenge: when the kept seat stops
+   * waiting); null without one. */
   deadline: Type.Union([Type.Number(), Type.Null()]),
   /** The page that opens it, from the site's root. */
   url: Type.String(),
 });
 
 /** The payload of a push (JSON, encrypted as RFC 8291 says). `turn`: these games wait for the
- * player (folded into one notification); `reminder`: one game's deadline is near. */
+ * player (folded into one notification); `reminder`: one game's deadline is near; `challenge`:
+ * the player was challenged by name into a seat of one new game (`by` says who). */
 export const PushMessage = Type.Object({
-  kind: Type.Union([Type.Literal('turn'), Type.Literal('reminder')]),
+  kind: Type.Union([Type.Literal('turn'), Type.Literal('reminder'), Type.Literal('challenge')]),
   games: Type.Array(PushGame),
   /** Games waiting for the player when it was sent, where the server counted them. */
   waiting: Type.Union([Type.Integer(), Type.Null()]),
+  /** A challenge only: the name of the player who made the game, or null (made without a session). */
+  by: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 
 export type PushKey = Static<typeof PushKey>;

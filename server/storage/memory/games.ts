@@ -26,6 +26,10 @@ export class MemoryStore implements GameStore {
   private readonly games = new Map<string, StoredGame>();
   private readonly finishedAt = new Map<string, string>();
   private readonly documents = new Map<string, GameDocument>();
+  /** Which player is in which game, as the databases index it: the games where each player
+   * holds a seat, and where a seat is kept for them (challenged by name). */
+  private readonly held = new Map<string, Set<string>>();
+  private readonly kept = new Map<string, Set<string>>();
 
   async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
     if (this.games.has(setup.id)) throw new Error(`game ${setup.id} already exists`);
@@ -41,6 +45,8 @@ export class MemoryStore implements GameStore {
       lastActivityAt: at,
       lastPersonAt: at,
     });
+    this.indexSeats(this.held, setup.id, [], holders);
+    for (const s of setup.seats) if (s.player) indexed(this.kept, s.player.id).add(setup.id);
   }
 
   async get(id: string): Promise<StoredGame | undefined> {
@@ -65,7 +71,21 @@ export class MemoryStore implements GameStore {
     const g = this.must(id);
     const { holders, finished, rematch, hints, lastActivityAt, lastPersonAt, marks } = g;
     const patch = change.apply(structuredClone({ holders, finished, rematch, hints, lastActivityAt, lastPersonAt, ...(marks ? { marks } : {}) }));
-    if (patch) Object.assign(g, structuredClone(patch));
+    if (!patch) return;
+    if (patch.holders) this.indexSeats(this.held, id, holders, patch.holders);
+    Object.assign(g, structuredClone(patch));
+  }
+
+  /** The game's held seats change from `was` to `now`. */
+  private indexSeats(index: Map<string, Set<string>>, id: string, was: (SeatHolder | null)[], now: (SeatHolder | null)[]): void {
+    for (const h of was) if (h?.playerId) index.get(h.playerId)?.delete(id);
+    for (const h of now) if (h?.playerId) indexed(index, h.playerId).add(id);
+  }
+
+  /** The player's games as the index has them (each once). */
+  private gamesOf(playerId: string, invited: boolean): StoredGame[] {
+    const ids = new Set([...(this.held.get(playerId) ?? []), ...(invited ? (this.kept.get(playerId) ?? []) : [])]);
+    return [...ids].map((id) => this.must(id));
   }
 
   async list(query: GameQuery): Promise<GamePage> {
@@ -73,12 +93,11 @@ export class MemoryStore implements GameStore {
     const player = query.player?.toLowerCase();
     const key = (g: StoredGame) => `${query.finished ? this.finishedAt.get(g.setup.id) : g.setup.createdAt}\u0000${g.setup.id}`;
     const before = query.before === undefined ? undefined : Buffer.from(query.before, 'base64url').toString('utf8');
-    const all = [...this.games.values()]
+    const all = (query.playerId ? this.gamesOf(query.playerId, query.invited === true) : [...this.games.values()])
       .filter((g) => g.finished === query.finished && (!player || g.holders.some((h) => h?.name.toLowerCase() === player)))
       .filter((g) => !query.open || (g.setup.listed === true && g.holders.includes(null)))
       .filter((g) => !query.publicOnly || g.setup.listed === true || g.setup.rated === true)
       .filter((g) => !query.pace || (g.setup.pace ? 'turnBased' : 'live') === query.pace)
-      .filter((g) => !query.playerId || g.holders.some((h) => h?.playerId === query.playerId) || (query.invited === true && g.setup.seats.some((s) => s.player?.id === query.playerId)))
       .filter((g) => before === undefined || key(g) < before)
       .sort((a, b) => (key(a) < key(b) ? 1 : -1));
     const page = all
@@ -118,4 +137,13 @@ export class MemoryStore implements GameStore {
     if (!g) throw new Error(`no game ${id}`);
     return g;
   }
+}
+
+function indexed(index: Map<string, Set<string>>, playerId: string): Set<string> {
+  let games = index.get(playerId);
+  if (!games) {
+    games = new Set();
+    index.set(playerId, games);
+  }
+  return games;
 }

@@ -240,34 +240,8 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
 
   async list(query: GameQuery): Promise<GamePage> {
     const limit = pageSize(query);
-    const at = query.finished ? 'g.finished_at' : 'g.created_at';
-    const where = [query.finished ? 'g.finished' : 'NOT g.finished'];
-    const params: (string | number)[] = [];
-    if (query.open) where.push(`g.listed AND EXISTS (SELECT 1 FROM jsonb_array_elements(g.holders) h WHERE h = 'null'::jsonb)`);
-    if (query.publicOnly) where.push(`(g.listed OR g.setup @> '{"rated": true}'::jsonb)`);
-    if (query.player) {
-      params.push(query.player);
-      where.push(`EXISTS (SELECT 1 FROM seat_names n WHERE n.game_id = g.id AND lower(n.name) = lower($${params.length}))`);
-    }
-    if (query.pace) {
-      params.push(query.pace);
-      where.push(`g.pace = $${params.length}`);
-    }
-    if (query.playerId) {
-      params.push(JSON.stringify([{ playerId: query.playerId }]));
-      const held = `g.holders @> $${params.length}::jsonb`;
-      if (query.invited) {
-        params.push(JSON.stringify({ seats: [{ player: { id: query.playerId } }] }));
-        where.push(`(${held} OR g.setup @> $${params.length}::jsonb)`);
-      } else where.push(held);
-    }
-    if (query.before) {
-      const [key, id] = decodeCursor(query.before);
-      params.push(key, id);
-      where.push(`(${at}, g.id) < ($${params.length - 1}, $${params.length})`);
-    }
-    params.push(limit + 1);
-    const { rows } = await this.read(`SELECT g.* FROM games g WHERE ${where.join(' AND ')} ORDER BY ${at} DESC, g.id DESC LIMIT $${params.length}`, params);
+    const { sql, params } = listSql(query, limit);
+    const { rows } = await this.read(sql, params);
     const shown = rows.slice(0, limit);
     const last = shown[shown.length - 1];
     const moves = query.withMoves ? await this.movesOf(shown.map((row) => row.id)) : undefined;
@@ -275,6 +249,13 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
       games: await parseRows(shown, (row) => (moves ? { ...toListed(row), moves: moves.get(row.id) ?? [] } : toListed(row))),
       next: rows.length > limit && last ? encodeCursor(String(query.finished ? last.finished_at : last.created_at), last.id) : null,
     };
+  }
+
+  /** How PostgreSQL runs a listing (EXPLAIN's lines): for operators and tests. */
+  async planOf(query: GameQuery): Promise<string[]> {
+    const { sql, params } = listSql(query, pageSize(query));
+    const { rows } = await this.read(`EXPLAIN ${sql}`, params);
+    return rows.map((r) => r['QUERY PLAN'] as string);
   }
 
   async dueTurns(before: number, limit: number): Promise<DueTurn[]> {
@@ -518,6 +499,38 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
       client.release(broken);
     }
   }
+}
+
+/** A listing's SQL and its parameters (`limit` + 1 rows: one more tells there is a next page). */
+function listSql(query: GameQuery, limit: number): { sql: string; params: (string | number)[] } {
+  const at = query.finished ? 'g.finished_at' : 'g.created_at';
+  const where = [query.finished ? 'g.finished' : 'NOT g.finished'];
+  const params: (string | number)[] = [];
+  if (query.open) where.push(`g.listed AND EXISTS (SELECT 1 FROM jsonb_array_elements(g.holders) h WHERE h = 'null'::jsonb)`);
+  if (query.publicOnly) where.push(`(g.listed OR g.setup @> '{"rated": true}'::jsonb)`);
+  if (query.player) {
+    params.push(query.player);
+    where.push(`EXISTS (SELECT 1 FROM seat_names n WHERE n.game_id = g.id AND lower(n.name) = lower($${params.length}))`);
+  }
+  if (query.pace) {
+    params.push(query.pace);
+    where.push(`g.pace = $${params.length}`);
+  }
+  if (query.playerId) {
+    params.push(JSON.stringify([{ playerId: query.playerId }]));
+    const held = `g.holders @> $${params.length}::jsonb`;
+    if (query.invited) {
+      params.push(JSON.stringify([{ player: { id: query.playerId } }]));
+      where.push(`(${held} OR g.setup -> 'seats' @> $${params.length}::jsonb)`);
+    } else where.push(held);
+  }
+  if (query.before) {
+    const [key, id] = decodeCursor(query.before);
+    params.push(key, id);
+    where.push(`(${at}, g.id) < ($${params.length - 1}, $${params.length})`);
+  }
+  params.push(limit + 1);
+  return { sql: `SELECT g.* FROM games g WHERE ${where.join(' AND ')} ORDER BY ${at} DESC, g.id DESC LIMIT $${params.length}`, params };
 }
 
 /** Errors of the caller's making (no such game, a change's own rule): never the database's. */

@@ -78,4 +78,10 @@ export const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[]
    CREATE INDEX IF NOT EXISTS games_deadlines ON games (deadline_at) WHERE NOT finished AND move_ms IS NOT NULL;`,
   // 12: the turn-based games' own ratings (server/ratings/store.ts RATING_TABLES).
   POSTGRES_TURN_RATINGS_MIGRATION,
+  // 13: which player is in which game, for a player's games without a scan (list's `playerId`):
+  // the seats they hold (holders @> [{"playerId": …}]) and those kept for them (challenged by
+  // name: setup->'seats' @> [{"player": {"id": …}}]). GIN indexes over the JSON the writes already
+  // change, so no write has anything more to keep; built here for the rows stored before.
+  `CREATE INDEX IF NOT EXISTS games_by_holder ON games USING gin (holders jsonb_path_ops);
+   CREATE INDEX IF NOT EXISTS games_by_kept_seat ON games USING gin ((setup -> 'seats') jsonb_path_ops);`,
 ];

@@ -59,13 +59,12 @@ export class PostgresPlayers implements PlayerStore {
     return this.store.write(async (c) => {
       const sessions = (await c.query('DELETE FROM sessions WHERE expires_at <= $1', [now])).rowCount ?? 0;
       await c.query('DELETE FROM webauthn_challenges WHERE expires_at <= $1', [now]);
-      // The games' seat holders are read once per sweep (no index finds a player's games). The
-      // rows are locked and their conditions checked again: a guest seen meanwhile stays.
+      // A guest holding a seat stays (games_by_holder finds it). The rows are locked and their
+      // conditions checked again: a guest seen meanwhile stays.
       const { rows } = await c.query<Row>(
-        `WITH seated AS (SELECT h->>'playerId' AS id FROM games g, jsonb_array_elements(g.holders) h WHERE jsonb_typeof(h) = 'object')
-         SELECT id FROM players p WHERE deleted_at IS NULL AND seen_at < $1
+        `SELECT id FROM players p WHERE deleted_at IS NULL AND seen_at < $1
            AND NOT EXISTS (SELECT 1 FROM passkeys k WHERE k.player_id = p.id)
-           AND NOT EXISTS (SELECT 1 FROM seated WHERE seated.id = p.id)
+           AND NOT EXISTS (SELECT 1 FROM games g WHERE g.holders @> jsonb_build_array(jsonb_build_object('playerId', p.id)))
          ORDER BY seen_at LIMIT $2 FOR UPDATE OF p SKIP LOCKED`,
         [idleBefore, SWEEP_BATCH],
       );

@@ -39,6 +39,7 @@ import { SQLITE_PUSH_MIGRATION } from '../../push/schema.ts';
 import { SQLITE_RATINGS_MIGRATION, SQLITE_TURN_RATINGS_MIGRATION, sqliteRatingOpponentsMigration, sqliteRatingsSeqMigration } from '../../ratings/schema.ts';
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, dueTurnOf, encodeCursor, marksOf, METADATA_COLUMNS, ownSetup, paceColumns, parseRow, parseRows } from '../sql/rows.ts';
 import { StoreOpenError } from '../errors.ts';
+import { gamesOfPlayer, sqliteGamePlayersMigration } from './game-players.ts';
 
 export interface SqliteStoreOptions {
   /** Database file path, or ':memory:'. */
@@ -111,6 +112,8 @@ export const MIGRATIONS: (string | ((db: DatabaseSync) => void))[] = [
   // Rows stored before are live.
   sqlitePaceMigration,
   SQLITE_TURN_RATINGS_MIGRATION,
+  // Which player is in which game (game-players.ts): a player's games without a scan.
+  sqliteGamePlayersMigration,
 ];
 
 type Row = Record<string, unknown>;
@@ -257,35 +260,18 @@ export class SqliteStore implements GameStore, StoreMaintenance {
 
   async list(query: GameQuery): Promise<GamePage> {
     const limit = pageSize(query);
-    const at = query.finished ? 'g.finished_at' : 'g.created_at';
-    const where = [query.finished ? 'g.finished = 1' : 'g.finished = 0'];
-    const params: (string | number)[] = [];
-    if (query.open) where.push(parsed("json_extract(g.setup, '$.listed') = 1 AND EXISTS (SELECT 1 FROM json_each(g.holders) h WHERE h.type = 'null')"));
-    if (query.publicOnly) where.push(parsed("(json_extract(g.setup, '$.listed') = 1 OR json_extract(g.setup, '$.rated') = 1)"));
-    if (query.player) {
-      where.push('EXISTS (SELECT 1 FROM seat_names n WHERE n.game_id = g.id AND n.name = ?)');
-      params.push(query.player);
-    }
-    if (query.pace) {
-      where.push('g.pace = ?');
-      params.push(query.pace);
-    }
-    if (query.playerId) {
-      const held = "EXISTS (SELECT 1 FROM json_each(g.holders) h WHERE h.type = 'object' AND json_extract(h.value, '$.playerId') = ?)";
-      const kept = "EXISTS (SELECT 1 FROM json_each(g.setup, '$.seats') s WHERE json_extract(s.value, '$.player.id') = ?)";
-      where.push(query.invited ? `(${held} OR ${kept})` : held);
-      params.push(query.playerId, ...(query.invited ? [query.playerId] : []));
-    }
-    if (query.before) {
-      const [key, id] = decodeCursor(query.before);
-      where.push(`(${at} < ? OR (${at} = ? AND g.id < ?))`);
-      params.push(key, key, id);
-    }
-    const rows = this.prepared(`SELECT g.* FROM games g WHERE ${where.join(' AND ')} ORDER BY ${at} DESC, g.id DESC LIMIT ?`).all(...params, limit + 1) as Row[];
+    const { sql, params } = listSql(query, limit);
+    const rows = this.prepared(sql).all(...params) as Row[];
     const shown = rows.slice(0, limit);
     const games = await parseRows(shown, (row) => (query.withMoves ? { ...this.toListed(row), moves: this.movesOf(row.id as string) } : this.toListed(row)));
     const last = shown[shown.length - 1];
     return { games, next: rows.length > limit && last ? encodeCursor(String(query.finished ? last.finished_at : last.created_at), last.id as string) : null };
+  }
+
+  /** How SQLite runs a listing (EXPLAIN QUERY PLAN's lines): for operators and tests. */
+  planOf(query: GameQuery): string[] {
+    const { sql, params } = listSql(query, pageSize(query));
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Row[]).map((r) => r.detail as string);
   }
 
   async dueTurns(before: number, limit: number): Promise<DueTurn[]> {
@@ -415,6 +401,35 @@ export class SqliteStore implements GameStore, StoreMaintenance {
     }
     this.checkpointer?.committed();
   }
+}
+
+/** A listing's SQL and its parameters (`limit` + 1 rows: one more tells there is a next page). */
+function listSql(query: GameQuery, limit: number): { sql: string; params: (string | number)[] } {
+  const at = query.finished ? 'g.finished_at' : 'g.created_at';
+  const where = [query.finished ? 'g.finished = 1' : 'g.finished = 0'];
+  const params: (string | number)[] = [];
+  if (query.open) where.push(parsed("json_extract(g.setup, '$.listed') = 1 AND EXISTS (SELECT 1 FROM json_each(g.holders) h WHERE h.type = 'null')"));
+  if (query.publicOnly) where.push(parsed("(json_extract(g.setup, '$.listed') = 1 OR json_extract(g.setup, '$.rated') = 1)"));
+  if (query.player) {
+    where.push('EXISTS (SELECT 1 FROM seat_names n WHERE n.game_id = g.id AND n.name = ?)');
+    params.push(query.player);
+  }
+  if (query.pace) {
+    where.push('g.pace = ?');
+    params.push(query.pace);
+  }
+  // A player's games are read from their index rows first (game-players.ts), then looked up.
+  let from = 'games g';
+  if (query.playerId) {
+    from = `(${gamesOfPlayer(query.invited === true)}) p CROSS JOIN games g ON g.id = p.game_id`;
+    params.unshift(query.playerId);
+  }
+  if (query.before) {
+    const [key, id] = decodeCursor(query.before);
+    where.push(`(${at} < ? OR (${at} = ? AND g.id < ?))`);
+    params.push(key, key, id);
+  }
+  return { sql: `SELECT g.* FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${at} DESC, g.id DESC LIMIT ?`, params: [...params, limit + 1] };
 }
 
 /** Runs a synchronous write and settles its caller's promise with the outcome. */

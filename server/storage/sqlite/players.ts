@@ -53,13 +53,12 @@ export class SqlitePlayers implements PlayerStore {
     return this.store.write((db) => {
       const sessions = Number(db.prepare('DELETE FROM sessions WHERE expires_at <= ?').run(now).changes);
       db.prepare('DELETE FROM webauthn_challenges WHERE expires_at <= ?').run(now);
-      // The games' seat holders are read once per sweep (no index finds a player's games).
+      // A guest holding a seat stays (game_players: the seats each player holds).
       const idle = db
         .prepare(
           `SELECT id FROM players p WHERE deleted_at IS NULL AND seen_at < ?
              AND NOT EXISTS (SELECT 1 FROM passkeys k WHERE k.player_id = p.id)
-             AND id NOT IN (SELECT json_extract(h.value, '$.playerId') FROM games g, json_each(g.holders) h
-                            WHERE h.type = 'object' AND json_extract(h.value, '$.playerId') IS NOT NULL)
+             AND NOT EXISTS (SELECT 1 FROM game_players s WHERE s.player_id = p.id AND s.kept = 0)
            ORDER BY seen_at LIMIT ?`,
         )
         .all(idleBefore, SWEEP_BATCH) as Row[];
@@ -103,9 +102,7 @@ export class SqlitePlayers implements PlayerStore {
       db.prepare('DELETE FROM sessions WHERE player_id = ?').run(playerId);
       db.prepare('DELETE FROM passkeys WHERE player_id = ?').run(playerId);
       db.prepare('DELETE FROM push_devices WHERE player_id = ?').run(playerId);
-      const games = db
-        .prepare("SELECT id, holders FROM games g WHERE EXISTS (SELECT 1 FROM json_each(g.holders) h WHERE h.type = 'object' AND json_extract(h.value, '$.playerId') = ?)")
-        .all(playerId) as Row[];
+      const games = db.prepare('SELECT id, holders FROM games WHERE id IN (SELECT game_id FROM game_players WHERE player_id = ? AND kept = 0)').all(playerId) as Row[];
       for (const g of games) {
         const holders = withoutPlayer(JSON.parse(g.holders as string) as (SeatHolder | null)[], playerId, replacement);
         if (!holders) continue;
