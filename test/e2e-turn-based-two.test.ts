@@ -132,7 +132,9 @@ const badgeOf = (page: Page): Promise<number> => page.evaluate(() => Number((glo
 const waitBadge = (page: Page, n: number): Promise<unknown> =>
   page.waitForFunction((want) => Number((globalThis as any).document.querySelector('#mine-title .waiting-badge')?.textContent ?? 0) === want, n);
 
-test('two players in two browsers play a turn-based game: each turn pushed to a loopback push service, decrypted, shown by the service worker, counted on the badge', { timeout: 180_000 }, async () => {
+test('two players in two browsers play a turn-based game: each turn pushed to a loopback push service, decrypted, shown by the service worker, counted on the badge', {
+  timeout: 180_000,
+}, async () => {
   const ann = await player('Annika Push');
   const ben = await player('Benedikt Push', PHONE);
   const serverKey = (await api(ann.page, 'GET', '/api/push/key')).body.publicKey;
@@ -232,5 +234,8 @@ test('two players in two browsers play a turn-based game: each turn pushed to a 
   assert.deepEqual([...told.values()], [TURNS / 2, TURNS / 2], 'each player was told of each of their turns, once');
   assert.equal(service.received.length, TURNS + 1, 'and nothing else was sent');
   const known = /does not support the Push API in incognito mode/;
-  assert.deepEqual([...ann.errors, ...ben.errors].filter((e) => !known.test(e)), []);
+  assert.deepEqual(
+    [...ann.errors, ...ben.errors].filter((e) => !known.test(e)),
+    [],
+  );
 });
