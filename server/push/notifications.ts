@@ -7,7 +7,7 @@
 // At most once: a crash between a claim and its send loses that notification, never doubles it.
 // A connection closed unanswered (a kept-alive socket timed out under the request) is tried once more.
 
-import type { Agent } from 'node:https';
+import { Agent } from 'node:https';
 import type { Logger } from 'pino';
 import webpush from 'web-push';
 import type { PushGame, PushMessage } from '../wire/push.ts';
@@ -37,7 +37,8 @@ export interface TurnNotificationOptions {
   log: Pick<Logger, 'warn' | 'debug'>;
   /** Told of each count as it grows (the metrics). */
   onCount?: (outcome: keyof PushCounts, n: number) => void;
-  /** The TLS agent for the push services (a test's push service on loopback, its own CA). */
+  /** The TLS agent for the push services (a test's push service on loopback, its own CA): used for a
+   * second try too, so it should not keep connections alive. */
   agent?: Agent;
 }
 
@@ -175,7 +176,7 @@ export class TurnNotifications {
       await this.post(device, message).catch((err: unknown) => {
         if (!closedUnanswered(err)) throw err;
         this.count('retried', 1);
-        return this.post(device, message);
+        return this.post(device, message, this.options.agent ?? FRESH_CONNECTIONS);
       });
       this.count('sent', 1);
       return 'sent';
@@ -193,8 +194,8 @@ export class TurnNotifications {
     }
   }
 
-  private async post(device: PushDevice, message: PushMessage): Promise<void> {
-    const { keys, subject, agent } = this.options;
+  private async post(device: PushDevice, message: PushMessage, agent = this.options.agent): Promise<void> {
+    const { keys, subject } = this.options;
     await webpush.sendNotification({ endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } }, JSON.stringify(message), {
       vapidDetails: { subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
       TTL: this.ttlSeconds(message),
@@ -228,6 +229,10 @@ function closedUnanswered(err: unknown): boolean {
   const { code, statusCode } = err as { code?: string; statusCode?: number };
   return statusCode === undefined && (code === 'ECONNRESET' || code === 'EPIPE');
 }
+
+/** What the second try goes over: a new connection, never another kept-alive socket of the pool
+ * (in a burst, the next free one may be as stale as the first). */
+const FRESH_CONNECTIONS = new Agent({ keepAlive: false });
 
 function pushGame(e: TurnEvent): PushGame {
   const deadline = e.deadline === null ? null : e.deadline instanceof Date ? e.deadline.getTime() : typeof e.deadline === 'string' ? Date.parse(e.deadline) : e.deadline;
