@@ -275,6 +275,7 @@ async function main(): Promise<void> {
     const rounds = [];
     for (let r = 0; r < ROUNDS; r++) {
       const failed0 = app.push.counts.failed;
+      const retried0 = app.push.counts.retried;
       const cpu0 = mainCpuMs();
       const start = performance.now();
       const sentFrom = Date.now();
@@ -313,6 +314,7 @@ async function main(): Promise<void> {
         mainCpuPerMoveMs: round(movesCpu / Math.max(1, moves), 3),
         notifications: mine.length,
         failed,
+        retried: app.push.counts.retried - retried0,
         notificationsPerSecond: spanMs > 0 ? round((mine.length - 1) / (spanMs / 1000), 0) : null,
         endToEndPerSecond: mine.length ? round(mine.length / (((mine.at(-1) as number) - sentFrom) / 1000), 0) : null,
         mainCpuPerNotificationMs: round(flushCpu / Math.max(1, mine.length), 3),
@@ -377,6 +379,7 @@ type Result = {
       mainCpuPerMoveMs: number;
       notifications: number;
       failed: number;
+      retried: number;
       notificationsPerSecond: number | null;
       endToEndPerSecond: number | null;
       mainCpuPerNotificationMs: number;
@@ -447,6 +450,7 @@ function writeDocs(r: Result): void {
         'main-thread CPU per move (ms)',
         'notifications arrived',
         'failed',
+        'sent again',
         'first after (ms)',
         'sent per second (first to last)',
         'per second (moves to last)',
@@ -459,6 +463,7 @@ function writeDocs(r: Result): void {
         x.mainCpuPerMoveMs,
         x.notifications,
         x.failed,
+        x.retried,
         x.firstNotificationAfterMs ?? '–',
         x.notificationsPerSecond ?? '–',
         x.endToEndPerSecond ?? '–',
@@ -468,7 +473,8 @@ function writeDocs(r: Result): void {
     '',
     `${r.moving.rounds.length} rounds, each a move in every moving game at once (room.play, as a move frame's handler`,
     `calls it): main-thread CPU per move ${r.moving.mainCpuPerMoveMs} ms on average. Each move tells the other player`,
-    '(a Web Push message, encrypted and VAPID-signed, to the loopback service); "failed": pushes the sender counted failed; "sent per second"',
+    '(a Web Push message, encrypted and VAPID-signed, to the loopback service); "failed": pushes the sender counted failed; "sent again": pushes whose',
+    'connection was closed before any answer (a kept-alive socket timed out as it was reused) and were sent once more; "sent per second"',
     "is the rate at which a round's notifications arrived, from the first to the last. RSS with the moving games loaded:",
     `${r.moving.loaded.rssMb} MB; after the moves: ${r.moving.afterMoving.rssMb} MB; after a sweep let them rest: ${r.moving.rested.rssMb} MB`,
     `(${r.moving.rested.stillLoaded} still in memory). Push counts: ${JSON.stringify(r.moving.pushCounts)}.`,

@@ -51,7 +51,7 @@ export class Metrics {
   );
   readonly push = this.counter(
     'tessera_push_total',
-    'Turn notifications, by outcome: pushes sent, gone (the push service forgot the subscription: dropped), failed; and turns not pushed because the player was watching or the notification was claimed already (sent by another call or instance)',
+    'Turn notifications, by outcome: pushes sent, gone (the push service forgot the subscription: dropped), failed, retried (the connection closed unanswered: sent once more); and turns not pushed because the player was watching or the notification was claimed already (sent by another call or instance)',
     ['outcome'],
   );
   readonly preemptions = this.counter('tessera_pool_preemptions_total', 'Hint and analysis tasks that yielded their worker to work of a higher class (run again later)');

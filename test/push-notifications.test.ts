@@ -189,7 +189,31 @@ test('a subscription the push service reports gone (404, 410) is dropped; one fa
   await push.yourTurn({ playerId, gameId: 'g_gone', turn: 1, deadline: null });
   assert.equal(messagesTo(endpoint).length, 1, 'the live device still gets it');
   assert.deepEqual((await backend.push.devices(playerId)).map((d) => d.label).sort(), ['500', 'test']);
-  assert.deepEqual(push.counts, { sent: 1, messages: 1, gone: 2, failed: 1, skippedWatching: 0, skippedClaimed: 0 });
+  assert.deepEqual(push.counts, { sent: 1, messages: 1, gone: 2, failed: 1, retried: 0, skippedWatching: 0, skippedClaimed: 0 });
   assert.equal(warnings.length, 1, 'one warning line for the failing push service');
+  await backend.close();
+});
+
+test('a connection closed under the request, unanswered (a kept-alive socket the push service timed out), is tried once more; closed twice, the push is counted failed', async () => {
+  const backend = sqlite();
+  const { playerId, endpoint } = await playerWithDevice(backend);
+  const warnings: unknown[] = [];
+  const push = await notifier(backend.push, { log: { warn: (o: unknown) => warnings.push(o), debug: () => {} } as TurnNotificationOptions['log'] });
+  service.hangUp(endpoint, 1);
+  await push.yourTurn({ playerId, gameId: 'g_reset', turn: 1, deadline: null });
+  assert.deepEqual(
+    messagesTo(endpoint).map((m) => m.games[0].gameId),
+    ['g_reset'],
+    'sent again on a new connection: it arrives, once',
+  );
+  assert.deepEqual([push.counts.sent, push.counts.failed, push.counts.retried], [1, 0, 1]);
+  assert.deepEqual(warnings, []);
+
+  service.hangUp(endpoint, 2);
+  await push.yourTurn({ playerId, gameId: 'g_reset', turn: 2, deadline: null });
+  assert.equal(messagesTo(endpoint).length, 1, 'closed on the second try too: not sent');
+  assert.deepEqual([push.counts.sent, push.counts.failed, push.counts.retried], [1, 1, 2], 'tried once more, not twice');
+  assert.equal(warnings.length, 1, 'one warning line');
+  assert.match(JSON.stringify(warnings[0]), /socket hang up/);
   await backend.close();
 });

@@ -10,6 +10,7 @@ import { type MyGame, mergeMyGames } from './players/my-games.ts';
 import { guestMark } from './players/player-text.ts';
 import { fillRatings, loadRatings, onRatings, seatRatingBadge } from './players/rating-book.ts';
 import { claimName, currentPlayer, onSessionChange, type SessionState, sessionState } from './players/session.ts';
+import { onWaitingChange } from './players/waiting-count.ts';
 import type { SeatRequest } from './protocol.ts';
 import { PLAYER_COLORS, PLAYER_GLYPHS, tileIcon } from './art.ts';
 import { ensureTileDefs } from './defs.ts';
@@ -375,6 +376,8 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
   void loadFinished();
   const unlisten = onSessionChange(onSession);
   const unratings = onRatings(() => fillRatings(root));
+  // A push, or a move seen elsewhere, changed whose turn it is: "Your games" follows the badge.
+  const unwaiting = onWaitingChange(() => void loadMine());
   onSession(sessionState());
   if (sessionState().kind === 'loading') void loadMine();
   const timer = window.setInterval(() => void loadOpen(), 5000);
@@ -382,6 +385,7 @@ ${opponents.length > 1 ? `<button type="button" class="btn icon small" data-acti
     unbar();
     unlisten();
     unratings();
+    unwaiting();
     clearInterval(timer);
     root.removeEventListener('click', onClick);
     root.removeEventListener('change', onChange);

@@ -28,7 +28,7 @@ export function watchingHere(games: GameService): (playerId: string, gameId: str
 }
 
 /** The metric's outcomes (a message is counted by its pushes). */
-const METRIC_OUTCOMES: Partial<Record<keyof PushCounts, string>> = { sent: 'sent', gone: 'gone', failed: 'failed', skippedWatching: 'watching', skippedClaimed: 'claimed' };
+const METRIC_OUTCOMES: Partial<Record<keyof PushCounts, string>> = { sent: 'sent', gone: 'gone', failed: 'failed', retried: 'retried', skippedWatching: 'watching', skippedClaimed: 'claimed' };
 
 export const pushPlugin = fp(
   async (app: FastifyInstance) => {

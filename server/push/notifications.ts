@@ -6,8 +6,9 @@
 // a game the player is watching; a subscription the push service says is gone is dropped. A
 // player challenged by name into a new game is told the same way, once, at once.
 // At most once: a crash between a claim and its send loses that notification, never doubles it.
+// A connection closed unanswered (a kept-alive socket timed out under the request) is tried once more.
 
-import type { Agent } from 'node:https';
+import { Agent } from 'node:https';
 import type { Logger } from 'pino';
 import webpush from 'web-push';
 import type { ChallengeEvent } from '../games/turn-events.ts';
@@ -38,7 +39,8 @@ export interface TurnNotificationOptions {
   log: Pick<Logger, 'warn' | 'debug'>;
   /** Told of each count as it grows (the metrics). */
   onCount?: (outcome: keyof PushCounts, n: number) => void;
-  /** The TLS agent for the push services (a test's push service on loopback, its own CA). */
+  /** The TLS agent for the push services (a test's push service on loopback, its own CA): used for a
+   * second try too, so it should not keep connections alive. */
   agent?: Agent;
 }
 
@@ -52,6 +54,8 @@ export interface PushCounts {
   messages: number;
   gone: number;
   failed: number;
+  /** Pushes sent again after their connection was closed unanswered (counted once more in `sent` or `failed`). */
+  retried: number;
   skippedWatching: number;
   skippedClaimed: number;
 }
@@ -69,7 +73,7 @@ interface Pending {
 }
 
 export class TurnNotifications {
-  readonly counts: PushCounts = { sent: 0, messages: 0, gone: 0, failed: 0, skippedWatching: 0, skippedClaimed: 0 };
+  readonly counts: PushCounts = { sent: 0, messages: 0, gone: 0, failed: 0, retried: 0, skippedWatching: 0, skippedClaimed: 0 };
   private readonly options: TurnNotificationOptions;
   private readonly foldMs: number;
   private readonly now: () => number;
@@ -177,14 +181,11 @@ export class TurnNotifications {
 
   /** One message to one device; a subscription the push service says is gone is dropped. */
   async send(device: PushDevice, message: PushMessage): Promise<SendOutcome> {
-    const { keys, subject, agent } = this.options;
     try {
-      await webpush.sendNotification({ endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } }, JSON.stringify(message), {
-        vapidDetails: { subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
-        TTL: this.ttlSeconds(message),
-        urgency: message.kind === 'reminder' ? 'high' : 'normal',
-        timeout: 10_000,
-        ...(agent ? { agent } : {}),
+      await this.post(device, message).catch((err: unknown) => {
+        if (!closedUnanswered(err)) throw err;
+        this.count('retried', 1);
+        return this.post(device, message, this.options.agent ?? FRESH_CONNECTIONS);
       });
       this.count('sent', 1);
       return 'sent';
@@ -202,6 +203,17 @@ export class TurnNotifications {
     }
   }
 
+  private async post(device: PushDevice, message: PushMessage, agent = this.options.agent): Promise<void> {
+    const { keys, subject } = this.options;
+    await webpush.sendNotification({ endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } }, JSON.stringify(message), {
+      vapidDetails: { subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+      TTL: this.ttlSeconds(message),
+      urgency: message.kind === 'reminder' ? 'high' : 'normal',
+      timeout: 10_000,
+      ...(agent ? { agent } : {}),
+    });
+  }
+
   private count(outcome: keyof PushCounts, n: number): void {
     if (n === 0) return;
     this.counts[outcome] += n;
@@ -216,6 +228,20 @@ export class TurnNotifications {
     return Math.max(60, Math.min(28 * DAY_SECONDS, Math.floor((Math.min(...deadlines) - this.now()) / 1000)));
   }
 }
+
+/** The connection was closed under the request before any answer: most often a kept-alive socket
+ * that the push service (or the sender's own pool) timed out just as it was reused, when a burst
+ * keeps both event loops busy past their idle timeouts (5 s each in Node). Worth one more try on
+ * another connection; should the service have taken the first one after all, the worker folds the
+ * repeat into the notification already shown (same tag, same game and turn). */
+function closedUnanswered(err: unknown): boolean {
+  const { code, statusCode } = err as { code?: string; statusCode?: number };
+  return statusCode === undefined && (code === 'ECONNRESET' || code === 'EPIPE');
+}
+
+/** What the second try goes over: a new connection, never another kept-alive socket of the pool
+ * (in a burst, the next free one may be as stale as the first). */
+const FRESH_CONNECTIONS = new Agent({ keepAlive: false });
 
 function pushGame(e: TurnEvent): PushGame {
   const deadline = e.deadline === null ? null : e.deadline instanceof Date ? e.deadline.getTime() : typeof e.deadline === 'string' ? Date.parse(e.deadline) : e.deadline;

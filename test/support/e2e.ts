@@ -36,6 +36,8 @@ export interface E2EOptions {
   config?: Partial<Config>;
   /** Extra Chromium flags. */
   args?: string[];
+  /** Chromium with its windows drawn (on $DISPLAY): scripts/notification-screenshot.ts. Headless by default. */
+  headless?: boolean;
   /** Runs on every new browser context before its page (init scripts). */
   onContext?: (context: BrowserContext) => Promise<unknown>;
 }
@@ -72,7 +74,7 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
   const base = `http://127.0.0.1:${port}`;
   const browser: Browser = await chromium.launch({
     executablePath: CHROMIUM,
-    headless: true,
+    headless: options.headless ?? true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage', ...(options.args ?? [])],
   });
   return {

@@ -3,7 +3,9 @@
 // checks its VAPID authorisation (RFC 8292: an ES256 JWT for the endpoint's origin, signed by the
 // key it names) and decrypts its payload as a browser would (RFC 8291 and RFC 8188's aes128gcm,
 // by hand with node:crypto: not the library the server encrypts with). Endpoints can be told to
-// answer as a push service does for a subscription that is gone (404, 410) or failing (500).
+// answer as a push service does for a subscription that is gone (404, 410) or failing (500), or to
+// close the connection under a request without answering (a kept-alive socket timed out by the
+// service just as the sender reused it: the sender sees ECONNRESET, "socket hang up").
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -40,6 +42,8 @@ export interface PushService {
   subscribe(): BrowserSubscription;
   /** How an endpoint answers from now on (201 by default). */
   answer(endpoint: string, status: number): void;
+  /** The next `times` requests to the endpoint get their connection closed, unanswered. */
+  hangUp(endpoint: string, times: number): void;
   /** Resolves once `n` pushes have arrived in all. */
   waitFor(n: number, ms?: number): Promise<ReceivedPush[]>;
   close(): Promise<void>;
@@ -115,9 +119,16 @@ export async function startPushService(): Promise<PushService> {
   const tls = selfSigned();
   const received: ReceivedPush[] = [];
   const answers = new Map<string, number>();
+  const hangUps = new Map<string, number>();
   const keysOf = new Map<string, { ecdh: ReturnType<typeof createECDH>; auth: Buffer }>();
   const waiters: (() => void)[] = [];
   const server: Server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
+    const hangUp = hangUps.get(`${origin}${req.url}`) ?? 0;
+    if (hangUp > 0) {
+      hangUps.set(`${origin}${req.url}`, hangUp - 1);
+      req.socket.destroy();
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -152,6 +163,9 @@ export async function startPushService(): Promise<PushService> {
     },
     answer(endpoint, status) {
       answers.set(endpoint, status);
+    },
+    hangUp(endpoint, times) {
+      hangUps.set(endpoint, times);
     },
     async waitFor(n, ms = 10_000) {
       const until = Date.now() + ms;

@@ -1,7 +1,8 @@
 // How many games wait for the player's move, shown on every page: "(2) " before the tab's title
 // and a badge on the lobby's "Your games". Asked of the server (GET /api/me/waiting) when a page
 // opens, when the tab comes back into view, when the service worker says a push arrived, and
-// every minute while the tab is visible.
+// every minute while the tab is visible. When the games waiting change, the pages listening
+// (the lobby's "Your games") are told, so the list never disagrees with the badge.
 
 import { titled } from '../push-fold.ts';
 import { pushApi } from './notifications.ts';
@@ -10,6 +11,15 @@ import { currentPlayer, onSessionChange } from './session.ts';
 const EVERY_MS = 60_000;
 
 let count = 0;
+/** The waiting games' ids as last read (null: not read yet). */
+let waitingIds: string | null = null;
+const listeners = new Set<() => void>();
+
+/** Calls `listener` whenever the games waiting for the player change; returns the unsubscribe. */
+export function onWaitingChange(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
 
 function show(): void {
   const title = titled(document.title, count);
@@ -32,9 +42,16 @@ function show(): void {
 }
 
 async function refresh(): Promise<void> {
-  if (!currentPlayer()) count = 0;
-  else count = (await pushApi.waiting().catch(() => null))?.count ?? count;
+  let ids = waitingIds;
+  if (!currentPlayer()) [count, ids] = [0, ''];
+  else {
+    const waiting = await pushApi.waiting().catch(() => null);
+    if (waiting) [count, ids] = [waiting.count, waiting.games.join(' ')];
+  }
   show();
+  const changed = waitingIds !== null && ids !== waitingIds;
+  waitingIds = ids;
+  if (changed) for (const listener of listeners) listener();
 }
 
 /** Starts keeping the count; pages re-title themselves, so the count is put back after them. */
