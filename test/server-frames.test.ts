@@ -111,9 +111,11 @@ test('sync answers with the whole view at the current seq; the next delta follow
 test('a sync answered at a seq shows the view the deltas built at that seq, however often it is asked while bots think', { timeout: 60_000 }, async (t) => {
   // A database file, as the server keeps one: moves are written by its writer thread, so a bot's
   // turn ends (its search done) a while before its move is stored and sent.
-  // One bot that searches (up to a 200 ms deadline): its turns are long enough for syncs to land
-  // while it thinks, however fast or busy the machine.
-  const server = await startServer({ dataDir: mkdtempSync(join(tmpdir(), 'tessera-sync-')), botDeadlineMs: 200 });
+  // One bot that searches: its turns are long enough for syncs to land while it thinks, however
+  // fast or busy the machine. The deadline (1 s) leaves room for its search in the pool even on a
+  // loaded machine: with 200 ms a starved pool's predicted wait sent every bot move to the
+  // main-thread fallback, which no sync can land during.
+  const server = await startServer({ dataDir: mkdtempSync(join(tmpdir(), 'tessera-sync-')), botDeadlineMs: 1000 });
   t.after(() => server.app.close());
   const { id, tokens } = await createGame(server.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }, { kind: 'bot', level: 'random' }, { kind: 'bot', level: 'hard' }]);
   const player = await Client.join(server.ws, id, tokens.get(0), 2);
@@ -122,11 +124,13 @@ test('a sync answered at a seq shows the view the deltas built at that seq, howe
   // Keeps a few syncs in flight (one more as each whole view comes): they cover the whole game,
   // bots' turns too.
   let syncing = true;
+  // A bot turn's start (a delta with botThinking) is met by one more sync at once.
   syncer.socket.addEventListener('message', (e) => {
-    if (syncing && JSON.parse(String(e.data)).type === 'state') syncer.send({ type: 'sync' });
+    const frame = JSON.parse(String(e.data));
+    if (syncing && (frame.type === 'state' || frame.view?.botThinking === true)) syncer.send({ type: 'sync' });
   });
   for (let i = 0; i < 8; i++) syncer.send({ type: 'sync' });
-  await playUntilOver(new Map([[0, player]]));
+  await playUntilOver(new Map([[0, player]]), 50_000);
   syncing = false;
   await deltaWatcher.roundTrip();
   await syncer.roundTrip();

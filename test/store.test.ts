@@ -167,7 +167,7 @@ test('postgres store: two stores opening one new database migrate it once; a sec
 
 for (const moveWrites of ['inline', 'thread'] as const) {
   test(`sqlite store (moves appended ${moveWrites === 'thread' ? 'by the writer thread' : 'on its own connection'}): moves acknowledged before a SIGKILL are all there after it`, {
-    timeout: 60_000,
+    timeout: 120_000,
   }, async () => {
     const path = tempDb();
     const storeUrl = new URL('../server/storage/sqlite/games.ts', import.meta.url).href;
@@ -192,11 +192,13 @@ for (const moveWrites of ['inline', 'thread'] as const) {
         const lines = buffered.split('\n');
         buffered = lines.pop()!;
         if (lines.length) acknowledged = Number(lines[lines.length - 1]);
-        if (acknowledged >= 200 && child.exitCode === null && !child.killed) child.kill('SIGKILL');
+        // 50 acknowledged writes, then killed with more in flight: each write is a round trip (and an
+        // fsync) that a loaded machine slows by tens of times, so not more than the test needs.
+        if (acknowledged >= 50 && child.exitCode === null && !child.killed) child.kill('SIGKILL');
       });
       child.on('exit', () => resolve());
     });
-    assert.ok(acknowledged >= 200, `the child appended moves until killed (${acknowledged + 1} acknowledged)`);
+    assert.ok(acknowledged >= 50, `the child appended moves until killed (${acknowledged + 1} acknowledged)`);
     const store = new SqliteStore({ path });
     const moves = (await store.get('k'))!.moves;
     assert.ok(moves.length >= acknowledged + 1, `${moves.length} stored, ${acknowledged + 1} acknowledged`);
