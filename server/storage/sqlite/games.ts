@@ -432,7 +432,6 @@ function listSql(query: GameQuery, limit: number): { sql: string; params: (strin
   return { sql: `SELECT g.* FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${at} DESC, g.id DESC LIMIT ?`, params: [...params, limit + 1] };
 }
 
-/** Runs a synchronous write and settles its caller's promise with the outcome. */
 /** A condition on a row's JSON, false for a row whose setup or holders do not parse: a damaged
  * game is never listed (it is set aside where it is reached), and SQLite's JSON functions would
  * fail the whole query on it. CASE, not AND: only CASE is sure to evaluate lazily. */
@@ -440,6 +439,7 @@ function parsed(condition: string): string {
   return `(CASE WHEN json_valid(g.setup) AND json_valid(g.holders) THEN ${condition} ELSE 0 END)`;
 }
 
+/** Runs a synchronous write and settles its caller's promise with the outcome. */
 function settle(write: () => void, resolve: () => void, reject: (e: unknown) => void): void {
   try {
     write();
