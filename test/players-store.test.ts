@@ -6,7 +6,10 @@ import { DELETED_NAME, nameKey, validName } from '../server/players/names.ts';
 import { postgresBackend } from '../server/storage/postgres/backend.ts';
 import { sqliteBackend } from '../server/storage/sqlite/backend.ts';
 import { type PlayerStore, newPlayerId, newSessionId, sessionHash } from '../server/players/store.ts';
-import type { GameSetup } from '../server/games/store.ts';
+import { type GameSetup, isDamaged, type StoreMaintenance } from '../server/games/store.ts';
+import { Seats } from '../server/games/seats.ts';
+import { seatPerson } from '../server/games/seating.ts';
+import { snapshotOf } from '../server/games/records.ts';
 import { CodedError } from '../server/errors.ts';
 import { everyStore } from './support/every-store.ts';
 import { mkdtempSync } from 'node:fs';
@@ -188,6 +191,46 @@ for (const [name, make] of backends) {
     assert.equal(await players.playerBySession(sessionHash(late), Date.now()), undefined);
     assert.equal((await players.playerBySession(sessionHash(bob.session), Date.now()))?.name, 'Bob');
     await newPlayer(players, 'alice');
+    await games.close();
+  });
+
+  test(`${name} players: deleting a player releases the seats kept for them (challenged by name): open to anyone, their name and id in no stored game`, async () => {
+    const { games, players } = await make();
+    const ann = await newPlayer(players, 'Annika');
+    const ben = await newPlayer(players, 'Benedikt');
+    const annSeat = { name: 'Annika', tokenHash: 'aa'.repeat(32), playerId: ann.id };
+    const challenge = (id: string, keptFor = ben.id, keptName = 'Benedikt'): GameSetup => ({ ...setup(id), seats: [{ kind: 'person' }, { kind: 'person', player: { id: keptFor, name: keptName } }] });
+    // Waiting for Ben; finished with Ben in his seat; abandoned before he came; Ann's own challenge.
+    await games.create(challenge('k-waiting'), [annSeat, null]);
+    await games.create(challenge('k-played'), [annSeat, { name: 'Benedikt', tokenHash: 'bb'.repeat(32), playerId: ben.id }]);
+    await games.appendMoves('k-played', [], { abandoned: true, scores: [0, 0] });
+    await games.create(challenge('k-unplayed'), [annSeat, null]);
+    await games.appendMoves('k-unplayed', [], { abandoned: true, scores: [0, 0] });
+    await games.create(challenge('k-other', ann.id, 'Annika'), [null, null]);
+    const invited = async (playerId: string, finished: boolean) => (await games.list({ finished, playerId, invited: true })).games.map((g) => (isDamaged(g) ? g.id : g.setup.id)).sort();
+    const stored = async (id: string) => JSON.stringify([await games.get(id), await (games as Partial<StoreMaintenance>).raw?.(id)]);
+    assert.deepEqual([await invited(ben.id, false), await invited(ben.id, true)], [['k-waiting'], ['k-played', 'k-unplayed']]);
+    for (const id of ['k-waiting', 'k-played', 'k-unplayed']) assert.match(await stored(id), /Benedikt/, 'the name is stored before');
+
+    assert.equal(await players.deletePlayer(ben.id, DELETED_NAME, new Date().toISOString()), true);
+    for (const id of ['k-waiting', 'k-played', 'k-unplayed']) {
+      assert.deepEqual((await games.get(id))?.setup.seats, [{ kind: 'person' }, { kind: 'person' }], `${id}: no seat is kept for him`);
+      const rows = await stored(id);
+      assert.ok(!rows.includes('Benedikt') && !rows.includes(ben.id), `${id}: neither his name nor his id is stored: ${rows}`);
+    }
+    assert.deepEqual((await games.get('k-played'))?.holders[1], { name: DELETED_NAME, tokenHash: 'bb'.repeat(32) }, 'the seat he held is renamed');
+    assert.deepEqual([await invited(ben.id, false), await invited(ben.id, true)], [[], []], 'the index lists nothing under his id');
+    assert.equal((await games.list({ finished: true, player: 'Benedikt' })).games.length, 0);
+    assert.deepEqual((await games.get('k-other'))?.setup.seats[1].player, { id: ann.id, name: 'Annika' }, "another player's kept seat stays");
+    assert.deepEqual(await invited(ann.id, false), ['k-other', 'k-waiting']);
+
+    // The released seat is an ordinary open one: shown as such, and anyone may take it.
+    const waiting = (await games.get('k-waiting'))!;
+    assert.equal(snapshotOf(waiting).view(null).seats[1].invited, undefined);
+    const taken = await seatPerson({ setup: waiting.setup, seats: new Seats(waiting.holders), store: games, lost: () => assert.fail('lost') }, 'Cyrille', undefined, false, undefined);
+    assert.ok(!('error' in taken), JSON.stringify(taken));
+    assert.equal(taken.seat, 1);
+    assert.equal((await games.get('k-waiting'))?.holders[1]?.name, 'Cyrille');
     await games.close();
   });
 }

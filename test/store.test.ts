@@ -21,6 +21,7 @@ import {
 } from '../server/games/store.ts';
 import { MemoryStore } from '../server/storage/memory/games.ts';
 import { MIGRATIONS, SqliteStore } from '../server/storage/sqlite/games.ts';
+import { sqliteGamePlayersMigration } from '../server/storage/sqlite/game-players.ts';
 import { COMMITS_PER_CHECKPOINT, WalCheckpointer } from '../server/storage/sqlite/wal-checkpointer.ts';
 import { getAnalysis, listFinished, markSeen, openGames, recordHint, saveAnalysis, setRematch, takeSeat, unfinishedGames } from '../server/games/store-operations.ts';
 import { PostgresStore } from '../server/storage/postgres/games.ts';
@@ -638,7 +639,9 @@ test('sqlite store: a database from before the index has it made from its games 
   await a.close();
   // As the server before this step left it: no index table, nothing to keep it.
   const db = new DatabaseSync(path);
-  db.exec(`DROP TRIGGER game_players_created; DROP TRIGGER game_players_seated; DROP TRIGGER game_players_removed; DROP TABLE game_players; PRAGMA user_version = ${MIGRATIONS.length - 1};`);
+  db.exec(
+    `DROP TRIGGER game_players_created; DROP TRIGGER game_players_seated; DROP TRIGGER game_players_removed; DROP TRIGGER game_players_kept; DROP TABLE game_players; PRAGMA user_version = ${MIGRATIONS.indexOf(sqliteGamePlayersMigration)};`,
+  );
   db.close();
   const b = new SqliteStore({ path });
   assert.deepEqual([await mine(b, 'p-ann'), await mine(b, 'p-ann', { invited: true }), await mine(b, 'p-ann', { finished: true }), await mine(b, 'p-ben')], [[], ['b0'], ['b1'], ['b0']]);

@@ -18,7 +18,7 @@ before(async () => {
 });
 after(() => server.app.close());
 
-function call(method: 'GET' | 'POST', url: string, cookie?: string, body?: unknown): Promise<LightMyRequestResponse> {
+function call(method: 'GET' | 'POST' | 'DELETE', url: string, cookie?: string, body?: unknown): Promise<LightMyRequestResponse> {
   const headers: Record<string, string> = { origin: OWN };
   if (cookie) headers.cookie = cookie;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -74,6 +74,28 @@ test('a challenge keeps the seat for the named player: refused for an unknown na
   assert.deepEqual(after.mySeats, [1]);
   assert.equal(after.invited, undefined);
   assert.equal((await call('GET', '/api/me/games', cy.cookie)).json().games.length, 0);
+});
+
+test('a challenged player who deletes themselves leaves an ordinary open seat: not shown as kept for them, and anyone may take it', async () => {
+  const ann = await guest('Anouk');
+  const ben = await guest('Bertil');
+  const cy = await guest('Cosima');
+  const made = await call('POST', '/api/games', ann.cookie, { seats: people(undefined, 'Bertil'), pace: { kind: 'turnBased', moveDays: 2 } });
+  assert.equal(made.statusCode, 201, made.body);
+  const id = made.json().id;
+  assert.equal((await call('POST', `/api/games/${id}/seats`, ann.cookie, { name: 'Anouk' })).statusCode, 201);
+  assert.equal((await call('GET', `/api/games/${id}`)).json().seats[1].invited, 'Bertil');
+
+  assert.equal((await call('DELETE', '/api/me', ben.cookie)).statusCode, 204);
+  const shown = await call('GET', `/api/games/${id}`);
+  const { name, kind, invited } = shown.json().seats[1];
+  assert.deepEqual({ name, kind, invited }, { name: null, kind: 'person', invited: undefined }, 'an open seat, kept for nobody');
+  assert.ok(!shown.body.includes('Bertil'), shown.body);
+  assert.deepEqual((await server.app.store.get(id))?.setup.seats, [{ kind: 'person' }, { kind: 'person' }], 'stored so too');
+  const taken = await call('POST', `/api/games/${id}/seats`, cy.cookie, { name: 'Cosima' });
+  assert.equal(taken.statusCode, 201, taken.body);
+  assert.equal(taken.json().seat, 1);
+  assert.equal((await call('GET', `/api/games/${id}`)).json().status, 'playing');
 });
 
 test("your games: turn-based games with whose turn it is and the time left, the player's turns first", async () => {

@@ -5,7 +5,7 @@
 
 import type { GameState } from '../../bot-engine/state.ts';
 import type { GameStatus, LastMove } from '../wire/game.ts';
-import { Seats } from './seats.ts';
+import { Seats, withoutKept } from './seats.ts';
 import { HeldState } from './state-stock.ts';
 import type { GameEnd, GameSetup, StoredGame } from './store.ts';
 import { type Applied, type MoveError, tableStatus, turnProblem } from './table.ts';
@@ -85,6 +85,15 @@ export class LiveTable {
    * this server started: the record does not keep them). */
   history(): LastMove[] {
     return this.moves.slice();
+  }
+
+  /** A deleted player's kept seats become ordinary open ones (as the store has them now); false
+   * when none was kept for them. The setup is changed in place: every part of the room reads it. */
+  protected forgetKept(playerId: string): boolean {
+    const seats = withoutKept(this.setup.seats, playerId);
+    if (!seats) return false;
+    this.setup.seats.splice(0, seats.length, ...seats);
+    return true;
   }
 
   /** What every view shows of the table itself (the room adds who is here, stand-ins, bots, hints). */

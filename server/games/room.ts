@@ -127,9 +127,12 @@ export class Room extends LiveTable {
     return { seat: chosen, token };
   }
 
-  /** A deleted player (the store has renamed their seats already): the room shows the same. */
+  /** A deleted player (the store has renamed their seats and released those kept for them
+   * already): the room shows the same, and anyone may take a released seat. */
   forgetPlayer(playerId: string, replacement: string): void {
-    if (this.seats.forget(playerId, replacement)) this.broadcast();
+    const released = this.forgetKept(playerId);
+    const renamed = this.seats.forget(playerId, replacement);
+    if (released || renamed) this.broadcast();
   }
 
   /** A watcher gets the state; only a seat's presence changing is news for everyone else. */

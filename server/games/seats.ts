@@ -5,7 +5,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { nameKey } from '../players/names.ts';
 import { botPlayerId } from '../ratings/model.ts';
-import type { GameSetup, SeatHolder } from './store.ts';
+import type { GameSetup, SeatHolder, SeatSetup } from './store.ts';
 
 export type JoinRefusal = { error: 'no_seat' | 'name_taken' | 'sign_in_required'; message: string };
 
@@ -39,6 +39,24 @@ export function recordNames(holders: readonly (SeatHolder | null)[]): string[] {
 export function withoutPlayer(holders: (SeatHolder | null)[], playerId: string, replacement: string): (SeatHolder | null)[] | null {
   if (!holders.some((h) => h?.playerId === playerId)) return null;
   return holders.map((h) => (h?.playerId === playerId ? { name: replacement, tokenHash: h.tokenHash } : h));
+}
+
+/** A game's seats with none kept any more for `playerId` (a deleted player): such a seat is an
+ * ordinary open one, their name and id gone; null when none was kept for them. A record never
+ * reads who a seat was kept for (records.ts), so finished games lose it too. */
+export function withoutKept(seats: readonly SeatSetup[], playerId: string): SeatSetup[] | null {
+  if (!Array.isArray(seats) || !seats.some((s) => s?.player?.id === playerId)) return null;
+  return seats.map((s) => {
+    if (s?.player?.id !== playerId) return s;
+    const { player: _gone, ...open } = s;
+    return open;
+  });
+}
+
+/** `setup` with no seat kept for `playerId` (see withoutKept); null when none was. */
+export function setupWithoutKept(setup: GameSetup, playerId: string): GameSetup | null {
+  const seats = withoutKept(setup.seats, playerId);
+  return seats && { ...setup, seats };
 }
 
 export class Seats {

@@ -19,6 +19,7 @@ import {
   type SeatHolder,
   type StoredGame,
 } from '../../games/store.ts';
+import { setupWithoutKept } from '../../games/seats.ts';
 
 export class MemoryStore implements GameStore {
   /** The ratings its rated ends move (server/ratings/). */
@@ -74,6 +75,16 @@ export class MemoryStore implements GameStore {
     if (!patch) return;
     if (patch.holders) this.indexSeats(this.held, id, holders, patch.holders);
     Object.assign(g, structuredClone(patch));
+  }
+
+  /** A deleted player's kept seats become ordinary open ones (MemoryPlayers.deletePlayer), as a
+   * database does in the deletion's transaction. */
+  forgetKept(playerId: string): void {
+    for (const id of this.kept.get(playerId) ?? []) {
+      const g = this.must(id);
+      g.setup = setupWithoutKept(g.setup, playerId) ?? g.setup;
+    }
+    this.kept.delete(playerId);
   }
 
   /** The game's held seats change from `was` to `now`. */

@@ -1,6 +1,7 @@
 // Players in memory, beside a MemoryStore (tests): the contract (store.ts) with no database.
 
-import { isDamaged, type GameStore } from '../../games/store.ts';
+import { isDamaged } from '../../games/store.ts';
+import type { MemoryStore } from './games.ts';
 import { NameTakenError, heldKey } from '../../players/names.ts';
 import { passkeyRefused } from '../../players/refusals.ts';
 import { type PlayerStore, type Challenge, type Passkey, type Player, type SessionPlayer, type SessionRow, SWEEP_BATCH, type SweepCount } from '../../players/store.ts';
@@ -12,9 +13,9 @@ export class MemoryPlayers implements PlayerStore {
   private readonly challenges = new Map<string, Challenge>();
   private readonly keys = new Map<string, Passkey>();
 
-  private readonly games: GameStore;
+  private readonly games: MemoryStore;
 
-  constructor(games: GameStore) {
+  constructor(games: MemoryStore) {
     this.games = games;
   }
 
@@ -93,6 +94,7 @@ export class MemoryPlayers implements PlayerStore {
         before = page.next ?? undefined;
       } while (before);
     }
+    this.games.forgetKept(playerId);
     p.key = null;
     p.deleted = true;
     p.name = replacement;

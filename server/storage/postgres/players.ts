@@ -4,11 +4,11 @@
 
 import type pg from 'pg';
 import type { PostgresStore } from './games.ts';
-import type { SeatHolder } from '../../games/store.ts';
+import type { GameSetup, SeatHolder } from '../../games/store.ts';
 import { heldKey } from '../../players/names.ts';
 import { asRefusal } from '../../players/refusals.ts';
 import { type PlayerStore, type Challenge, type Passkey, type Player, type SessionPlayer, type SessionRow, SWEEP_BATCH, type SweepCount } from '../../players/store.ts';
-import { withoutPlayer } from '../../games/seats.ts';
+import { setupWithoutKept, withoutPlayer } from '../../games/seats.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: rows as pg returns them
 type Row = Record<string, any>;
@@ -109,12 +109,20 @@ export class PostgresPlayers implements PlayerStore {
       await c.query('DELETE FROM sessions WHERE player_id = $1', [playerId]);
       await c.query('DELETE FROM passkeys WHERE player_id = $1', [playerId]);
       await c.query('DELETE FROM push_devices WHERE player_id = $1', [playerId]);
-      const { rows } = await c.query<Row>('SELECT id, holders FROM games WHERE holders @> $1::jsonb FOR UPDATE', [JSON.stringify([{ playerId }])]);
+      // Their seats renamed and unlinked; the seats kept for them (a challenge) open to anyone,
+      // their name gone. The GIN indexes follow the JSON.
+      const { rows } = await c.query<Row>(`SELECT id, holders, setup FROM games WHERE holders @> $1::jsonb OR setup -> 'seats' @> $2::jsonb FOR UPDATE`, [
+        JSON.stringify([{ playerId }]),
+        JSON.stringify([{ player: { id: playerId } }]),
+      ]);
       for (const g of rows) {
         const holders = withoutPlayer(g.holders as (SeatHolder | null)[], playerId, replacement);
-        if (!holders) continue;
-        await c.query('UPDATE games SET holders = $1 WHERE id = $2', [JSON.stringify(holders), g.id]);
-        for (const [seat, h] of holders.entries()) if (h) await c.query('UPDATE seat_names SET name = $1 WHERE game_id = $2 AND seat = $3', [h.name, g.id, seat]);
+        if (holders) {
+          await c.query('UPDATE games SET holders = $1 WHERE id = $2', [JSON.stringify(holders), g.id]);
+          for (const [seat, h] of holders.entries()) if (h) await c.query('UPDATE seat_names SET name = $1 WHERE game_id = $2 AND seat = $3', [h.name, g.id, seat]);
+        }
+        const setup = setupWithoutKept(g.setup as GameSetup, playerId);
+        if (setup) await c.query('UPDATE games SET setup = $1 WHERE id = $2', [JSON.stringify(setup), g.id]);
       }
       return true;
     });

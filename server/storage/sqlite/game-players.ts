@@ -2,8 +2,8 @@
 // (holders[i].playerId, kept = 0) or that is kept for them (challenged by name at creation:
 // setup.seats[i].player.id, kept = 1). "Your games" and the waiting count read a player's rows
 // instead of scanning every game's JSON. Triggers on `games` keep it, so every write that
-// changes the seats (a game created, a seat taken, a deleted player's seats unlinked, a game
-// removed) changes it in its own transaction, on whichever connection writes. A row whose JSON
+// changes the seats (a game created, a seat taken, a deleted player's seats unlinked or the seats
+// kept for them released, a game removed) changes it in its own transaction, on whichever connection writes. A row whose JSON
 // does not parse (damaged by hand) indexes nothing rather than failing the write.
 
 import type { DatabaseSync } from 'node:sqlite';
@@ -45,6 +45,17 @@ export function sqliteGamePlayersMigration(db: DatabaseSync): void {
     DELETE FROM game_players;
     INSERT OR IGNORE INTO game_players (game_id, seat, kept, player_id) ${HELD('games', 'games, ')};
     INSERT OR IGNORE INTO game_players (game_id, seat, kept, player_id) ${KEPT('games', 'games, ')};
+  `);
+}
+
+/** The migration step after it: a setup written again (a deleted player's kept seats released,
+ * players/store.ts `deletePlayer`) indexes its kept seats again. */
+export function sqliteKeptSeatsMigration(db: DatabaseSync): void {
+  db.exec(`
+    CREATE TRIGGER IF NOT EXISTS game_players_kept AFTER UPDATE OF setup ON games BEGIN
+      DELETE FROM game_players WHERE game_id = NEW.id AND kept = 1;
+      INSERT OR IGNORE INTO game_players (game_id, seat, kept, player_id) ${KEPT('NEW')};
+    END;
   `);
 }
 

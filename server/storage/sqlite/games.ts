@@ -39,7 +39,7 @@ import { SQLITE_PUSH_MIGRATION } from '../../push/schema.ts';
 import { SQLITE_RATINGS_MIGRATION, SQLITE_TURN_RATINGS_MIGRATION, sqliteRatingOpponentsMigration, sqliteRatingsSeqMigration } from '../../ratings/schema.ts';
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, dueTurnOf, encodeCursor, marksOf, METADATA_COLUMNS, ownSetup, paceColumns, parseRow, parseRows } from '../sql/rows.ts';
 import { StoreOpenError } from '../errors.ts';
-import { gamesOfPlayer, sqliteGamePlayersMigration } from './game-players.ts';
+import { gamesOfPlayer, sqliteGamePlayersMigration, sqliteKeptSeatsMigration } from './game-players.ts';
 
 export interface SqliteStoreOptions {
   /** Database file path, or ':memory:'. */
@@ -114,6 +114,8 @@ export const MIGRATIONS: (string | ((db: DatabaseSync) => void))[] = [
   SQLITE_TURN_RATINGS_MIGRATION,
   // Which player is in which game (game-players.ts): a player's games without a scan.
   sqliteGamePlayersMigration,
+  // A deleted player's kept seats are released by writing the setup again: the index follows.
+  sqliteKeptSeatsMigration,
 ];
 
 type Row = Record<string, unknown>;

@@ -2,11 +2,11 @@
 
 import type { DatabaseSync } from 'node:sqlite';
 import type { SqliteStore } from './games.ts';
-import type { SeatHolder } from '../../games/store.ts';
+import type { GameSetup, SeatHolder } from '../../games/store.ts';
 import { NameTakenError, heldKey } from '../../players/names.ts';
 import { asRefusal } from '../../players/refusals.ts';
 import { type PlayerStore, type Challenge, type Passkey, type Player, type SessionPlayer, type SessionRow, SWEEP_BATCH, type SweepCount } from '../../players/store.ts';
-import { withoutPlayer } from '../../games/seats.ts';
+import { setupWithoutKept, withoutPlayer } from '../../games/seats.ts';
 
 type Row = Record<string, unknown>;
 
@@ -102,12 +102,24 @@ export class SqlitePlayers implements PlayerStore {
       db.prepare('DELETE FROM sessions WHERE player_id = ?').run(playerId);
       db.prepare('DELETE FROM passkeys WHERE player_id = ?').run(playerId);
       db.prepare('DELETE FROM push_devices WHERE player_id = ?').run(playerId);
-      const games = db.prepare('SELECT id, holders FROM games WHERE id IN (SELECT game_id FROM game_players WHERE player_id = ? AND kept = 0)').all(playerId) as Row[];
+      // Their seats renamed and unlinked; the seats kept for them (a challenge) open to anyone,
+      // their name gone. The triggers (game-players.ts) keep the index.
+      // A column damaged by hand reads as null: it is left as it is.
+      const games = db
+        .prepare(
+          `SELECT id, CASE WHEN json_valid(holders) THEN holders END AS holders, CASE WHEN json_valid(setup) THEN setup END AS setup
+             FROM games WHERE id IN (SELECT game_id FROM game_players WHERE player_id = ?)`,
+        )
+        .all(playerId) as Row[];
       for (const g of games) {
-        const holders = withoutPlayer(JSON.parse(g.holders as string) as (SeatHolder | null)[], playerId, replacement);
-        if (!holders) continue;
-        db.prepare('UPDATE games SET holders = ? WHERE id = ?').run(JSON.stringify(holders), g.id as string);
-        for (const [seat, h] of holders.entries()) if (h) db.prepare('UPDATE seat_names SET name = ? WHERE game_id = ? AND seat = ?').run(h.name, g.id as string, seat);
+        const id = g.id as string;
+        const holders = g.holders === null ? null : withoutPlayer(JSON.parse(g.holders as string) as (SeatHolder | null)[], playerId, replacement);
+        if (holders) {
+          db.prepare('UPDATE games SET holders = ? WHERE id = ?').run(JSON.stringify(holders), id);
+          for (const [seat, h] of holders.entries()) if (h) db.prepare('UPDATE seat_names SET name = ? WHERE game_id = ? AND seat = ?').run(h.name, id, seat);
+        }
+        const setup = g.setup === null ? null : setupWithoutKept(JSON.parse(g.setup as string) as GameSetup, playerId);
+        if (setup) db.prepare('UPDATE games SET setup = ? WHERE id = ?').run(JSON.stringify(setup), id);
       }
       return true;
     });
