@@ -1,6 +1,6 @@
 // The PlayerStore contract, run against every store it lives beside (memory, SQLite, a private
 // PostgreSQL): names unique by their folded key, sessions, challenges taken once, passkeys, and a
-// deleted player's seats renamed in the same transaction.
+// deleted player's seats renamed and those kept for them released in the same transaction.
 import assert from 'node:assert/strict';
 import { DELETED_NAME, nameKey, validName } from '../server/players/names.ts';
 import { postgresBackend } from '../server/storage/postgres/backend.ts';

@@ -531,8 +531,8 @@ export class GameService {
     });
   }
 
-  /** A player was deleted (their seats renamed in the store): the games held here show it too; a
-   * finished game read before is read again. */
+  /** A player was deleted (their seats renamed, those kept for them released in the store): the
+   * games held here show it too; a finished game read before is read again. */
   forgetPlayer(playerId: string, replacement: string): void {
     for (const room of this.rooms.values()) room.forgetPlayer(playerId, replacement);
     for (const game of this.finishedGames.all()) {

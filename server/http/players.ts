@@ -92,7 +92,7 @@ async function routes(root: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['players'],
-        summary: `Delete the player: sessions and passkeys gone, the name freed, their seats in every game renamed "${DELETED_NAME}"`,
+        summary: `Delete the player: sessions and passkeys gone, the name freed, their seats in every game renamed "${DELETED_NAME}", the seats kept for them by a challenge open to anyone`,
         response: { 204: { type: 'null' }, 401: error, 403: error },
       },
     },

@@ -1,6 +1,6 @@
 // Players, their sessions and their passkeys: a contract kept in the same database (and
 // connection) as the games, so a player's changes commit with the same guarantees and a
-// deleted player's seats are renamed in the same transaction. Session ids and challenges are
+// deleted player's seats are renamed (and those kept for them released) in the same transaction. Session ids and challenges are
 // secrets the client holds: only a session id's SHA-256 is stored.
 
 import { createHash, randomBytes } from 'node:crypto';
@@ -66,7 +66,9 @@ export interface PlayerStore {
   /** `name_taken` when another player holds the name's key; false: no such player. */
   rename(playerId: string, name: string): Promise<boolean>;
   /** Sessions and passkeys gone, the name freed, the player's seats renamed `replacement` (and no
-   * longer theirs), in one transaction; false: no such player. */
+   * longer theirs), and every seat kept for them (a challenge) kept no more: an ordinary open seat
+   * where not taken, their name and id gone from every game's setup; in one transaction; false:
+   * no such player. */
   deletePlayer(playerId: string, replacement: string, at: string): Promise<boolean>;
   endSession(sessionHash: string): Promise<void>;
   putChallenge(challenge: Challenge): Promise<void>;
