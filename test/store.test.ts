@@ -650,6 +650,13 @@ test('sqlite store: a database from before the index has it made from its games 
   assert.deepEqual(await mine(b, 'p-ann'), ['b0']);
   assert.equal(await b.remove('b0'), true);
   assert.deepEqual([await mine(b, 'p-ann', { invited: true }), await mine(b, 'p-ben')], [[], []]);
+  // A setup written again (a deleted player's kept seat released) is indexed again.
+  await b.create({ ...setup('b2'), seats: [{ kind: 'person', player: { id: 'p-cy', name: 'cy' } }, { kind: 'person' }] }, [null, null]);
+  assert.deepEqual(await mine(b, 'p-cy', { invited: true }), ['b2']);
+  const writer = new DatabaseSync(path);
+  writer.prepare("UPDATE games SET setup = json_remove(setup, '$.seats[0].player') WHERE id = 'b2'").run();
+  writer.close();
+  assert.deepEqual(await mine(b, 'p-cy', { invited: true }), []);
   await b.close();
 });
 
