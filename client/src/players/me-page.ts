@@ -212,6 +212,6 @@ function leaveSection(p: Player): string {
 
 function deleteMarkup(p: Player): string {
   return `<h2 id="delete-title">Delete ${esc(p.name)}?</h2>
-<p>Your passkeys and sessions are removed and the name is free for anyone. The games you played stay, for the other players, with your name replaced by “deleted player”; your rating and profile are gone. This cannot be undone.</p>
+<p>Your passkeys and sessions are removed and the name is free for anyone. The games you played stay, for the other players, with your name replaced by “deleted player”; seats kept for you by a challenge open for anyone; your rating and profile are gone. This cannot be undone.</p>
 <div class="row"><button class="btn danger" data-action="confirm-delete">Delete the player</button><button class="btn" data-action="cancel-delete" autofocus>Keep it</button></div>`;
 }
