@@ -148,6 +148,11 @@ test('two players in two browsers play a turn-based game: each turn pushed to a 
   const gameUrl = `/#/g/${id}`;
   for (const p of [ann, ben]) assert.equal((await api(p.page, 'POST', `/api/games/${id}/seats`, { name: p.name })).status, 201);
 
+  // Ben, challenged by name, was told so first (once), before any turn.
+  const { push: challenge, to: challenged } = await nextPush([ann, ben], 0);
+  const challengeMessage: PushMessage = JSON.parse(challenge.text);
+  assert.deepEqual([challenged, challengeMessage.kind, challengeMessage.games[0]?.gameId, challengeMessage.by], [ben, 'challenge', id, ann.name]);
+
   // Both wait in the lobby, away from the game: whoever is to move is told.
   for (const p of [ann, ben]) await p.page.goto(`${base}/#/`);
   const told = new Map([
@@ -157,7 +162,7 @@ test('two players in two browsers play a turn-based game: each turn pushed to a 
   let lastTurn = -1;
   let lastMover: Player | null = null;
   for (let move = 0; move < TURNS; move++) {
-    const { push, to: waiting } = await nextPush([ann, ben], move);
+    const { push, to: waiting } = await nextPush([ann, ben], move + 1);
     const other = waiting === ann ? ben : ann;
     told.set(waiting, (told.get(waiting) ?? 0) + 1);
     assert.notEqual(waiting, lastMover, 'the push goes to the player whose turn it is, not the one who moved');
@@ -228,11 +233,11 @@ test('two players in two browsers play a turn-based game: each turn pushed to a 
     lastMover = waiting;
   }
   // The last move passed the turn on too: told, once, to the other.
-  const { push: last, to } = await nextPush([ann, ben], TURNS);
+  const { push: last, to } = await nextPush([ann, ben], TURNS + 1);
   assert.notEqual(to, lastMover);
   assert.ok((JSON.parse(last.text) as PushMessage).games[0].turn > lastTurn);
   assert.deepEqual([...told.values()], [TURNS / 2, TURNS / 2], 'each player was told of each of their turns, once');
-  assert.equal(service.received.length, TURNS + 1, 'and nothing else was sent');
+  assert.equal(service.received.length, TURNS + 2, 'and nothing else was sent');
   const known = /does not support the Push API in incognito mode/;
   assert.deepEqual(
     [...ann.errors, ...ben.errors].filter((e) => !known.test(e)),
