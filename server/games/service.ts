@@ -205,8 +205,9 @@ export class GameService {
   }
 
   /** A game to read: played here, or finished (read from the store once, no room built). An
-   * unfinished game not in memory is not this instance's (one instance holds every game from
-   * restore(); in a cluster, the directory hands one over with take()): GameElsewhereError. */
+   * unfinished turn-based game is loaded (loadTurnBased); any other not in memory is not this
+   * instance's (one instance holds every game from restore(); in a cluster, the directory hands
+   * one over with take()): GameElsewhereError. */
   get(id: string): Promise<Room | FinishedTable | undefined> {
     return this.load(id, (stored) => new FinishedTable(stored));
   }
