@@ -45,7 +45,7 @@ function toldTo(push: PushService, endpoint: string, kind = 'turn'): string[] {
     .filter((r) => r.endpoint === endpoint)
     .flatMap((r) => {
       const message = JSON.parse(r.text) as { kind: string; games: { gameId: string; turn: number }[] };
-      assert.ok(message.kind === 'turn' || message.kind === 'challenge', message.kind);
+      assert.ok(['turn', 'challenge', 'reminder'].includes(message.kind), message.kind);
       return message.kind === kind ? message.games.map((g) => `${g.gameId}@${g.turn}`) : [];
     });
 }
@@ -144,7 +144,7 @@ test('with Redis, a turn-based game across two instances: each turn is pushed on
   }
 });
 
-test('without Redis, a turn-based game played by each player through their own instance: it rests between turns, the instance of the player to move loads it, each turn is pushed once', {
+test('without Redis, a turn-based game played by each player through their own instance: it rests between turns, the instance of the player to move loads it, each turn and the reminder are pushed once', {
   timeout: 90_000,
 }, async (t) => {
   const push = await startPushService();
@@ -197,12 +197,19 @@ test('without Redis, a turn-based game played by each player through their own i
     const last = seat === 0 ? ann : bea;
     expected.get(last)?.push(`${id}@${turn}`);
     await until(`${last.name} told of turn ${turn}`, () => toldTo(push, last.endpoint).includes(`${id}@${turn}`));
+    // Its deadline near, both instances sweep at once, twice, neither holding the game: one reminder.
+    const due = (await a.app.store.dueTurns(Number.MAX_SAFE_INTEGER, 10)).find((d) => d.id === id);
+    assert.ok(due && due.turn === turn, 'the turn has its deadline stored');
+    const deadline = due.deadline;
+    for (let i = 0; i < 2; i++) await Promise.all([a.app.games.sweepDeadlines(deadline - 1), b.app.games.sweepDeadlines(deadline - 1)]);
+    await until(`${last.name} reminded`, () => toldTo(push, last.endpoint, 'reminder').length > 0);
     // Longer than the fold window (2 s): a second sender, had there been one, would have sent by now.
     await new Promise((r) => setTimeout(r, 3_000));
     for (const p of [ann, bea]) assert.deepEqual(toldTo(push, p.endpoint), expected.get(p), `${p.name}: each of their turns once, nobody else's`);
+    assert.deepEqual(toldTo(push, last.endpoint, 'reminder'), [`${id}@${turn}`]);
     // And Bea's challenge, once.
-    const told = TURNS + 1 + 1;
-    assert.equal(push.received.length, told, 'one push per turn in all, and the challenge');
+    const told = TURNS + 1 + 1 + 1;
+    assert.equal(push.received.length, told, 'one push per turn in all, the reminder and the challenge');
     assert.equal(a.app.push.counts.sent + b.app.push.counts.sent, told, 'sent once, by one instance or the other');
     assert.equal(a.app.push.counts.skippedClaimed + b.app.push.counts.skippedClaimed, 0);
   } finally {
