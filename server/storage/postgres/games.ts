@@ -421,7 +421,10 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
   /** The game's row, locked for this transaction; with ownership, refused unless this instance
    * owns it at the epoch it took it (the fencing check, in the same transaction as the write). */
   private async lockOwned(c: Client, id: string, fenced = true): Promise<Row> {
-    const { rows } = await c.query('SELECT id, holders, move_count, finished, rematch_id, hints, last_activity_at, last_person_at, deadline_marks, owner, owner_epoch FROM games WHERE id = $1 FOR UPDATE', [id]);
+    const { rows } = await c.query(
+      'SELECT id, holders, move_count, finished, rematch_id, hints, last_activity_at, last_person_at, deadline_marks, owner, owner_epoch FROM games WHERE id = $1 FOR UPDATE',
+      [id],
+    );
     const row = rows[0];
     if (!row) throw refusing(() => new Error(`no game ${id}`));
     if (fenced && this.instance && !row.finished && (row.owner !== this.instance || Number(row.owner_epoch) !== this.epochs.get(id))) {
