@@ -9,9 +9,11 @@ import { Client, createGame, type Running, startServer, WAIT } from './server-he
 import { clusterTests } from './support/cluster.ts';
 
 const { test, services } = clusterTests();
-const LEASE_SECONDS = 2;
-/** Longer than a lease scan's interval (half a lease): a scan that would adopt a game has run. */
-const SCAN_WAIT_MS = LEASE_SECONDS * 750;
+// Nothing here waits for a lease to run out (a clean close ends its leases at once): a long one
+// keeps a starved event loop from losing a game mid-transaction on a loaded machine.
+const LEASE_SECONDS = 10;
+/** Longer than a lease scan's interval (a second): a scan that would adopt a game has run. */
+const SCAN_WAIT_MS = 1500;
 const PEOPLE = [{ kind: 'person' as const }, { kind: 'person' as const }];
 const TURN_BASED = { pace: { kind: 'turnBased' as const, moveDays: 1 as const } };
 

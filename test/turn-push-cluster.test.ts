@@ -149,7 +149,7 @@ test('without Redis, a turn-based game played by each player through their own i
 }, async (t) => {
   const push = await startPushService();
   const databaseUrl = await services.postgres.database('turn_push_rest');
-  const [a, b] = await Promise.all(['rest-a', 'rest-b'].map((instanceId) => startServer({ databaseUrl, instanceId, leaseSeconds: 2 })));
+  const [a, b] = await Promise.all(['rest-a', 'rest-b'].map((instanceId) => startServer({ databaseUrl, instanceId, leaseSeconds: 10 })));
   try {
     const ann = await signIn(a, push, 'Resting Push Ann');
     const bea = await signIn(b, push, 'Resting Push Bea');
