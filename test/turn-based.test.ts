@@ -272,6 +272,16 @@ for (const [name, make] of every.stores) {
     const marks = { missed: [1, 0], missedTurn: 1, remindedTurn: 0, droppedAt: [null, null] };
     await store.update('slow', { name: 'missed_turn', apply: (m) => (m.marks ? null : { marks }) });
     assert.deepEqual((await store.get('slow'))?.marks, marks);
+    // A change reads them as stored (a second miss or reminder must see the first).
+    let read: unknown;
+    await store.update('slow', {
+      name: 'turn_reminder',
+      apply: (m) => {
+        read = m.marks;
+        return null;
+      },
+    });
+    assert.deepEqual(read, marks, 'a change reads the stored marks');
     assert.deepEqual((await store.dueTurns(Date.now() + 3 * DAY, 10)).find((d) => d.id === 'slow')?.marks, marks);
     assert.deepEqual((await store.get('live'))?.setup.pace, undefined, 'a live game has no pace');
     const listed = (await store.list({ finished: false, pace: 'live' })).games.map((g) => ('setup' in g ? g.setup.id : g.id));

@@ -52,6 +52,9 @@ export class ClusterDirectory implements GameDirectory {
     this.games = games;
     // A damaged game is let go and never taken again by this instance.
     games.onSetAside((id) => leaseStore.setAside(id));
+    // A turn-based game is loaded by the instance a player or its deadline reaches, under its
+    // lease, and given back with it when it rests.
+    games.holdTurnBasedBy(leaseStore);
     this.leases = new Leases({ store: leaseStore, games, log: log.child({ component: 'leases' }), spareCapacity: options.spareCapacity });
     this.relay = options.redisUrl
       ? new Relay({

@@ -28,12 +28,17 @@ export interface LeaseStore {
   owners(ids: string[]): Promise<Map<string, Ownership>>;
   /** Takes over one unfinished game if no live instance holds it; undefined when another does. */
   claim(id: string): Promise<StoredGame | undefined>;
-  /** Takes over up to `limit` unfinished games whose lease ran out, each at a new epoch. */
+  /** Takes over up to `limit` unfinished games whose lease ran out, each at a new epoch; a seated
+   * turn-based game is never among them (it is loaded by the instance a player or a deadline
+   * reaches: `claim`). */
   claimExpired(limit: number): Promise<(StoredGame | DamagedGame)[]>;
   /** At boot: the games still leased to this instance id, taken back at a new epoch. */
   reclaimOwn(limit: number): Promise<(StoredGame | DamagedGame)[]>;
   /** Extends this instance's leases; returns the games it no longer owns. */
   renew(): Promise<string[]>;
+  /** A turn-based game this instance let leave memory (it rests): its lease ends now and names no
+   * owner, so the next instance reached claims it. */
+  letGo(id: string): Promise<void>;
   /** Forgets a game this instance let go of. */
   release(id: string): void;
   /** A damaged game: let go, and never taken over again here. */

@@ -1,7 +1,8 @@
 // Game ownership in a cluster: this instance renews the leases of the games it owns (every third
 // of the lease), takes over games whose owner's lease ran out (an instance died: scanned every
 // second, replayed from their records; at boot, those still leased to this instance id at once,
-// then swept for expired ones),
+// then swept for expired ones; a seated turn-based game is not taken: the instance a player or
+// its deadline reaches loads it, GameService.holdTurnBasedBy),
 // and drops games another instance took (fenced writes or a failed renewal). The lease and the
 // fencing epoch live in PostgreSQL beside the records, so a stale owner's write fails in the same
 // transaction that would have stored it.

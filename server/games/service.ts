@@ -96,9 +96,14 @@ export interface ServiceOptions {
   turns?: TurnNotifier;
   /** The time (ms since the epoch) the sweeps go by; default Date.now (tests inject one). */
   now?: () => number;
-  /** Whether this service loads a stored unfinished turn-based game when it is opened or due
-   * (one instance: yes; a cluster member hands games over through its directory instead). */
-  loadsTurnBased?: boolean;
+}
+
+/** How a cluster member holds the turn-based games it loads on demand (cluster/lease-store.ts). */
+export interface TurnBasedLeases {
+  /** Takes the game's lease unless a live instance holds it: the game as stored, else undefined. */
+  claim(id: string): Promise<StoredGame | undefined>;
+  /** Gives the lease of a game that left memory back: the next instance reached claims it. */
+  letGo(id: string): Promise<void>;
 }
 
 export class GameService {
@@ -121,6 +126,8 @@ export class GameService {
   private readonly damaged = new Map<string, string>();
   private readonly setAsideListeners: ((id: string) => void)[] = [];
   private readonly finishedListeners: ((setup: GameSetup) => void)[] = [];
+  /** A cluster member's leases (holdTurnBasedBy); null: one instance, every game is its own. */
+  private leases: TurnBasedLeases | null = null;
 
   /** Who hears of turns; rooms and the sweep reach it through `turnEvents`, so a listener set
    * after rooms were made (`hearTurns`) is heard by them too. */
@@ -198,8 +205,9 @@ export class GameService {
   }
 
   /** A game to read: played here, or finished (read from the store once, no room built). An
-   * unfinished game not in memory is not this instance's (one instance holds every game from
-   * restore(); in a cluster, the directory hands one over with take()): GameElsewhereError. */
+   * unfinished turn-based game is loaded (loadTurnBased); any other not in memory is not this
+   * instance's (one instance holds every game from restore(); in a cluster, the directory hands
+   * one over with take()): GameElsewhereError. */
   get(id: string): Promise<Room | FinishedTable | undefined> {
     return this.load(id, (stored) => new FinishedTable(stored));
   }
@@ -229,7 +237,7 @@ export class GameService {
     // Another request may have loaded it while this one read the store.
     const raced = this.rooms.get(id) ?? this.finishedGames.get(id);
     if (raced) return raced;
-    if (!stored.finished && stored.setup.pace && this.options.loadsTurnBased !== false) return this.loadTurnBased(stored);
+    if (!stored.finished && stored.setup.pace) return this.loadTurnBased(stored);
     if (!stored.finished) throw new GameElsewhereError(`game ${id} is played on another instance`);
     const game = this.replayed(stored, build);
     this.finishedGames.add(game);
@@ -237,12 +245,25 @@ export class GameService {
   }
 
   /** A stored unfinished turn-based game opened or due: its room, in memory until it rests again
-   * (sweep). One that does not replay is set aside (DamagedGameError). */
-  private loadTurnBased(stored: StoredGame): Room {
-    const room = this.rebuild(stored);
+   * (sweep). In a cluster its lease is claimed first: GameElsewhereError while another instance
+   * holds it. One that does not replay is set aside (DamagedGameError). */
+  private async loadTurnBased(stored: StoredGame): Promise<Room> {
+    const id = stored.setup.id;
+    const claimed = this.leases ? await this.leases.claim(id) : stored;
+    if (!claimed) throw new GameElsewhereError(`game ${id} is played on another instance`);
+    // Another request here may have loaded it while the lease was claimed.
+    const raced = this.rooms.get(id);
+    if (raced) return raced;
+    const room = this.rebuild(claimed);
     this.rooms.set(room.id, room);
     if (this.botsReady) room.resumeBots();
     return room;
+  }
+
+  /** A cluster member: each turn-based game it loads is held under its lease, claimed on loading
+   * and given back when the game rests (a resting game has no owner). */
+  holdTurnBasedBy(leases: TurnBasedLeases): void {
+    this.leases = leases;
   }
 
   /** A room in memory here, for an unfinished or a finished game, or undefined; no store read. */
@@ -420,7 +441,7 @@ export class GameService {
       }
       if (this.rooms.has(stored.setup.id)) continue;
       // A seated turn-based game costs its row only: it loads when opened or due.
-      if (stored.setup.pace && !stored.holders.includes(null) && this.options.loadsTurnBased !== false) continue;
+      if (stored.setup.pace && !stored.holders.includes(null)) continue;
       try {
         const room = this.rebuild(stored);
         this.rooms.set(room.id, room);
@@ -564,9 +585,10 @@ export class GameService {
         }
         continue;
       }
-      if (room.resting && this.options.loadsTurnBased !== false) {
+      if (room.resting) {
         this.rooms.delete(room.id);
         room.close();
+        await this.letGo(room.id);
         continue;
       }
       room.notePresence();
@@ -582,9 +604,21 @@ export class GameService {
     return this.options.now?.() ?? Date.now();
   }
 
+  /** A resting game's lease (a cluster member's) given back; if that write fails, the lease is
+   * no longer renewed and runs out instead. */
+  private async letGo(id: string): Promise<void> {
+    try {
+      await this.leases?.letGo(id);
+    } catch (err) {
+      this.options.log.warn({ gameId: id, err: (err as Error).message }, 'the lease of a resting turn-based game could not be given back: it runs out instead');
+    }
+  }
+
   /** Turn-based deadlines: a passed one has its move played by the seat's stand-in (the game
    * loaded for it, and let go at a later sweep once it rests); a near one reminds the player once
-   * per turn (marked in the store before the notifier is told: never twice, across restarts). */
+   * per turn (marked in the store before the notifier is told: never twice, across restarts). In
+   * a cluster every instance sweeps: the one whose claim of the lease wins plays the move (one
+   * holding the game plays it), the others skip it; the reminder's mark is made once. */
   async sweepDeadlines(now = this.now()): Promise<void> {
     for (const due of await this.store.dueTurns(now + MAX_REMINDER_LEAD_MS, DUE_TURNS_PER_SWEEP)) {
       const action = dueAction(due, now);
@@ -593,22 +627,21 @@ export class GameService {
         if (action === 'miss') await this.missTurn(due, now);
         else await this.remind(due);
       } catch (err) {
-        if (err instanceof DamagedGameError || err instanceof StorageError) continue;
+        if (err instanceof DamagedGameError || err instanceof StorageError || err instanceof GameElsewhereError) continue;
         this.options.log.error({ err, gameId: due.id }, 'a turn-based deadline could not be handled: tried again at the next sweep');
       }
     }
   }
 
   private async missTurn(due: DueTurn, now: number): Promise<void> {
-    // A cluster member plays the deadlines of the games it holds (by lease) only.
-    const room = this.options.loadsTurnBased === false ? this.loaded(due.id) : await this.room(due.id);
+    const room = await this.room(due.id);
     if (!room) return;
     const missed = await room.pace.missTurn(due.turn, now);
     if (missed !== 'none') this.options.metrics.missedTurns.inc({ outcome: missed });
   }
 
   private async remind(due: DueTurn): Promise<void> {
-    const game = this.loaded(due.id) ?? (this.options.loadsTurnBased === false ? undefined : await this.peek(due.id));
+    const game = this.loaded(due.id) ?? (await this.peek(due.id));
     if (!game) return;
     const view = game.view(null);
     const seat = view.currentSeat;
@@ -617,6 +650,8 @@ export class GameService {
     let first = false;
     await this.store.update(due.id, {
       name: 'turn_reminder',
+      // Any instance's sweep may mark it, holding the game or not: the row's lock makes one first.
+      advisory: true,
       apply: (stored) => {
         const marks = stored.marks ?? noMarks(view.seats.length);
         if (marks.remindedTurn === due.turn) return null;

@@ -29,9 +29,6 @@ export const gamesPlugin = fp(
       overloaded: () => app.readiness.problem('shutdown', 'pool'),
       expiry: config,
       finishedCache: config.finishedCache,
-      // A cluster member reaches games through its leases (plugins/directory.ts): turn-based
-      // games loaded on demand are one instance's for now.
-      loadsTurnBased: config.databaseUrl === null,
     });
     app.decorate('games', games);
     app.readiness.add('storage', () => app.watched.games.problem());

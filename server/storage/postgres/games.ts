@@ -318,12 +318,14 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
   }
 
   /** Takes over up to `limit` unfinished games whose lease ran out (their owner died or lost
-   * the database), each at a new epoch; returns them to be replayed. */
+   * the database), each at a new epoch; returns them to be replayed. A seated turn-based game is
+   * left where it is (its row): the instance a player or its deadline reaches claims it. */
   async claimExpired(limit: number): Promise<(StoredGame | DamagedGame)[]> {
     if (!this.instance || limit <= 0) return [];
     const { rows } = await this.read(
       `UPDATE games g SET owner = $1, owner_epoch = g.owner_epoch + 1, lease_until = now() + $2::integer * interval '1 millisecond'
        FROM (SELECT id FROM games WHERE NOT finished AND (lease_until IS NULL OR lease_until < now()) AND NOT (id = ANY($4))
+             AND NOT (pace = 'turnBased' AND NOT (holders @> '[null]'::jsonb))
              ORDER BY lease_until NULLS FIRST LIMIT $3 FOR UPDATE SKIP LOCKED) expired
        WHERE g.id = expired.id RETURNING g.*`,
       // Games this instance holds are renewed, not taken again.
@@ -376,6 +378,20 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
     return lost;
   }
 
+  /** A resting turn-based game left this instance's memory: its row names no owner and no lease
+   * (the epoch stays: the next claim fences this instance off). Unless this instance claimed it
+   * again meanwhile (a newer epoch), it is forgotten here even if the write fails: its lease then
+   * runs out unrenewed. */
+  async letGo(id: string): Promise<void> {
+    const epoch = this.epochs.get(id);
+    if (!this.instance || epoch === undefined) return;
+    try {
+      await this.read('UPDATE games SET owner = NULL, lease_until = NULL WHERE id = $1 AND owner = $2 AND owner_epoch = $3 AND NOT finished', [id, this.instance, epoch]);
+    } finally {
+      if (this.epochs.get(id) === epoch) this.release(id);
+    }
+  }
+
   /** Forgets a game this instance let go of (it will be taken over once its lease runs out). */
   release(id: string): void {
     this.epochs.delete(id);
@@ -405,7 +421,10 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
   /** The game's row, locked for this transaction; with ownership, refused unless this instance
    * owns it at the epoch it took it (the fencing check, in the same transaction as the write). */
   private async lockOwned(c: Client, id: string, fenced = true): Promise<Row> {
-    const { rows } = await c.query('SELECT id, holders, move_count, finished, rematch_id, hints, last_activity_at, last_person_at, owner, owner_epoch FROM games WHERE id = $1 FOR UPDATE', [id]);
+    const { rows } = await c.query(
+      'SELECT id, holders, move_count, finished, rematch_id, hints, last_activity_at, last_person_at, deadline_marks, owner, owner_epoch FROM games WHERE id = $1 FOR UPDATE',
+      [id],
+    );
     const row = rows[0];
     if (!row) throw refusing(() => new Error(`no game ${id}`));
     if (fenced && this.instance && !row.finished && (row.owner !== this.instance || Number(row.owner_epoch) !== this.epochs.get(id))) {
