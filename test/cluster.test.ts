@@ -112,7 +112,8 @@ test('a stale owner is fenced off: paused past its lease, its game is taken over
 
   await b.kill('SIGSTOP');
   const { client: moved } = await joinWhenServed(a, id, seat.body.token, (LEASE_SECONDS + 6) * 1000);
-  const turn = (await moved.latestState()).view.turn;
+  // Peeked, not taken: when it is Ann's turn, this frame is the one playTurns moves on.
+  const turn = (await moved.peekState()).view.turn;
   await b.kill('SIGCONT');
   // b's next renewal (or write) finds the game owned by a at a newer epoch: it drops it.
   const closed = await player.closedWith(LEASE_SECONDS * 1000 + 3000);

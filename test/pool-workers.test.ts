@@ -9,6 +9,7 @@ import { pino } from 'pino';
 import { newGame, playMove, resolveMove } from '../bot-engine/game.ts';
 import { hideBag } from '../bot-engine/rules.ts';
 import { BotScheduler } from '../server/games/bot-scheduler.ts';
+import { bytesForWorker, spareStates } from '../server/games/state-stock.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import type { Metrics } from '../server/metrics.ts';
 import { type BotPool, PoolStartError } from '../server/pool/pool.ts';
@@ -105,12 +106,14 @@ test('a search that ignores its deadline is given up on in bounded time', async 
 });
 
 test('a cooperative search past its deadline answers and is counted', async () => {
-  const { pool, metrics, close } = makePool(null);
+  // The real search, reached past its deadline (the fixture holds it until then): it stops at its
+  // first check with its best move so far. A deadline a loaded machine's worker is sure to pick the
+  // task up within (a few ms of budget was not: the task was dropped unstarted, and the move fell
+  // back to the main thread).
+  const { pool, metrics, close } = makePool(fixture('pool-late-search-worker.mjs'));
   try {
     await pool.start();
-    // A searching level with a tiny budget stops at its deadline with its best move so far. The
-    // opening's expert search takes ~25 ms warm on a quiet machine: 5 ms is always short of it.
-    const scheduler = new BotScheduler({ pool, metrics, deadlineMs: 5, logger: silent });
+    const scheduler = new BotScheduler({ pool, metrics, deadlineMs: 300, logger: silent });
     const v = view();
     const answer = await scheduler.move(v, 'expert', 1);
     assert.equal(answer.source, 'search');
@@ -129,6 +132,9 @@ test("a bot move costs the main thread one copy of the state: the worker hands i
     const scheduler = new BotScheduler({ pool, metrics, deadlineMs: 2000, logger: silent });
     // The room's own state, bag order and all: the search hides the order on its own copy.
     const state = newGame({ players: 2, seed: 'one-copy' });
+    // From an empty stock: a buffer an earlier search kept (one dropped unstarted) would take the
+    // copy by `set`, not `slice`, and hide it from the count.
+    while (spareStates().buffers > 0) bytesForWorker(state);
     const before = Buffer.from(state.buffer);
     let copies = 0;
     ArrayBuffer.prototype.slice = function (this: ArrayBuffer, ...range: [number?, number?]) {
