@@ -155,7 +155,8 @@ test('HTTP: analyse a finished game, follow it as server-sent events, read it ba
       const view = (await ann.latestState((f) => f.view.currentSeat === 0 && f.view.legal && f.view.turn >= turn, 60_000)).view;
       const p = view.legal[0];
       ann.send({ type: 'move', turn: view.turn, move: { x: p.x, y: p.y, rotation: p.rotation, meeple: null } });
-      turn = (await ann.latestState((f) => f.view.turn > view.turn, 60_000)).view.turn;
+      // Peeked, not taken: the bot's answer, Ann's next turn, may be queued already.
+      turn = (await ann.peekState((f) => f.view.turn > view.turn, 60_000)).view.turn;
     }
     assert.equal((await post(server.base, `/api/games/${id}/analysis`, {})).status, 409, 'not before the game is over');
     assert.equal((await get(server.base, `/api/games/${id}/analysis`)).body.code, 'no_analysis');
