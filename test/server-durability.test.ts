@@ -200,8 +200,9 @@ test('turn clock at five seats: a bot plays a timed-out person, who then takes t
   b.send({ type: 'move', turn: v.turn, move: { x: v.legal[0].x, y: v.legal[0].y, rotation: v.legal[0].rotation, meeple: null } });
   await b.next((f) => f.type === 'state' && f.last?.seat === 0 && f.last.turn > v.turn, 5000);
   a.send({ type: 'claim' });
-  v = (await a.latestState((f) => f.view.seats[0].standIn === null)).view;
-  v = (await a.latestState((f) => f.view.currentSeat === 0 && f.view.legal !== null && f.view.seats[0].standIn === null)).view;
+  // One read, not one for the claim and then one for the turn: the first drained the frame with
+  // Ann's turn when Ben's clock had run out meanwhile. (Turn 0's frames show no stand-in either.)
+  v = (await a.latestState((f) => f.view.turn > v.turn && f.view.currentSeat === 0 && f.view.legal !== null && f.view.seats[0].standIn === null)).view;
   a.send({ type: 'move', turn: v.turn, move: { x: v.legal[0].x, y: v.legal[0].y, rotation: v.legal[0].rotation, meeple: null } });
   const mine = await b.next((f) => f.type === 'state' && f.last?.seat === 0 && f.last.turn === v.turn);
   assert.equal(mine.last.bot, undefined, 'Ann placed that tile herself');
