@@ -15,7 +15,7 @@ import pg from 'pg';
 import { Client, createGame, get, post, startServer, twoPeopleSetup } from './server-helpers.ts';
 import { startPostgres } from '../support/postgres.ts';
 import { freePort } from '../support/server.ts';
-import { clusterTests } from './support/cluster.ts';
+import { clusterTests, playTurns } from './support/cluster.ts';
 import { HAPROXY, skipReason } from './support/needs.ts';
 import { randomMove } from '../support/game-client.ts';
 import { rng } from '../support/random.ts';
@@ -51,20 +51,6 @@ async function joinWhenServed(ws: string, id: string, token: string, ms: number)
     if (c.welcome.code !== 'game_elsewhere' || Date.now() > end) throw new Error(`hello refused: ${c.welcome.code}: ${c.welcome.message}`);
     await sleep(100);
   }
-}
-
-/** Plays `n` of seat 0's turns (a bot answers each), returning after the last one's state frame. */
-async function playTurns(client: Client, n: number): Promise<void> {
-  const random = rng(11);
-  for (let played = 0; played < n; ) {
-    const frame = await client.next((f) => f.type === 'state', 10_000);
-    const view = frame.view;
-    if (view.currentSeat === 0 && view.legal?.length && !view.botThinking) {
-      client.send({ type: 'move', turn: view.turn, move: randomMove(view.legal, random, 0.3) });
-      played++;
-    }
-  }
-  await client.next((f) => f.type === 'state' && f.last?.seat === 0, 10_000);
 }
 
 /** A GET that must answer within `ms` (an aborted fetch fails the test). */

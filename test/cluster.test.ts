@@ -14,9 +14,7 @@ import { takeSeat } from '../server/games/store-operations.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { OwnershipLostError, type StoredGame } from '../server/games/store.ts';
 import { Client, createGame, get, playUntilOver, post, type Running, startServer, twoPeopleSetup, WAIT } from './server-helpers.ts';
-import { randomMove } from '../support/game-client.ts';
-import { clusterTests, type Instance } from './support/cluster.ts';
-import { rng } from '../support/random.ts';
+import { clusterTests, type Instance, playTurns } from './support/cluster.ts';
 import { player } from './support/passkey-player.ts';
 
 const { test, services, startInstance } = clusterTests();
@@ -44,25 +42,6 @@ async function joinWhenServed(instance: { ws: string }, id: string, token: strin
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-}
-
-/** Plays `n` of the person's turns (the bot answers each); returns every move acknowledged by a state frame. */
-async function playTurns(client: Client, n: number): Promise<Map<number, unknown>> {
-  const acknowledged = new Map<number, unknown>();
-  const random = rng(7);
-  for (let played = 0; played < n; ) {
-    const frame = await client.next((f) => f.type === 'state', 10_000);
-    if (frame.last) acknowledged.set(frame.last.turn, frame.last.move);
-    const view = frame.view;
-    if (view.currentSeat === 0 && view.legal?.length && !view.botThinking) {
-      client.send({ type: 'move', turn: view.turn, move: randomMove(view.legal, random, 0.3) });
-      played++;
-    }
-  }
-  // The last move's own state frame.
-  const frame = await client.next((f) => f.type === 'state' && f.last?.seat === 0, 10_000);
-  acknowledged.set(frame.last.turn, frame.last.move);
-  return acknowledged;
 }
 
 test('SIGKILL of the owning instance mid-game: another takes the game over from PostgreSQL, no acknowledged move lost, the bot moves and the game finishes', { timeout: 90_000 }, async () => {

@@ -6,6 +6,8 @@ import { type PrivatePostgres, startPostgres } from '../../support/postgres.ts';
 import { type PrivateRedis, startRedis } from '../../support/redis.ts';
 import { type RunningServer, startServer as startProcess } from '../../support/server.ts';
 import { needing, POSTGRES, REDIS } from './needs.ts';
+import { type GameSocket, randomMove } from '../../support/game-client.ts';
+import { rng } from '../../support/random.ts';
 
 export type Instance = RunningServer & { base: string; ws: string; env: Record<string, string> };
 
@@ -46,4 +48,27 @@ export function clusterTests() {
     return instance;
   }
   return { test, services, startInstance };
+}
+
+/** Plays seat 0's next `n` turns with random moves (seeded by `seed`), each turn once however many
+ * frames show it (a presence change shows the same turn again), and waits for the last move's own
+ * frame; the moves acknowledged meanwhile, by turn. */
+export async function playTurns(client: GameSocket, n: number, seed = 7): Promise<Map<number, unknown>> {
+  const acknowledged = new Map<number, unknown>();
+  const random = rng(seed);
+  let moved = -1;
+  for (let played = 0; played < n; ) {
+    const frame = await client.next((f) => f.type === 'state', 10_000);
+    if (frame.last) acknowledged.set(frame.last.turn, frame.last.move);
+    const view = frame.view;
+    if (view.currentSeat === 0 && view.legal?.length && !view.botThinking && view.turn !== moved) {
+      client.send({ type: 'move', turn: view.turn, move: randomMove(view.legal, random, 0.3) });
+      moved = view.turn;
+      played++;
+    }
+  }
+  // The last move's own state frame.
+  const frame = await client.next((f) => f.type === 'state' && f.last?.seat === 0, 10_000);
+  acknowledged.set(frame.last.turn, frame.last.move);
+  return acknowledged;
 }
