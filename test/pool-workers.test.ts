@@ -297,8 +297,10 @@ test('a running search slow to stop is let finish: no worker is ended for it', a
   const { pool, metrics, close } = makePool(fixture('pool-slow-stop-worker.mjs'));
   try {
     await pool.start();
-    // Deadline 50 ms: the hard timer fires at ~90 ms while the search is still running (150 ms).
-    const scheduler = new BotScheduler({ pool, metrics, deadlineMs: 50, logger: silent });
+    // Deadline 300 ms: the hard timer fires at ~450 ms while the search still runs (to ~600 ms). A
+    // shorter one (50 ms: the hard timer at ~90 ms) could fire before a loaded machine's worker had
+    // even picked the task up, and the task was then dropped as unstarted, not let finish.
+    const scheduler = new BotScheduler({ pool, metrics, deadlineMs: 300, logger: silent });
     const v = view();
     const answer = await scheduler.move(v, 'hard', 5);
     assert.equal(answer.source, 'search');
