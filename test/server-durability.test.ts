@@ -74,7 +74,9 @@ async function killHard(child: Child): Promise<void> {
   await exited;
 }
 
-test('SIGKILL at random points: no accepted move is lost, and the game plays on to the end', { timeout: 120_000 }, async () => {
+// Four server processes start in turn (~1 s each alone, 7 s in all): a machine loaded ten times
+// over starts each in 10-20 s, which ran out a 120 s timeout twice.
+test('SIGKILL at random points: no accepted move is lost, and the game plays on to the end', { timeout: 300_000 }, async () => {
   const rng = new Rng(`kill-${Date.now()}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-kill-'));
   let server: Child | null = null;
