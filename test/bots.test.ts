@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { BOT_LEVELS, type BotLevel, type BotDecision, chooseMove } from '../bot-engine/bots/index.ts';
 import { evaluate, finalValues, margin } from '../bot-engine/bots/evaluate.ts';
 import { MAX_MOVES, listMoves, moveFi, moveR, moveSpot, scoreMoves } from '../bot-engine/bots/moves.ts';
-import { SEARCH_LEVELS, rolloutPlies, rolloutSearch } from '../bot-engine/bots/rollout.ts';
+import { SEARCH_LEVELS, budgetAt, rolloutPlies, rolloutSearch } from '../bot-engine/bots/rollout.ts';
 import { type Move, legalMoves, newGame, resolvedToMove } from '../bot-engine/game.ts';
 import { type Rules, bagEmpty, discardUnplaceable, finalScoring, find, hideBag, majority, place } from '../bot-engine/rules.ts';
 import { MOD_CATHEDRAL, MOD_INN } from '../bot-engine/feature-modifiers.ts';
@@ -222,9 +222,9 @@ test('search budgets: rollouts and their length follow the level table at 2 to 5
     const s = midGame(`budget-${players}`, players, 20);
     const distinct = listMoves(s, new Int32Array(MAX_MOVES));
     for (const level of ['medium', 'hard', 'expert'] as const) {
-      const p = SEARCH_LEVELS[level];
+      const p = budgetAt(SEARCH_LEVELS[level], players);
       let field = Math.min(p.candidates, distinct);
-      let samples = (players === 2 ? undefined : p.samplesByPlayers?.[players]) ?? p.samples;
+      let samples = p.samples;
       let rollouts = 0;
       for (; field > 1; field = Math.ceil(field / 2), samples *= 2) rollouts += field * samples;
       assert.equal(chooseMove(view(s), level, 3).iterations, rollouts, `${level}, ${players} players`);
