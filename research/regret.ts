@@ -1,6 +1,6 @@
 // How much a search setting loses per move against a far larger search:
 // `node research/regret.ts [--games 6] [--every 4] [--oracle-samples 128] [--oracle-candidates 20]
-// [--oracle-horizon 4] [--seeds 3] [--players 2] [--rules innsCathedrals,river,abbot]
+// [--oracle-horizon 4] [--seeds 3] [--players 2] [--rules innsCathedrals,river,abbot] [--positions-seed regret]
 // [--configs '{"name":{"candidates":12,"samples":4,"horizon":4,"halving":true},…}']
 // [--oracle-cache FILE]` (the oracle's values, reused when its settings match: it is the slow part).
 //
@@ -34,8 +34,9 @@ const { values } = parseArgs({
     seeds: { type: 'string', default: '3' },
     configs: { type: 'string' },
     'oracle-cache': { type: 'string' },
-    /** Level of the self-play games the positions come from. */
+    /** Level of the self-play games the positions come from, and their seed (another seed: other games). */
     'positions-from': { type: 'string', default: 'hard' },
+    'positions-seed': { type: 'string', default: 'regret' },
   },
 });
 const [games, every, oracleSamples, oracleCandidates, oracleHorizon, seeds, players] = ['games', 'every', 'oracle-samples', 'oracle-candidates', 'oracle-horizon', 'seeds', 'players'].map((k) => {
@@ -52,7 +53,8 @@ for (const [name, c] of Object.entries(configs)) {
 
 const from = values['positions-from']!;
 if (!isBotLevel(from)) throw new Error(`--positions-from: unknown level ${from}`);
-const positions = selfPlayPositions(games, every, from, 'regret', players, rules);
+const positionsSeed = values['positions-seed']!;
+const positions = selfPlayPositions(games, every, from, positionsSeed, players, rules);
 const oracle = oracleValues();
 const names = ['heuristic', ...Object.keys(configs)];
 /** Per setting: regret in each position (mean over seeds), share of oracle-best picks, thread
@@ -85,7 +87,7 @@ for (const [i, { view, seed }] of positions.entries()) {
 }
 const first = names[1];
 console.log(
-  `${positions.length} positions from ${games} ${from} self-play games, ${players} players, rules ${JSON.stringify(rules ?? 'default')}; oracle: ${oracleCandidates} moves × ${oracleSamples} determinizations, horizon ${oracleHorizon}; ${seeds} seeds per setting; ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  `${positions.length} positions from ${games} ${from} self-play games (seed ${positionsSeed}), ${players} players, rules ${JSON.stringify(rules ?? 'default')}; oracle: ${oracleCandidates} moves × ${oracleSamples} determinizations, horizon ${oracleHorizon}; ${seeds} seeds per setting; ${((performance.now() - started) / 1000).toFixed(0)} s`,
 );
 console.log(`setting | mean regret (points of lead) | vs ${first}, paired (± 95%) | oracle-best move | CPU ms/move mean / p95 | rollouts/move`);
 for (const n of names) {
@@ -121,7 +123,16 @@ function signed(x: number): string {
 function oracleValues(): { moves: number[]; value: number[] }[] {
   // Defaults (2 players, default rules, hard's games) keep the key of older caches.
   const table = players === 2 && !rules ? {} : { players, rules };
-  const key = JSON.stringify({ games, every, oracleSamples, oracleCandidates, ...(oracleHorizon === 4 ? {} : { oracleHorizon }), ...table, ...(from === 'hard' ? {} : { from }) });
+  const key = JSON.stringify({
+    games,
+    every,
+    oracleSamples,
+    oracleCandidates,
+    ...(oracleHorizon === 4 ? {} : { oracleHorizon }),
+    ...table,
+    ...(from === 'hard' ? {} : { from }),
+    ...(positionsSeed === 'regret' ? {} : { positionsSeed }),
+  });
   const cache = values['oracle-cache'];
   if (cache && existsSync(cache)) {
     const saved = JSON.parse(readFileSync(cache, 'utf8'));

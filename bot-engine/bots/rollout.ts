@@ -144,7 +144,9 @@ export const SEARCH_LEVELS: Readonly<Record<'medium' | 'hard' | 'expert', Readon
     samples: 8,
     horizon: 4,
     halving: true,
-    byPlayers: Object.freeze({ 3: Object.freeze({ samples: 5 }), 4: Object.freeze({ samples: 4 }), 5: Object.freeze({ samples: 2 }), 6: Object.freeze({ samples: 2 }) }),
+    // Six players: two rounds are 12 heuristic plies, where the paired rollouts drift apart
+    // (regret against a far larger search no lower than hard's): one round, half the CPU.
+    byPlayers: Object.freeze({ 3: Object.freeze({ samples: 5 }), 4: Object.freeze({ samples: 4 }), 5: Object.freeze({ samples: 2 }), 6: Object.freeze({ samples: 2, horizon: 2 }) }),
   }),
 });
 
