@@ -276,7 +276,6 @@ export function formatSummary(s: TournamentSummary): string {
     `${s.a} vs ${s.b}: ${s.games} games (${s.pairs} seat-swapped pairs), ${playersText(s)}, ${rules}, seed ${s.seed}`,
     `  ${s.a} wins ${s.winsA}, draws ${s.draws}, ${s.b} wins ${s.winsB}`,
     `  ${s.a} win rate ${pct(s.winRate)} (95% CI ${pct(s.ci95[0])} – ${pct(s.ci95[1])}), Elo ${eloText(s)}${s.players > 2 ? '' : ` (${s.eloCi95[0]} … ${s.eloCi95[1]})`}`,
-    ...(s.seatPairs && s.meanPlace ? [`  ${seatPairsText(s)}`] : []),
     `  mean score ${s.a} ${s.meanScoreA}, ${s.b} ${s.meanScoreB}`,
     `  ms/move ${s.a}: mean ${s.ms.a.mean}, p95 ${s.ms.a.p95}, max ${s.ms.a.max} (${s.ms.a.moves} moves)${s.cpuMs ? `; CPU ms mean ${s.cpuMs.a.mean}, p95 ${s.cpuMs.a.p95}` : ''}`,
     `  ms/move ${s.b}: mean ${s.ms.b.mean}, p95 ${s.ms.b.p95}, max ${s.ms.b.max} (${s.ms.b.moves} moves)${s.cpuMs ? `; CPU ms mean ${s.cpuMs.b.mean}, p95 ${s.cpuMs.b.p95}` : ''}`,
