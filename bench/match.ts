@@ -9,7 +9,7 @@ import { GameState } from '../bot-engine/state.ts';
 import { hideBag } from '../bot-engine/rules.ts';
 
 export interface MatchTask {
-  /** Level of each seat, in seat order (2 to 5 seats). */
+  /** Level of each seat, in seat order (2 to 6 seats). */
   seats: BotLevel[];
   /** Bag seed: seat-swapped pairs share it. */
   seed: string;

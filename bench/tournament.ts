@@ -1,8 +1,9 @@
 // Bot tournament: `npm run tournament -- --a expert --b heuristic --games 400 [--workers N]
-// [--seed S] [--players P] [--rules tinyCity=true,farmers=2nd,innsCathedrals,river,abbot] [--max-minutes M] [--out FILE]
-// [--no-ladder] [--fresh]`.
+// [--seed S] [--players P] [--mixed] [--rules tinyCity=true,farmers=2nd,innsCathedrals,river,abbot] [--max-minutes M]
+// [--out FILE] [--no-ladder] [--fresh]`.
 //
-// Plays seat-swapped pairs of games on one bag seed each, in parallel on a fixed-size piscina
+// Plays seat-swapped pairs of games on one bag seed each (with more than two players: A in one
+// seat and B in the others; `--mixed`: A in every other seat, then in the seats B had), in parallel on a fixed-size piscina
 // pool (runs straight from TypeScript: no build needed), shows progress, prints the result, writes
 // it as JSON under docs/tournaments/ and rebuilds the ladder table in docs/BOTS.md from every JSON
 // result there.
@@ -31,6 +32,8 @@ export interface TournamentSummary {
   games: number;
   pairs: number;
   players: number;
+  /** A took every other seat (then the others) instead of one: par is ½, not 1 / players. */
+  mixed?: boolean;
   rules: Rules;
   seed: string;
   workers: number;
@@ -44,6 +47,10 @@ export interface TournamentSummary {
   eloCi95: [number, number];
   meanScoreA: number;
   meanScoreB: number;
+  /** Mixed tables: the share of (A seat, B seat) pairs in which A scored more (tie ½), with the
+   * 95 % interval over the seat-swapped pairs of games, and the mean place of A's and B's seats. */
+  seatPairs?: { rate: number; ci95: [number, number] };
+  meanPlace?: { a: number; b: number };
   /** Wall ms per move, and thread-CPU ms per move (the better measure on a shared machine). */
   ms: Record<'a' | 'b', { mean: number; p95: number; max: number; moves: number }>;
   cpuMs?: Record<'a' | 'b', { mean: number; p95: number; max: number; moves: number }>;
@@ -59,9 +66,9 @@ export interface TournamentSummary {
 }
 
 /** What a checkpoint must match to be resumed: the same games with the same bots. */
-function checkpointKey(a: BotLevel, b: BotLevel, players: number, rules: Rules, seed: string): string {
+function checkpointKey(a: BotLevel, b: BotLevel, players: number, rules: Rules, seed: string, mixed: boolean): string {
   const params = (l: BotLevel) => (l in SEARCH_LEVELS ? SEARCH_LEVELS[l as keyof typeof SEARCH_LEVELS] : null);
-  return JSON.stringify({ a, b, players, rules, seed, params: [params(a), params(b)] });
+  return JSON.stringify({ a, b, players, rules, seed, ...(mixed ? { mixed } : {}), params: [params(a), params(b)] });
 }
 
 /** Pairs recorded by an earlier run of the same tournament; refuses a checkpoint of another one. */
@@ -79,7 +86,7 @@ function readCheckpoint(file: string, key: string): PairResult[] {
   });
 }
 
-function parseRules(text: string | undefined): Rules {
+export function parseRules(text: string | undefined): Rules {
   const out: Partial<Rules> = {};
   for (const part of (text ?? '')
     .split(',')
@@ -123,15 +130,49 @@ function timing(ms: number[]): { mean: number; p95: number; max: number; moves: 
   return { mean: r(mean), p95: r(quantile(sorted, 0.95)), max: r(sorted[sorted.length - 1] ?? 0), moves: ms.length };
 }
 
-/** A's result in one game: 1 if it beat every other seat, ½ if tied for first, else 0. */
-function scoreForA(g: PairResult['games'][number]): number {
-  const sa = g.scores[g.seatA];
-  const best = Math.max(...g.scores.filter((_, p) => p !== g.seatA));
-  return sa > best ? 1 : sa === best ? 0.5 : 0;
+type Game = PairResult['games'][number];
+
+function seatsOfA(g: Game): number[] {
+  return g.seatsA ?? [g.seatA];
+}
+
+/** A's result in one game: 1 if an A seat beat every B seat, ½ if A and B tie for first, else 0. */
+function scoreForA(g: Game): number {
+  const a = seatsOfA(g);
+  const bestA = Math.max(...a.map((p) => g.scores[p]));
+  const bestB = Math.max(...g.scores.filter((_, p) => !a.includes(p)));
+  return bestA > bestB ? 1 : bestA === bestB ? 0.5 : 0;
+}
+
+/** Share of (A seat, B seat) pairs of one game in which A scored more (tie ½). */
+function seatPairScore(g: Game): number {
+  const a = seatsOfA(g);
+  let sum = 0;
+  let n = 0;
+  for (const p of a) {
+    for (let q = 0; q < g.scores.length; q++) {
+      if (a.includes(q)) continue;
+      sum += g.scores[p] > g.scores[q] ? 1 : g.scores[p] === g.scores[q] ? 0.5 : 0;
+      n++;
+    }
+  }
+  return sum / n;
+}
+
+/** Each seat's place (1 = best; tied seats share the mean of their places). */
+function places(scores: number[]): number[] {
+  return scores.map((s) => 1 + scores.filter((t) => t > s).length + (scores.filter((t) => t === s).length - 1) / 2);
+}
+
+/** Mean and 95 % half-width of per-pair samples. */
+function interval(xs: number[]): { mean: number; half: number } {
+  const mean = xs.reduce((u, v) => u + v, 0) / Math.max(1, xs.length);
+  const variance = xs.reduce((u, v) => u + (v - mean) ** 2, 0) / Math.max(1, xs.length - 1);
+  return { mean, half: 1.96 * Math.sqrt(variance / Math.max(1, xs.length)) };
 }
 
 /** Summarises pair results. The CI treats each pair (same bag, seats swapped) as one sample. */
-export function summarise(a: BotLevel, b: BotLevel, players: number, rules: Rules, seed: string, workers: number, results: PairResult[], wallSeconds: number): TournamentSummary {
+export function summarise(a: BotLevel, b: BotLevel, players: number, rules: Rules, seed: string, workers: number, results: PairResult[], wallSeconds: number, mixed = false): TournamentSummary {
   let winsA = 0;
   let draws = 0;
   let winsB = 0;
@@ -143,12 +184,23 @@ export function summarise(a: BotLevel, b: BotLevel, players: number, rules: Rule
   const cpuA: number[] = [];
   const cpuB: number[] = [];
   const pairScores: number[] = [];
+  const pairSeatScores: number[] = [];
+  let placeA = 0;
+  let placeB = 0;
   for (const pr of results) {
     let pairScore = 0;
+    let pairSeatScore = 0;
     for (const g of pr.games) {
-      const others = g.scores.filter((_, p) => p !== g.seatA);
-      sumA += g.scores[g.seatA];
-      sumB += others.reduce((u, v) => u + v, 0) / others.length;
+      const seatsA = seatsOfA(g);
+      const mean = (xs: number[]) => xs.reduce((u, v) => u + v, 0) / xs.length;
+      const place = places(g.scores);
+      const ofA = (xs: number[]) => xs.filter((_, p) => seatsA.includes(p));
+      const ofB = (xs: number[]) => xs.filter((_, p) => !seatsA.includes(p));
+      sumA += mean(ofA(g.scores));
+      sumB += mean(ofB(g.scores));
+      placeA += mean(ofA(place));
+      placeB += mean(ofB(place));
+      pairSeatScore += seatPairScore(g) / pr.games.length;
       const score = scoreForA(g);
       if (score === 1) winsA++;
       else if (score === 0.5) draws++;
@@ -161,6 +213,7 @@ export function summarise(a: BotLevel, b: BotLevel, players: number, rules: Rule
       stoppedMoves += g.stoppedMoves;
     }
     pairScores.push(pairScore / pr.games.length);
+    pairSeatScores.push(pairSeatScore);
   }
   const games = winsA + draws + winsB;
   const pairs = pairScores.length;
@@ -173,12 +226,15 @@ export function summarise(a: BotLevel, b: BotLevel, players: number, rules: Rule
   const clamp = (p: number) => Math.min(1 - 0.5 / Math.max(1, games), Math.max(0.5 / Math.max(1, games), p));
   const r1 = (x: number) => Math.round(x * 10) / 10;
   const r4 = (x: number) => Math.round(x * 10000) / 10000;
+  const r2 = (x: number) => Math.round(x * 100) / 100;
+  const seatPairs = interval(pairSeatScores);
   return {
     a,
     b,
     games,
     pairs,
     players,
+    ...(mixed ? { mixed } : {}),
     rules,
     seed,
     workers,
@@ -191,6 +247,12 @@ export function summarise(a: BotLevel, b: BotLevel, players: number, rules: Rule
     eloCi95: [r1(elo(clamp(lo))), r1(elo(clamp(hi)))],
     meanScoreA: r1(sumA / Math.max(1, games)),
     meanScoreB: r1(sumB / Math.max(1, games)),
+    ...(mixed
+      ? {
+          seatPairs: { rate: r4(seatPairs.mean), ci95: [r4(Math.max(0, seatPairs.mean - seatPairs.half)), r4(Math.min(1, seatPairs.mean + seatPairs.half))] as [number, number] },
+          meanPlace: { a: r2(placeA / Math.max(1, games)), b: r2(placeB / Math.max(1, games)) },
+        }
+      : {}),
     ms: { a: timing(msA), b: timing(msB) },
     cpuMs: { a: timing(cpuA), b: timing(cpuB) },
     stoppedMoves,
@@ -211,7 +273,7 @@ function pct(x: number): string {
 export function formatSummary(s: TournamentSummary): string {
   const rules = rulesWords(s.rules);
   return [
-    `${s.a} vs ${s.b}: ${s.games} games (${s.pairs} seat-swapped pairs), ${s.players} players, ${rules}, seed ${s.seed}`,
+    `${s.a} vs ${s.b}: ${s.games} games (${s.pairs} seat-swapped pairs), ${playersText(s)}, ${rules}, seed ${s.seed}`,
     `  ${s.a} wins ${s.winsA}, draws ${s.draws}, ${s.b} wins ${s.winsB}`,
     `  ${s.a} win rate ${pct(s.winRate)} (95% CI ${pct(s.ci95[0])} – ${pct(s.ci95[1])}), Elo ${eloText(s)}${s.players > 2 ? '' : ` (${s.eloCi95[0]} … ${s.eloCi95[1]})`}`,
     `  mean score ${s.a} ${s.meanScoreA}, ${s.b} ${s.meanScoreB}`,
@@ -221,8 +283,19 @@ export function formatSummary(s: TournamentSummary): string {
   ].join('\n');
 }
 
+function playersText(s: TournamentSummary): string {
+  return s.mixed ? `${s.players} players (mixed: A in every other seat)` : `${s.players} players`;
+}
+
+function seatPairsText(s: TournamentSummary): string {
+  const p = s.seatPairs!;
+  return `${s.a} above ${s.b} in ${pct(p.rate)} of seat pairs (95% CI ${pct(p.ci95[0])} – ${pct(p.ci95[1])}, par 50.0%), mean place ${s.meanPlace!.a} vs ${s.meanPlace!.b}`;
+}
+
 /** A clean sweep has no finite Elo: show the bound the clamped rate gives. */
 function eloText(s: TournamentSummary): string {
+  // A mixed table is won by the level of its top seat: par is ½ over a pair of games.
+  if (s.mixed) return `n/a (par 50.0%); ${seatPairsText(s)}`;
   // With more players, A "wins" by beating every B seat: par is 1/players, and Elo does not apply.
   if (s.players > 2) return `n/a (par ${pct(1 / s.players)})`;
   const sign = s.elo >= 0 ? '+' : '';
@@ -251,7 +324,7 @@ export function updateLadder(dir: string, botsMd: string): void {
     '|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (s) =>
-        `| ${s.a} vs ${s.b} | ${s.players} | ${rulesWords(s.rules)} | ${s.games}${s.requestedGames ? ` (of ${s.requestedGames}, time-bound)` : ''} | ${s.winsA} / ${s.draws} / ${s.winsB} | ${pct(s.winRate)} (${pct(s.ci95[0])}–${pct(s.ci95[1])}) | ${eloText(s)} | ${s.ms.a.mean} / ${s.ms.a.p95}${s.cpuMs ? ` (${s.cpuMs.a.mean})` : ''} | ${s.ms.b.mean} / ${s.ms.b.p95}${s.cpuMs ? ` (${s.cpuMs.b.mean})` : ''} | ${s.date.slice(0, 10)} |`,
+        `| ${s.a} vs ${s.b} | ${s.players}${s.mixed ? ' (mixed)' : ''} | ${rulesWords(s.rules)} | ${s.games}${s.requestedGames ? ` (of ${s.requestedGames}, time-bound)` : ''} | ${s.winsA} / ${s.draws} / ${s.winsB} | ${pct(s.winRate)} (${pct(s.ci95[0])}–${pct(s.ci95[1])}) | ${eloText(s)} | ${s.ms.a.mean} / ${s.ms.a.p95}${s.cpuMs ? ` (${s.cpuMs.a.mean})` : ''} | ${s.ms.b.mean} / ${s.ms.b.p95}${s.cpuMs ? ` (${s.cpuMs.b.mean})` : ''} | ${s.date.slice(0, 10)} |`,
     ),
     '',
     LADDER_END,
@@ -276,6 +349,7 @@ async function main(): Promise<void> {
       rules: { type: 'string' },
       out: { type: 'string' },
       'max-minutes': { type: 'string' },
+      mixed: { type: 'boolean', default: false },
       'no-ladder': { type: 'boolean', default: false },
       fresh: { type: 'boolean', default: false },
     },
@@ -288,7 +362,8 @@ async function main(): Promise<void> {
   const players = Number(values.players);
   if (!Number.isInteger(games) || games < 2) throw new Error('--games must be an integer ≥ 2');
   if (!Number.isInteger(workers) || workers < 1) throw new Error('--workers must be an integer ≥ 1');
-  if (![2, 3, 4, 5].includes(players)) throw new Error('--players must be 2, 3, 4 or 5');
+  if (![2, 3, 4, 5, 6].includes(players)) throw new Error('--players must be 2, 3, 4, 5 or 6');
+  const mixed = values.mixed!;
   const rules = parseRules(values.rules);
   const maxMs = values['max-minutes'] ? Number(values['max-minutes']) * 60_000 : Infinity;
   if (!(maxMs > 0)) throw new Error('--max-minutes must be a positive number');
@@ -296,9 +371,9 @@ async function main(): Promise<void> {
   const pairs = Math.ceil(games / 2);
   const dir = join(repo, 'docs', 'tournaments');
   mkdirSync(dir, { recursive: true });
-  const file = values.out ?? join(dir, `${a}-vs-${b}-${players}p-${ruleTag(rules)}.json`);
+  const file = values.out ?? join(dir, `${a}-vs-${b}-${players}p${mixed ? '-mixed' : ''}-${ruleTag(rules)}.json`);
   const checkpoint = `${file}.partial.jsonl`;
-  const key = checkpointKey(a, b, players, rules, seed);
+  const key = checkpointKey(a, b, players, rules, seed, mixed);
   if (values.fresh) rmSync(checkpoint, { force: true });
   const resumed = readCheckpoint(checkpoint, key).filter((r) => pairIndex(r) < pairs);
   if (resumed.length === 0) writeFileSync(checkpoint, `${key}\n`);
@@ -352,7 +427,7 @@ async function main(): Promise<void> {
       }
       const index = next++;
       if (done.has(index)) continue;
-      const task: PairTask = { a, b, seed: `${seed}:${index}`, players, rules };
+      const task: PairTask = { a, b, seed: `${seed}:${index}`, players, rules, ...(mixed ? { mixed } : {}) };
       const r = (await pool.run(task)) as PairResult;
       appendFileSync(checkpoint, `${JSON.stringify(r)}\n`);
       count(r);
@@ -364,7 +439,7 @@ async function main(): Promise<void> {
   if (timedOut) process.stderr.write(`time bound reached: ${results.length} of ${pairs} pairs played\n`);
   await pool.destroy();
   results.sort((x, y) => pairIndex(x) - pairIndex(y));
-  const summary = summarise(a, b, players, rules, seed, workers, results, (performance.now() - started) / 1000);
+  const summary = summarise(a, b, players, rules, seed, workers, results, (performance.now() - started) / 1000, mixed);
   if (timedOut) Object.assign(summary, { requestedGames: games, maxMinutes: Number(values['max-minutes']) });
   if (resumed.length > 0) summary.resumedPairs = resumed.length;
   console.log(formatSummary(summary));

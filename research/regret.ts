@@ -1,12 +1,14 @@
 // How much a search setting loses per move against a far larger search:
 // `node research/regret.ts [--games 6] [--every 4] [--oracle-samples 128] [--oracle-candidates 20]
-// [--seeds 3] [--configs '{"name":{"candidates":12,"samples":4,"horizon":4,"halving":true},…}']
+// [--oracle-horizon 4] [--seeds 3] [--players 2] [--rules innsCathedrals,river,abbot] [--positions-seed regret]
+// [--configs '{"name":{"candidates":12,"samples":4,"horizon":4,"halving":true},…}']
 // [--oracle-cache FILE]` (the oracle's values, reused when its settings match: it is the slow part).
 //
 // Settings at one horizon share one policy and one evaluation; what separates them is how much
 // noise is left in their choice. So: in each position (every `every`-th turn of `hard` self-play
-// games), the oracle plays the `oracle-candidates` best root moves out `oracle-samples` times on
-// paired determinizations (horizon 4, as expert) and keeps each move's mean lead. A
+// games at `players` with `rules`), the oracle plays the `oracle-candidates` best root moves out
+// `oracle-samples` times on paired determinizations (horizon `oracle-horizon`, 4 = two rounds as
+// expert) and keeps each move's mean lead. A
 // setting's regret in that position = the oracle's best value − the oracle's value of the move the
 // setting picked, averaged over `seeds` search seeds. Minutes instead of the hours a 400-game
 // tournament takes, and it ranks settings at equal CPU; it cannot see bias all settings share.
@@ -18,6 +20,7 @@ import { packMove } from '../bot-engine/bots/moves.ts';
 import { isBotLevel } from '../bot-engine/bots/levels.ts';
 import { mixSeed } from '../bot-engine/rng.ts';
 import { selfPlayPositions } from './lib/positions.ts';
+import { parseRules } from '../bench/tournament.ts';
 
 const { values } = parseArgs({
   options: {
@@ -25,18 +28,24 @@ const { values } = parseArgs({
     every: { type: 'string', default: '4' },
     'oracle-samples': { type: 'string', default: '128' },
     'oracle-candidates': { type: 'string', default: '20' },
+    'oracle-horizon': { type: 'string', default: '4' },
+    players: { type: 'string', default: '2' },
+    rules: { type: 'string' },
     seeds: { type: 'string', default: '3' },
     configs: { type: 'string' },
     'oracle-cache': { type: 'string' },
-    /** Level of the self-play games the positions come from. */
+    /** Level of the self-play games the positions come from, and their seed (another seed: other games). */
     'positions-from': { type: 'string', default: 'hard' },
+    'positions-seed': { type: 'string', default: 'regret' },
   },
 });
-const [games, every, oracleSamples, oracleCandidates, seeds] = ['games', 'every', 'oracle-samples', 'oracle-candidates', 'seeds'].map((k) => {
+const [games, every, oracleSamples, oracleCandidates, oracleHorizon, seeds, players] = ['games', 'every', 'oracle-samples', 'oracle-candidates', 'oracle-horizon', 'seeds', 'players'].map((k) => {
   const n = Number(values[k as keyof typeof values]);
   if (!Number.isInteger(n) || n < 1) throw new Error(`--${k} must be a positive integer`);
   return n;
 });
+if (players < 2 || players > 6) throw new Error('--players must be 2 to 6');
+const rules = values.rules === undefined ? undefined : parseRules(values.rules);
 const configs: Record<string, RolloutParams> = values.configs ? JSON.parse(values.configs) : SEARCH_LEVELS;
 for (const [name, c] of Object.entries(configs)) {
   if (c.candidates > oracleCandidates) throw new Error(`${name}: ${c.candidates} candidates, more than the oracle's ${oracleCandidates}`);
@@ -44,13 +53,16 @@ for (const [name, c] of Object.entries(configs)) {
 
 const from = values['positions-from']!;
 if (!isBotLevel(from)) throw new Error(`--positions-from: unknown level ${from}`);
-const positions = selfPlayPositions(games, every, from, 'regret');
+const positionsSeed = values['positions-seed']!;
+const positions = selfPlayPositions(games, every, from, positionsSeed, players, rules);
 const oracle = oracleValues();
 const names = ['heuristic', ...Object.keys(configs)];
-/** Per setting: regret in each position (mean over seeds), share of oracle-best picks, CPU. */
+/** Per setting: regret in each position (mean over seeds), share of oracle-best picks, thread
+ * CPU of each search and the rollouts it played. */
 const regret = new Map(names.map((n) => [n, new Float64Array(positions.length)]));
 const bestPicked = new Map(names.map((n) => [n, 0]));
-const cpuMs = new Map(names.map((n) => [n, 0]));
+const cpuMs = new Map<string, number[]>(names.map((n) => [n, []]));
+const rollouts = new Map(names.map((n) => [n, 0]));
 const started = performance.now();
 for (const [i, { view, seed }] of positions.entries()) {
   const { moves, value } = oracle[i];
@@ -66,7 +78,8 @@ for (const [i, { view, seed }] of positions.entries()) {
       const t0 = process.threadCpuUsage();
       const d = rolloutSearch(view, c, mixSeed(seed, k));
       const t = process.threadCpuUsage(t0);
-      cpuMs.set(name, cpuMs.get(name)! + (t.user + t.system) / 1000 / seeds / positions.length);
+      cpuMs.get(name)!.push((t.user + t.system) / 1000);
+      rollouts.set(name, rollouts.get(name)! + d.iterations / seeds / positions.length);
       judge(name, packMove(d.fi, d.r, d.spot), 1 / seeds);
     }
   }
@@ -74,14 +87,23 @@ for (const [i, { view, seed }] of positions.entries()) {
 }
 const first = names[1];
 console.log(
-  `${positions.length} positions from ${games} ${from} self-play games; oracle: ${oracleCandidates} moves × ${oracleSamples} determinizations, horizon 4; ${seeds} seeds per setting; ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  `${positions.length} positions from ${games} ${from} self-play games (seed ${positionsSeed}), ${players} players, rules ${JSON.stringify(rules ?? 'default')}; oracle: ${oracleCandidates} moves × ${oracleSamples} determinizations, horizon ${oracleHorizon}; ${seeds} seeds per setting; ${((performance.now() - started) / 1000).toFixed(0)} s`,
 );
-console.log(`setting | mean regret (points of lead) | vs ${first}, paired (± 95%) | oracle-best move | CPU ms/move`);
+console.log(`setting | mean regret (points of lead) | vs ${first}, paired (± 95%) | oracle-best move | CPU ms/move mean / p95 | rollouts/move`);
 for (const n of names) {
   const r = regret.get(n)!;
   const diff = r.map((x, i) => x - regret.get(first)![i]);
-  const cpu = n === 'heuristic' ? '-' : cpuMs.get(n)!.toFixed(0);
-  console.log(`${n} | ${mean(r).toFixed(3)} | ${n === first ? '-' : `${signed(mean(diff))} ± ${(1.96 * standardError(diff)).toFixed(3)}`} | ${(100 * bestPicked.get(n)!).toFixed(0)}% | ${cpu}`);
+  const cpu = n === 'heuristic' ? '-' : cpuText(cpuMs.get(n)!);
+  const played = n === 'heuristic' ? '-' : rollouts.get(n)!.toFixed(0);
+  console.log(
+    `${n} | ${mean(r).toFixed(3)} | ${n === first ? '-' : `${signed(mean(diff))} ± ${(1.96 * standardError(diff)).toFixed(3)}`} | ${(100 * bestPicked.get(n)!).toFixed(0)}% | ${cpu} | ${played}`,
+  );
+}
+
+function cpuText(ms: number[]): string {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const p95 = sorted[Math.min(sorted.length - 1, Math.floor(0.95 * sorted.length))];
+  return `${(ms.reduce((a, b) => a + b, 0) / ms.length).toFixed(0)} / ${p95.toFixed(0)}`;
 }
 
 function mean(xs: Float64Array): number {
@@ -99,7 +121,18 @@ function signed(x: number): string {
 
 /** The oracle's candidate moves and mean values per position, from the cache when it matches. */
 function oracleValues(): { moves: number[]; value: number[] }[] {
-  const key = JSON.stringify({ games, every, oracleSamples, oracleCandidates });
+  // Defaults (2 players, default rules, hard's games) keep the key of older caches.
+  const table = players === 2 && !rules ? {} : { players, rules };
+  const key = JSON.stringify({
+    games,
+    every,
+    oracleSamples,
+    oracleCandidates,
+    ...(oracleHorizon === 4 ? {} : { oracleHorizon }),
+    ...table,
+    ...(from === 'hard' ? {} : { from }),
+    ...(positionsSeed === 'regret' ? {} : { positionsSeed }),
+  });
   const cache = values['oracle-cache'];
   if (cache && existsSync(cache)) {
     const saved = JSON.parse(readFileSync(cache, 'utf8'));
@@ -108,7 +141,7 @@ function oracleValues(): { moves: number[]; value: number[] }[] {
   const result = positions.map(({ view, seed }, i) => {
     if (process.stderr.isTTY) process.stderr.write(`\roracle ${i + 1}/${positions.length}`);
     const moves = rankedRootMoves(view).slice(0, oracleCandidates);
-    return { moves, value: rolloutValues(view, moves, 4, oracleSamples, mixSeed(seed, 0x0dac1e)) };
+    return { moves, value: rolloutValues(view, moves, oracleHorizon, oracleSamples, mixSeed(seed, 0x0dac1e)) };
   });
   if (cache) writeFileSync(cache, JSON.stringify({ key, positions: result }));
   return result;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { BOT_LEVELS, type BotLevel, type BotDecision, chooseMove } from '../bot-engine/bots/index.ts';
 import { evaluate, finalValues, margin } from '../bot-engine/bots/evaluate.ts';
 import { MAX_MOVES, listMoves, moveFi, moveR, moveSpot, scoreMoves } from '../bot-engine/bots/moves.ts';
-import { SEARCH_LEVELS, rolloutPlies, rolloutSearch } from '../bot-engine/bots/rollout.ts';
+import { SEARCH_LEVELS, budgetAt, rolloutPlies, rolloutSearch } from '../bot-engine/bots/rollout.ts';
 import { type Move, legalMoves, newGame, resolvedToMove } from '../bot-engine/game.ts';
 import { type Rules, bagEmpty, discardUnplaceable, finalScoring, find, hideBag, majority, place } from '../bot-engine/rules.ts';
 import { MOD_CATHEDRAL, MOD_INN } from '../bot-engine/feature-modifiers.ts';
@@ -212,24 +212,40 @@ test('greedy under a control: bounded on late-game positions, legal, and with no
   assert.ok(bounded >= 20, `${bounded} bounded positions`);
 });
 
-test('search budgets: rollouts and their length follow the level table at 2 to 5 players', () => {
+test('search budgets: rollouts and their length follow the level table at 2 to 6 players', () => {
   for (const horizon of [1, 2, 3, 4, 6]) assert.equal(rolloutPlies(horizon, 2), Math.max(2, horizon), 'two players: the horizon as given');
-  for (const players of [3, 4, 5]) {
+  for (const players of [3, 4, 5, 6]) {
     assert.equal(rolloutPlies(2, players), players, 'horizon 2 = one round');
     assert.equal(rolloutPlies(4, players), 2 * players, 'horizon 4 = two rounds');
   }
-  for (const players of [2, 3, 4, 5] as const) {
-    const s = midGame(`budget-${players}`, players, 20);
+  for (const players of [2, 3, 4, 5, 6] as const) {
+    const s = midGame(`budget-${players}`, players, 20, players === 6 ? EXPANSION_RULES[4] : undefined);
     const distinct = listMoves(s, new Int32Array(MAX_MOVES));
     for (const level of ['medium', 'hard', 'expert'] as const) {
-      const p = SEARCH_LEVELS[level];
+      const p = budgetAt(SEARCH_LEVELS[level], players);
       let field = Math.min(p.candidates, distinct);
-      let samples = (players === 2 ? undefined : p.samplesByPlayers?.[players]) ?? p.samples;
+      let samples = p.samples;
       let rollouts = 0;
       for (; field > 1; field = Math.ceil(field / 2), samples *= 2) rollouts += field * samples;
       assert.equal(chooseMove(view(s), level, 3).iterations, rollouts, `${level}, ${players} players`);
     }
   }
+});
+
+test('at six players expert looks one round ahead on its 12 best moves (two rounds of 6 players drift: docs/BOTS.md, Full tables)', () => {
+  // The level's move is the one-round search's, and (in some of these positions) not the
+  // two-round search's it was before: so the table's six-player row is what plays.
+  const oneRound = { candidates: 12, samples: 2, horizon: 2, halving: true };
+  const twoRounds = { ...oneRound, horizon: 4 };
+  let differs = 0;
+  for (const turns of [12, 30, 48, 66]) {
+    const s = midGame(`six-${turns}`, 6, turns, EXPANSION_RULES[4]);
+    const seed = mixSeed(6, turns);
+    const played = chooseMove(view(s), 'expert', seed);
+    assert.deepEqual(resolvedToMove(s, played), resolvedToMove(s, rolloutSearch(view(s), oneRound, seed)), `turn ${turns}`);
+    if (key(resolvedToMove(s, played)) !== key(resolvedToMove(s, rolloutSearch(view(s), twoRounds, seed)))) differs++;
+  }
+  assert.ok(differs > 0, 'the two-round search would play the same moves: the positions do not tell them apart');
 });
 
 test('the evaluation is finite and counts banked points', () => {

@@ -28,14 +28,23 @@ export interface RolloutParams {
   candidates: number;
   /** Determinizations per candidate in the first round; doubled each round as the field halves. */
   samples: number;
-  /** The same at 3 to 6 players, where rollouts are longer (default: `samples`). */
-  samplesByPlayers?: { 3?: number; 4?: number; 5?: number; 6?: number };
   /** Plies played out after the candidate move (every player on the heuristic policy) in a
    * 2-player game, i.e. horizon / 2 rounds; with more players the same number of rounds (at
    * least one), so a rollout always stops at the same seat and reaches the mover's next move. */
   horizon: number;
   /** Sequential halving: after each round keep the better half (false: one flat round). */
   halving: boolean;
+  /** Other budgets at 3 to 6 players, where a round is longer (default: the ones above). */
+  byPlayers?: { readonly [players in 3 | 4 | 5 | 6]?: Readonly<TableBudget> };
+}
+
+/** What a level may spend differently at a bigger table. */
+export type TableBudget = Partial<Pick<RolloutParams, 'candidates' | 'samples' | 'horizon'>>;
+
+/** The budgets a search uses at a table of `players`. */
+export function budgetAt(p: RolloutParams, players: number): RolloutParams {
+  const own = players > 2 ? p.byPlayers?.[players as 3 | 4 | 5 | 6] : undefined;
+  return own ? { ...p, ...own } : p;
 }
 
 const rootMoves = new Int32Array(MAX_MOVES);
@@ -130,17 +139,26 @@ export function rankedRootMoves(root: GameState): number[] {
 export const SEARCH_LEVELS: Readonly<Record<'medium' | 'hard' | 'expert', Readonly<RolloutParams>>> = Object.freeze({
   medium: Object.freeze({ candidates: 4, samples: 2, horizon: 2, halving: true }),
   hard: Object.freeze({ candidates: 8, samples: 4, horizon: 2, halving: true }),
-  expert: Object.freeze({ candidates: 12, samples: 8, samplesByPlayers: Object.freeze({ 3: 5, 4: 4, 5: 2, 6: 2 }), horizon: 4, halving: true }),
+  expert: Object.freeze({
+    candidates: 12,
+    samples: 8,
+    horizon: 4,
+    halving: true,
+    // Six players: two rounds are 12 heuristic plies, where the paired rollouts drift apart
+    // (regret against a far larger search no lower than hard's): one round, half the CPU.
+    byPlayers: Object.freeze({ 3: Object.freeze({ samples: 5 }), 4: Object.freeze({ samples: 4 }), 5: Object.freeze({ samples: 2 }), 6: Object.freeze({ samples: 2, horizon: 2 }) }),
+  }),
 });
 
 export function searchMove(root: GameState, level: 'medium' | 'hard' | 'expert', seed: number, control?: SearchControl): BotDecision {
   return rolloutSearch(root, SEARCH_LEVELS[level], seed, control);
 }
 
-export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, control?: SearchControl): BotDecision {
+export function rolloutSearch(root: GameState, params: RolloutParams, seed: number, control?: SearchControl): BotDecision {
   ensureScratch();
   const me = root.currentPlayer;
   const players = root.players;
+  const p = budgetAt(params, players);
   const ranked = rankedRootMoves(root);
   const k = Math.min(p.candidates, ranked.length);
   const sum = new Float64Array(k);
@@ -148,7 +166,7 @@ export function rolloutSearch(root: GameState, p: RolloutParams, seed: number, c
   const rng = new Rng(seed);
   let it = 0;
   let stopped = false;
-  let samples = p.samplesByPlayers?.[players as 3 | 4 | 5 | 6] ?? p.samples;
+  let samples = p.samples;
   let sampleIndex = 0;
   while (alive.length > 1 && !stopped) {
     // One round: every surviving candidate on the same fresh determinizations (paired).

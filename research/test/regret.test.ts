@@ -22,7 +22,7 @@ function rows(stdout: string): Map<string, number> {
   const found = new Map<string, number>();
   for (const line of stdout.split('\n')) {
     const cells = line.split(' | ');
-    if (cells.length === 5 && !line.startsWith('setting')) found.set(cells[0], Number(cells[1]));
+    if (cells.length === 6 && !line.startsWith('setting')) found.set(cells[0], Number(cells[1]));
   }
   return found;
 }
@@ -52,4 +52,17 @@ test('research/regret.ts refuses a setting with more candidates than the oracle 
   const r = regret(['--configs', JSON.stringify({ big: { ...small, candidates: 7 } })]);
   assert.notEqual(r.status, 0);
   assert.match(r.stderr, /big: 7 candidates, more than the oracle's 6/);
+});
+
+test('research/regret.ts judges positions of bigger tables with the expansions, and reports CPU per move', () => {
+  const r = regret(['--players', '3', '--rules', 'innsCathedrals,river,abbot', '--oracle-horizon', '2', '--configs', JSON.stringify({ small })]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /3 players, rules \{"tinyCity":false,"farmers":"3rd","innsCathedrals":true,"river":true,"abbot":true\}; oracle: 6 moves × 4 determinizations, horizon 2/);
+  const line = r.stdout.split('\n').find((l) => l.startsWith('small | '));
+  assert.ok(line, r.stdout);
+  const [, regretText, , , cpu, rollouts] = line.split(' | ');
+  assert.ok(Number(regretText) >= 0);
+  const [mean, p95] = cpu.split(' / ').map(Number);
+  assert.ok(mean > 0 && p95 >= 0, cpu);
+  assert.ok(Number(rollouts) > 0 && Number(rollouts) <= 4 * 2 + 2 * 4, rollouts);
 });
