@@ -89,11 +89,18 @@ export interface FrameSocket {
 }
 
 /** A WebSocket to `url`, once open. */
-export async function openWebSocket(url: string): Promise<WebSocket> {
+export async function openWebSocket(url: string, timeoutMs = 10_000): Promise<WebSocket> {
   const socket = new WebSocket(url);
   await new Promise<void>((resolve, reject) => {
+    // Bounded, as every wait here is: a handshake that never ends must fail, not hang its caller.
+    const timer = setTimeout(() => {
+      socket.close();
+      reject(new Error(`WebSocket connect to ${url} did not open within ${timeoutMs} ms`));
+    }, timeoutMs);
     socket.addEventListener('open', () => resolve(), { once: true });
     socket.addEventListener('error', () => reject(new Error(`WebSocket connect to ${url} failed`)), { once: true });
+    socket.addEventListener('close', () => clearTimeout(timer), { once: true });
+    socket.addEventListener('open', () => clearTimeout(timer), { once: true });
   });
   return socket;
 }

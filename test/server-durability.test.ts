@@ -21,6 +21,14 @@ interface Child {
   ws: string;
 }
 
+/** Server processes still running. A test that times out is abandoned, not unwound: its
+ * `finally` never kills its server, whose process and pipes would keep this file (and the whole
+ * run) from ever ending. Whatever is left is killed once the file's tests are done. */
+const children = new Set<ChildProcess>();
+after(() => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
 /** `npm start`'s process on a data directory; resolves once it logs that it is ready. */
 async function startChild(dataDir: string): Promise<Child> {
   const proc = spawn(process.execPath, [MAIN], {
@@ -37,6 +45,8 @@ async function startChild(dataDir: string): Promise<Child> {
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  children.add(proc);
+  proc.once('exit', () => children.delete(proc));
   let buffered = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('server did not get ready')), 20000);
