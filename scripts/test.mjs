@@ -24,7 +24,9 @@ const files = process.argv.length > 2 ? process.argv.slice(2) : ['test/**/*.test
 // Two files at a time even on two cores (node's default is cores - 1): most files wait on servers,
 // sockets and a browser more than they compute.
 const concurrency = `--test-concurrency=${Math.max(2, availableParallelism() - 1)}`;
-const args = ['--test', concurrency, '--test-reporter=spec', ...(on ? coverage : []), ...files];
+// A test without a timeout of its own gets 4 minutes: a hang fails that test, it does not hold
+// the run until CI's limit.
+const args = ['--test', concurrency, '--test-timeout=240000', '--test-reporter=spec', ...(on ? coverage : []), ...files];
 const run = spawnSync(process.execPath, args, { stdio: 'inherit' });
 if (run.error) throw run.error;
 process.exit(run.status ?? 1);
