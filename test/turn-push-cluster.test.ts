@@ -79,6 +79,31 @@ async function playOnce(player: Player, id: string, seat: number): Promise<{ pla
   }
 }
 
+/** Ann makes a turn-based game on `on` challenging Bea by name; each then takes her seat through
+ * the instance `seatVia` names. The game's id. */
+async function challengeGame(on: { base: string }, ann: Player, bea: Player, seatVia: (p: Player) => { base: string }): Promise<string> {
+  const created = await fetch(`${on.base}/api/games`, {
+    method: 'POST',
+    headers: { cookie: ann.cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ seats: [{ kind: 'person' }, { kind: 'person', player: bea.name }], pace: { kind: 'turnBased', moveDays: 1 } }),
+  });
+  const body = await created.text();
+  assert.equal(created.status, 201, body);
+  const id = (JSON.parse(body) as { id: string }).id;
+  for (const [p, seat] of [
+    [ann, 0],
+    [bea, 1],
+  ] as const) {
+    const taken = await fetch(`${seatVia(p).base}/api/games/${id}/seats`, {
+      method: 'POST',
+      headers: { cookie: p.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: p.name, seat }),
+    });
+    assert.equal(taken.status, 201, await taken.text());
+  }
+  return id;
+}
+
 test('with Redis, a turn-based game across two instances: each turn is pushed once, to its player only, from one instance; the challenge once', { timeout: 90_000 }, async () => {
   const push = await startPushService();
   const databaseUrl = await services.postgres.database('turn_push');
@@ -86,26 +111,8 @@ test('with Redis, a turn-based game across two instances: each turn is pushed on
   try {
     const ann = await signIn(a, push, 'Cluster Push Ann');
     const bea = await signIn(b, push, 'Cluster Push Bea');
-    const created = await fetch(`${a.base}/api/games`, {
-      method: 'POST',
-      headers: { cookie: ann.cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ seats: [{ kind: 'person' }, { kind: 'person', player: bea.name }], pace: { kind: 'turnBased', moveDays: 1 } }),
-    });
-    const body = await created.text();
-    assert.equal(created.status, 201, body);
-    const id = (JSON.parse(body) as { id: string }).id;
     // Each seat taken through the player's own instance (b's relayed to a, the owner).
-    for (const [p, seat] of [
-      [ann, 0],
-      [bea, 1],
-    ] as const) {
-      const taken = await fetch(`${p.via.base}/api/games/${id}/seats`, {
-        method: 'POST',
-        headers: { cookie: p.cookie, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: p.name, seat }),
-      });
-      assert.equal(taken.status, 201, await taken.text());
-    }
+    const id = await challengeGame(a, ann, bea, (p) => p.via);
     const owner = a.app.games.loaded(id) ? a : b;
     const room = owner.app.games.loaded(id);
     assert.ok(room, 'one instance holds the game');
@@ -153,26 +160,8 @@ test('without Redis, a turn-based game played by each player through their own i
   try {
     const ann = await signIn(a, push, 'Resting Push Ann');
     const bea = await signIn(b, push, 'Resting Push Bea');
-    const created = await fetch(`${a.base}/api/games`, {
-      method: 'POST',
-      headers: { cookie: ann.cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ seats: [{ kind: 'person' }, { kind: 'person', player: bea.name }], pace: { kind: 'turnBased', moveDays: 1 } }),
-    });
-    const body = await created.text();
-    assert.equal(created.status, 201, body);
-    const id = (JSON.parse(body) as { id: string }).id;
     // No relay: both seats are taken where the game was created (a session is valid on any instance).
-    for (const [p, seat] of [
-      [ann, 0],
-      [bea, 1],
-    ] as const) {
-      const taken = await fetch(`${a.base}/api/games/${id}/seats`, {
-        method: 'POST',
-        headers: { cookie: p.cookie, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: p.name, seat }),
-      });
-      assert.equal(taken.status, 201, await taken.text());
-    }
+    const id = await challengeGame(a, ann, bea, () => a);
     const expected = new Map<Player, string[]>([
       [ann, []],
       [bea, []],
