@@ -105,12 +105,12 @@ const EXPANSION_TAGS: Record<ExpansionKey, string> = { innsCathedrals: 'ic', riv
 const EXPANSIONS = Object.keys(EXPANSION_TAGS) as ExpansionKey[];
 
 /** The rules in a result's file name: "tiny-f3rd", "ic-river-abbot-f3rd". */
-function ruleTag(rules: Rules): string {
+export function ruleTag(rules: Rules): string {
   return [...EXPANSIONS.filter((k) => rules[k]).map((k) => EXPANSION_TAGS[k]), ...(rules.tinyCity ? ['tiny'] : []), `f${rules.farmers}`].join('-');
 }
 
 /** The rules in the ladder table and the summary line: the expansions on, then the base options. */
-function rulesWords(rules: Rules): string {
+export function rulesWords(rules: Rules): string {
   return [...EXPANSIONS.filter((k) => rules[k]), ...(rules.tinyCity ? ['tinyCity'] : []), `farmers ${rules.farmers}`].join(', ');
 }
 
@@ -123,7 +123,7 @@ function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
-function timing(ms: number[]): { mean: number; p95: number; max: number; moves: number } {
+export function timing(ms: number[]): { mean: number; p95: number; max: number; moves: number } {
   const sorted = [...ms].sort((x, y) => x - y);
   const mean = ms.reduce((u, v) => u + v, 0) / Math.max(1, ms.length);
   const r = (x: number) => Math.round(x * 100) / 100;
@@ -160,12 +160,12 @@ function seatPairScore(g: Game): number {
 }
 
 /** Each seat's place (1 = best; tied seats share the mean of their places). */
-function places(scores: number[]): number[] {
+export function places(scores: number[]): number[] {
   return scores.map((s) => 1 + scores.filter((t) => t > s).length + (scores.filter((t) => t === s).length - 1) / 2);
 }
 
 /** Mean and 95 % half-width of per-pair samples. */
-function interval(xs: number[]): { mean: number; half: number } {
+export function interval(xs: number[]): { mean: number; half: number } {
   const mean = xs.reduce((u, v) => u + v, 0) / Math.max(1, xs.length);
   const variance = xs.reduce((u, v) => u + (v - mean) ** 2, 0) / Math.max(1, xs.length - 1);
   return { mean, half: 1.96 * Math.sqrt(variance / Math.max(1, xs.length)) };
@@ -266,7 +266,7 @@ function pairIndex(r: PairResult): number {
   return Number(r.seed.split(':').pop());
 }
 
-function pct(x: number): string {
+export function pct(x: number): string {
   return `${(100 * x).toFixed(1)}%`;
 }
 

@@ -9,12 +9,12 @@ import { type Move, newGame, playMove, resolveMove, resolvedToMove } from './gam
 import type { GameRecord } from './record.ts';
 import { type SearchControl, chooseMove } from './bots/index.ts';
 import { packMove } from './bots/moves.ts';
-import { rolloutValues } from './bots/rollout.ts';
+import { SEARCH_LEVELS, budgetAt, rolloutValues } from './bots/rollout.ts';
 import { mixSeed } from './rng.ts';
 
-/** Paired determinizations behind the two values compared (the expert's own search horizon). */
+/** Paired determinizations behind the two values compared, each as far ahead as the expert's
+ * own search looks at this table (two rounds, one at six players). */
 export const ANALYSIS_SAMPLES = 16;
-const ANALYSIS_HORIZON = 4;
 
 export interface PositionVerdict {
   played: Move;
@@ -48,7 +48,7 @@ export function analysePosition(view: GameState, played: Move, seed: number, con
   const playedPacked = packMove(resolved.fi, resolved.r, resolved.spot);
   const bestPacked = packMove(decision.fi, decision.r, decision.spot);
   if (playedPacked === bestPacked) return { played: canonical, best: canonical, playedValue: null, bestValue: null, loss: 0 };
-  const [bestValue, playedValue] = rolloutValues(own, [bestPacked, playedPacked], ANALYSIS_HORIZON, ANALYSIS_SAMPLES, mixSeed(seed, 0xa4a1), watch);
+  const [bestValue, playedValue] = rolloutValues(own, [bestPacked, playedPacked], budgetAt(SEARCH_LEVELS.expert, own.players).horizon, ANALYSIS_SAMPLES, mixSeed(seed, 0xa4a1), watch);
   if (stopped) return null;
   const round = (x: number) => Math.round(x * 100) / 100;
   const loss = Math.max(0, round(bestValue - playedValue));

@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { chooseMove } from '../bot-engine/bots/index.ts';
 import { type RolloutParams, SEARCH_LEVELS, rolloutSearch } from '../bot-engine/bots/rollout.ts';
-import { selfPlayPositions } from './lib/positions.ts';
+import { selfPlayPositions } from '../bench/lib/positions.ts';
 
 const { values } = parseArgs({
   options: {

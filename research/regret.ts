@@ -19,7 +19,7 @@ import { type RolloutParams, SEARCH_LEVELS, rankedRootMoves, rolloutSearch, roll
 import { packMove } from '../bot-engine/bots/moves.ts';
 import { isBotLevel } from '../bot-engine/bots/levels.ts';
 import { mixSeed } from '../bot-engine/rng.ts';
-import { selfPlayPositions } from './lib/positions.ts';
+import { selfPlayPositions } from '../bench/lib/positions.ts';
 import { parseRules } from '../bench/tournament.ts';
 
 const { values } = parseArgs({

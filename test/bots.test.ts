@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { BOT_LEVELS, type BotLevel, type BotDecision, chooseMove } from '../bot-engine/bots/index.ts';
 import { evaluate, finalValues, margin } from '../bot-engine/bots/evaluate.ts';
 import { MAX_MOVES, listMoves, moveFi, moveR, moveSpot, scoreMoves } from '../bot-engine/bots/moves.ts';
-import { SEARCH_LEVELS, budgetAt, rolloutPlies, rolloutSearch } from '../bot-engine/bots/rollout.ts';
+import { SEARCH_LEVELS, budgetAt, lastSearchWork, rolloutPlies, rolloutSearch } from '../bot-engine/bots/rollout.ts';
 import { type Move, legalMoves, newGame, resolvedToMove } from '../bot-engine/game.ts';
 import { type Rules, bagEmpty, discardUnplaceable, finalScoring, find, hideBag, majority, place } from '../bot-engine/rules.ts';
 import { MOD_CATHEDRAL, MOD_INN } from '../bot-engine/feature-modifiers.ts';
@@ -227,7 +227,29 @@ test('search budgets: rollouts and their length follow the level table at 2 to 6
       let samples = p.samples;
       let rollouts = 0;
       for (; field > 1; field = Math.ceil(field / 2), samples *= 2) rollouts += field * samples;
-      assert.equal(chooseMove(view(s), level, 3).iterations, rollouts, `${level}, ${players} players`);
+      const uncapped = { ...SEARCH_LEVELS[level], maxWork: undefined };
+      assert.equal(rolloutSearch(view(s), uncapped, 3).iterations, rollouts, `${level}, ${players} players, no work ceiling`);
+      const capped = chooseMove(view(s), level, 3);
+      assert.ok(capped.iterations <= rollouts, `${level}, ${players} players: ${capped.iterations} rollouts, more than the table's ${rollouts}`);
+      // A round may pass its share by what its last determinization cost more than the mean.
+      assert.ok(lastSearchWork() <= 1.2 * p.maxWork!, `${level}, ${players} players: work ${lastSearchWork()} over the ceiling ${p.maxWork}`);
+    }
+  }
+});
+
+test('the work ceiling binds where a ply is dear (six players, every option) and never in the two-player base game', () => {
+  const six = midGame('ceiling-6', 6, 60, EXPANSION_RULES[4]);
+  const full = rolloutSearch(view(six), { ...SEARCH_LEVELS.hard, maxWork: undefined }, 5).iterations;
+  const capped = chooseMove(view(six), 'hard', 5);
+  assert.ok(capped.iterations < full, `hard at six players: ${capped.iterations} rollouts, the table's ${full}`);
+  assert.ok(capped.iterations >= 8 + 4 + 2, 'every halving round still plays at least one determinization');
+  for (const turns of [10, 40, 60]) {
+    const two = midGame(`ceiling-2-${turns}`, 2, turns);
+    for (const level of ['medium', 'hard', 'expert'] as const) {
+      const uncapped = rolloutSearch(view(two), { ...SEARCH_LEVELS[level], maxWork: undefined }, turns);
+      const played = chooseMove(view(two), level, turns);
+      assert.equal(played.iterations, uncapped.iterations, `${level}, two players, turn ${turns}`);
+      assert.deepEqual(resolvedToMove(two, played), resolvedToMove(two, uncapped));
     }
   }
 });
@@ -235,7 +257,7 @@ test('search budgets: rollouts and their length follow the level table at 2 to 6
 test('at six players expert looks one round ahead on its 12 best moves (two rounds of 6 players drift: docs/BOTS.md, Full tables)', () => {
   // The level's move is the one-round search's, and (in some of these positions) not the
   // two-round search's it was before: so the table's six-player row is what plays.
-  const oneRound = { candidates: 12, samples: 2, horizon: 2, halving: true };
+  const oneRound = { candidates: 12, samples: 2, horizon: 2, halving: true, maxWork: SEARCH_LEVELS.expert.maxWork };
   const twoRounds = { ...oneRound, horizon: 4 };
   let differs = 0;
   for (const turns of [12, 30, 48, 66]) {

@@ -17,3 +17,15 @@ export const LEVEL_SUMMARY: Readonly<Record<BotLevel, string>> = {
 export function isBotLevel(value: unknown): value is BotLevel {
   return typeof value === 'string' && (BOT_LEVELS as readonly string[]).includes(value);
 }
+
+/** Each level's ceiling on CPU per move, p95, on one quiet core, at every table size and option
+ * (`npm run bench:bots` checks it): quick enough that a table of six bots still moves at a
+ * person's pace, and far under the server's deadline for a bot move. */
+export const LEVEL_CPU_BUDGET_MS: Readonly<Record<BotLevel, number>> = {
+  random: 20,
+  greedy: 20,
+  heuristic: 20,
+  medium: 50,
+  hard: 150,
+  expert: 500,
+};

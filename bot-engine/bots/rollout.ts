@@ -36,6 +36,10 @@ export interface RolloutParams {
   halving: boolean;
   /** Other budgets at 3 to 6 players, where a round is longer (default: the ones above). */
   byPlayers?: { readonly [players in 3 | 4 | 5 | 6]?: Readonly<TableBudget> };
+  /** Ceiling on the search's work (see `workOf`): the level's CPU budget in a unit every machine
+   * counts alike, so the move stays a pure function of (view, level, seed). Each halving round
+   * may spend its share; a round that would pass it plays fewer determinizations (at least one). */
+  maxWork?: number;
 }
 
 /** What a level may spend differently at a bigger table. */
@@ -53,6 +57,19 @@ const moves = new Int32Array(MAX_MOVES);
 const scores = new Float64Array(MAX_MOVES);
 const values = new Float64Array(MAX_SEATS);
 let det: GameState | null = null;
+/** Work done so far by the running search (the root's ranking and every rollout ply). */
+let work = 0;
+
+/** Work of scoring `moves` moves at a table of `players` with `placed` tiles on the board. The
+ * static evaluation judges every seat and walks every feature, and each walk grows with the
+ * board too (fields, followers met), so a move's CPU grows with the seats and faster than the
+ * board: measured by npm run bench:bots, from ≈ 0.15 µs a move at two players on a young board
+ * to ≈ 2 µs at six near the end. One unit is ≈ 5 ns of CPU at any table, option and point of
+ * the game. */
+export function workOf(moves: number, players: number, placed: number): number {
+  return (moves * (players + 4) * (placed + 20) * (placed + 150)) / 150;
+}
+
 let order: GameState | null = null;
 let scratch: GameState | null = null;
 
@@ -71,6 +88,7 @@ function playout(order: GameState, move: number, p: RolloutParams, seed: number,
   discardUnplaceable(d);
   for (let h = 0; h < plies && !bagEmpty(d); h++) {
     const n = listMoves(d, moves);
+    work += workOf(n, players, d.placed);
     scoreMoves(d, moves, n, scores, scratch!, 'heuristic');
     applyPacked(d, moves[argmax(scores, n, new Rng(mixSeed(seed, h)))]);
     discardUnplaceable(d);
@@ -129,6 +147,7 @@ export function rolloutValues(root: GameState, moves: readonly number[], horizon
 export function rankedRootMoves(root: GameState): number[] {
   ensureScratch();
   const total = listMoves(root, rootMoves);
+  work += workOf(total, root.players, root.placed);
   scoreMoves(root, rootMoves, total, rootScores, scratch!, 'heuristic');
   const idx = Array.from({ length: total }, (_, i) => i);
   idx.sort((a, b) => rootScores[b] - rootScores[a] || rootMoves[a] - rootMoves[b]);
@@ -137,13 +156,17 @@ export function rankedRootMoves(root: GameState): number[] {
 
 /** The levels' budgets; frozen, so no caller can make a level play differently by mutating it. */
 export const SEARCH_LEVELS: Readonly<Record<'medium' | 'hard' | 'expert', Readonly<RolloutParams>>> = Object.freeze({
-  medium: Object.freeze({ candidates: 4, samples: 2, horizon: 2, halving: true }),
-  hard: Object.freeze({ candidates: 8, samples: 4, horizon: 2, halving: true }),
+  // Work ceilings: each level's p95 CPU budget (bots/levels.ts) at ≈ 4.8 ns a unit, less a
+  // margin. They never bind at two players in the base game, and bind most at big tables with
+  // every option, where a ply has more moves and each move more seats to judge.
+  medium: Object.freeze({ candidates: 4, samples: 2, horizon: 2, halving: true, maxWork: 8_000_000 }),
+  hard: Object.freeze({ candidates: 8, samples: 4, horizon: 2, halving: true, maxWork: 24_000_000 }),
   expert: Object.freeze({
     candidates: 12,
     samples: 8,
     horizon: 4,
     halving: true,
+    maxWork: 85_000_000,
     // Six players: two rounds are 12 heuristic plies, where the paired rollouts drift apart
     // (regret against a far larger search no lower than hard's): one round, half the CPU.
     byPlayers: Object.freeze({ 3: Object.freeze({ samples: 5 }), 4: Object.freeze({ samples: 4 }), 5: Object.freeze({ samples: 2 }), 6: Object.freeze({ samples: 2, horizon: 2 }) }),
@@ -156,6 +179,7 @@ export function searchMove(root: GameState, level: 'medium' | 'hard' | 'expert',
 
 export function rolloutSearch(root: GameState, params: RolloutParams, seed: number, control?: SearchControl): BotDecision {
   ensureScratch();
+  work = 0;
   const me = root.currentPlayer;
   const players = root.players;
   const p = budgetAt(params, players);
@@ -168,9 +192,14 @@ export function rolloutSearch(root: GameState, params: RolloutParams, seed: numb
   let stopped = false;
   let samples = p.samples;
   let sampleIndex = 0;
+  let roundsLeft = p.halving ? halvingRounds(k) : 1;
   while (alive.length > 1 && !stopped) {
-    // One round: every surviving candidate on the same fresh determinizations (paired).
+    // One round: every surviving candidate on the same fresh determinizations (paired), as many
+    // as the level's samples, or as this round's share of the work ceiling allows.
+    const roundStart = work;
+    const share = p.maxWork === undefined ? Infinity : (p.maxWork - work) / roundsLeft;
     for (let s = 0; s < samples && !stopped; s++, sampleIndex++) {
+      if (s > 0 && work - roundStart + (work - roundStart) / s > share) break;
       determinize(order!, root, rng);
       const partial = new Float64Array(alive.length);
       for (let a = 0; a < alive.length; a++) {
@@ -188,9 +217,22 @@ export function rolloutSearch(root: GameState, params: RolloutParams, seed: numb
     alive.sort((x, y) => sum[y] - sum[x] || x - y);
     alive.length = Math.ceil(alive.length / 2);
     samples *= 2;
+    roundsLeft--;
   }
   let best = alive[0];
   for (const c of alive) if (sum[c] > sum[best]) best = c;
   const m = ranked[best];
   return { fi: moveFi(m), r: moveR(m), spot: moveSpot(m), iterations: it, stopped };
+}
+
+/** Rounds of sequential halving from `k` candidates down to one. */
+function halvingRounds(k: number): number {
+  let rounds = 0;
+  for (let alive = k; alive > 1; alive = Math.ceil(alive / 2)) rounds++;
+  return Math.max(1, rounds);
+}
+
+/** The last search's work (its ranking of the root's moves and every rollout ply). */
+export function lastSearchWork(): number {
+  return work;
 }

@@ -1,4 +1,4 @@
-// Positions for the search screens (research/agreement.ts, research/regret.ts): every `every`-th
+// Positions for the search screens (research/agreement.ts, research/regret.ts) and the bot CPU benchmark: every `every`-th
 // turn of `games` self-play games of `level` (2 players and the default rules unless asked), each with the bot's view (undrawn bag sorted)
 // and the seed a bot would get there. Deterministic, so two screens see the same positions.
 

@@ -1,0 +1,117 @@
+// Bot CPU per move at every table size: `npm run bench:bots [-- --quick]`.
+//
+// Each level chooses a move in the same positions (every `every`-th turn of `medium` self-play
+// games, the bot's own view and seed), one search at a time on this thread, and the thread's CPU
+// time of each choice is kept (process.threadCpuUsage: a busy machine stretches wall time, not
+// this). Run it on a quiet machine: a core shared with other work still runs slower (caches,
+// frequency), so the figures are upper bounds there. Writes its section of docs/BENCHMARKS.md
+// and docs/results/bot-cpu.json, with each level's p95 against its documented budget.
+
+import { cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { type BotLevel, chooseMove } from '../bot-engine/bots/index.ts';
+import { LEVEL_CPU_BUDGET_MS } from '../bot-engine/bots/levels.ts';
+import { type RolloutParams, SEARCH_LEVELS, budgetAt, lastSearchWork, rolloutPlies } from '../bot-engine/bots/rollout.ts';
+import type { Rules } from '../bot-engine/rules.ts';
+import { selfPlayPositions } from './lib/positions.ts';
+import { writeReport } from './report.ts';
+
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, players: { type: 'string' }, 'no-report': { type: 'boolean', default: false } } });
+const quick = values.quick;
+
+const EVERY_OPTION: Partial<Rules> = { innsCathedrals: true, river: true, abbot: true };
+/** The tables the issue names: every option at 2, 3, 4 and 6 players, the base game at 5 (and
+ * every option at 5, the size between). */
+const TABLES: { players: number; rules?: Partial<Rules>; label: string }[] = [
+  { players: 2, label: 'base game' },
+  { players: 2, rules: EVERY_OPTION, label: 'every option' },
+  { players: 3, rules: EVERY_OPTION, label: 'every option' },
+  { players: 4, rules: EVERY_OPTION, label: 'every option' },
+  { players: 5, label: 'base game' },
+  { players: 5, rules: EVERY_OPTION, label: 'every option' },
+  { players: 6, rules: EVERY_OPTION, label: 'every option' },
+];
+const LEVELS: BotLevel[] = ['greedy', 'heuristic', 'medium', 'hard', 'expert'];
+
+interface Row {
+  players: number;
+  table: string;
+  level: BotLevel;
+  positions: number;
+  /** Rollouts × plies per rollout of the level's first round at this table (search levels). */
+  budget?: string;
+  /** Moves scored per move (the search's work), mean / max. */
+  work?: { mean: number; max: number };
+  meanMs: number;
+  p95Ms: number;
+  maxMs: number;
+  budgetMs: number;
+  within: boolean;
+}
+
+function percentile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+function searchShape(level: BotLevel, players: number): string | undefined {
+  if (!(level in SEARCH_LEVELS)) return undefined;
+  const p: RolloutParams = budgetAt(SEARCH_LEVELS[level as keyof typeof SEARCH_LEVELS], players);
+  return `${p.candidates} × ${p.samples}, 1 + ${rolloutPlies(p.horizon, players)} plies`;
+}
+
+const rows: Row[] = [];
+const started = new Date();
+// --players 4,6: only those tables (a check; the report wants them all).
+const only = values.players?.split(',').map(Number);
+for (const table of TABLES.filter((t) => !only || only.includes(t.players))) {
+  // Two games, every 4th turn (≈ 35–50 positions a table); quick: one game, every 12th.
+  const positions = selfPlayPositions(quick ? 1 : 2, quick ? 12 : 4, 'medium', 'bot-cpu', table.players, table.rules);
+  for (const level of LEVELS) {
+    const searches = level in SEARCH_LEVELS;
+    const work: number[] = [];
+    const ms = positions.map(({ view, seed }) => {
+      const t0 = process.threadCpuUsage();
+      chooseMove(view, level, seed);
+      const t = process.threadCpuUsage(t0);
+      if (searches) work.push(lastSearchWork());
+      return (t.user + t.system) / 1000;
+    });
+    const sorted = [...ms].sort((a, b) => a - b);
+    const row: Row = {
+      players: table.players,
+      table: table.label,
+      level,
+      positions: ms.length,
+      budget: searchShape(level, table.players),
+      ...(searches ? { work: { mean: Math.round(work.reduce((a, b) => a + b, 0) / work.length), max: Math.max(...work) } } : {}),
+      meanMs: round(ms.reduce((a, b) => a + b, 0) / ms.length),
+      p95Ms: round(percentile(sorted, 0.95)),
+      maxMs: round(sorted[sorted.length - 1]),
+      budgetMs: LEVEL_CPU_BUDGET_MS[level],
+      within: percentile(sorted, 0.95) <= LEVEL_CPU_BUDGET_MS[level],
+    };
+    rows.push(row);
+    console.log(
+      `${row.players} players, ${row.table}: ${level} mean ${row.meanMs} ms, p95 ${row.p95Ms} ms (budget ${row.budgetMs}) over ${row.positions} positions${row.work ? `, ${row.work.mean} moves scored (max ${row.work.max})` : ''}`,
+    );
+  }
+}
+
+function round(x: number): number {
+  return Math.round(x * 10) / 10;
+}
+
+const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}, load average at start ${loadavg()[0].toFixed(2)}`;
+const table = [
+  `_Run: \`npm run bench:bots${quick ? ' -- --quick' : ''}\`, ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine}._`,
+  "Thread CPU of one `chooseMove` per position (the bot's view and seed), positions every 4th turn of two `medium` self-play games per table. A level is within its budget when its p95 is.",
+  '',
+  '| players | table | level | search (candidates × determinizations, plies per rollout) | moves scored per move, mean / max | positions | CPU ms per move mean / p95 / max | p95 budget | within |',
+  '|---|---|---|---|---|---|---|---|---|',
+  ...rows.map(
+    (r) =>
+      `| ${r.players} | ${r.table} | \`${r.level}\` | ${r.budget ?? '–'} | ${r.work ? `${r.work.mean} / ${r.work.max}` : '–'} | ${r.positions} | ${r.meanMs} / ${r.p95Ms} / ${r.maxMs} | ${r.budgetMs} | ${r.within ? 'yes' : '**no**'} |`,
+  ),
+].join('\n');
+if (!values['no-report']) writeReport('bot-cpu', 'Bot CPU per move at every table size', table, { date: started.toISOString(), machine, quick, rows });
+else console.log(table);
