@@ -40,7 +40,7 @@ interface Row {
   positions: number;
   /** Rollouts × plies per rollout of the level's first round at this table (search levels). */
   budget?: string;
-  /** Moves scored per move (the search's work), mean / max. */
+  /** The search's work per move (bots/rollout.ts workOf: ≈ 4 ns of CPU a unit), mean / max. */
   work?: { mean: number; max: number };
   meanMs: number;
   p95Ms: number;
@@ -73,7 +73,7 @@ for (const table of TABLES.filter((t) => !only || only.includes(t.players))) {
       const t0 = process.threadCpuUsage();
       chooseMove(view, level, seed);
       const t = process.threadCpuUsage(t0);
-      if (searches) work.push(lastSearchWork());
+      if (searches) work.push(Math.round(lastSearchWork()));
       return (t.user + t.system) / 1000;
     });
     const sorted = [...ms].sort((a, b) => a - b);
@@ -92,7 +92,7 @@ for (const table of TABLES.filter((t) => !only || only.includes(t.players))) {
     };
     rows.push(row);
     console.log(
-      `${row.players} players, ${row.table}: ${level} mean ${row.meanMs} ms, p95 ${row.p95Ms} ms (budget ${row.budgetMs}) over ${row.positions} positions${row.work ? `, ${row.work.mean} moves scored (max ${row.work.max})` : ''}`,
+      `${row.players} players, ${row.table}: ${level} mean ${row.meanMs} ms, p95 ${row.p95Ms} ms (budget ${row.budgetMs}) over ${row.positions} positions${row.work ? `, work ${row.work.mean} (max ${row.work.max})` : ''}`,
     );
   }
 }
@@ -106,11 +106,11 @@ const table = [
   `_Run: \`npm run bench:bots${quick ? ' -- --quick' : ''}\`, ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine}._`,
   "Thread CPU of one `chooseMove` per position (the bot's view and seed), positions every 4th turn of two `medium` self-play games per table. A level is within its budget when its p95 is.",
   '',
-  '| players | table | level | search (candidates × determinizations, plies per rollout) | moves scored per move, mean / max | positions | CPU ms per move mean / p95 / max | p95 budget | within |',
+  '| players | table | level | search (candidates × determinizations, plies per rollout) | work per move (millions of units), mean / max | positions | CPU ms per move mean / p95 / max | p95 budget | within |',
   '|---|---|---|---|---|---|---|---|---|',
   ...rows.map(
     (r) =>
-      `| ${r.players} | ${r.table} | \`${r.level}\` | ${r.budget ?? '–'} | ${r.work ? `${r.work.mean} / ${r.work.max}` : '–'} | ${r.positions} | ${r.meanMs} / ${r.p95Ms} / ${r.maxMs} | ${r.budgetMs} | ${r.within ? 'yes' : '**no**'} |`,
+      `| ${r.players} | ${r.table} | \`${r.level}\` | ${r.budget ?? '–'} | ${r.work ? `${(r.work.mean / 1e6).toFixed(1)} / ${(r.work.max / 1e6).toFixed(1)}` : '–'} | ${r.positions} | ${r.meanMs} / ${r.p95Ms} / ${r.maxMs} | ${r.budgetMs} | ${r.within ? 'yes' : '**no**'} |`,
   ),
 ].join('\n');
 if (!values['no-report']) writeReport('bot-cpu', 'Bot CPU per move at every table size', table, { date: started.toISOString(), machine, quick, rows });

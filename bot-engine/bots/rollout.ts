@@ -64,8 +64,8 @@ let work = 0;
  * static evaluation judges every seat and walks every feature, and each walk grows with the
  * board too (fields, followers met), so a move's CPU grows with the seats and faster than the
  * board: measured by npm run bench:bots, from ≈ 0.15 µs a move at two players on a young board
- * to ≈ 2 µs at six near the end. One unit is ≈ 5 ns of CPU at any table, option and point of
- * the game. */
+ * to ≈ 2 µs at six near the end. One unit is ≈ 3.5–4.5 ns of CPU at any table, option and
+ * point of the game (the mean over a search; single positions vary more). */
 export function workOf(moves: number, players: number, placed: number): number {
   return (moves * (players + 4) * (placed + 20) * (placed + 150)) / 150;
 }
@@ -156,9 +156,10 @@ export function rankedRootMoves(root: GameState): number[] {
 
 /** The levels' budgets; frozen, so no caller can make a level play differently by mutating it. */
 export const SEARCH_LEVELS: Readonly<Record<'medium' | 'hard' | 'expert', Readonly<RolloutParams>>> = Object.freeze({
-  // Work ceilings: each level's p95 CPU budget (bots/levels.ts) at ≈ 4.8 ns a unit, less a
-  // margin. They never bind at two players in the base game, and bind most at big tables with
-  // every option, where a ply has more moves and each move more seats to judge.
+  // Work ceilings: each level's p95 CPU budget (bots/levels.ts) at ≈ 4 ns a unit, less a margin
+  // for positions dearer than the mean and slower cores. They seldom bind at two players in the
+  // base game and bind most at big tables with every option, where a ply has more moves and each
+  // move more seats to judge. Measured: npm run bench:bots (docs/BENCHMARKS.md).
   medium: Object.freeze({ candidates: 4, samples: 2, horizon: 2, halving: true, maxWork: 8_000_000 }),
   hard: Object.freeze({ candidates: 8, samples: 4, horizon: 2, halving: true, maxWork: 24_000_000 }),
   expert: Object.freeze({
