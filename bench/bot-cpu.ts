@@ -9,11 +9,13 @@
 
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { ANALYSIS_CPU_BUDGET_MS, ANALYSIS_SAMPLES, analysePosition } from '../bot-engine/analysis.ts';
 import { type BotLevel, chooseMove } from '../bot-engine/bots/index.ts';
+import { resolvedToMove } from '../bot-engine/game.ts';
 import { LEVEL_CPU_BUDGET_MS } from '../bot-engine/bots/levels.ts';
 import { type RolloutParams, SEARCH_LEVELS, budgetAt, lastSearchWork, rolloutPlies } from '../bot-engine/bots/rollout.ts';
 import type { Rules } from '../bot-engine/rules.ts';
-import { selfPlayPositions } from './lib/positions.ts';
+import { type Position, selfPlayPositions } from './lib/positions.ts';
 import { writeReport } from './report.ts';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, players: { type: 'string' }, 'no-report': { type: 'boolean', default: false } } });
@@ -36,7 +38,7 @@ const LEVELS: BotLevel[] = ['greedy', 'heuristic', 'medium', 'hard', 'expert'];
 interface Row {
   players: number;
   table: string;
-  level: BotLevel;
+  level: BotLevel | 'analysis';
   positions: number;
   /** Rollouts × plies per rollout of the level's first round at this table (search levels). */
   budget?: string;
@@ -68,33 +70,42 @@ for (const table of TABLES.filter((t) => !only || only.includes(t.players))) {
   const positions = selfPlayPositions(quick ? 1 : 2, quick ? 12 : 4, 'medium', 'bot-cpu', table.players, table.rules);
   for (const level of LEVELS) {
     const searches = level in SEARCH_LEVELS;
-    const work: number[] = [];
-    const ms = positions.map(({ view, seed }) => {
-      const t0 = process.threadCpuUsage();
-      chooseMove(view, level, seed);
-      const t = process.threadCpuUsage(t0);
-      if (searches) work.push(Math.round(lastSearchWork()));
-      return (t.user + t.system) / 1000;
-    });
-    const sorted = [...ms].sort((a, b) => a - b);
-    const row: Row = {
-      players: table.players,
-      table: table.label,
-      level,
-      positions: ms.length,
-      budget: searchShape(level, table.players),
-      ...(searches ? { work: { mean: Math.round(work.reduce((a, b) => a + b, 0) / work.length), max: Math.max(...work) } } : {}),
-      meanMs: round(ms.reduce((a, b) => a + b, 0) / ms.length),
-      p95Ms: round(percentile(sorted, 0.95)),
-      maxMs: round(sorted[sorted.length - 1]),
-      budgetMs: LEVEL_CPU_BUDGET_MS[level],
-      within: percentile(sorted, 0.95) <= LEVEL_CPU_BUDGET_MS[level],
-    };
-    rows.push(row);
-    console.log(
-      `${row.players} players, ${row.table}: ${level} mean ${row.meanMs} ms, p95 ${row.p95Ms} ms (budget ${row.budgetMs}) over ${row.positions} positions${row.work ? `, work ${row.work.mean} (max ${row.work.max})` : ''}`,
-    );
+    measure(table, level, positions, LEVEL_CPU_BUDGET_MS[level], searchShape(level, table.players), searches, ({ view, seed }) => chooseMove(view, level, seed));
   }
+  // Game analysis judges `heuristic`'s move in each position (the expert's search, then both
+  // moves' rollouts): background work, with its own budget.
+  measure(table, 'analysis', positions, ANALYSIS_CPU_BUDGET_MS, `expert's, then 2 × ${ANALYSIS_SAMPLES}`, false, ({ view, seed }) => {
+    analysePosition(view, resolvedToMove(view, chooseMove(view, 'heuristic', seed)), seed);
+  });
+}
+
+function measure(table: (typeof TABLES)[number], level: Row['level'], positions: Position[], budgetMs: number, shape: string | undefined, searches: boolean, run: (p: Position) => void): void {
+  const work: number[] = [];
+  const ms = positions.map((p) => {
+    const t0 = process.threadCpuUsage();
+    run(p);
+    const t = process.threadCpuUsage(t0);
+    if (searches) work.push(Math.round(lastSearchWork()));
+    return (t.user + t.system) / 1000;
+  });
+  const sorted = [...ms].sort((a, b) => a - b);
+  const row: Row = {
+    players: table.players,
+    table: table.label,
+    level,
+    positions: ms.length,
+    budget: shape,
+    ...(searches ? { work: { mean: Math.round(work.reduce((a, b) => a + b, 0) / work.length), max: Math.max(...work) } } : {}),
+    meanMs: round(ms.reduce((a, b) => a + b, 0) / ms.length),
+    p95Ms: round(percentile(sorted, 0.95)),
+    maxMs: round(sorted[sorted.length - 1]),
+    budgetMs,
+    within: percentile(sorted, 0.95) <= budgetMs,
+  };
+  rows.push(row);
+  console.log(
+    `${row.players} players, ${row.table}: ${level} mean ${row.meanMs} ms, p95 ${row.p95Ms} ms (budget ${row.budgetMs}) over ${row.positions} positions${row.work ? `, work ${row.work.mean} (max ${row.work.max})` : ''}`,
+  );
 }
 
 function round(x: number): number {

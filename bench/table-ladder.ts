@@ -8,7 +8,7 @@
 // ½ on a tie, and its 95 % interval treats each set (one tile order) as one sample.
 //
 // Resumable like the tournament: each set is appended to `<out>.partial.jsonl`, and the same
-// command resumes from it. Writes docs/tournaments/tables/<players>p-<rules>-<seed>.json and
+// command resumes from it. Writes docs/tournaments/tables/<players>p-<levels>-<rules>-<seed>.json and
 // rebuilds the full-table ladder in docs/BOTS.md from every result there.
 
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
   const seed = values.seed!;
   const dir = join(repo, 'docs', 'tournaments', 'tables');
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${levels.length}p-${ruleTag(rules)}-${seed}.json`);
+  const file = join(dir, `${levels.length}p-${levels.join('-')}-${ruleTag(rules)}-${seed}.json`);
   const checkpoint = `${file}.partial.jsonl`;
   const params = levels.map((l) => (l in SEARCH_LEVELS ? SEARCH_LEVELS[l as keyof typeof SEARCH_LEVELS] : null));
   const key = JSON.stringify({ levels, rules, seed, params });

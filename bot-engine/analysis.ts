@@ -16,6 +16,11 @@ import { mixSeed } from './rng.ts';
  * own search looks at this table (two rounds, one at six players). */
 export const ANALYSIS_SAMPLES = 16;
 
+/** Ceiling on one position's verdict, CPU p95 on one quiet core (npm run bench:bots checks it):
+ * background work that gives its worker up to any bot move or hint, so it may cost two expert
+ * moves, not more, to keep a finished game's analysis within a minute or so of one worker. */
+export const ANALYSIS_CPU_BUDGET_MS = 1000;
+
 export interface PositionVerdict {
   played: Move;
   /** The expert's move; the played one when the rollouts rate it at least as high. */

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ANALYSIS_CPU_BUDGET_MS } from '../bot-engine/analysis.ts';
 import { LEVEL_CPU_BUDGET_MS } from '../bot-engine/bots/levels.ts';
 import { SEARCH_LEVELS, budgetAt } from '../bot-engine/bots/rollout.ts';
 
@@ -19,9 +20,10 @@ test('bench:bots --quick measures every level at the tables asked, against its b
     rows.map((x: { players: number; table: string }) => `${x.players} ${x.table}`).filter((v: string, i: number, a: string[]) => a.indexOf(v) === i),
     ['2 base game', '2 every option', '6 every option'],
   );
+  assert.deepEqual([...new Set(rows.map((x: { level: string }) => x.level))], ['greedy', 'heuristic', 'medium', 'hard', 'expert', 'analysis']);
   for (const row of rows) {
     assert.ok(row.positions > 0 && row.meanMs >= 0 && row.maxMs >= row.p95Ms, JSON.stringify(row));
-    assert.equal(row.budgetMs, LEVEL_CPU_BUDGET_MS[row.level as keyof typeof LEVEL_CPU_BUDGET_MS]);
+    assert.equal(row.budgetMs, row.level === 'analysis' ? ANALYSIS_CPU_BUDGET_MS : LEVEL_CPU_BUDGET_MS[row.level as keyof typeof LEVEL_CPU_BUDGET_MS]);
     assert.equal(row.within, row.p95Ms <= row.budgetMs);
     if (row.level in SEARCH_LEVELS) {
       const ceiling = budgetAt(SEARCH_LEVELS[row.level as keyof typeof SEARCH_LEVELS], row.players).maxWork!;
