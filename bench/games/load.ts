@@ -251,7 +251,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       if (at) {
         const next = at.shift();
         if (next === undefined) break;
-        while (sampling && now() < next) await sleep(Math.min(250, next - now()));
+        while (sampling && now() < next) await sleep(Math.max(0, Math.min(250, next - now())));
         if (!sampling) break;
       } else await sleep(1050);
       o.onTick?.(now(), { person: res.personMoves, bot: res.botMoves });

@@ -187,7 +187,7 @@ const s4 = (s: Summary) => `${s.p50} / ${s.p95} / ${s.p99} / ${s.max}`;
 const pct = (x: number) => `${round(100 * x, 1)} %`;
 const mix = (m: MoveMix) => SOURCES.map((k) => m.sources[k]).join(' / ');
 
-function sixMarkdown(r: SixReport): string {
+export function sixMarkdown(r: SixReport): string {
   const o = r.options;
   const rows = r.steps.map((s) => [
     s.tables,
@@ -208,15 +208,16 @@ function sixMarkdown(r: SixReport): string {
     return `${s.tables}: games ${s.games.started} started, ${s.games.finished} finished, ${s.games.abandoned} cut at the end; ${s.personMoves} person moves; errors HTTP ${e.http}, refused ${e.createRefused}, WS ${ws.join(', ') || 'none'}, closed early ${e.wsClosedEarly}, stalled ${e.stalled}; server ${s.serverLog.warn} warnings, ${s.serverLog.error} errors, exit ${s.serverExitCode}`;
   });
   const workers = [...new Set(r.steps.map((s) => s.workers))].join(', ');
+  const largest = r.steps.reduce((a, b) => (b.tables > a.tables ? b : a));
   const knee =
     r.knee === null
-      ? `no step reached ${pct(KNEE_FRACTION)} (up to ${Math.max(...o.steps)} tables): on this machine the deadline seldom binds at any table count tried`
+      ? `above ${largest.tables} tables, the largest step: there the worker was ${Math.round(100 * largest.utilization)} % busy and ${pct(largest.bot.degradedFraction)} of bot moves were degraded or fell back, so at the default pool size the deadline seldom binds at any table count tried`
       : r.knee === o.steps[0]
         ? `already at ${r.knee} table${r.knee === 1 ? '' : 's'}, the smallest step`
         : `at **${r.knee} tables** (${o.steps.filter((t) => t < (r.knee ?? 0)).join(', ')} stay under it)`;
   return `Measured by \`bench/games/six.ts\` (\`npm run bench:six\`): steps of ${o.steps.join(', ')} concurrent six-player tables, each step on a fresh server with its defaults (${workers} bot worker${workers === '1' ? '' : 's'} on this ${r.machine.cpus}-core machine, the bot deadline ${'`TESSERA_BOT_DEADLINE_MS`'} at its default, in-memory store). Each simulated person creates a table of six (${o.rules.river ? 'the River, ' : ''}${o.rules.innsCathedrals ? 'Inns & Cathedrals, ' : ''}${o.rules.abbot ? 'the Abbot' : ''}), seats: the person, then bots ${o.levels.map((l) => `\`${l}\``).join(', ')}; takes seat 0 and plays it through the WebSocket protocol (random legal placement, think time ${o.thinkMs[0] / 1000}–${o.thinkMs[1] / 1000} s), game after game. Tables start over ${o.rampSeconds} s, then ${o.seconds} s are measured; no HTTP load. Machine: ${machineLine(r.machine, r.machineEnd)}; the load generator shares the cores with the server.
 
-**What the fraction means.** Each bot move comes with how the server made it (\`last.bot.source\`): \`search\` at the level the seat asks for, \`degraded\` (the pool's predicted wait left too little of the deadline for that level, so a cheaper one searched), \`retry\` (the search failed; a \`random\` search), \`fallback\` (no worker could answer in time; a move chosen on the main thread). The **degraded+fallback fraction** is (degraded + retry + fallback) ÷ bot moves: the share of bot moves where the deadline made the bot weaker than asked. Deadline hits (the server's counter) are searches stopped by the deadline with their best move so far, ÷ searches. Bot move time is what the server reports with each move (queue wait + search). Utilisation: the workers' busy time over the window ÷ (workers × window). Event loop: the server's own monitor, worst ~1 s window's p99 (median window's) and max.
+**What the fraction means.** Each bot move comes with how the server made it (\`last.bot.source\`): \`search\` at the level the seat asks for, \`degraded\` (the pool's predicted wait left too little of the deadline for that level, so a cheaper one searched), \`retry\` (the search failed; a \`random\` search), \`fallback\` (no worker could answer in time; a move chosen on the main thread). The **degraded+fallback fraction** is (degraded + retry + fallback) ÷ bot moves: the share of bot moves where the deadline made the bot weaker than asked. Deadline hits (the server's counter) are searches stopped by the deadline with their best move so far, ÷ searches. Bot move time is what the server reports with each move (queue wait + search). Utilisation: the workers' busy time over the window ÷ (workers × window). Event loop: the server's own monitor, worst ~1 s window's p99 (median window's) and max. A table's bots move one after another (one search in flight per table), so at most one search per table waits: a saturated worker slows the tables down rather than lengthening the queue without bound, and the deadline binds only once the searches of the other tables ahead in the queue plus the level's own search exceed 80 % of the deadline (\`server/games/bot-scheduler.ts\`, \`planLevel\`).
 
 **Where the deadline starts to bind** (degraded+fallback ≥ ${pct(KNEE_FRACTION)} of bot moves): ${knee}.
 
