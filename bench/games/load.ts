@@ -1,9 +1,11 @@
-// The WebSocket load generator: N simulated people, each creating a game against a bot over
-// HTTP, taking the seat, and playing it to the end through the real protocol (docs/PROTOCOL.md)
-// with think times; then the next game, until the time is up. Also samples the server's own
+// The WebSocket load generator: N simulated people, each creating a game over HTTP (by default
+// against one bot; `table` sets other seats and rules), taking their seat, and playing it to the
+// end through the real protocol (docs/PROTOCOL.md) with think times; then the next game, until
+// the time is up. Also samples the server's own
 // measurements (/api/pool) and its CPU and memory while the load runs. Loopback only.
 
 import type { BotLevel } from '../../bot-engine/bots/levels.ts';
+import type { RulesRequest, SeatRequest } from '../../server/wire/api.ts';
 import type { PoolReport } from '../../server/wire/pool.ts';
 import type { ServerFrame } from '../../server/ws/protocol.ts';
 import { GameSocket, HttpError, createGame, randomMove } from '../../support/game-client.ts';
@@ -11,13 +13,26 @@ import { coresUsed, sampleProc, type ProcSample } from '../lib/proc.ts';
 import { progress, round, sleep, summarize, type Summary } from '../lib/stats.ts';
 import { rng } from '../../support/random.ts';
 
-export interface LoadOptions {
+/** The game each person creates: its seats (exactly one a person's: the seat they take) and rules. */
+export interface LoadTable {
+  seats: SeatRequest[];
+  rules?: RulesRequest;
+}
+
+/** One person against one bot of `level`, the base game. */
+export function oneBotTable(level: BotLevel): LoadTable {
+  return { seats: [{ kind: 'person' }, { kind: 'bot', level }] };
+}
+
+/** Who the people play: one bot of `level` (`oneBotTable(level)`), or the seats and rules of `table`. */
+export type LoadOptions = LoadCommon & ({ level: BotLevel; table?: undefined } | { table: LoadTable; level?: undefined });
+
+interface LoadCommon {
   /** Server base URL (http://127.0.0.1:port). */
   url: string;
   /** Server process id, for CPU and memory (null: not sampled). */
   pid: number | null;
   people: number;
-  level: BotLevel;
   /** Think time before each move, ms (uniform). */
   thinkMs: [number, number];
   /** People start spread over this many ms. */
@@ -34,15 +49,19 @@ export interface LoadOptions {
    * the previous one (the server resets its event-loop histogram when read). Default: every
    * ~1.05 s. */
   pollAtMs?: number[];
+  /** Called with each /api/pool read and its time (ms from the start). */
+  onPool?: (elapsedMs: number, report: PoolReport) => void;
   quiet?: boolean;
   /** The WebSocket protocol version the people speak (default: this checkout's). */
   protocol?: number;
 }
 
-interface BotMoveSample {
+export interface BotMoveSample {
   at: number;
   elapsedMs: number;
   source: string;
+  /** The level the bot's seat asks for (the move may have been played at a cheaper one). */
+  level: string;
 }
 
 export interface PoolWindow {
@@ -57,7 +76,7 @@ export interface PoolWindow {
 }
 
 export interface LoadResult {
-  options: Omit<LoadOptions, 'onTick'>;
+  options: Omit<LoadCommon, 'onTick' | 'onPool'> & { level?: BotLevel; table?: LoadTable };
   gamesStarted: number;
   gamesFinished: number;
   gamesAbandoned: number;
@@ -106,8 +125,22 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const stopAt = o.seconds * 1000;
   const abandonAt = stopAt + o.graceMs;
   const random = rng(o.seed);
+  const table = o.table === undefined ? oneBotTable(o.level) : o.table;
+  const personSeat = table.seats.findIndex((s) => s.kind === 'person');
+  if (personSeat < 0 || table.seats.filter((s) => s.kind === 'person').length > 1) throw new Error('a load table has exactly one person seat');
   const res: LoadResult = {
-    options: { url: o.url, pid: o.pid, people: o.people, level: o.level, thinkMs: o.thinkMs, rampMs: o.rampMs, seconds: o.seconds, graceMs: o.graceMs, seed: o.seed, pollAtMs: o.pollAtMs },
+    options: {
+      url: o.url,
+      pid: o.pid,
+      people: o.people,
+      ...(o.table === undefined ? { level: o.level } : { table: o.table }),
+      thinkMs: o.thinkMs,
+      rampMs: o.rampMs,
+      seconds: o.seconds,
+      graceMs: o.graceMs,
+      seed: o.seed,
+      pollAtMs: o.pollAtMs,
+    },
     gamesStarted: 0,
     gamesFinished: 0,
     gamesAbandoned: 0,
@@ -130,7 +163,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const playOne = async (person: number): Promise<void> => {
     let game: { id: string; tokens: Map<number, string> };
     try {
-      game = await createGame(o.url, [{ kind: 'person' }, { kind: 'bot', level: o.level }], () => `load ${person}`);
+      game = await createGame(o.url, table.seats, () => `load ${person}`, table.rules ? { rules: table.rules } : {});
     } catch (e) {
       if (e instanceof HttpError && e.status === 503) res.errors.createRefused++;
       else res.errors.http++;
@@ -141,7 +174,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     const started = now();
     let socket: GameSocket;
     try {
-      socket = await GameSocket.join(`${o.url.replace('http', 'ws')}/ws`, game.id, game.tokens.get(0), o.protocol);
+      socket = await GameSocket.join(`${o.url.replace('http', 'ws')}/ws`, game.id, game.tokens.get(personSeat), o.protocol);
     } catch {
       res.errors.wsClosedEarly++;
       return;
@@ -184,7 +217,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       if (last?.bot && last.turn > seenBotTurn && last.seat !== view.you) {
         seenBotTurn = last.turn;
         res.botMoves++;
-        res.botSamples.push({ at: round(now()), elapsedMs: last.bot.elapsedMs, source: last.bot.source });
+        const level = view.seats[last.seat]?.level ?? last.bot.level;
+        res.botSamples.push({ at: round(now()), elapsedMs: last.bot.elapsedMs, source: last.bot.source, level });
         res.botMoveSources[last.bot.source] = (res.botMoveSources[last.bot.source] ?? 0) + 1;
       }
       if (sentTurn >= 0 && view.turn > sentTurn) {
@@ -217,7 +251,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       if (at) {
         const next = at.shift();
         if (next === undefined) break;
-        while (sampling && now() < next) await sleep(Math.min(250, next - now()));
+        while (sampling && now() < next) await sleep(Math.max(0, Math.min(250, next - now())));
         if (!sampling) break;
       } else await sleep(1050);
       o.onTick?.(now(), { person: res.personMoves, bot: res.botMoves });
@@ -227,6 +261,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
         if (s) procs.push(s);
       }
       if (!p) continue;
+      o.onPool?.(now(), p);
       const d = loopDelay(p);
       res.windows.push({
         at: round(now()),
