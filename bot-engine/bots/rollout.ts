@@ -12,8 +12,9 @@
 //   the draw from the difference between two candidates.
 // - Sequential halving: after each round the better half survives and the next round doubles
 //   the determinizations per candidate, so the budget goes to the moves that matter.
-// - Budget = rollouts (iterations), fixed per level: the move is a pure function of (view,
-//   level, seed). `control` is polled before every rollout; on a stop, the determinizations every
+// - Budget = rollouts (iterations), fixed per level, under a ceiling on work (moves scored,
+//   weighted by what one costs at the table): the move is a pure function of (view, level,
+//   seed), and its CPU stays within the level's budget at any table. `control` is polled before every rollout; on a stop, the determinizations every
 //   surviving candidate played decide (a partly played one is dropped), else the best prior.
 
 import { GameState, H_BAGLEN, H_BAGPOS, MAX_SEATS } from '../state.ts';
