@@ -1,5 +1,6 @@
 // The ladder at a full table: `npm run ladder:table -- --levels heuristic,medium,hard,expert
-// [--rules innsCathedrals,river,abbot] [--sets 50] [--seed S] [--workers 2] [--max-minutes M] [--fresh]`.
+// [--rules innsCathedrals,river,abbot] [--sets 50] [--seed S] [--workers 2] [--max-minutes M] [--fresh]
+// [--no-report]` (`--report-only`: rebuild docs/BOTS.md's table from the results, play nothing).
 //
 // One level per seat, all at one table. A set is 2 × seats games on one tile order: the levels
 // rotated through every seat, in their order and reversed (so each level sits before and after
@@ -153,8 +154,15 @@ async function main(): Promise<void> {
       'max-minutes': { type: 'string' },
       fresh: { type: 'boolean', default: false },
       'no-report': { type: 'boolean', default: false },
+      'report-only': { type: 'boolean', default: false },
     },
   });
+  const dir = join(repo, 'docs', 'tournaments', 'tables');
+  if (values['report-only']) {
+    updateTables(dir, join(repo, 'docs', 'BOTS.md'));
+    console.log('rebuilt the full-table ladder in docs/BOTS.md');
+    return;
+  }
   const levels = values.levels!.split(',');
   if (!levels.every(isBotLevel) || new Set(levels).size !== levels.length) throw new Error(`--levels: 2 to 6 different levels of ${BOT_LEVELS.join(', ')}`);
   if (levels.length < 2 || levels.length > 6) throw new Error('--levels: 2 to 6 levels, one per seat');
@@ -166,7 +174,6 @@ async function main(): Promise<void> {
   if (!(maxMs > 0)) throw new Error('--max-minutes must be a positive number');
   const rules = parseRules(values.rules);
   const seed = values.seed!;
-  const dir = join(repo, 'docs', 'tournaments', 'tables');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${levels.length}p-${levels.join('-')}-${ruleTag(rules)}-${seed}.json`);
   const checkpoint = `${file}.partial.jsonl`;

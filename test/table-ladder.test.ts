@@ -5,7 +5,10 @@ import assert from 'node:assert/strict';
 import type { BotLevel } from '../bot-engine/bots/levels.ts';
 import { normalizeRules } from '../bot-engine/game.ts';
 import playSet, { type SetResult, seatings } from '../bench/table-ladder-worker.ts';
-import { summariseTable } from '../bench/table-ladder.ts';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { summariseTable, updateTables } from '../bench/table-ladder.ts';
 
 test('a set seats every level in every seat, once in each direction, before and after every other', () => {
   const levels: BotLevel[] = ['heuristic', 'medium', 'hard', 'expert'];
@@ -49,4 +52,20 @@ test('real games: greedy outscores random at a three-seat table, every seating o
   const step = t.steps.find((s) => s.stronger === 'greedy')!;
   assert.ok(step.rate > 0.8, `greedy above random in ${step.rate}`);
   assert.deepEqual(Object.keys(t.byLevel), ['random', 'greedy', 'heuristic']);
+});
+
+test('the ladder table in docs/BOTS.md is rebuilt from the results, in place, once per step', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-tables-'));
+  const md = join(dir, 'BOTS.md');
+  writeFileSync(md, '# Bots\n\nbefore\n');
+  const game = (seats: BotLevel[], scores: number[]) => ({ seats, scores, cpuMs: seats.map(() => [2]) });
+  const t = summariseTable(['medium', 'hard'], normalizeRules({ river: true }), 'x', [{ seed: 'x:0', games: [game(['medium', 'hard'], [1, 9]), game(['hard', 'medium'], [3, 5])] }], 1);
+  writeFileSync(join(dir, '2p-medium-hard-river-f3rd-x.json'), JSON.stringify(t));
+  updateTables(dir, md);
+  updateTables(dir, md);
+  const text = readFileSync(md, 'utf8');
+  assert.equal(text.match(/tables:start/g)?.length, 1);
+  assert.equal(text.match(/\| hard vs medium \|/g)?.length, 1);
+  assert.match(text, /\| 2 \| river, farmers 3rd \| medium, hard \| 1 \(2\) \| hard vs medium \| 50\.0% /);
+  assert.match(text, /^# Bots\n\nbefore\n/);
 });
