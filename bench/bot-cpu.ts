@@ -18,7 +18,9 @@ import type { Rules } from '../bot-engine/rules.ts';
 import { type Position, selfPlayPositions } from './lib/positions.ts';
 import { writeReport } from './report.ts';
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, players: { type: 'string' }, 'no-report': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, players: { type: 'string' }, levels: { type: 'string' }, 'no-report': { type: 'boolean', default: false } },
+});
 const quick = values.quick;
 
 const EVERY_OPTION: Partial<Rules> = { innsCathedrals: true, river: true, abbot: true };
@@ -33,7 +35,10 @@ const TABLES: { players: number; rules?: Partial<Rules>; label: string }[] = [
   { players: 5, rules: EVERY_OPTION, label: 'every option' },
   { players: 6, rules: EVERY_OPTION, label: 'every option' },
 ];
-const LEVELS: BotLevel[] = ['greedy', 'heuristic', 'medium', 'hard', 'expert'];
+// --levels medium,hard,analysis: only those rows (a check; the report wants them all).
+const rowsAsked = values.levels?.split(',');
+const asked = (row: string) => !rowsAsked || rowsAsked.includes(row);
+const LEVELS = (['greedy', 'heuristic', 'medium', 'hard', 'expert'] as const).filter(asked);
 
 interface Row {
   players: number;
@@ -74,9 +79,10 @@ for (const table of TABLES.filter((t) => !only || only.includes(t.players))) {
   }
   // Game analysis judges `heuristic`'s move in each position (the expert's search, then both
   // moves' rollouts): background work, with its own budget.
-  measure(table, 'analysis', positions, ANALYSIS_CPU_BUDGET_MS, `expert's, then 2 × ${ANALYSIS_SAMPLES}`, false, ({ view, seed }) => {
-    analysePosition(view, resolvedToMove(view, chooseMove(view, 'heuristic', seed)), seed);
-  });
+  if (asked('analysis'))
+    measure(table, 'analysis', positions, ANALYSIS_CPU_BUDGET_MS, `expert's, then 2 × ${ANALYSIS_SAMPLES}`, false, ({ view, seed }) => {
+      analysePosition(view, resolvedToMove(view, chooseMove(view, 'heuristic', seed)), seed);
+    });
 }
 
 function measure(table: (typeof TABLES)[number], level: Row['level'], positions: Position[], budgetMs: number, shape: string | undefined, searches: boolean, run: (p: Position) => void): void {
