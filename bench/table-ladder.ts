@@ -6,7 +6,8 @@
 // rotated through every seat, in their order and reversed (so each level sits before and after
 // each other one). Every game compares every two levels at once; a step of the ladder (a level
 // against the one below it at this table) scores 1 when the stronger level outscores the weaker,
-// ½ on a tie, and its 95 % interval treats each set (one tile order) as one sample.
+// ½ on a tie (and the points it scored more), and its 95 % interval treats each set (one tile
+// order) as one sample.
 //
 // Resumable like the tournament: each set is appended to `<out>.partial.jsonl`, and the same
 // command resumes from it. Writes docs/tournaments/tables/<players>p-<levels>-<rules>-<seed>.json and
@@ -31,6 +32,9 @@ export interface TableStep {
   /** Share of games in which the stronger level outscored the weaker (tie ½), and its 95 % interval over sets. */
   rate: number;
   ci95: [number, number];
+  /** Points the stronger level scored more than the weaker, per game, and its 95 % interval over sets. */
+  points: number;
+  pointsCi95: [number, number];
 }
 
 export interface TableSummary {
@@ -56,16 +60,26 @@ export function summariseTable(levels: BotLevel[], rules: Rules, seed: string, r
   const steps = ranked.slice(1).map((stronger, i) => {
     const weaker = ranked[i];
     const perSet = results.map((set) => {
-      let sum = 0;
+      let won = 0;
+      let ahead = 0;
       for (const g of set.games) {
         const a = g.scores[g.seats.indexOf(stronger)];
         const b = g.scores[g.seats.indexOf(weaker)];
-        sum += a > b ? 1 : a === b ? 0.5 : 0;
+        won += a > b ? 1 : a === b ? 0.5 : 0;
+        ahead += a - b;
       }
-      return sum / set.games.length;
+      return { won: won / set.games.length, ahead: ahead / set.games.length };
     });
-    const { mean, half } = interval(perSet);
-    return { stronger, weaker, rate: round(mean), ci95: [round(Math.max(0, mean - half)), round(Math.min(1, mean + half))] as [number, number] };
+    const rate = interval(perSet.map((x) => x.won));
+    const points = interval(perSet.map((x) => x.ahead));
+    return {
+      stronger,
+      weaker,
+      rate: round(rate.mean),
+      ci95: [round(Math.max(0, rate.mean - rate.half)), round(Math.min(1, rate.mean + rate.half))] as [number, number],
+      points: round(points.mean),
+      pointsCi95: [round(points.mean - points.half), round(points.mean + points.half)] as [number, number],
+    };
   });
   const byLevel: TableSummary['byLevel'] = {};
   for (const level of ranked) {
@@ -106,14 +120,14 @@ export function updateTables(dir: string, botsMd: string): void {
   const lines = [
     TABLES_START,
     '',
-    '| players | rules | levels at the table | sets (games) | step | stronger above weaker (95% CI) | mean place stronger / weaker | CPU ms/move stronger mean / p95 | date |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| players | rules | levels at the table | sets (games) | step | stronger above weaker (95% CI) | points ahead per game (95% CI) | mean place stronger / weaker | CPU ms/move stronger mean / p95 | date |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows.flatMap((t) =>
       t.steps.map((s) => {
         const hi = t.byLevel[s.stronger];
         const lo = t.byLevel[s.weaker];
         const verdict = s.ci95[0] > 0.5 ? '' : s.ci95[1] < 0.5 ? ' (below par)' : ' (par inside)';
-        return `| ${t.players} | ${rulesWords(t.rules)} | ${t.levels.join(', ')} | ${t.sets} (${t.games})${t.requestedSets ? `, of ${t.requestedSets}, time-bound` : ''} | ${s.stronger} vs ${s.weaker} | ${pct(s.rate)} (${pct(s.ci95[0])}–${pct(s.ci95[1])})${verdict} | ${hi.meanPlace} / ${lo.meanPlace} | ${hi.cpuMs.mean} / ${hi.cpuMs.p95} | ${t.date.slice(0, 10)} |`;
+        return `| ${t.players} | ${rulesWords(t.rules)} | ${t.levels.join(', ')} | ${t.sets} (${t.games})${t.requestedSets ? `, of ${t.requestedSets}, time-bound` : ''} | ${s.stronger} vs ${s.weaker} | ${pct(s.rate)} (${pct(s.ci95[0])}–${pct(s.ci95[1])})${verdict} | ${s.points === undefined ? '–' : `${s.points.toFixed(1)} (${s.pointsCi95[0].toFixed(1)} – ${s.pointsCi95[1].toFixed(1)})`} | ${hi.meanPlace} / ${lo.meanPlace} | ${hi.cpuMs.mean} / ${hi.cpuMs.p95} | ${t.date.slice(0, 10)} |`;
       }),
     ),
     '',
@@ -210,7 +224,10 @@ async function main(): Promise<void> {
   results.sort((x, y) => setIndex(x) - setIndex(y));
   const summary = summariseTable(levels, rules, seed, results, (performance.now() - started) / 1000);
   if (timedOut) summary.requestedSets = sets;
-  for (const s of summary.steps) console.log(`${s.stronger} vs ${s.weaker}: ${pct(s.rate)} (${pct(s.ci95[0])}–${pct(s.ci95[1])}) over ${summary.sets} sets, ${summary.games} games`);
+  for (const s of summary.steps)
+    console.log(
+      `${s.stronger} vs ${s.weaker}: ${pct(s.rate)} (${pct(s.ci95[0])}–${pct(s.ci95[1])}), ${s.points} points ahead (${s.pointsCi95.join(' – ')}) over ${summary.sets} sets, ${summary.games} games`,
+    );
   for (const [level, v] of Object.entries(summary.byLevel)) console.log(`  ${level}: mean place ${v.meanPlace}, mean score ${v.meanScore}, CPU ms/move ${v.cpuMs.mean} / p95 ${v.cpuMs.p95}`);
   writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
   // A time-bound run keeps its checkpoint, so the same command can finish it later.

@@ -37,6 +37,9 @@ test('a step scores the games in which the stronger level outscored the weaker, 
   );
   // Set means 0.75 and 0.5: standard error 0.125, so 0.625 ± 1.96 × 0.125.
   assert.deepEqual(t.steps[0].ci95, [0.38, 0.87]);
+  // Points ahead: set means (10 + 0) / 2 = 5 and (−20 + 40) / 2 = 10: 7.5 ± 1.96 × 2.5.
+  assert.equal(t.steps[0].points, 7.5);
+  assert.deepEqual(t.steps[0].pointsCi95, [2.6, 12.4]);
   assert.equal(t.byLevel.heuristic.meanPlace, 1.375);
   assert.equal(t.byLevel.greedy.cpuMs.moves, 8);
 });
@@ -66,6 +69,6 @@ test('the ladder table in docs/BOTS.md is rebuilt from the results, in place, on
   const text = readFileSync(md, 'utf8');
   assert.equal(text.match(/tables:start/g)?.length, 1);
   assert.equal(text.match(/\| hard vs medium \|/g)?.length, 1);
-  assert.match(text, /\| 2 \| river, farmers 3rd \| medium, hard \| 1 \(2\) \| hard vs medium \| 50\.0% /);
+  assert.match(text, /\| 2 \| river, farmers 3rd \| medium, hard \| 1 \(2\) \| hard vs medium \| 50\.0% \(50\.0%–50\.0%\) \(par inside\) \| 3\.0 /);
   assert.match(text, /^# Bots\n\nbefore\n/);
 });
