@@ -27,8 +27,9 @@ const newPage = () => e2e.newPage();
 
 /** A game of PLAYED_TURNS moves against a random bot, then left: it ends abandoned 2 s later. Short,
  * so that its analysis (one expert search and 32 playouts a move on one worker) stays a few
- * seconds even under coverage on a shared machine; an abandoned game is analysed like any other. */
-const PLAYED_TURNS = 24;
+ * seconds, and well under the waits below under coverage on a shared machine (which makes each
+ * search ≈ 6× slower: 24 moves took up to 160 s there); an abandoned game is analysed like any other. */
+const PLAYED_TURNS = 12;
 async function playedAndAbandoned(name: string): Promise<string> {
   const { id, tokens } = await createGame(e2e.base, [{ kind: 'person' }, { kind: 'bot', level: 'random' }], () => name);
   const player = await Client.join(e2e.ws, id, tokens.get(0));
