@@ -12,11 +12,21 @@ export function writeReport(name: string, title: string, markdown: string, resul
   const file = join(docs, 'BENCHMARKS.md');
   const start = `<!-- ${name}:start -->`;
   const end = `<!-- ${name}:end -->`;
-  const section = `${start}\n## ${title}\n\n${markdown}\n${end}`;
-  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\nEvery number here was measured by a script in `bench/`; each section says which, when, and on what machine.\n';
+  writeMarkedSection(
+    file,
+    start,
+    end,
+    `${start}\n## ${title}\n\n${markdown}\n${end}`,
+    '# Benchmarks\n\nEvery number here was measured by a script in `bench/`; each section says which, when, and on what machine.\n',
+  );
+  console.log(`wrote docs/BENCHMARKS.md (${name}) and docs/results/${name}.json`);
+}
+
+/** Replaces the part of `file` from `start` to `end` (the markers included) with `section`,
+ * which carries both markers; appends it when the markers are missing, to `empty` when the file is. */
+export function writeMarkedSection(file: string, start: string, end: string, section: string, empty: string): void {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : empty;
   const a = text.indexOf(start);
   const b = text.indexOf(end);
-  text = a >= 0 && b > a ? text.slice(0, a) + section + text.slice(b + end.length) : `${text.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, text);
-  console.log(`wrote docs/BENCHMARKS.md (${name}) and docs/results/${name}.json`);
+  writeFileSync(file, a >= 0 && b > a ? text.slice(0, a) + section + text.slice(b + end.length) : `${text.trimEnd()}\n\n${section}\n`);
 }

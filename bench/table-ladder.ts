@@ -9,19 +9,21 @@
 // ½ on a tie (and the points it scored more), and its 95 % interval treats each set (one tile
 // order) as one sample.
 //
-// Resumable like the tournament: each set is appended to `<out>.partial.jsonl`, and the same
-// command resumes from it. Writes docs/tournaments/tables/<players>p-<levels>-<rules>-<seed>.json and
-// rebuilds the full-table ladder in docs/BOTS.md from every result there.
+// Resumable like the tournament (lib/resumable.ts): each set is appended to `<out>.partial.jsonl`,
+// and the same command resumes from it. Writes
+// docs/tournaments/tables/<players>p-<levels>-<rules>-<seed>.json and rebuilds the full-table
+// ladder in docs/BOTS.md from every result there.
 
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Piscina } from 'piscina';
 import { BOT_LEVELS, type BotLevel, isBotLevel } from '../bot-engine/bots/index.ts';
-import { SEARCH_LEVELS } from '../bot-engine/bots/rollout.ts';
 import type { Rules } from '../bot-engine/rules.ts';
 import { interval, parseRules, pct, places, ruleTag, rulesWords, timing } from './tournament.ts';
+import { botParams, Checkpoint, playBounded } from './lib/resumable.ts';
+import { writeMarkedSection } from './report.ts';
 import type { SetResult, SetTask } from './table-ladder-worker.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -133,26 +135,7 @@ export function updateTables(dir: string, botsMd: string): void {
     '',
     TABLES_END,
   ];
-  let text = readFileSync(botsMd, 'utf8');
-  const i = text.indexOf(TABLES_START);
-  const j = text.indexOf(TABLES_END);
-  if (i >= 0 && j > i) text = text.slice(0, i) + lines.join('\n') + text.slice(j + TABLES_END.length);
-  else text += `\n${lines.join('\n')}\n`;
-  writeFileSync(botsMd, text);
-}
-
-function readCheckpoint(file: string, key: string): SetResult[] {
-  if (!existsSync(file)) return [];
-  const [head, ...lines] = readFileSync(file, 'utf8').split('\n').filter(Boolean);
-  if (head !== key) throw new Error(`${file} is the checkpoint of another table (levels, seed, rules or search parameters): pass --fresh to discard it`);
-  // A line cut short by a kill mid-write is dropped; its set is played again.
-  return lines.flatMap((line) => {
-    try {
-      return [JSON.parse(line) as SetResult];
-    } catch {
-      return [];
-    }
-  });
+  writeMarkedSection(botsMd, TABLES_START, TABLES_END, lines.join('\n'), '# Bots\n');
 }
 
 const setIndex = (r: SetResult) => Number(r.seed.slice(r.seed.lastIndexOf(':') + 1));
@@ -190,36 +173,29 @@ async function main(): Promise<void> {
   const seed = values.seed!;
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${levels.length}p-${levels.join('-')}-${ruleTag(rules)}-${seed}.json`);
-  const checkpoint = `${file}.partial.jsonl`;
-  const params = levels.map((l) => (l in SEARCH_LEVELS ? SEARCH_LEVELS[l as keyof typeof SEARCH_LEVELS] : null));
-  const key = JSON.stringify({ levels, rules, seed, params });
-  if (values.fresh) rmSync(checkpoint, { force: true });
-  const resumed = readCheckpoint(checkpoint, key).filter((r) => setIndex(r) < sets);
-  if (resumed.length === 0) writeFileSync(checkpoint, `${key}\n`);
-  else process.stderr.write(`resuming from ${checkpoint}: ${resumed.length} sets already played\n`);
-  const done = new Set(resumed.map(setIndex));
+  const checkpoint = new Checkpoint<SetResult>(`${file}.partial.jsonl`, JSON.stringify({ levels, rules, seed, params: botParams(levels) }), {
+    fresh: values.fresh!,
+    what: 'another table (levels, seed, rules or search parameters)',
+    unit: 'sets',
+    keep: (r) => setIndex(r) < sets,
+  });
   const pool = new Piscina({ filename: new URL('./table-ladder-worker.ts', import.meta.url).href, minThreads: workers, maxThreads: workers, idleTimeout: 1000 });
   const started = performance.now();
-  const results = [...resumed];
-  let next = 0;
-  let timedOut = false;
-  const feed = async (): Promise<void> => {
-    while (next < sets) {
-      if (performance.now() - started > maxMs) {
-        timedOut = true;
-        return;
-      }
-      const index = next++;
-      if (done.has(index)) continue;
+  const results = [...checkpoint.resumed];
+  const timedOut = await playBounded({
+    count: sets,
+    workers,
+    maxMs,
+    done: new Set(results.map(setIndex)),
+    play: async (index) => {
       const task: SetTask = { levels, seed: `${seed}:${index}`, rules };
       const r = (await pool.run(task)) as SetResult;
-      appendFileSync(checkpoint, `${JSON.stringify(r)}\n`);
+      checkpoint.record(r);
       results.push(r);
       const s = summariseTable(levels, rules, seed, results, 0);
       process.stderr.write(`[${results.length}/${sets} sets] ${s.steps.map((x) => `${x.stronger}>${x.weaker} ${pct(x.rate)}`).join(', ')}  ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
-    }
-  };
-  await Promise.all(Array.from({ length: workers }, feed));
+    },
+  });
   await pool.destroy();
   results.sort((x, y) => setIndex(x) - setIndex(y));
   const summary = summariseTable(levels, rules, seed, results, (performance.now() - started) / 1000);
@@ -230,8 +206,7 @@ async function main(): Promise<void> {
     );
   for (const [level, v] of Object.entries(summary.byLevel)) console.log(`  ${level}: mean place ${v.meanPlace}, mean score ${v.meanScore}, CPU ms/move ${v.cpuMs.mean} / p95 ${v.cpuMs.p95}`);
   writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
-  // A time-bound run keeps its checkpoint, so the same command can finish it later.
-  if (!timedOut) rmSync(checkpoint, { force: true });
+  checkpoint.close(timedOut);
   if (!values['no-report']) updateTables(dir, join(repo, 'docs', 'BOTS.md'));
   console.log(`wrote ${file}${values['no-report'] ? '' : ' and the full-table ladder in docs/BOTS.md'}`);
 }

@@ -9,18 +9,18 @@
 // result there.
 //
 // Long runs survive interruption: every finished pair is appended to `<out>.partial.jsonl`, and
-// the same command run again resumes from it (pairs are pure functions of their seed, so the
-// result is the one an uninterrupted run gives). `--fresh` discards it.
+// the same command run again resumes from it (lib/resumable.ts). `--fresh` discards it.
 
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Piscina } from 'piscina';
 import { BOT_LEVELS, type BotLevel, isBotLevel } from '../bot-engine/bots/index.ts';
-import { SEARCH_LEVELS } from '../bot-engine/bots/rollout.ts';
 import { EXPANSION_KEYS, type ExpansionKey, normalizeRules } from '../bot-engine/game.ts';
 import type { Rules } from '../bot-engine/rules.ts';
+import { botParams, Checkpoint, playBounded } from './lib/resumable.ts';
+import { writeMarkedSection } from './report.ts';
 import type { PairResult, PairTask } from './tournament-worker.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -67,23 +67,7 @@ export interface TournamentSummary {
 
 /** What a checkpoint must match to be resumed: the same games with the same bots. */
 function checkpointKey(a: BotLevel, b: BotLevel, players: number, rules: Rules, seed: string, mixed: boolean): string {
-  const params = (l: BotLevel) => (l in SEARCH_LEVELS ? SEARCH_LEVELS[l as keyof typeof SEARCH_LEVELS] : null);
-  return JSON.stringify({ a, b, players, rules, seed, ...(mixed ? { mixed } : {}), params: [params(a), params(b)] });
-}
-
-/** Pairs recorded by an earlier run of the same tournament; refuses a checkpoint of another one. */
-function readCheckpoint(file: string, key: string): PairResult[] {
-  if (!existsSync(file)) return [];
-  const [head, ...lines] = readFileSync(file, 'utf8').split('\n').filter(Boolean);
-  if (head !== key) throw new Error(`${file} is the checkpoint of a different tournament (other levels, seed, rules or search parameters): pass --fresh to discard it`);
-  // A line cut short by a kill mid-write is dropped; its pair is simply played again.
-  return lines.flatMap((line) => {
-    try {
-      return [JSON.parse(line) as PairResult];
-    } catch {
-      return [];
-    }
-  });
+  return JSON.stringify({ a, b, players, rules, seed, ...(mixed ? { mixed } : {}), params: botParams([a, b]) });
 }
 
 export function parseRules(text: string | undefined): Rules {
@@ -329,12 +313,7 @@ export function updateLadder(dir: string, botsMd: string): void {
     '',
     LADDER_END,
   ];
-  let text = existsSync(botsMd) ? readFileSync(botsMd, 'utf8') : '# Bots\n\n## Ladder\n\n';
-  const i = text.indexOf(LADDER_START);
-  const j = text.indexOf(LADDER_END);
-  if (i >= 0 && j > i) text = text.slice(0, i) + lines.join('\n') + text.slice(j + LADDER_END.length);
-  else text += `\n${lines.join('\n')}\n`;
-  writeFileSync(botsMd, text);
+  writeMarkedSection(botsMd, LADDER_START, LADDER_END, lines.join('\n'), '# Bots\n\n## Ladder\n');
 }
 
 async function main(): Promise<void> {
@@ -372,12 +351,13 @@ async function main(): Promise<void> {
   const dir = join(repo, 'docs', 'tournaments');
   mkdirSync(dir, { recursive: true });
   const file = values.out ?? join(dir, `${a}-vs-${b}-${players}p${mixed ? '-mixed' : ''}-${ruleTag(rules)}.json`);
-  const checkpoint = `${file}.partial.jsonl`;
-  const key = checkpointKey(a, b, players, rules, seed, mixed);
-  if (values.fresh) rmSync(checkpoint, { force: true });
-  const resumed = readCheckpoint(checkpoint, key).filter((r) => pairIndex(r) < pairs);
-  if (resumed.length === 0) writeFileSync(checkpoint, `${key}\n`);
-  else process.stderr.write(`resuming from ${checkpoint}: ${resumed.length} pairs already played\n`);
+  const checkpoint = new Checkpoint<PairResult>(`${file}.partial.jsonl`, checkpointKey(a, b, players, rules, seed, mixed), {
+    fresh: values.fresh!,
+    what: 'a different tournament (other levels, seed, rules or search parameters)',
+    unit: 'pairs',
+    keep: (r) => pairIndex(r) < pairs,
+  });
+  const resumed = checkpoint.resumed;
   const done = new Set(resumed.map(pairIndex));
   const pool = new Piscina({
     filename: new URL('./tournament-worker.ts', import.meta.url).href,
@@ -415,26 +395,19 @@ async function main(): Promise<void> {
     process.stderr.write(`${tty ? '\r' : ''}[${results.length}/${pairs} pairs] ${a} ${wa} – ${dr} – ${wb} ${b}  (${pct(rate)})  ${el.toFixed(0)} s, ~${eta.toFixed(0)} s left${tty ? '   ' : '\n'}`);
   };
   progress();
-  // Pairs go to the pool as workers free up, so a time bound (--max-minutes) stops cleanly:
-  // no new pair starts after it, and the pairs already running finish and count.
-  let next = 0;
-  let timedOut = false;
-  const feed = async (): Promise<void> => {
-    while (next < pairs) {
-      if (performance.now() - started > maxMs) {
-        timedOut = true;
-        return;
-      }
-      const index = next++;
-      if (done.has(index)) continue;
+  const timedOut = await playBounded({
+    count: pairs,
+    workers,
+    maxMs,
+    done,
+    play: async (index) => {
       const task: PairTask = { a, b, seed: `${seed}:${index}`, players, rules, ...(mixed ? { mixed } : {}) };
       const r = (await pool.run(task)) as PairResult;
-      appendFileSync(checkpoint, `${JSON.stringify(r)}\n`);
+      checkpoint.record(r);
       count(r);
       progress();
-    }
-  };
-  await Promise.all(Array.from({ length: workers }, feed));
+    },
+  });
   if (tty) process.stderr.write('\n');
   if (timedOut) process.stderr.write(`time bound reached: ${results.length} of ${pairs} pairs played\n`);
   await pool.destroy();
@@ -444,8 +417,7 @@ async function main(): Promise<void> {
   if (resumed.length > 0) summary.resumedPairs = resumed.length;
   console.log(formatSummary(summary));
   writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
-  // A time-bound run keeps its checkpoint, so the same command can finish it later.
-  if (!timedOut) rmSync(checkpoint, { force: true });
+  checkpoint.close(timedOut);
   console.log(`  wrote ${file}`);
   if (!values['no-ladder'] && !values.out) {
     updateLadder(dir, join(repo, 'docs', 'BOTS.md'));

@@ -237,7 +237,7 @@ test('search budgets: rollouts and their length follow the level table at 2 to 6
   }
 });
 
-test('the work ceiling binds where a ply is dear (six players, every option) and never in the two-player base game', () => {
+test('the work ceiling binds where a ply is dear (six players, every option), not in ordinary two-player base-game positions', () => {
   const six = midGame('ceiling-6', 6, 60, EXPANSION_RULES[4]);
   const full = rolloutSearch(view(six), { ...SEARCH_LEVELS.hard, maxWork: undefined }, 5).iterations;
   const capped = chooseMove(view(six), 'hard', 5);

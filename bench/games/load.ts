@@ -1,8 +1,8 @@
 // The WebSocket load generator: N simulated people, each creating a game over HTTP (by default
 // against one bot; `table` sets other seats and rules), taking their seat, and playing it to the
 // end through the real protocol (docs/PROTOCOL.md) with think times; then the next game, until
-// the time is up. Also samples the server's own
-// measurements (/api/pool) and its CPU and memory while the load runs. Loopback only.
+// the time is up. Also samples the server's own measurements (/api/pool) and its CPU and memory
+// while the load runs. Loopback only.
 
 import type { BotLevel } from '../../bot-engine/bots/levels.ts';
 import type { RulesRequest, SeatRequest } from '../../server/wire/api.ts';
