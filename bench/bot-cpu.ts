@@ -7,7 +7,6 @@
 // frequency), so the figures are upper bounds there. Writes its section of docs/BENCHMARKS.md
 // and docs/results/bot-cpu.json, with each level's p95 against its documented budget.
 
-import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ANALYSIS_CPU_BUDGET_MS, ANALYSIS_SAMPLES, analysePosition } from '../bot-engine/analysis.ts';
 import { type BotLevel, chooseMove } from '../bot-engine/bots/index.ts';
@@ -16,7 +15,9 @@ import { LEVEL_CPU_BUDGET_MS } from '../bot-engine/bots/levels.ts';
 import { type RolloutParams, SEARCH_LEVELS, budgetAt, lastSearchWork, rolloutPlies } from '../bot-engine/bots/rollout.ts';
 import type { Rules } from '../bot-engine/rules.ts';
 import { type Position, selfPlayPositions } from './lib/positions.ts';
+import { machine, machineLine } from './lib/proc.ts';
 import { writeReport } from './report.ts';
+import { timing } from './tournament.ts';
 
 const { values } = parseArgs({
   options: { quick: { type: 'boolean', default: false }, players: { type: 'string' }, levels: { type: 'string' }, 'no-report': { type: 'boolean', default: false } },
@@ -45,8 +46,8 @@ interface Row {
   table: string;
   level: BotLevel | 'analysis';
   positions: number;
-  /** Rollouts × plies per rollout of the level's first round at this table (search levels). */
-  budget?: string;
+  /** Candidates × determinizations and plies per rollout at this table (search levels). */
+  search?: string;
   /** The search's work per move (bots/rollout.ts workOf: ≈ 4 ns of CPU a unit), mean / max. */
   work?: { mean: number; max: number };
   meanMs: number;
@@ -56,10 +57,6 @@ interface Row {
   within: boolean;
 }
 
-function percentile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-}
-
 function searchShape(level: BotLevel, players: number): string | undefined {
   if (!(level in SEARCH_LEVELS)) return undefined;
   const p: RolloutParams = budgetAt(SEARCH_LEVELS[level as keyof typeof SEARCH_LEVELS], players);
@@ -67,25 +64,23 @@ function searchShape(level: BotLevel, players: number): string | undefined {
 }
 
 const rows: Row[] = [];
-const started = new Date();
+const machineStart = machine();
 // --players 4,6: only those tables (a check; the report wants them all).
 const only = values.players?.split(',').map(Number);
 for (const table of TABLES.filter((t) => !only || only.includes(t.players))) {
   // Two games, every 4th turn (≈ 35–50 positions a table); quick: one game, every 12th.
   const positions = selfPlayPositions(quick ? 1 : 2, quick ? 12 : 4, 'medium', 'bot-cpu', table.players, table.rules);
-  for (const level of LEVELS) {
-    const searches = level in SEARCH_LEVELS;
-    measure(table, level, positions, LEVEL_CPU_BUDGET_MS[level], searchShape(level, table.players), searches, ({ view, seed }) => chooseMove(view, level, seed));
-  }
+  for (const level of LEVELS) measure(table, level, positions, LEVEL_CPU_BUDGET_MS[level], searchShape(level, table.players), ({ view, seed }) => chooseMove(view, level, seed));
   // Game analysis judges `heuristic`'s move in each position (the expert's search, then both
   // moves' rollouts): background work, with its own budget.
   if (asked('analysis'))
-    measure(table, 'analysis', positions, ANALYSIS_CPU_BUDGET_MS, `expert's, then 2 × ${ANALYSIS_SAMPLES}`, false, ({ view, seed }) => {
+    measure(table, 'analysis', positions, ANALYSIS_CPU_BUDGET_MS, `expert's, then 2 × ${ANALYSIS_SAMPLES}`, ({ view, seed }) => {
       analysePosition(view, resolvedToMove(view, chooseMove(view, 'heuristic', seed)), seed);
     });
 }
 
-function measure(table: (typeof TABLES)[number], level: Row['level'], positions: Position[], budgetMs: number, shape: string | undefined, searches: boolean, run: (p: Position) => void): void {
+function measure(table: (typeof TABLES)[number], level: Row['level'], positions: Position[], budgetMs: number, search: string | undefined, run: (p: Position) => void): void {
+  const searches = level in SEARCH_LEVELS;
   const work: number[] = [];
   const ms = positions.map((p) => {
     const t0 = process.threadCpuUsage();
@@ -94,19 +89,19 @@ function measure(table: (typeof TABLES)[number], level: Row['level'], positions:
     if (searches) work.push(Math.round(lastSearchWork()));
     return (t.user + t.system) / 1000;
   });
-  const sorted = [...ms].sort((a, b) => a - b);
+  const cpu = timing(ms);
   const row: Row = {
     players: table.players,
     table: table.label,
     level,
     positions: ms.length,
-    budget: shape,
+    search,
     ...(searches ? { work: { mean: Math.round(work.reduce((a, b) => a + b, 0) / work.length), max: Math.max(...work) } } : {}),
-    meanMs: round(ms.reduce((a, b) => a + b, 0) / ms.length),
-    p95Ms: round(percentile(sorted, 0.95)),
-    maxMs: round(sorted[sorted.length - 1]),
+    meanMs: cpu.mean,
+    p95Ms: cpu.p95,
+    maxMs: cpu.max,
     budgetMs,
-    within: percentile(sorted, 0.95) <= budgetMs,
+    within: cpu.p95 <= budgetMs,
   };
   rows.push(row);
   console.log(
@@ -114,21 +109,17 @@ function measure(table: (typeof TABLES)[number], level: Row['level'], positions:
   );
 }
 
-function round(x: number): number {
-  return Math.round(x * 10) / 10;
-}
-
-const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}, load average at start ${loadavg()[0].toFixed(2)}`;
+const machineEnd = machine();
 const table = [
-  `_Run: \`npm run bench:bots${quick ? ' -- --quick' : ''}\`, ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine}._`,
+  `_Run: \`npm run bench:bots${quick ? ' -- --quick' : ''}\`, ${machineLine(machineStart, machineEnd)}._`,
   "Thread CPU of one `chooseMove` per position (the bot's view and seed), positions every 4th turn of two `medium` self-play games per table. A level is within its budget when its p95 is.",
   '',
   '| players | table | level | search (candidates × determinizations, plies per rollout) | work per move (millions of units), mean / max | positions | CPU ms per move mean / p95 / max | p95 budget | within |',
   '|---|---|---|---|---|---|---|---|---|',
   ...rows.map(
     (r) =>
-      `| ${r.players} | ${r.table} | \`${r.level}\` | ${r.budget ?? '–'} | ${r.work ? `${(r.work.mean / 1e6).toFixed(1)} / ${(r.work.max / 1e6).toFixed(1)}` : '–'} | ${r.positions} | ${r.meanMs} / ${r.p95Ms} / ${r.maxMs} | ${r.budgetMs} | ${r.within ? 'yes' : '**no**'} |`,
+      `| ${r.players} | ${r.table} | \`${r.level}\` | ${r.search ?? '–'} | ${r.work ? `${(r.work.mean / 1e6).toFixed(1)} / ${(r.work.max / 1e6).toFixed(1)}` : '–'} | ${r.positions} | ${r.meanMs} / ${r.p95Ms} / ${r.maxMs} | ${r.budgetMs} | ${r.within ? 'yes' : '**no**'} |`,
   ),
 ].join('\n');
-if (!values['no-report']) writeReport('bot-cpu', 'Bot CPU per move at every table size', table, { date: started.toISOString(), machine, quick, rows });
+if (!values['no-report']) writeReport('bot-cpu', 'Bot CPU per move at every table size', table, { machine: machineStart, machineEnd, quick, rows });
 else console.log(table);
