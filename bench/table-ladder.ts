@@ -9,8 +9,8 @@
 // ½ on a tie (and the points it scored more), and its 95 % interval treats each set (one tile
 // order) as one sample.
 //
-// Resumable like the tournament (lib/resumable.ts): each set is appended to `<out>.partial.jsonl`,
-// and the same command resumes from it. Writes
+// Resumable like the tournament (lib/resumable.ts): each set is appended to `<out>.checkpoint.jsonl`,
+// and the same command resumes from it (or, with more --sets, extends it). Writes
 // docs/tournaments/tables/<players>p-<levels>-<rules>-<seed>.json and rebuilds the full-table
 // ladder in docs/BOTS.md from every result there.
 
@@ -173,7 +173,7 @@ async function main(): Promise<void> {
   const seed = values.seed!;
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${levels.length}p-${levels.join('-')}-${ruleTag(rules)}-${seed}.json`);
-  const checkpoint = new Checkpoint<SetResult>(`${file}.partial.jsonl`, JSON.stringify({ levels, rules, seed, params: botParams(levels) }), {
+  const checkpoint = new Checkpoint<SetResult>(`${file}.checkpoint.jsonl`, JSON.stringify({ levels, rules, seed, params: botParams(levels) }), {
     fresh: values.fresh!,
     what: 'another table (levels, seed, rules or search parameters)',
     unit: 'sets',
@@ -206,7 +206,6 @@ async function main(): Promise<void> {
     );
   for (const [level, v] of Object.entries(summary.byLevel)) console.log(`  ${level}: mean place ${v.meanPlace}, mean score ${v.meanScore}, CPU ms/move ${v.cpuMs.mean} / p95 ${v.cpuMs.p95}`);
   writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
-  checkpoint.close(timedOut);
   if (!values['no-report']) updateTables(dir, join(repo, 'docs', 'BOTS.md'));
   console.log(`wrote ${file}${values['no-report'] ? '' : ' and the full-table ladder in docs/BOTS.md'}`);
 }

@@ -8,8 +8,9 @@
 // it as JSON under docs/tournaments/ and rebuilds the ladder table in docs/BOTS.md from every JSON
 // result there.
 //
-// Long runs survive interruption: every finished pair is appended to `<out>.partial.jsonl`, and
-// the same command run again resumes from it (lib/resumable.ts). `--fresh` discards it.
+// Long runs survive interruption: every finished pair is appended to `<out>.checkpoint.jsonl`, and
+// the same command run again resumes from it, or extends it with more games (lib/resumable.ts).
+// `--fresh` discards it.
 
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -351,7 +352,7 @@ async function main(): Promise<void> {
   const dir = join(repo, 'docs', 'tournaments');
   mkdirSync(dir, { recursive: true });
   const file = values.out ?? join(dir, `${a}-vs-${b}-${players}p${mixed ? '-mixed' : ''}-${ruleTag(rules)}.json`);
-  const checkpoint = new Checkpoint<PairResult>(`${file}.partial.jsonl`, checkpointKey(a, b, players, rules, seed, mixed), {
+  const checkpoint = new Checkpoint<PairResult>(`${file}.checkpoint.jsonl`, checkpointKey(a, b, players, rules, seed, mixed), {
     fresh: values.fresh!,
     what: 'a different tournament (other levels, seed, rules or search parameters)',
     unit: 'pairs',
@@ -417,7 +418,6 @@ async function main(): Promise<void> {
   if (resumed.length > 0) summary.resumedPairs = resumed.length;
   console.log(formatSummary(summary));
   writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
-  checkpoint.close(timedOut);
   console.log(`  wrote ${file}`);
   if (!values['no-ladder'] && !values.out) {
     updateLadder(dir, join(repo, 'docs', 'BOTS.md'));

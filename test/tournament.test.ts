@@ -1,5 +1,6 @@
 // The tournament CLI: a run killed part-way resumes from its checkpoint and gives the result an
-// uninterrupted run gives; a checkpoint of another tournament is refused.
+// uninterrupted run gives; a finished run extends with more games;
+// a checkpoint of another tournament is refused.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -36,7 +37,7 @@ test('a killed tournament resumes from its checkpoint with the uninterrupted res
   assert.equal((await run([...base, '--out', whole])).code, 0);
 
   const cut = join(dir, 'cut.json');
-  const checkpoint = `${cut}.partial.jsonl`;
+  const checkpoint = `${cut}.checkpoint.jsonl`;
   const killed = await run([...base, '--out', cut], (kill) => {
     // Kill hard once two pairs are on disk: no chance to clean up. Count finished lines only: a
     // line caught mid-write would be dropped on resume (the resumed run plays that pair again).
@@ -53,16 +54,23 @@ test('a killed tournament resumes from its checkpoint with the uninterrupted res
 
   const resumed = await run([...base, '--out', cut]);
   assert.equal(resumed.code, 0, resumed.stderr);
-  assert.match(resumed.stderr, /resuming from .*cut\.json\.partial\.jsonl: \d+ pairs already played/);
+  assert.match(resumed.stderr, /resuming from .*cut\.json\.checkpoint\.jsonl: \d+ pairs already played/);
   assert.deepEqual(outcome(cut), outcome(whole));
   assert.ok(JSON.parse(readFileSync(cut, 'utf8')).resumedPairs >= 2);
-  assert.ok(!existsSync(checkpoint), 'the checkpoint is removed once the run is complete');
+
+  // A finished run keeps its checkpoint: more games extend it, playing only the pairs added.
+  const extended = await run([...base.map((a) => (a === '60' ? '64' : a)), '--out', cut]);
+  assert.equal(extended.code, 0, extended.stderr);
+  assert.match(extended.stderr, /resuming from .*cut\.json\.checkpoint\.jsonl: 30 pairs already played/);
+  const summary = JSON.parse(readFileSync(cut, 'utf8'));
+  assert.equal(summary.games, 64);
+  assert.equal(summary.resumedPairs, 30);
 });
 
 test('a checkpoint of a different tournament is refused, and --fresh discards it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-tournament-'));
   const out = join(dir, 'r.json');
-  writeFileSync(`${out}.partial.jsonl`, '{"a":"expert","b":"random"}\n');
+  writeFileSync(`${out}.checkpoint.jsonl`, '{"a":"expert","b":"random"}\n');
   const args = ['--a', 'greedy', '--b', 'random', '--games', '2', '--workers', '1', '--out', out];
   const refused = await run(args);
   assert.equal(refused.code, 1);

@@ -1,7 +1,8 @@
 // Long bot runs (the tournament, the table ladder) survive interruption: every finished unit of
 // work (a pair of games, a set) is appended to a checkpoint whose first line is the run's key,
 // and the same command run again resumes from it. Units are pure functions of their seed, so a
-// resumed run gives the result an uninterrupted one would.
+// resumed run gives the result an uninterrupted one would. A finished run keeps its checkpoint
+// too: the same command with a larger count plays only the units it adds.
 
 import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
@@ -30,11 +31,6 @@ export class Checkpoint<T> {
 
   record(unit: T): void {
     appendFileSync(this.file, `${JSON.stringify(unit)}\n`);
-  }
-
-  /** A time-bound run keeps its checkpoint, so the same command can finish it later. */
-  close(timedOut: boolean): void {
-    if (!timedOut) rmSync(this.file, { force: true });
   }
 }
 
