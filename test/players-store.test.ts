@@ -233,6 +233,35 @@ for (const [name, make] of backends) {
     assert.equal((await games.get('k-waiting'))?.holders[1]?.name, 'Cyrille');
     await games.close();
   });
+
+  test(`${name} players: a game made while a player it keeps a seat for is deleted keeps no seat for them: refused, or released by the deletion`, async () => {
+    const { games, players } = await make();
+    const challenge = (id: string, p: { id: string }): GameSetup => ({ ...setup(id), seats: [{ kind: 'person' }, { kind: 'person', player: { id: p.id, name: 'Benedikt' } }] });
+    const gone = await newPlayer(players, 'Benedikt');
+    await players.deletePlayer(gone.id, DELETED_NAME, new Date().toISOString());
+    await assert.rejects(games.create(challenge('after', gone), [null, null]), (e: Error) => codeOf('unknown_player')(e) && /Benedikt deleted their account/.test(e.message));
+    assert.equal(await games.get('after'), undefined, 'nothing stored');
+    for (let round = 0; round < 6; round++) {
+      const ben = await newPlayer(players, 'Benedikt');
+      const id = `race-${round}`;
+      // Both asked for in the same tick, in either order: the store decides which commits first.
+      const deleting = () => players.deletePlayer(ben.id, DELETED_NAME, new Date().toISOString());
+      const creating = () => games.create(challenge(id, ben), [null, null]);
+      const [first, second] = round % 2 === 0 ? [deleting(), creating()] : [creating(), deleting()];
+      const [a, b] = await Promise.allSettled([first, second]);
+      const created = round % 2 === 0 ? b : a;
+      assert.equal((round % 2 === 0 ? a : b).status, 'fulfilled');
+      if (created.status === 'rejected') {
+        assert.ok(codeOf('unknown_player')(created.reason), String(created.reason));
+        assert.match((created.reason as Error).message, /Benedikt deleted their account/);
+        assert.equal(await games.get(id), undefined, 'nothing stored');
+      } else {
+        assert.deepEqual((await games.get(id))?.setup.seats, [{ kind: 'person' }, { kind: 'person' }], 'released by the deletion');
+      }
+      assert.deepEqual((await games.list({ finished: false, playerId: ben.id, invited: true })).games, []);
+    }
+    await games.close();
+  });
 }
 
 test('sqlite players: players stored before sightings were kept count as seen at the boot that migrates them', async () => {

@@ -3,6 +3,7 @@
 // room's job, so this module knows nothing of rooms or stores.
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { CodedError } from '../errors.ts';
 import { nameKey } from '../players/names.ts';
 import { botPlayerId } from '../ratings/model.ts';
 import type { GameSetup, SeatHolder, SeatSetup } from './store.ts';
@@ -51,6 +52,18 @@ export function withoutKept(seats: readonly SeatSetup[], playerId: string): Seat
     const { player: _gone, ...open } = s;
     return open;
   });
+}
+
+/** The ids of the players `setup` keeps seats for (a challenge). */
+export function keptPlayerIds(setup: GameSetup): string[] {
+  return setup.seats.flatMap((s) => (s.player ? [s.player.id] : []));
+}
+
+/** A store refuses a new game keeping a seat for a player deleted while it was being made: the
+ * deletion released every kept seat it found, and this one was not yet stored. */
+export function refuseDeletedKept(setup: GameSetup, deletedIds: readonly string[]): void {
+  const gone = setup.seats.find((s) => s.player && deletedIds.includes(s.player.id));
+  if (gone?.player) throw new CodedError('unknown_player', `${gone.player.name} deleted their account: a challenge names a player of this server`);
 }
 
 /** `setup` with no seat kept for `playerId` (see withoutKept); null when none was. */

@@ -19,7 +19,7 @@ import {
   type SeatHolder,
   type StoredGame,
 } from '../../games/store.ts';
-import { setupWithoutKept } from '../../games/seats.ts';
+import { refuseDeletedKept, setupWithoutKept } from '../../games/seats.ts';
 
 export class MemoryStore implements GameStore {
   /** The ratings its rated ends move (server/ratings/). */
@@ -31,9 +31,12 @@ export class MemoryStore implements GameStore {
    * holds a seat, and where a seat is kept for them (challenged by name). */
   private readonly held = new Map<string, Set<string>>();
   private readonly kept = new Map<string, Set<string>>();
+  /** Players deleted: a new game keeps no seat for them, as a database reads from its players. */
+  private readonly deletedPlayers = new Set<string>();
 
   async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
     if (this.games.has(setup.id)) throw new Error(`game ${setup.id} already exists`);
+    refuseDeletedKept(setup, [...this.deletedPlayers]);
     const at = createdAtMs(setup);
     this.games.set(setup.id, {
       setup: structuredClone(setup),
@@ -80,6 +83,7 @@ export class MemoryStore implements GameStore {
   /** A deleted player's kept seats become ordinary open ones (MemoryPlayers.deletePlayer), as a
    * database does in the deletion's transaction. */
   forgetKept(playerId: string): void {
+    this.deletedPlayers.add(playerId);
     for (const id of this.kept.get(playerId) ?? []) {
       const g = this.must(id);
       g.setup = setupWithoutKept(g.setup, playerId) ?? g.setup;

@@ -35,6 +35,7 @@ import {
   type StoreMaintenance,
   type StoredGame,
 } from '../../games/store.ts';
+import { keptPlayerIds, refuseDeletedKept } from '../../games/seats.ts';
 import { ConstraintError, type ConstraintKind, type StorageCause, StorageError } from '../errors.ts';
 import type { LeaseStore, Ownership } from '../../cluster/lease-store.ts';
 
@@ -135,6 +136,17 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
 
   async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
     await this.transaction(async (c) => {
+      const kept = keptPlayerIds(setup);
+      if (kept.length > 0) {
+        // FOR SHARE: a deletion of one of them waits for this commit, then finds this game too.
+        const { rows } = await c.query<Row>('SELECT id, deleted_at FROM players WHERE id = ANY($1) FOR SHARE', [kept]);
+        refusing(() =>
+          refuseDeletedKept(
+            setup,
+            rows.filter((r) => r.deleted_at !== null).map((r) => r.id as string),
+          ),
+        );
+      }
       await c.query(
         `INSERT INTO games (id, created_at, setup, holders, listed, owner, owner_epoch, lease_until, last_activity_at, last_person_at, pace, move_ms)
          VALUES ($1, $2, $3, $4, $5, $6, 1, CASE WHEN $6::text IS NULL THEN NULL ELSE now() + $7::integer * interval '1 millisecond' END, $8, $8, $9, $10)`,

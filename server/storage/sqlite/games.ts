@@ -40,6 +40,7 @@ import { SQLITE_RATINGS_MIGRATION, SQLITE_TURN_RATINGS_MIGRATION, sqliteRatingOp
 import { activityOf, columnValue, DOCUMENT_TABLES, decodeCursor, dueTurnOf, encodeCursor, marksOf, METADATA_COLUMNS, ownSetup, paceColumns, parseRow, parseRows } from '../sql/rows.ts';
 import { StoreOpenError } from '../errors.ts';
 import { gamesOfPlayer, sqliteGamePlayersMigration, sqliteKeptSeatsMigration } from './game-players.ts';
+import { keptPlayerIds, refuseDeletedKept } from '../../games/seats.ts';
 
 export interface SqliteStoreOptions {
   /** Database file path, or ':memory:'. */
@@ -172,6 +173,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
     this.statements = {
       insertGame: db.prepare('INSERT INTO games (id, created_at, setup, holders, last_activity_at, last_person_at, pace, move_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
       setName: db.prepare('INSERT OR REPLACE INTO seat_names (game_id, seat, name) VALUES (?, ?, ?)'),
+      deletedPlayers: db.prepare('SELECT id FROM players WHERE deleted_at IS NOT NULL AND id IN (SELECT value FROM json_each(?))'),
       game: db.prepare('SELECT * FROM games WHERE id = ?'),
       metadata: db.prepare('SELECT id, holders, finished, rematch_id, hints, last_activity_at, last_person_at, deadline_marks FROM games WHERE id = ?'),
       dueTurns: db.prepare(
@@ -208,6 +210,14 @@ export class SqliteStore implements GameStore, StoreMaintenance {
 
   async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
     await this.exclusive(() => {
+      const kept = keptPlayerIds(setup);
+      if (kept.length > 0) {
+        const deleted = this.statements.deletedPlayers.all(JSON.stringify(kept)) as { id: string }[];
+        refuseDeletedKept(
+          setup,
+          deleted.map((r) => r.id),
+        );
+      }
       const at = createdAtMs(setup);
       const { pace, moveMs } = paceColumns(setup);
       this.statements.insertGame.run(setup.id, setup.createdAt, JSON.stringify(setup), JSON.stringify(holders), at, at, pace, moveMs);
