@@ -2,7 +2,7 @@
 // `node research/regret.ts [--games 6] [--every 4] [--oracle-samples 128] [--oracle-candidates 20]
 // [--oracle-horizon 4] [--seeds 3] [--players 2] [--rules innsCathedrals,river,abbot] [--positions-seed regret]
 // [--configs '{"name":{"candidates":12,"samples":4,"horizon":4,"halving":true},…}']
-// [--oracle-cache FILE]` (the oracle's values, reused when its settings match: it is the slow part).
+// [--oracle-cache FILE]` (the oracle's values, reused when its settings and the positions match: it is the slow part).
 //
 // Settings at one horizon share one policy and one evaluation; what separates them is how much
 // noise is left in their choice. So: in each position (every `every`-th turn of `hard` self-play
@@ -13,6 +13,7 @@
 // setting picked, averaged over `seeds` search seeds. Minutes instead of the hours a 400-game
 // tournament takes, and it ranks settings at equal CPU; it cannot see bias all settings share.
 
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type RolloutParams, SEARCH_LEVELS, rankedRootMoves, rolloutSearch, rolloutValues } from '../bot-engine/bots/rollout.ts';
@@ -121,18 +122,10 @@ function signed(x: number): string {
 
 /** The oracle's candidate moves and mean values per position, from the cache when it matches. */
 function oracleValues(): { moves: number[]; value: number[] }[] {
-  // Defaults (2 players, default rules, hard's games) keep the key of older caches.
-  const table = players === 2 && !rules ? {} : { players, rules };
-  const key = JSON.stringify({
-    games,
-    every,
-    oracleSamples,
-    oracleCandidates,
-    ...(oracleHorizon === 4 ? {} : { oracleHorizon }),
-    ...table,
-    ...(from === 'hard' ? {} : { from }),
-    ...(positionsSeed === 'regret' ? {} : { positionsSeed }),
-  });
+  // The positions themselves are in the key: the self-play games that give them change whenever
+  // the bots do, and an oracle of other positions must not be read (it judged other moves).
+  const positionsHash = createHash('sha256').update(JSON.stringify(positions)).digest('base64url');
+  const key = JSON.stringify({ oracleSamples, oracleCandidates, oracleHorizon, positionsHash });
   const cache = values['oracle-cache'];
   if (cache && existsSync(cache)) {
     const saved = JSON.parse(readFileSync(cache, 'utf8'));
