@@ -27,7 +27,7 @@ export class LocalDirectory implements GameDirectory {
   }
 
   listOpen(limit: number): Promise<ReadableGame[]> {
-    return Promise.resolve(this.games.open(limit));
+    return Promise.resolve(this.games.listedWaiting(limit));
   }
 
   read(gameId: string): Promise<ReadableGame | undefined> {

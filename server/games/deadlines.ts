@@ -1,6 +1,6 @@
 // Turn-based deadlines as plain data: which due turn to play for its absent person, which to
 // remind, and when. The deadline itself is stored (the last activity plus the time per move,
-// moved by each move's own write); the service's sweep (GameService.sweepDeadlines) asks the
+// moved by each move's own write); the sweep (deadline-sweep.ts, run by the service) asks the
 // store for the turns due and loads a game only to play its missed move.
 
 import type { RecordMove } from '../../bot-engine/record.ts';

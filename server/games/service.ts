@@ -24,8 +24,6 @@ import {
   createdAtMs,
   type DamagedGame,
   DamagedGameError,
-  type DueTurn,
-  noMarks,
   type TurnBasedPace,
   GameElsewhereError,
   type GameSetup,
@@ -41,7 +39,7 @@ import { type FinishedEntry, type ListFinishedQuery, listFinished, setRematch, u
 import type { HintSearcher } from '../hints.ts';
 import { waitUntil } from '../wait.ts';
 import { QUIET_TURNS, type TurnNotifier } from './turn-events.ts';
-import { DUE_TURNS_PER_SWEEP, dueAction, MAX_REMINDER_LEAD_MS } from './deadlines.ts';
+import { sweepDeadlines } from './deadline-sweep.ts';
 
 export interface CreateGameRequest {
   seats: SeatSetup[];
@@ -420,7 +418,7 @@ export class GameService {
   }
 
   /** Listed games here with an open seat, newest first (invite games are reached by their link only). */
-  open(limit = 50): Room[] {
+  listedWaiting(limit = 50): Room[] {
     return [...this.rooms.values()]
       .filter((r) => r.status === 'waiting' && r.setup.listed)
       .reverse()
@@ -614,57 +612,20 @@ export class GameService {
     }
   }
 
-  /** Turn-based deadlines: a passed one has its move played by the seat's stand-in (the game
-   * loaded for it, and let go at a later sweep once it rests); a near one reminds the player once
-   * per turn (marked in the store before the notifier is told: never twice, across restarts). In
-   * a cluster every instance sweeps: the one whose claim of the lease wins plays the move (one
-   * holding the game plays it), the others skip it; the reminder's mark is made once. */
-  async sweepDeadlines(now = this.now()): Promise<void> {
-    for (const due of await this.store.dueTurns(now + MAX_REMINDER_LEAD_MS, DUE_TURNS_PER_SWEEP)) {
-      const action = dueAction(due, now);
-      if (!action || this.damaged.has(due.id)) continue;
-      try {
-        if (action === 'miss') await this.missTurn(due, now);
-        else await this.remind(due);
-      } catch (err) {
-        if (err instanceof DamagedGameError || err instanceof StorageError || err instanceof GameElsewhereError) continue;
-        this.options.log.error({ err, gameId: due.id }, 'a turn-based deadline could not be handled: tried again at the next sweep');
-      }
-    }
-  }
-
-  private async missTurn(due: DueTurn, now: number): Promise<void> {
-    const room = await this.room(due.id);
-    if (!room) return;
-    const missed = await room.pace.missTurn(due.turn, now);
-    if (missed !== 'none') this.options.metrics.missedTurns.inc({ outcome: missed });
-  }
-
-  private async remind(due: DueTurn): Promise<void> {
-    const game = this.loaded(due.id) ?? (await this.peek(due.id));
-    if (!game) return;
-    const view = game.view(null);
-    const seat = view.currentSeat;
-    const playerId = seat === null ? undefined : view.seats[seat]?.playerId;
-    if (view.status !== 'playing' || view.turn !== due.turn || seat === null || !playerId || view.seats[seat].kind !== 'person' || view.seats[seat].standIn !== null) return;
-    let first = false;
-    await this.store.update(due.id, {
-      name: 'turn_reminder',
-      // Any instance's sweep may mark it, holding the game or not: the row's lock makes one first.
-      advisory: true,
-      apply: (stored) => {
-        const marks = stored.marks ?? noMarks(view.seats.length);
-        if (marks.remindedTurn === due.turn) return null;
-        first = true;
-        return { marks: { ...marks, remindedTurn: due.turn } };
+  /** Plays or reminds the turn-based deadlines due by `now` (deadline-sweep.ts). */
+  sweepDeadlines(now = this.now()): Promise<void> {
+    return sweepDeadlines(
+      {
+        store: this.store,
+        metrics: this.options.metrics,
+        log: this.options.log,
+        turnEvents: this.turnEvents,
+        room: (id) => this.room(id),
+        readable: async (id) => this.loaded(id) ?? (await this.peek(id)),
+        isDamaged: (id) => this.damaged.has(id),
       },
-    });
-    if (!first) return;
-    try {
-      this.turnEvents.reminder({ playerId, gameId: due.id, turn: due.turn, deadline: due.deadline });
-    } catch (err) {
-      this.options.log.error({ err, gameId: due.id }, 'the turn notifier failed');
-    }
+      now,
+    );
   }
 
   /** A sweep now (a timer tick, or at boot), or the one under way: sweeps never overlap (a slow
