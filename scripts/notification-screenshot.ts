@@ -14,9 +14,9 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CDPSession, Page } from 'playwright-core';
 import { startE2E } from '../test/support/e2e.ts';
 import { startPushService } from '../test/support/push-service.ts';
+import { pageApi as api, activatedWorker } from '../test/support/page-api.ts';
 
 const OUT = fileURLToPath(new URL('../test-results/notification.png', import.meta.url));
 const SCREEN = { width: 1280, height: 800 };
@@ -42,27 +42,6 @@ process.env.DISPLAY = display;
 
 const service = await startPushService();
 const e2e = await startE2E({ headless: false, args: ['--disable-features=NativeNotifications', `--window-size=${SCREEN.width},${SCREEN.height}`, '--window-position=0,0'] });
-
-/** A same-origin call from the page, as the client makes them. */
-const api = (page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> =>
-  page.evaluate(
-    async ([m, p, b]) => {
-      const r = await fetch(p as string, { method: m as string, headers: b === undefined ? {} : { 'content-type': 'application/json' }, body: b === undefined ? undefined : JSON.stringify(b) });
-      const text = await r.text();
-      return { status: r.status, body: text ? JSON.parse(text) : null };
-    },
-    [method, path, body] as const,
-  );
-
-function activatedWorker(cdp: CDPSession): Promise<string> {
-  return new Promise((resolve) => {
-    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-      const active = versions.find((v) => v.status === 'activated' && v.scriptURL.endsWith('/sw.js'));
-      if (active) resolve(active.registrationId);
-    });
-    void cdp.send('ServiceWorker.enable');
-  });
-}
 
 /** The X windows on the screen now that look like a notification popup, mapped. */
 function popups(): string[] {

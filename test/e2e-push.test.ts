@@ -8,11 +8,12 @@
 // Needs `npm run build` (the bot worker and the client bundle with its service worker).
 
 import assert from 'node:assert/strict';
-import type { CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { PushMessage } from '../server/wire/push.ts';
 import { CHROMIUM, needing } from './support/needs.ts';
 import { join } from 'node:path';
 import { type E2E, SHOTS, axeProblems, smallTargets, startE2E } from './support/e2e.ts';
+import { activatedWorker } from './support/page-api.ts';
 
 const { test, before, after } = needing([CHROMIUM]);
 
@@ -34,17 +35,6 @@ function pageCall(page: Page, method: string, path: string, body?: unknown): Pro
     },
     [method, path, body] as const,
   );
-}
-
-/** The service worker's registration id once it is activated, from the DevTools protocol. */
-async function activatedWorker(cdp: CDPSession): Promise<string> {
-  return new Promise((resolve) => {
-    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-      const active = versions.find((v) => v.status === 'activated' && v.scriptURL.endsWith('/sw.js'));
-      if (active) resolve(active.registrationId);
-    });
-    void cdp.send('ServiceWorker.enable');
-  });
 }
 
 interface Shown {

@@ -20,6 +20,7 @@ import type { PushMessage } from '../server/wire/push.ts';
 import { type E2E, SHOTS, shot, startE2E } from './support/e2e.ts';
 import { CHROMIUM, needing } from './support/needs.ts';
 import { type BrowserSubscription, type PushService, type ReceivedPush, startPushService } from './support/push-service.ts';
+import { pageApi as api, activatedWorker } from './support/page-api.ts';
 
 // The loopback push service's certificate is its own: the server's sender (in this process) must accept it.
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
@@ -53,28 +54,6 @@ interface Player {
   /** The service worker's registration, as the DevTools protocol names it. */
   registrationId: string;
   device: BrowserSubscription;
-}
-
-/** A same-origin call from the page (its session cookie, its Origin), as the client makes them. */
-const api = (page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> =>
-  page.evaluate(
-    async ([m, p, b]) => {
-      const r = await fetch(p as string, { method: m as string, headers: b === undefined ? {} : { 'content-type': 'application/json' }, body: b === undefined ? undefined : JSON.stringify(b) });
-      const text = await r.text();
-      return { status: r.status, body: text ? JSON.parse(text) : null };
-    },
-    [method, path, body] as const,
-  );
-
-/** The service worker's registration id once it is activated, from the DevTools protocol. */
-function activatedWorker(cdp: CDPSession): Promise<string> {
-  return new Promise((resolve) => {
-    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-      const active = versions.find((v) => v.status === 'activated' && v.scriptURL.endsWith('/sw.js'));
-      if (active) resolve(active.registrationId);
-    });
-    void cdp.send('ServiceWorker.enable');
-  });
 }
 
 /** Signed in, notifications allowed and asked for on the player page (the worker registered),

@@ -5,10 +5,10 @@
 // Screenshots: test-results/e2e/u-*.png. Needs `npm run build` (the bot worker and the client).
 
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
 import { CHROMIUM, needing } from './support/needs.ts';
 import { type E2E, axeProblems, shot, startE2E } from './support/e2e.ts';
 import { Client } from './server-helpers.ts';
+import { pageApi as api } from './support/page-api.ts';
 
 const { test, before, after } = needing([CHROMIUM]);
 
@@ -19,16 +19,6 @@ before(async () => {
 after(() => e2e?.close());
 
 const PHONE = { width: 390, height: 844 };
-
-/** A same-origin call from the page (its session cookie, its Origin). */
-const api = (page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> =>
-  page.evaluate(
-    async ([m, p, b]) => {
-      const r = await fetch(p as string, { method: m as string, headers: b === undefined ? {} : { 'content-type': 'application/json' }, body: b === undefined ? undefined : JSON.stringify(b) });
-      return { status: r.status, body: await r.json().catch(() => null) };
-    },
-    [method, path, body] as const,
-  );
 
 /** A move by this seat's client on its turn after `after`: the first legal placement. Returns
  * the turn it moved at. (A frame of an earlier turn may still be queued: a presence change.) */
