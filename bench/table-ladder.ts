@@ -173,7 +173,7 @@ async function main(): Promise<void> {
   const seed = values.seed!;
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${levels.length}p-${levels.join('-')}-${ruleTag(rules)}-${seed}.json`);
-  const checkpoint = new Checkpoint<SetResult>(`${file}.checkpoint.jsonl`, JSON.stringify({ levels, rules, seed, params: botParams(levels) }), {
+  const checkpoint = new Checkpoint<SetResult>(`${file}.checkpoint.jsonl`, JSON.stringify({ levels, rules, seed, params: botParams(levels, levels.length) }), {
     fresh: values.fresh!,
     what: 'another table (levels, seed, rules or search parameters)',
     unit: 'sets',

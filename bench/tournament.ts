@@ -68,7 +68,7 @@ export interface TournamentSummary {
 
 /** What a checkpoint must match to be resumed: the same games with the same bots. */
 function checkpointKey(a: BotLevel, b: BotLevel, players: number, rules: Rules, seed: string, mixed: boolean): string {
-  return JSON.stringify({ a, b, players, rules, seed, ...(mixed ? { mixed } : {}), params: botParams([a, b]) });
+  return JSON.stringify({ a, b, players, rules, seed, ...(mixed ? { mixed } : {}), params: botParams([a, b], players) });
 }
 
 export function parseRules(text: string | undefined): Rules {

@@ -13,7 +13,7 @@ import { SEARCH_LEVELS, budgetAt, rolloutValues } from './bots/rollout.ts';
 import { mixSeed } from './rng.ts';
 
 /** Paired determinizations behind the two values compared, each as far ahead as the expert's
- * own search looks at this table (two rounds, one at six players). */
+ * own search looks at this table (two rounds, one at five or six players). */
 export const ANALYSIS_SAMPLES = 16;
 
 /** Ceiling on one position's verdict, CPU p95 on one quiet core (npm run bench:bots checks it):

@@ -9,6 +9,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { summariseTable, updateTables } from '../bench/table-ladder.ts';
+import { botParams } from '../bench/lib/resumable.ts';
+import { budgetAt, type RolloutParams, SEARCH_LEVELS } from '../bot-engine/bots/rollout.ts';
 
 test('a set seats every level in every seat, once in each direction, before and after every other', () => {
   const levels: BotLevel[] = ['heuristic', 'medium', 'hard', 'expert'];
@@ -71,4 +73,15 @@ test('the ladder table in docs/BOTS.md is rebuilt from the results, in place, on
   assert.equal(text.match(/\| hard vs medium \|/g)?.length, 1);
   assert.match(text, /\| 2 \| river, farmers 3rd \| medium, hard \| 1 \(2\) \| hard vs medium \| 50\.0% \(50\.0%–50\.0%\) \(par inside\) \| 3\.0 /);
   assert.match(text, /^# Bots\n\nbefore\n/);
+});
+
+test("a checkpoint's key holds each level's budget at that table only: another table's change does not stop a run", () => {
+  const expert = SEARCH_LEVELS.expert;
+  const [atFive] = botParams(['expert'], 5) as RolloutParams[];
+  const [atSix] = botParams(['expert'], 6) as RolloutParams[];
+  assert.deepEqual(atFive, (({ byPlayers: _, ...rest }) => rest)(budgetAt(expert, 5)));
+  assert.equal(atSix.horizon, budgetAt(expert, 6).horizon);
+  assert.notDeepEqual(atFive, atSix);
+  assert.deepEqual(botParams(['random', 'greedy', 'heuristic'], 3), [null, null, null], 'no search: nothing to change');
+  assert.ok(!('byPlayers' in atSix), 'the budgets at other tables are not in the key');
 });

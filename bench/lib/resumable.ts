@@ -6,12 +6,17 @@
 
 import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { BotLevel } from '../../bot-engine/bots/index.ts';
-import { SEARCH_LEVELS } from '../../bot-engine/bots/rollout.ts';
+import { budgetAt, SEARCH_LEVELS } from '../../bot-engine/bots/rollout.ts';
 
-/** The search parameters of each level (null: not a search), for a checkpoint's key: a run of
- * other bots must not resume from it. */
-export function botParams(levels: readonly BotLevel[]): unknown[] {
-  return levels.map((l) => (l in SEARCH_LEVELS ? SEARCH_LEVELS[l as keyof typeof SEARCH_LEVELS] : null));
+/** The search parameters each level plays with at a table of `players` (null: not a search),
+ * for a checkpoint's key: a run of other bots must not resume from it, and a change to a level's
+ * budget at another table size does not stop it. */
+export function botParams(levels: readonly BotLevel[], players: number): unknown[] {
+  return levels.map((l) => {
+    if (!(l in SEARCH_LEVELS)) return null;
+    const { byPlayers: _otherTables, ...atTable } = budgetAt(SEARCH_LEVELS[l as keyof typeof SEARCH_LEVELS], players);
+    return atTable;
+  });
 }
 
 export class Checkpoint<T> {

@@ -11,7 +11,7 @@ export const LEVEL_SUMMARY: Readonly<Record<BotLevel, string>> = {
   heuristic: 'weighs the board',
   medium: 'looks a round ahead',
   hard: 'weighs more moves a round ahead',
-  expert: 'looks two rounds ahead (one at six players)',
+  expert: 'looks two rounds ahead (one at five or six players)',
 };
 
 export function isBotLevel(value: unknown): value is BotLevel {

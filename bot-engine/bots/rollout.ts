@@ -169,9 +169,16 @@ export const SEARCH_LEVELS: Readonly<Record<'medium' | 'hard' | 'expert', Readon
     horizon: 4,
     halving: true,
     maxWork: 85_000_000,
-    // Six players: two rounds are 12 heuristic plies, where the paired rollouts drift apart
-    // (regret against a far larger search no lower than hard's): one round, half the CPU.
-    byPlayers: Object.freeze({ 3: Object.freeze({ samples: 5 }), 4: Object.freeze({ samples: 4 }), 5: Object.freeze({ samples: 2 }), 6: Object.freeze({ samples: 2, horizon: 2 }) }),
+    // Five and six players: two rounds are 10–12 heuristic plies, where the paired rollouts drift
+    // apart (regret against a far larger search no lower than hard's; at five players, games
+    // at par with hard): one round. Five players spend the second round's CPU on twice the
+    // determinizations; at six, every option, the ceiling leaves two.
+    byPlayers: Object.freeze({
+      3: Object.freeze({ samples: 5 }),
+      4: Object.freeze({ samples: 4 }),
+      5: Object.freeze({ samples: 4, horizon: 2 }),
+      6: Object.freeze({ samples: 2, horizon: 2 }),
+    }),
   }),
 });
 

@@ -15,7 +15,7 @@ import type { AnalysisAnswer, AnalysisProgress } from '../wire/analysis.ts';
 import { fromStored, type StoredAnalysis, type StoredPosition, toWire } from './stored.ts';
 
 /** Bumped when the method changes: stored analyses say which one made them. */
-export const ANALYSIS_VERSION = 3;
+export const ANALYSIS_VERSION = 4;
 /** A position whose task fails (a worker crash) is tried this many times before the job ends. */
 const ATTEMPTS = 3;
 /** Failed analyses remembered (to answer "failed" rather than "never asked"), newest kept. */
