@@ -13,7 +13,7 @@ import type { PushMessage } from '../server/wire/push.ts';
 import { CHROMIUM, needing } from './support/needs.ts';
 import { join } from 'node:path';
 import { type E2E, SHOTS, axeProblems, smallTargets, startE2E } from './support/e2e.ts';
-import { activatedWorker } from './support/page-api.ts';
+import { pageApi as api, activatedWorker } from './support/page-api.ts';
 
 const { test, before, after } = needing([CHROMIUM]);
 
@@ -24,18 +24,6 @@ before(async () => {
   base = e2e.base.replace('127.0.0.1', 'localhost');
 });
 after(() => e2e?.close());
-
-/** A fetch from the page, with its cookie and its Origin (what the client's own calls send). */
-function pageCall(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  return page.evaluate(
-    async ([m, p, b]) => {
-      const res = await fetch(p as string, { method: m as string, headers: b === undefined ? {} : { 'content-type': 'application/json' }, body: b === undefined ? undefined : JSON.stringify(b) });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : null };
-    },
-    [method, path, body] as const,
-  );
-}
 
 interface Shown {
   title: string;
@@ -65,7 +53,7 @@ test('opt in on the player page; a push shows a notification that folds the next
   const { context, page, errors } = await e2e.newPage({ width: 390, height: 844 });
   await context.grantPermissions(['notifications'], { origin: base });
   await page.goto(`${base}/#/me`);
-  assert.equal((await pageCall(page, 'POST', '/api/session', { name: 'Push Player' })).status, 201);
+  assert.equal((await api(page, 'POST', '/api/session', { name: 'Push Player' })).status, 201);
   await page.reload();
   await page.getByRole('heading', { name: 'Notifications' }).waitFor();
 
@@ -102,7 +90,7 @@ test('opt in on the player page; a push shows a notification that folds the next
     endpoint: 'https://push.example.net/wpush/v2/elsewhere',
     keys: { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM', auth: 'tBHItJI5svbpez7KI4CCXg' },
   };
-  assert.equal((await pageCall(page, 'POST', '/api/me/devices', { subscription: elsewhere, label: 'Firefox on Android' })).status, 201);
+  assert.equal((await api(page, 'POST', '/api/me/devices', { subscription: elsewhere, label: 'Firefox on Android' })).status, 201);
   await page.reload();
   const row = page.locator('.device-list .device', { hasText: 'Firefox on Android' });
   await row.waitFor();
@@ -111,12 +99,12 @@ test('opt in on the player page; a push shows a notification that folds the next
   assert.deepEqual(await smallTargets(page), [], 'the player page with notifications');
   await row.getByRole('button', { name: 'Remove Firefox on Android' }).click();
   await page.locator('.device-list', { hasText: 'None yet.' }).waitFor();
-  assert.deepEqual((await pageCall(page, 'GET', '/api/me/devices')).body, { devices: [] });
+  assert.deepEqual((await api(page, 'GET', '/api/me/devices')).body, { devices: [] });
 
   // A game against a bot: once it is the player's move, the lobby counts it.
-  const game = await pageCall(page, 'POST', '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] });
+  const game = await api(page, 'POST', '/api/games', { seats: [{ kind: 'person' }, { kind: 'bot', level: 'random' }] });
   assert.equal(game.status, 201, JSON.stringify(game.body));
-  assert.equal((await pageCall(page, 'POST', `/api/games/${game.body.id}/seats`, { name: 'Push Player' })).status, 201);
+  assert.equal((await api(page, 'POST', `/api/games/${game.body.id}/seats`, { name: 'Push Player' })).status, 201);
   await page.goto(`${base}/#/`);
   const badge = page.locator('#mine-title .waiting-badge');
   await badge.waitFor();

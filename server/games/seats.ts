@@ -61,8 +61,8 @@ export function keptPlayerIds(setup: GameSetup): string[] {
 
 /** A store refuses a new game keeping a seat for a player deleted while it was being made: the
  * deletion released every kept seat it found, and this one was not yet stored. */
-export function refuseDeletedKept(setup: GameSetup, deletedIds: readonly string[]): void {
-  const gone = setup.seats.find((s) => s.player && deletedIds.includes(s.player.id));
+export function refuseDeletedKept(setup: GameSetup, deleted: ReadonlySet<string>): void {
+  const gone = setup.seats.find((s) => s.player && deleted.has(s.player.id));
   if (gone?.player) throw new CodedError('unknown_player', `${gone.player.name} deleted their account: a challenge names a player of this server`);
 }
 

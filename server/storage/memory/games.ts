@@ -36,7 +36,7 @@ export class MemoryStore implements GameStore {
 
   async create(setup: GameSetup, holders: (SeatHolder | null)[]): Promise<void> {
     if (this.games.has(setup.id)) throw new Error(`game ${setup.id} already exists`);
-    refuseDeletedKept(setup, [...this.deletedPlayers]);
+    refuseDeletedKept(setup, this.deletedPlayers);
     const at = createdAtMs(setup);
     this.games.set(setup.id, {
       setup: structuredClone(setup),

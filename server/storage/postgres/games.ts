@@ -140,12 +140,8 @@ export class PostgresStore implements GameStore, LeaseStore, StoreMaintenance {
       if (kept.length > 0) {
         // FOR SHARE: a deletion of one of them waits for this commit, then finds this game too.
         const { rows } = await c.query<Row>('SELECT id, deleted_at FROM players WHERE id = ANY($1) FOR SHARE', [kept]);
-        refusing(() =>
-          refuseDeletedKept(
-            setup,
-            rows.filter((r) => r.deleted_at !== null).map((r) => r.id as string),
-          ),
-        );
+        const deleted = new Set(rows.filter((r) => r.deleted_at !== null).map((r) => r.id as string));
+        refusing(() => refuseDeletedKept(setup, deleted));
       }
       await c.query(
         `INSERT INTO games (id, created_at, setup, holders, listed, owner, owner_epoch, lease_until, last_activity_at, last_person_at, pace, move_ms)

@@ -213,10 +213,7 @@ export class SqliteStore implements GameStore, StoreMaintenance {
       const kept = keptPlayerIds(setup);
       if (kept.length > 0) {
         const deleted = this.statements.deletedPlayers.all(JSON.stringify(kept)) as { id: string }[];
-        refuseDeletedKept(
-          setup,
-          deleted.map((r) => r.id),
-        );
+        refuseDeletedKept(setup, new Set(deleted.map((r) => r.id)));
       }
       const at = createdAtMs(setup);
       const { pace, moveMs } = paceColumns(setup);
